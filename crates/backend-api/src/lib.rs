@@ -1,0 +1,182 @@
+//! The contract between the driver (`cuda-driver`) and the device backends
+//! (`cpu-backend`, later `hsa-backend`).
+//!
+//! The driver owns CUDA semantics: handles, contexts, validation, error codes, argument
+//! packing. A backend owns a kind of hardware: it enumerates devices, allocates memory,
+//! compiles a PTX module for itself and runs kernels. A backend validates nothing the
+//! driver can check first (pointer ranges, launch limits); it reports only errors the
+//! driver cannot anticipate (out of memory, a compile error, a faulting kernel).
+//!
+//! Invariant: nothing here knows about the C ABI or about any particular backend.
+
+use std::sync::Arc;
+
+/// A device address. On the CPU device it is a host address; on a GPU it is the GPU's
+/// virtual address. Zero is never a valid allocation.
+pub type DevicePtr = u64;
+
+/// Static facts about a device, from which the driver answers `cuDeviceGetAttribute`,
+/// `cuDeviceGetName`, `cuDeviceTotalMem` and `cuDeviceGetUuid`.
+#[derive(Clone, Debug)]
+pub struct DeviceProperties {
+    pub name: String,
+    pub total_memory: u64,
+    /// Compute capability reported to programs (`(8, 6)` by default on the CPU device).
+    pub compute_capability: (u32, u32),
+    pub multiprocessor_count: u32,
+    pub warp_size: u32,
+    pub max_threads_per_block: u32,
+    pub max_block_dim: [u32; 3],
+    pub max_grid_dim: [u32; 3],
+    /// Shared memory per block without opt-in (48 KiB on NVIDIA GPUs).
+    pub shared_memory_per_block: u32,
+    /// Shared memory per block with `cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)`.
+    pub shared_memory_per_block_optin: u32,
+    pub shared_memory_per_multiprocessor: u32,
+    pub registers_per_block: u32,
+    pub max_threads_per_multiprocessor: u32,
+    pub clock_rate_khz: u32,
+    pub memory_clock_rate_khz: u32,
+    pub memory_bus_width: u32,
+    pub l2_cache_size: u32,
+    pub total_constant_memory: u32,
+    /// The device's UUID (`cuDeviceGetUuid`); it also feeds cudart's integrity check.
+    pub uuid: [u8; 16],
+    pub pci_domain: u32,
+    pub pci_bus: u32,
+    pub pci_device: u32,
+    /// Whether device memory is directly addressable by the host (true for the CPU device:
+    /// it reports unified addressing and managed memory).
+    pub host_addressable_memory: bool,
+}
+
+/// Why a module could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The PTX is malformed or uses something unsupported; `log` has line:column messages.
+    #[error("invalid PTX:\n{log}")]
+    InvalidPtx { log: String },
+    /// The code generator failed on valid input (a compiler bug or a resource limit).
+    #[error("code generation failed: {0}")]
+    Codegen(String),
+    #[error("out of memory")]
+    OutOfMemory,
+}
+
+/// Errors a backend reports at run time.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DeviceError {
+    #[error("out of memory")]
+    OutOfMemory,
+    /// A kernel accessed memory it must not (CUDA_ERROR_ILLEGAL_ADDRESS, sticky).
+    #[error("illegal address")]
+    IllegalAddress,
+    /// A kernel executed `trap` (CUDA_ERROR_LAUNCH_FAILED, sticky).
+    #[error("unspecified launch failure")]
+    LaunchFailed,
+    /// A device-side assert failed (CUDA_ERROR_ASSERT, sticky).
+    #[error("device-side assert triggered")]
+    Assert,
+    /// The launch needs more resources than the kernel can have (registers, shared memory).
+    #[error("too many resources requested for launch")]
+    OutOfResources,
+    #[error("not supported: {0}")]
+    NotSupported(String),
+}
+
+/// Where one kernel parameter lives in the packed parameter buffer, as declared by the
+/// kernel's `.param` list (PTX ISA 5.1.6.1: each parameter aligned to its own alignment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamLayout {
+    pub offset: usize,
+    pub size: usize,
+}
+
+/// What the driver needs to know about a kernel to validate and launch it.
+#[derive(Clone, Debug)]
+pub struct KernelInfo {
+    pub name: String,
+    pub params: Vec<ParamLayout>,
+    /// Total size of the packed parameter buffer.
+    pub param_buffer_size: usize,
+    /// Bytes of statically declared `.shared` memory.
+    pub static_shared_bytes: u32,
+    /// Bytes of `.local` memory per thread.
+    pub local_bytes_per_thread: u32,
+    /// The largest block this kernel can be launched with (`.maxntid`/`.reqntid`, else the
+    /// device limit).
+    pub max_threads_per_block: u32,
+    /// `.reqntid`, if declared: launches with another block shape fail.
+    pub required_block: Option<[u32; 3]>,
+    /// Registers per thread reported through `cuFuncGetAttribute` (an estimate on the CPU).
+    pub num_regs: u32,
+}
+
+/// A module variable (`.global` / `.const`) as `cuModuleGetGlobal` reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GlobalInfo {
+    pub address: DevicePtr,
+    pub size: usize,
+}
+
+/// Options that affect compilation (from `cuModuleLoadDataEx` JIT options).
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// `CU_JIT_OPTIMIZATION_LEVEL` (0..4, default 4).
+    pub optimization_level: Option<u32>,
+}
+
+/// A successfully loaded module: kernels and globals by name.
+pub trait LoadedModule: Send + Sync {
+    fn kernel(&self, name: &str) -> Option<KernelInfo>;
+    fn global(&self, name: &str) -> Option<GlobalInfo>;
+    fn kernel_names(&self) -> Vec<String>;
+    /// Warnings produced while compiling (for `CU_JIT_INFO_LOG_BUFFER`).
+    fn info_log(&self) -> String;
+}
+
+/// One kernel launch, already validated by the driver.
+#[derive(Clone, Copy, Debug)]
+pub struct LaunchConfig {
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    /// Dynamic shared memory bytes.
+    pub dynamic_shared_bytes: u32,
+}
+
+/// A device of some backend.
+pub trait Device: Send + Sync {
+    fn properties(&self) -> &DeviceProperties;
+    /// Allocate `size` bytes of device memory (aligned to at least 256 bytes, like CUDA).
+    fn alloc(&self, size: usize) -> Result<DevicePtr, DeviceError>;
+    /// Free memory from [`Device::alloc`]; the driver guarantees `ptr` came from it.
+    fn free(&self, ptr: DevicePtr) -> Result<(), DeviceError>;
+    /// Free bytes of device memory now.
+    fn free_memory(&self) -> u64;
+    /// Copy host to device. The driver has checked the range lies in an allocation.
+    ///
+    /// # Safety
+    /// `src` must be valid for reading `size` bytes.
+    unsafe fn copy_to_device(&self, dst: DevicePtr, src: *const u8, size: usize) -> Result<(), DeviceError>;
+    /// Copy device to host.
+    ///
+    /// # Safety
+    /// `dst` must be valid for writing `size` bytes.
+    unsafe fn copy_from_device(&self, dst: *mut u8, src: DevicePtr, size: usize) -> Result<(), DeviceError>;
+    fn copy_device_to_device(&self, dst: DevicePtr, src: DevicePtr, size: usize) -> Result<(), DeviceError>;
+    /// Fill `count` elements of `elem_size` (1, 2 or 4) bytes with `value`.
+    fn memset(&self, dst: DevicePtr, value: u32, elem_size: usize, count: usize) -> Result<(), DeviceError>;
+    /// Compile and load a PTX module.
+    fn load_ptx(&self, ptx: &str, options: &LoadOptions) -> Result<Arc<dyn LoadedModule>, LoadError>;
+    /// Run `kernel` of `module` and wait for it. `params` is the packed parameter buffer laid
+    /// out as `KernelInfo::params` says.
+    fn launch(
+        &self,
+        module: &Arc<dyn LoadedModule>,
+        kernel: &str,
+        config: &LaunchConfig,
+        params: &[u8],
+    ) -> Result<(), DeviceError>;
+    /// Wait for all work on the device.
+    fn synchronize(&self) -> Result<(), DeviceError>;
+}

@@ -1,0 +1,7 @@
+//! The PTX front-end: syntax tree and parser.
+
+pub mod ast;
+pub mod lexer;
+pub mod parser;
+
+pub use parser::parse;
