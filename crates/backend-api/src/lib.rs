@@ -133,6 +133,9 @@ pub trait LoadedModule: Send + Sync {
     fn kernel_names(&self) -> Vec<String>;
     /// Warnings produced while compiling (for `CU_JIT_INFO_LOG_BUFFER`).
     fn info_log(&self) -> String;
+    /// Run `kernel` and wait for it. `params` is the packed parameter buffer laid out as
+    /// `KernelInfo::params` says; the driver has validated the configuration.
+    fn launch(&self, kernel: &str, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError>;
 }
 
 /// One kernel launch, already validated by the driver.
@@ -168,15 +171,6 @@ pub trait Device: Send + Sync {
     fn memset(&self, dst: DevicePtr, value: u32, elem_size: usize, count: usize) -> Result<(), DeviceError>;
     /// Compile and load a PTX module.
     fn load_ptx(&self, ptx: &str, options: &LoadOptions) -> Result<Arc<dyn LoadedModule>, LoadError>;
-    /// Run `kernel` of `module` and wait for it. `params` is the packed parameter buffer laid
-    /// out as `KernelInfo::params` says.
-    fn launch(
-        &self,
-        module: &Arc<dyn LoadedModule>,
-        kernel: &str,
-        config: &LaunchConfig,
-        params: &[u8],
-    ) -> Result<(), DeviceError>;
     /// Wait for all work on the device.
     fn synchronize(&self) -> Result<(), DeviceError>;
 }
