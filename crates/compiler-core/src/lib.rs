@@ -1,7 +1,14 @@
 //! compiler-core: PTX in, host (and later AMDGPU) machine code out.
 //!
 //! Pipeline: [`ptx::parse`] (text -> [`ptx::ast::Module`], diagnostics with spans)
-//! -> `lower` (AST -> LLVM IR in the host form) -> `host` (JIT for the CPU device).
+//! -> [`lower::lower_module`] (AST -> LLVM IR text in the host form, see [`host_abi`])
+//! -> [`host::compile_lowered`] (optimize and JIT for the CPU device).
+//!
+//! Invariant: nothing here knows about the CUDA driver API or any runtime; the only
+//! contract with the CPU runtime is [`host_abi`].
 
 pub mod diag;
+pub mod host;
+pub mod host_abi;
+pub mod lower;
 pub mod ptx;

@@ -1,0 +1,68 @@
+//! The calling convention between host code generated from PTX and the CPU runtime.
+//!
+//! Every kernel `k` becomes two exported functions:
+//! - `k.thread(params, ctx)`: one GPU thread; used when the block must run as cooperating
+//!   fibers (the kernel synchronizes with `bar.sync` and friends);
+//! - `k.block(params, ctx)`: all threads of one block, as a loop over `%tid` that LLVM can
+//!   vectorize; only emitted for kernels without barriers.
+//!
+//! `params` is the packed kernel parameter buffer (PTX ISA 5.1.6: `.param` space of an
+//! `.entry`), `ctx` points to a [`ThreadCtx`]. Generated code reads special registers and
+//! the shared-memory window from it and calls back into the runtime through its function
+//! pointers, so the generated module has no external symbols to resolve.
+
+/// Called at `bar.sync id, count`: suspends the calling GPU thread until the block arrives.
+pub type BarrierFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, id: u32, count: u32);
+/// Called at `trap`: records the fault; the thread then returns.
+pub type TrapFn = unsafe extern "C" fn(ctx: *mut ThreadCtx);
+/// Called for `vprintf(format, args)`.
+pub type PrintfFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, format: *const u8, args: *const u8) -> i32;
+
+/// Per-thread state visible to generated code. The layout is part of the ABI: the lowering
+/// hard-codes the field offsets below (see `OFFSET_*`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ThreadCtx {
+    pub tid: [u32; 3],
+    pub ntid: [u32; 3],
+    pub ctaid: [u32; 3],
+    pub nctaid: [u32; 3],
+    pub dynamic_smem_size: u32,
+    pub total_smem_size: u32,
+    /// Base of this block's shared-memory window; `.shared` addresses are offsets into it.
+    pub shared: *mut u8,
+    /// Runtime-private data (the fiber scheduler of the block).
+    pub runtime: *mut core::ffi::c_void,
+    pub barrier: BarrierFn,
+    pub trap: TrapFn,
+    pub vprintf: PrintfFn,
+}
+
+pub const OFFSET_TID: usize = 0;
+pub const OFFSET_NTID: usize = 12;
+pub const OFFSET_CTAID: usize = 24;
+pub const OFFSET_NCTAID: usize = 36;
+pub const OFFSET_DYNAMIC_SMEM: usize = 48;
+pub const OFFSET_TOTAL_SMEM: usize = 52;
+pub const OFFSET_SHARED: usize = 56;
+pub const OFFSET_RUNTIME: usize = 64;
+pub const OFFSET_BARRIER: usize = 72;
+pub const OFFSET_TRAP: usize = 80;
+pub const OFFSET_VPRINTF: usize = 88;
+
+/// Signature of `k.thread` and `k.block`.
+pub type KernelFn = unsafe extern "C" fn(params: *const u8, ctx: *mut ThreadCtx);
+
+const _: () = {
+    assert!(core::mem::offset_of!(ThreadCtx, tid) == OFFSET_TID);
+    assert!(core::mem::offset_of!(ThreadCtx, ntid) == OFFSET_NTID);
+    assert!(core::mem::offset_of!(ThreadCtx, ctaid) == OFFSET_CTAID);
+    assert!(core::mem::offset_of!(ThreadCtx, nctaid) == OFFSET_NCTAID);
+    assert!(core::mem::offset_of!(ThreadCtx, dynamic_smem_size) == OFFSET_DYNAMIC_SMEM);
+    assert!(core::mem::offset_of!(ThreadCtx, total_smem_size) == OFFSET_TOTAL_SMEM);
+    assert!(core::mem::offset_of!(ThreadCtx, shared) == OFFSET_SHARED);
+    assert!(core::mem::offset_of!(ThreadCtx, runtime) == OFFSET_RUNTIME);
+    assert!(core::mem::offset_of!(ThreadCtx, barrier) == OFFSET_BARRIER);
+    assert!(core::mem::offset_of!(ThreadCtx, trap) == OFFSET_TRAP);
+    assert!(core::mem::offset_of!(ThreadCtx, vprintf) == OFFSET_VPRINTF);
+};

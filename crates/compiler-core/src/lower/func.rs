@@ -1,0 +1,498 @@
+//! Function-body lowering: scopes, registers, labels, guards, operands and addresses.
+//!
+//! Instruction semantics live in `instr`; this file provides the machinery they use:
+//! reading a source operand as a given PTX type, writing a destination with PTX's relaxed
+//! type rules (PTX ISA 9.4.3 "Operand size exceeding instruction-type size"), and turning
+//! an address operand of some state space into an LLVM pointer.
+
+use super::module::{ll_global, var_size, FnSig, ModuleCx, Symbol};
+use super::types::{bits, size_of, storage};
+use super::KernelMeta;
+use crate::diag::Diagnostic;
+use crate::host_abi;
+use crate::ptx::ast::*;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+pub(crate) type R<T> = Result<T, Diagnostic>;
+
+/// A name visible inside a function.
+#[derive(Clone, Debug)]
+pub(crate) enum Local {
+    /// A register: an alloca (or a `.reg` parameter pointer) holding a value of `ty`.
+    Reg { ptr: String, ty: ScalarType },
+    /// Memory in `.param` or `.local` space: a pointer to it.
+    Mem { ptr: String },
+}
+
+pub(crate) struct FnLowerer<'a> {
+    pub cx: &'a ModuleCx,
+    /// The allocas and loads of the entry block.
+    pub prelude: String,
+    pub body: String,
+    tmp: u32,
+    scopes: Vec<HashMap<String, Local>>,
+    labels: HashMap<String, String>,
+    terminated: bool,
+    pub is_kernel: bool,
+    pub uses_barrier: bool,
+    pub local_bytes: u64,
+    pub span: Span,
+}
+
+/// Lower one function with a body. Kernels also return their metadata.
+pub(crate) fn lower_function(cx: &ModuleCx, f: &Function, ir: &mut String) -> Result<Option<KernelMeta>, Vec<Diagnostic>> {
+    let mut l = FnLowerer {
+        cx,
+        prelude: String::new(),
+        body: String::new(),
+        tmp: 0,
+        scopes: vec![HashMap::new()],
+        labels: HashMap::new(),
+        terminated: false,
+        is_kernel: f.kind == FunctionKind::Entry,
+        uses_barrier: false,
+        local_bytes: 0,
+        span: f.span,
+    };
+    let _ = writeln!(
+        l.prelude,
+        "  %shared.p = getelementptr i8, ptr %ctx, i64 {}\n  %shared = load ptr, ptr %shared.p",
+        host_abi::OFFSET_SHARED
+    );
+    let mut sig_params = vec!["ptr %ctx".to_string()];
+    let mut meta = None;
+    if l.is_kernel {
+        sig_params.push("ptr %params".into());
+        let mut layout = Vec::new();
+        let mut off: u64 = 0;
+        for (i, p) in f.params.iter().enumerate() {
+            let align = p.align.unwrap_or(size_of(p.ty) as u32).max(1) as u64;
+            let size = var_size(p);
+            off = off.div_ceil(align) * align;
+            let ptr = format!("%param.{i}");
+            let _ = writeln!(l.prelude, "  {ptr} = getelementptr i8, ptr %params, i64 {off}");
+            l.scopes[0].insert(p.name.clone(), Local::Mem { ptr });
+            layout.push((off as usize, size as usize));
+            off += size;
+        }
+        meta = Some(KernelMeta {
+            name: f.name.clone(),
+            params: layout,
+            param_buffer_size: off as usize,
+            uses_barrier: false,
+            reqntid: f.tuning.reqntid,
+            maxntid: f.tuning.maxntid,
+            local_bytes: 0,
+        });
+    } else {
+        for (i, p) in f.returns.iter().enumerate() {
+            sig_params.push(format!("ptr %ret.{i}"));
+            l.scopes[0].insert(p.name.clone(), param_local(p, format!("%ret.{i}")));
+        }
+        for (i, p) in f.params.iter().enumerate() {
+            sig_params.push(format!("ptr %arg.{i}"));
+            l.scopes[0].insert(p.name.clone(), param_local(p, format!("%arg.{i}")));
+        }
+    }
+    let body = f.body.as_deref().unwrap_or(&[]);
+    let mut errors = Vec::new();
+    l.collect_labels(body);
+    l.statements(body, &mut errors);
+    if !l.terminated {
+        l.emit("ret void");
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let name = if l.is_kernel { ll_global(&format!("{}.body", f.name)) } else { ll_global(&f.name) };
+    let attrs = if l.is_kernel { " alwaysinline" } else { "" };
+    let _ = write!(
+        ir,
+        "define internal void {name}({}){attrs} {{\nentry:\n{}  br label %start\nstart:\n{}}}\n",
+        sig_params.join(", "),
+        l.prelude,
+        l.body
+    );
+    Ok(meta.map(|mut m| {
+        m.uses_barrier = l.uses_barrier;
+        m.local_bytes = l.local_bytes;
+        m
+    }))
+}
+
+fn param_local(p: &VarDecl, ptr: String) -> Local {
+    if p.space == StateSpace::Reg {
+        Local::Reg { ptr, ty: p.ty }
+    } else {
+        Local::Mem { ptr }
+    }
+}
+
+impl<'a> FnLowerer<'a> {
+    /// A fresh SSA name.
+    pub fn t(&mut self) -> String {
+        self.tmp += 1;
+        format!("%t{}", self.tmp)
+    }
+
+    /// Emit one instruction line into the body, opening an unreachable block first if the
+    /// previous instruction was a terminator.
+    pub fn emit(&mut self, line: impl AsRef<str>) {
+        if self.terminated {
+            self.tmp += 1;
+            let _ = writeln!(self.body, "dead{}:", self.tmp);
+            self.terminated = false;
+        }
+        self.body.push_str("  ");
+        self.body.push_str(line.as_ref());
+        self.body.push('\n');
+    }
+
+    /// Emit a terminator (br/ret/unreachable).
+    pub fn emit_terminator(&mut self, line: impl AsRef<str>) {
+        self.emit(line);
+        self.terminated = true;
+    }
+
+    /// Start a new basic block, falling through into it.
+    pub fn start_block(&mut self, name: &str) {
+        if !self.terminated {
+            let _ = writeln!(self.body, "  br label %{name}");
+        }
+        let _ = writeln!(self.body, "{name}:");
+        self.terminated = false;
+    }
+
+    /// A fresh basic-block name.
+    pub fn new_block(&mut self, hint: &str) -> String {
+        self.tmp += 1;
+        format!("{hint}{}", self.tmp)
+    }
+
+    /// A pointer to a field of the `ThreadCtx`, emitted in the body.
+    pub fn ctx_field(&mut self, offset: usize) -> String {
+        let t = self.t();
+        self.emit(format!("{t} = getelementptr i8, ptr %ctx, i64 {offset}"));
+        t
+    }
+
+    /// Load an i32 field of the `ThreadCtx`.
+    pub fn ctx_u32(&mut self, offset: usize) -> String {
+        let t = self.t();
+        let f = self.ctx_field(offset);
+        self.emit(format!("{t} = load i32, ptr {f}"));
+        t
+    }
+
+    /// An alloca in the entry block.
+    pub fn alloca(&mut self, ty: &str, align: u64) -> String {
+        let t = self.t();
+        let _ = writeln!(self.prelude, "  {t} = alloca {ty}, align {align}");
+        t
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<&Local> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    pub fn sig(&self, name: &str) -> Option<&'a FnSig> {
+        self.cx.functions.get(name)
+    }
+
+    pub fn label_block(&self, name: &str) -> Option<&String> {
+        self.labels.get(name)
+    }
+
+    fn collect_labels(&mut self, body: &[Statement]) {
+        for s in body {
+            match s {
+                Statement::Label { name, .. } => {
+                    let n = self.labels.len();
+                    self.labels.insert(name.clone(), format!("L{n}"));
+                }
+                Statement::Block(b) => self.collect_labels(b),
+                _ => {}
+            }
+        }
+    }
+
+    fn statements(&mut self, body: &[Statement], errors: &mut Vec<Diagnostic>) {
+        for s in body {
+            match s {
+                Statement::Label { name, .. } => {
+                    let bb = self.labels[name].clone();
+                    self.start_block(&bb);
+                }
+                Statement::Var(v) => {
+                    if let Err(e) = self.declare(v) {
+                        errors.push(e);
+                    }
+                }
+                Statement::Instr(i) => {
+                    self.span = i.span;
+                    if let Err(e) = self.instruction(i) {
+                        errors.push(e);
+                        if errors.len() > 100 {
+                            return;
+                        }
+                    }
+                }
+                Statement::Block(b) => {
+                    self.scopes.push(HashMap::new());
+                    self.statements(b, errors);
+                    self.scopes.pop();
+                }
+                Statement::Pragma { .. } | Statement::CallPrototype { .. } => {}
+            }
+        }
+    }
+
+    fn declare(&mut self, v: &VarDecl) -> R<()> {
+        match v.space {
+            StateSpace::Reg => {
+                let ty = storage(v.ty);
+                let align = size_of(v.ty).max(1);
+                if v.vector.is_some() || !v.array.is_empty() {
+                    return Err(Diagnostic::error(v.span, "vector or array registers are not supported").with_snippet(v.name.clone()));
+                }
+                match v.count {
+                    Some(n) => {
+                        for i in 0..n {
+                            let ptr = self.alloca(&ty, align);
+                            self.scopes.last_mut().unwrap().insert(format!("{}{i}", v.name), Local::Reg { ptr, ty: v.ty });
+                        }
+                    }
+                    None => {
+                        let ptr = self.alloca(&ty, align);
+                        self.scopes.last_mut().unwrap().insert(v.name.clone(), Local::Reg { ptr, ty: v.ty });
+                    }
+                }
+            }
+            StateSpace::Local | StateSpace::Param => {
+                let size = var_size(v).max(1);
+                let align = v.align.unwrap_or(size_of(v.ty) as u32).max(1) as u64;
+                if v.space == StateSpace::Local {
+                    self.local_bytes += size;
+                }
+                let ptr = self.alloca(&format!("[{size} x i8]"), align);
+                self.scopes.last_mut().unwrap().insert(v.name.clone(), Local::Mem { ptr });
+            }
+            // Laid out with the module's shared window by `lower_module`.
+            StateSpace::Shared => {}
+            _ => {
+                return Err(Diagnostic::error(v.span, format!("{:?} variables inside a function are not supported", v.space))
+                    .with_snippet(v.name.clone()))
+            }
+        }
+        Ok(())
+    }
+
+    pub fn err(&self, msg: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(self.span, msg)
+    }
+
+    /// Convert `v` from the storage type of `from` to the storage type of `to`.
+    /// Integers are truncated or extended (sign-extended when `signed`).
+    pub fn convert(&mut self, v: &str, from: ScalarType, to: ScalarType, signed: bool) -> String {
+        let (a, b) = (storage(from), storage(to));
+        if a == b {
+            return v.to_string();
+        }
+        if from == ScalarType::Pred {
+            let t = self.t();
+            let int = format!("i{}", bits(to));
+            self.emit(format!("{t} = zext i1 {v} to {int}"));
+            return if b == int { t } else { self.bitcast(&t, &int, &b) };
+        }
+        if to == ScalarType::Pred {
+            let iv = self.to_int(v, &a, bits(from));
+            let t = self.t();
+            self.emit(format!("{t} = icmp ne i{} {iv}, 0", bits(from)));
+            return t;
+        }
+        let (fb, tb) = (bits(from), bits(to));
+        let iv = self.to_int(v, &a, fb);
+        let resized = if fb == tb {
+            iv
+        } else {
+            let t = self.t();
+            let op = if tb < fb { "trunc" } else if signed { "sext" } else { "zext" };
+            self.emit(format!("{t} = {op} i{fb} {iv} to i{tb}"));
+            t
+        };
+        let int = format!("i{tb}");
+        if b == int {
+            resized
+        } else {
+            self.bitcast(&resized, &int, &b)
+        }
+    }
+
+    fn to_int(&mut self, v: &str, ty: &str, n: u32) -> String {
+        if ty.starts_with('i') {
+            v.to_string()
+        } else {
+            self.bitcast(v, ty, &format!("i{n}"))
+        }
+    }
+
+    pub fn bitcast(&mut self, v: &str, from: &str, to: &str) -> String {
+        if from == to {
+            return v.to_string();
+        }
+        let t = self.t();
+        self.emit(format!("{t} = bitcast {from} {v} to {to}"));
+        t
+    }
+
+    /// Read a source operand as PTX type `ty`, in `storage(ty)`.
+    pub fn src(&mut self, op: &Operand, ty: ScalarType) -> R<String> {
+        match op {
+            Operand::Imm(imm) => Ok(super::module::imm_text(imm, ty)),
+            Operand::Ident { name, component } => {
+                if name.starts_with('%') && self.lookup(name).is_none() || component.is_some() {
+                    if let Some(v) = self.special(name, *component)? {
+                        return Ok(self.convert(&v, ScalarType::U(32), ty, false));
+                    }
+                }
+                match self.lookup(name).cloned() {
+                    Some(Local::Reg { ptr, ty: rty }) => {
+                        let t = self.t();
+                        self.emit(format!("{t} = load {}, ptr {ptr}", storage(rty)));
+                        Ok(self.convert(&t, rty, ty, super::types::is_signed(rty)))
+                    }
+                    Some(Local::Mem { ptr }) => {
+                        let t = self.t();
+                        self.emit(format!("{t} = ptrtoint ptr {ptr} to i64"));
+                        Ok(self.convert(&t, ScalarType::U(64), ty, false))
+                    }
+                    None => {
+                        let v = self.symbol_value(name)?;
+                        Ok(self.convert(&v, ScalarType::U(64), ty, false))
+                    }
+                }
+            }
+            Operand::SymbolOffset { symbol, offset } => {
+                let v = match self.lookup(symbol).cloned() {
+                    Some(Local::Mem { ptr }) => {
+                        let t = self.t();
+                        self.emit(format!("{t} = ptrtoint ptr {ptr} to i64"));
+                        t
+                    }
+                    _ => self.symbol_value(symbol)?,
+                };
+                let t = self.t();
+                self.emit(format!("{t} = add i64 {v}, {offset}"));
+                Ok(self.convert(&t, ScalarType::U(64), ty, false))
+            }
+            Operand::Not(inner) => {
+                let v = self.src(inner, ScalarType::Pred)?;
+                let t = self.t();
+                self.emit(format!("{t} = xor i1 {v}, true"));
+                Ok(self.convert(&t, ScalarType::Pred, ty, false))
+            }
+            _ => Err(self.err(format!("unsupported operand form {op:?}"))),
+        }
+    }
+
+    /// The address of a module-scope symbol as an i64 value of its own state space.
+    fn symbol_value(&mut self, name: &str) -> R<String> {
+        match self.cx.symbols.get(name) {
+            Some(Symbol::Global { ll }) | Some(Symbol::Function { ll }) => {
+                let t = self.t();
+                self.emit(format!("{t} = ptrtoint ptr {ll} to i64"));
+                Ok(t)
+            }
+            Some(Symbol::Shared { offset }) => Ok(offset.to_string()),
+            None => Err(self.err(format!("undefined identifier '{name}'"))),
+        }
+    }
+
+    /// Write `v` (in `storage(ty)`) to a destination operand.
+    pub fn dst(&mut self, op: &Operand, ty: ScalarType, v: &str) -> R<()> {
+        match op {
+            Operand::Sink => Ok(()),
+            Operand::Ident { name, component: None } => match self.lookup(name).cloned() {
+                Some(Local::Reg { ptr, ty: rty }) => {
+                    let c = self.convert(v, ty, rty, super::types::is_signed(ty));
+                    self.emit(format!("store {} {c}, ptr {ptr}", storage(rty)));
+                    Ok(())
+                }
+                _ => Err(self.err(format!("'{name}' is not a register"))),
+            },
+            _ => Err(self.err(format!("invalid destination operand {op:?}"))),
+        }
+    }
+
+    /// The LLVM pointer an address operand denotes in state space `space`
+    /// (generic for `None`).
+    pub fn addr(&mut self, op: &Operand, space: Option<StateSpace>) -> R<String> {
+        let (base, offset) = match op {
+            Operand::Address { base, offset } => (base, *offset),
+            _ => return Err(self.err("expected an address operand [..]")),
+        };
+        let shared = space == Some(StateSpace::Shared);
+        match base {
+            AddressBase::Imm(a) => {
+                let v = (*a as i64).wrapping_add(offset);
+                Ok(self.int_to_ptr(&v.to_string(), shared))
+            }
+            AddressBase::Ident(name) => match self.lookup(name).cloned() {
+                Some(Local::Mem { ptr }) => Ok(self.gep(&ptr, offset)),
+                Some(Local::Reg { ptr, ty }) => {
+                    let t = self.t();
+                    self.emit(format!("{t} = load {}, ptr {ptr}", storage(ty)));
+                    let v = self.convert(&t, ty, ScalarType::U(64), false);
+                    let v = if offset != 0 {
+                        let t = self.t();
+                        self.emit(format!("{t} = add i64 {v}, {offset}"));
+                        t
+                    } else {
+                        v
+                    };
+                    Ok(self.int_to_ptr(&v, shared))
+                }
+                None => match self.cx.symbols.get(name).cloned() {
+                    Some(Symbol::Global { ll }) | Some(Symbol::Function { ll }) => Ok(self.gep(&ll, offset)),
+                    Some(Symbol::Shared { offset: base }) => Ok(self.gep("%shared", base as i64 + offset)),
+                    None => Err(self.err(format!("undefined identifier '{name}'"))),
+                },
+            },
+        }
+    }
+
+    fn gep(&mut self, ptr: &str, offset: i64) -> String {
+        if offset == 0 {
+            return ptr.to_string();
+        }
+        let t = self.t();
+        self.emit(format!("{t} = getelementptr i8, ptr {ptr}, i64 {offset}"));
+        t
+    }
+
+    fn int_to_ptr(&mut self, v: &str, shared: bool) -> String {
+        let t = self.t();
+        if shared {
+            self.emit(format!("{t} = getelementptr i8, ptr %shared, i64 {v}"));
+        } else {
+            self.emit(format!("{t} = inttoptr i64 {v} to ptr"));
+        }
+        t
+    }
+
+    /// Call a runtime callback stored in the `ThreadCtx`.
+    pub fn call_runtime(&mut self, offset: usize, ret: &str, args: &str) -> String {
+        let f = self.t();
+        let field = self.ctx_field(offset);
+        self.emit(format!("{f} = load ptr, ptr {field}"));
+        if ret == "void" {
+            self.emit(format!("call void {f}(ptr %ctx{args})"));
+            String::new()
+        } else {
+            let t = self.t();
+            self.emit(format!("{t} = call {ret} {f}(ptr %ctx{args})"));
+            t
+        }
+    }
+}

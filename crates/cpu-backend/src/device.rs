@@ -1,0 +1,182 @@
+//! The CPU device's properties and memory.
+//!
+//! Device memory is host memory from the global allocator, aligned to 256 bytes like
+//! `cudaMalloc`; a device pointer is the host address, which is what lets kernels use
+//! global pointers directly and what makes unified addressing true.
+
+use crate::module::CpuModule;
+use crate::pool::Pool;
+use backend_api::*;
+use std::alloc::Layout;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Alignment of every allocation (CUDA guarantees at least 256 bytes).
+const ALLOC_ALIGN: usize = 256;
+
+/// The one CPU device.
+pub struct CpuDevice {
+    props: DeviceProperties,
+    allocations: Mutex<HashMap<u64, Layout>>,
+    pub(crate) pool: Arc<Pool>,
+}
+
+impl CpuDevice {
+    pub fn new() -> Self {
+        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+        CpuDevice { props: properties(cores as u32), allocations: Mutex::new(HashMap::new()), pool: Pool::new(cores) }
+    }
+}
+
+impl Default for CpuDevice {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `CUDA_CPU_COMPUTE_CAPABILITY=major.minor` overrides the reported compute capability
+/// (default 8.6): some programs choose code paths by it.
+fn compute_capability() -> (u32, u32) {
+    std::env::var("CUDA_CPU_COMPUTE_CAPABILITY")
+        .ok()
+        .and_then(|s| {
+            let (a, b) = s.split_once('.')?;
+            Some((a.trim().parse().ok()?, b.trim().parse().ok()?))
+        })
+        .unwrap_or((8, 6))
+}
+
+fn total_memory() -> u64 {
+    // SAFETY: sysconf has no preconditions.
+    let (pages, size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    if pages > 0 && size > 0 {
+        pages as u64 * size as u64
+    } else {
+        8 << 30
+    }
+}
+
+fn available_memory() -> u64 {
+    // SAFETY: sysconf has no preconditions.
+    let (pages, size) = unsafe { (libc::sysconf(libc::_SC_AVPHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
+    if pages > 0 && size > 0 {
+        pages as u64 * size as u64
+    } else {
+        total_memory() / 2
+    }
+}
+
+fn cpu_name() -> String {
+    std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split_once(':')).map(|(_, v)| v.trim().to_string()))
+        .unwrap_or_else(|| std::env::consts::ARCH.to_string())
+}
+
+fn properties(cores: u32) -> DeviceProperties {
+    let name = format!("CPU device ({})", cpu_name());
+    // A stable UUID derived from the name, so it is the same in every process (cudart's
+    // integrity check and programs that compare UUIDs rely on that).
+    let mut uuid = [0u8; 16];
+    let mut h: u64 = 0xcbf29ce484222325;
+    for (i, b) in name.bytes().chain("cuda-cpu-device".bytes()).enumerate() {
+        h = (h ^ b as u64).wrapping_mul(0x100000001b3);
+        uuid[i % 16] ^= (h >> 24) as u8;
+    }
+    uuid[6] = (uuid[6] & 0x0f) | 0x40;
+    uuid[8] = (uuid[8] & 0x3f) | 0x80;
+    DeviceProperties {
+        name,
+        total_memory: total_memory(),
+        compute_capability: compute_capability(),
+        multiprocessor_count: cores,
+        warp_size: 32,
+        max_threads_per_block: 1024,
+        max_block_dim: [1024, 1024, 64],
+        max_grid_dim: [i32::MAX as u32, 65535, 65535],
+        shared_memory_per_block: 48 * 1024,
+        shared_memory_per_block_optin: 99 * 1024,
+        shared_memory_per_multiprocessor: 100 * 1024,
+        registers_per_block: 65536,
+        max_threads_per_multiprocessor: 1536,
+        clock_rate_khz: 2_000_000,
+        memory_clock_rate_khz: 3_200_000,
+        memory_bus_width: 64,
+        l2_cache_size: 4 << 20,
+        total_constant_memory: 64 * 1024,
+        uuid,
+        pci_domain: 0,
+        pci_bus: 0,
+        pci_device: 0,
+        host_addressable_memory: true,
+    }
+}
+
+impl Device for CpuDevice {
+    fn properties(&self) -> &DeviceProperties {
+        &self.props
+    }
+
+    fn alloc(&self, size: usize) -> Result<DevicePtr, DeviceError> {
+        let layout = Layout::from_size_align(size.max(1), ALLOC_ALIGN).map_err(|_| DeviceError::OutOfMemory)?;
+        // SAFETY: the layout has a non-zero size.
+        let p = unsafe { std::alloc::alloc(layout) };
+        if p.is_null() {
+            return Err(DeviceError::OutOfMemory);
+        }
+        self.allocations.lock().unwrap().insert(p as u64, layout);
+        Ok(p as u64)
+    }
+
+    fn free(&self, ptr: DevicePtr) -> Result<(), DeviceError> {
+        let layout = self.allocations.lock().unwrap().remove(&ptr);
+        if let Some(layout) = layout {
+            // SAFETY: `ptr` was returned by `alloc` with this layout and is freed once.
+            unsafe { std::alloc::dealloc(ptr as *mut u8, layout) };
+        }
+        Ok(())
+    }
+
+    fn free_memory(&self) -> u64 {
+        available_memory()
+    }
+
+    unsafe fn copy_to_device(&self, dst: DevicePtr, src: *const u8, size: usize) -> Result<(), DeviceError> {
+        // SAFETY: the driver validated the device range; the caller guarantees `src`.
+        unsafe { std::ptr::copy(src, dst as *mut u8, size) };
+        Ok(())
+    }
+
+    unsafe fn copy_from_device(&self, dst: *mut u8, src: DevicePtr, size: usize) -> Result<(), DeviceError> {
+        // SAFETY: as above.
+        unsafe { std::ptr::copy(src as *const u8, dst, size) };
+        Ok(())
+    }
+
+    fn copy_device_to_device(&self, dst: DevicePtr, src: DevicePtr, size: usize) -> Result<(), DeviceError> {
+        // SAFETY: the driver validated both ranges.
+        unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, size) };
+        Ok(())
+    }
+
+    fn memset(&self, dst: DevicePtr, value: u32, elem_size: usize, count: usize) -> Result<(), DeviceError> {
+        // SAFETY: the driver validated the range `dst .. dst + elem_size * count`.
+        unsafe {
+            match elem_size {
+                1 => std::ptr::write_bytes(dst as *mut u8, value as u8, count),
+                2 => (0..count).for_each(|i| std::ptr::write_unaligned((dst as *mut u16).add(i), value as u16)),
+                4 => (0..count).for_each(|i| std::ptr::write_unaligned((dst as *mut u32).add(i), value)),
+                _ => return Err(DeviceError::NotSupported(format!("memset of {elem_size}-byte elements"))),
+            }
+        }
+        Ok(())
+    }
+
+    fn load_ptx(&self, ptx: &str, options: &LoadOptions) -> Result<Arc<dyn LoadedModule>, LoadError> {
+        Ok(Arc::new(CpuModule::compile(ptx, options, self.pool.clone())?))
+    }
+
+    fn synchronize(&self) -> Result<(), DeviceError> {
+        Ok(())
+    }
+}

@@ -1,0 +1,24 @@
+//! The CPU device: PTX kernels compiled for the host and run on a pool of worker threads.
+//!
+//! - [`device`]: the device's properties and memory (host memory; device pointers are host
+//!   addresses, so the device reports unified addressing).
+//! - [`module`]: PTX -> host code through `compiler-core`, kernels and globals by name.
+//! - [`pool`]: persistent workers; blocks are handed out in increasing order.
+//! - [`block`]: running one block, as a vectorizable thread loop when the kernel has no
+//!   barrier, otherwise as one fiber per GPU thread that switches at each barrier.
+//! - [`printf`]: device-side `vprintf`.
+
+pub mod block;
+pub mod device;
+pub mod module;
+pub mod pool;
+pub mod printf;
+
+use std::sync::{Arc, OnceLock};
+
+/// The CPU devices (there is one).
+pub fn devices() -> Vec<Arc<dyn backend_api::Device>> {
+    static DEVICE: OnceLock<Arc<device::CpuDevice>> = OnceLock::new();
+    let d = DEVICE.get_or_init(|| Arc::new(device::CpuDevice::new()));
+    vec![d.clone() as Arc<dyn backend_api::Device>]
+}

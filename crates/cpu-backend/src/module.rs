@@ -1,0 +1,109 @@
+//! A PTX module compiled for the CPU device, and launching its kernels.
+
+use crate::block::{BlockScratch, LaunchShape, FAULT_TRAP};
+use crate::pool::{BlockRunner, Pool, WorkerState};
+use crate::printf::PrintfBuffer;
+use backend_api::*;
+use compiler_core::host::{compile_ptx, HostError, HostModule, HostOptions};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+
+/// A loaded module.
+pub struct CpuModule {
+    host: HostModule,
+    pool: Arc<Pool>,
+}
+
+impl CpuModule {
+    pub fn compile(ptx: &str, options: &LoadOptions, pool: Arc<Pool>) -> Result<Self, LoadError> {
+        let opts = HostOptions { opt_level: options.optimization_level.map(|l| l.min(3)).unwrap_or(2) };
+        let host = compile_ptx(ptx, &opts).map_err(|e| match e {
+            HostError::Ptx(d) => LoadError::InvalidPtx { log: compiler_core::diag::render(&d) },
+            HostError::Llvm(m) => LoadError::Codegen(m),
+        })?;
+        Ok(CpuModule { host, pool })
+    }
+}
+
+struct Runner<'a>(LaunchShape<'a>);
+
+impl BlockRunner for Runner<'_> {
+    fn run_block(&self, index: u64, worker: &mut WorkerState) {
+        let scratch: &mut BlockScratch = &mut worker.scratch;
+        self.0.run_block(index, scratch);
+    }
+}
+
+impl LoadedModule for CpuModule {
+    fn kernel(&self, name: &str) -> Option<KernelInfo> {
+        let k = self.host.kernels.iter().find(|k| k.meta.name == name)?;
+        let m = &k.meta;
+        Some(KernelInfo {
+            name: m.name.clone(),
+            params: m.params.iter().map(|&(offset, size)| ParamLayout { offset, size }).collect(),
+            param_buffer_size: m.param_buffer_size,
+            static_shared_bytes: self.host.static_shared_bytes as u32,
+            local_bytes_per_thread: m.local_bytes as u32,
+            max_threads_per_block: m
+                .reqntid
+                .or(m.maxntid)
+                .map(|d| d.iter().product::<u32>().clamp(1, 1024))
+                .unwrap_or(1024),
+            required_block: m.reqntid,
+            num_regs: 32,
+        })
+    }
+
+    fn global(&self, name: &str) -> Option<GlobalInfo> {
+        self.host.globals.iter().find(|(g, _)| g.name == name).map(|(g, addr)| GlobalInfo { address: *addr, size: g.size as usize })
+    }
+
+    fn kernel_names(&self) -> Vec<String> {
+        self.host.kernels.iter().map(|k| k.meta.name.clone()).collect()
+    }
+
+    fn info_log(&self) -> String {
+        compiler_core::diag::render(&self.host.warnings)
+    }
+
+    fn launch(&self, kernel: &str, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError> {
+        let k = self
+            .host
+            .kernels
+            .iter()
+            .find(|k| k.meta.name == kernel)
+            .ok_or_else(|| DeviceError::NotSupported(format!("no kernel named {kernel}")))?;
+        let fault = AtomicU32::new(0);
+        let printf = PrintfBuffer::default();
+        // The parameter buffer must be at least as large as the kernel reads.
+        let mut padded;
+        let params = if params.len() < k.meta.param_buffer_size {
+            padded = params.to_vec();
+            padded.resize(k.meta.param_buffer_size, 0);
+            &padded[..]
+        } else {
+            params
+        };
+        let runner = Runner(LaunchShape {
+            kernel: k,
+            params,
+            grid: config.grid,
+            block: config.block,
+            dynamic_shared: config.dynamic_shared_bytes,
+            static_shared: self.host.static_shared_bytes as u32,
+            fault: &fault,
+            printf: &printf,
+        });
+        let total = config.grid.iter().map(|&g| g as u64).product();
+        let ok = self.pool.run(total, &runner);
+        printf.flush();
+        if !ok {
+            return Err(DeviceError::LaunchFailed);
+        }
+        match fault.load(Ordering::Relaxed) {
+            0 => Ok(()),
+            FAULT_TRAP => Err(DeviceError::LaunchFailed),
+            _ => Err(DeviceError::LaunchFailed),
+        }
+    }
+}
