@@ -901,8 +901,11 @@ impl FnLowerer<'_> {
         let x = self.t();
         // shl by w is poison: handle len == 0 / pos >= w separately below.
         self.emit(format!("{x} = shl {it} {a}, {lsh}"));
+        // The field is [pos, end): shift its top bit back down to bit `end - pos - 1`.
+        let rsh0 = self.t();
+        self.emit(format!("{rsh0} = sub {it} {lsh}, 0"));
         let rsh = self.t();
-        self.emit(format!("{rsh} = sub {it} {w}, {lw}"));
+        self.emit(format!("{rsh} = add {it} {rsh0}, {pw}"));
         let rshc = self.t();
         self.emit(format!("{rshc} = call {it} @llvm.umin.{it}({it} {rsh}, {it} {})", w - 1));
         let y = self.t();
