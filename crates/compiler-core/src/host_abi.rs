@@ -36,6 +36,7 @@ pub struct ThreadCtx {
     pub barrier: BarrierFn,
     pub trap: TrapFn,
     pub vprintf: PrintfFn,
+    pub warp_exchange: WarpExchangeFn,
 }
 
 pub const OFFSET_TID: usize = 0;
@@ -49,6 +50,13 @@ pub const OFFSET_RUNTIME: usize = 64;
 pub const OFFSET_BARRIER: usize = 72;
 pub const OFFSET_TRAP: usize = 80;
 pub const OFFSET_VPRINTF: usize = 88;
+pub const OFFSET_WARP_EXCHANGE: usize = 96;
+
+/// Called at a warp collective (`shfl`, `vote`, `activemask`, `redux`, `bar.warp.sync`):
+/// deposits this lane's `value`, waits until every lane of the warp that can reach a
+/// collective has done so, writes the mask of lanes that arrived at the same call `site`
+/// to `*arrived`, and returns the warp's array of deposited values (one `u64` per lane).
+pub type WarpExchangeFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, site: u32, value: u64, arrived: *mut u32) -> *const u64;
 
 /// Signature of `k.thread` and `k.block`.
 pub type KernelFn = unsafe extern "C" fn(params: *const u8, ctx: *mut ThreadCtx);
@@ -65,4 +73,5 @@ const _: () = {
     assert!(core::mem::offset_of!(ThreadCtx, barrier) == OFFSET_BARRIER);
     assert!(core::mem::offset_of!(ThreadCtx, trap) == OFFSET_TRAP);
     assert!(core::mem::offset_of!(ThreadCtx, vprintf) == OFFSET_VPRINTF);
+    assert!(core::mem::offset_of!(ThreadCtx, warp_exchange) == OFFSET_WARP_EXCHANGE);
 };

@@ -25,13 +25,39 @@ pub struct BlockScratch {
     stacks: Vec<DefaultStack>,
     fiber_rt: Vec<FiberRuntime>,
     ctxs: Vec<ThreadCtx>,
+    warps: Vec<WarpExchange>,
+    /// The fiber scheduler's round: every live fiber runs once per round, from one
+    /// suspension point (barrier or warp collective) to the next.
+    round: u32,
 }
 
-/// What a fiber's `ThreadCtx::runtime` points to.
+/// Lanes in a warp (PTX from NVIDIA's tools assumes 32).
+const WARP: usize = 32;
+
+/// Where the lanes of one warp meet at a collective. Double-buffered by round parity: a
+/// lane deposits in round r and reads in round r + 1, while lanes that already moved on
+/// deposit into the other buffer.
+#[derive(Clone)]
+struct WarpExchange {
+    values: [[u64; WARP]; 2],
+    /// `(round << 32) | (site + 1)` of each lane's deposit; lanes with equal stamps met.
+    stamps: [[u64; WARP]; 2],
+}
+
+impl Default for WarpExchange {
+    fn default() -> Self {
+        WarpExchange { values: [[0; WARP]; 2], stamps: [[0; WARP]; 2] }
+    }
+}
+
+/// What a `ThreadCtx::runtime` points to.
 #[repr(C)]
 pub struct FiberRuntime {
     yielder: *const Yielder<(), ()>,
     pub(crate) fault: *const AtomicU32,
+    warp: *mut WarpExchange,
+    lane: usize,
+    round: *const u32,
 }
 
 /// A launch's fault code (0 = none), set by `trap`.
@@ -70,12 +96,19 @@ impl LaunchShape<'_> {
             shared: scratch.shared.as_mut_ptr() as *mut u8,
             runtime: std::ptr::null_mut(),
             barrier: barrier_outside_fiber,
-            trap: trap,
+            trap,
             vprintf: crate::printf::vprintf,
+            warp_exchange: warp_exchange_outside_fiber,
         };
         match self.kernel.block_fn {
             Some(block_fn) => {
-                let mut rt = FiberRuntime { yielder: std::ptr::null(), fault: self.fault };
+                let mut rt = FiberRuntime {
+                    yielder: std::ptr::null(),
+                    fault: self.fault,
+                    warp: std::ptr::null_mut(),
+                    lane: 0,
+                    round: std::ptr::null(),
+                };
                 let mut ctx = ThreadCtx { runtime: &mut rt as *mut FiberRuntime as *mut _, ..base };
                 let _printf = self.printf.enter();
                 // SAFETY: `block_fn` has the `KernelFn` ABI; params and ctx are valid for
@@ -92,10 +125,22 @@ impl LaunchShape<'_> {
         let thread_fn = self.kernel.thread_fn;
         scratch.ctxs.clear();
         scratch.fiber_rt.clear();
+        scratch.warps.clear();
+        scratch.warps.resize(n.div_ceil(WARP), WarpExchange::default());
+        scratch.round = 0;
+        let warps = scratch.warps.as_mut_ptr();
+        let round = &scratch.round as *const u32;
         for i in 0..n as u32 {
             let tid = [i % bx, (i / bx) % by, i / (bx * by)];
-            scratch.ctxs.push(ThreadCtx { tid, barrier: barrier_in_fiber, ..base });
-            scratch.fiber_rt.push(FiberRuntime { yielder: std::ptr::null(), fault: self.fault });
+            scratch.ctxs.push(ThreadCtx { tid, barrier: barrier_in_fiber, warp_exchange: warp_exchange_in_fiber, ..base });
+            scratch.fiber_rt.push(FiberRuntime {
+                yielder: std::ptr::null(),
+                fault: self.fault,
+                // SAFETY: i / WARP < warps.len().
+                warp: unsafe { warps.add(i as usize / WARP) },
+                lane: i as usize % WARP,
+                round,
+            });
         }
         let _printf = self.printf.enter();
         let params = self.params.as_ptr() as usize;
@@ -121,6 +166,7 @@ impl LaunchShape<'_> {
         }
         let mut live = n;
         while live > 0 {
+            scratch.round = scratch.round.wrapping_add(1);
             for slot in fibers.iter_mut() {
                 let Some(f) = slot else { continue };
                 if let CoroutineResult::Return(()) = f.resume(()) {
@@ -131,6 +177,44 @@ impl LaunchShape<'_> {
             }
         }
     }
+}
+
+/// A warp collective in fiber mode: deposit, let the other lanes run to their next
+/// suspension point, then report who met here.
+unsafe extern "C" fn warp_exchange_in_fiber(ctx: *mut ThreadCtx, site: u32, value: u64, arrived: *mut u32) -> *const u64 {
+    // SAFETY: `runtime` points to this fiber's `FiberRuntime`, whose `warp` and `round`
+    // point into the block scratch that outlives every fiber of the block. Fibers of a
+    // block run on one OS thread, one at a time, so these accesses never race.
+    unsafe {
+        let rt = &*((*ctx).runtime as *const FiberRuntime);
+        let round = *rt.round;
+        let buf = (round & 1) as usize;
+        let stamp = ((round as u64) << 32) | (site as u64 + 1);
+        let w = &mut *rt.warp;
+        w.values[buf][rt.lane] = value;
+        w.stamps[buf][rt.lane] = stamp;
+        (*rt.yielder).suspend(());
+        let w = &*rt.warp;
+        let mut mask = 0u32;
+        for (lane, s) in w.stamps[buf].iter().enumerate() {
+            if *s == stamp {
+                mask |= 1 << lane;
+            }
+        }
+        *arrived = mask;
+        w.values[buf].as_ptr()
+    }
+}
+
+/// Kernels with warp collectives always run as fibers; reaching this is a compiler bug.
+unsafe extern "C" fn warp_exchange_outside_fiber(ctx: *mut ThreadCtx, _site: u32, _value: u64, arrived: *mut u32) -> *const u64 {
+    static ZEROS: [u64; WARP] = [0; WARP];
+    // SAFETY: as in `trap`; `arrived` is the caller's out-parameter.
+    unsafe {
+        trap(ctx);
+        *arrived = 0;
+    }
+    ZEROS.as_ptr()
 }
 
 unsafe extern "C" fn barrier_in_fiber(ctx: *mut ThreadCtx, _id: u32, _count: u32) {

@@ -57,7 +57,7 @@ pub(crate) fn lower_function(cx: &ModuleCx, f: &Function, ir: &mut String) -> Re
     };
     let _ = writeln!(
         l.prelude,
-        "  %shared.p = getelementptr i8, ptr %ctx, i64 {}\n  %shared = load ptr, ptr %shared.p",
+        "  %shared.p = getelementptr i8, ptr %ctx, i64 {}\n  %shared = load ptr, ptr %shared.p\n  %carry = alloca i1\n  store i1 false, ptr %carry",
         host_abi::OFFSET_SHARED
     );
     let mut sig_params = vec!["ptr %ctx".to_string()];

@@ -33,9 +33,15 @@ impl FnLowerer<'_> {
     }
 
     fn unguarded(&mut self, i: &Instruction) -> R<()> {
+        if super::warp::is_collective(i) {
+            return self.collective(i);
+        }
         let m = Mods::new(&i.modifiers);
         let ops = &i.operands;
+        let carry = m.has(".cc") || matches!(i.opcode.as_str(), "addc" | "subc" | "madc");
         match i.opcode.as_str() {
+            "add" | "sub" | "mad" | "addc" | "subc" | "madc" if carry => self.carry_arith(&i.opcode, &m, ops),
+            "sad" => self.sad(&m, ops),
             "mov" => self.mov(&m, ops),
             "ld" | "ldu" => self.ld(&m, ops),
             "st" => self.st(&m, ops),
@@ -506,6 +512,94 @@ impl FnLowerer<'_> {
             _ => unreachable!(),
         }
         self.dst(&ops[0], ty, &t)
+    }
+
+    /// Extended-precision arithmetic through the carry flag `CC.CF` (PTX ISA 9.7.2):
+    /// `add.cc`, `addc[.cc]`, `sub.cc`, `subc[.cc]`, `mad{.lo,.hi}.cc`, `madc{.lo,.hi}[.cc]`.
+    /// For subtraction the flag holds the borrow.
+    fn carry_arith(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
+        let ty = self.ty0(m)?;
+        let w = bits(ty);
+        let it = format!("i{w}");
+        let is_mad = op.starts_with("mad");
+        let ops = self.operands(ops, if is_mad { 4 } else { 3 })?;
+        let a = self.src(&ops[1], ty)?;
+        let b = self.src(&ops[2], ty)?;
+        let carry_in = matches!(op, "addc" | "subc" | "madc");
+        let sets = m.has(".cc");
+        let cin = if carry_in {
+            let c = self.t();
+            self.emit(format!("{c} = load i1, ptr %carry"));
+            let z = self.t();
+            self.emit(format!("{z} = zext i1 {c} to {it}"));
+            Some(z)
+        } else {
+            None
+        };
+        // First operand pair: a (+|-) b, or the product half plus c for mad.
+        let (x, y, sub) = if is_mad {
+            let w2 = 2 * w;
+            let ext = if is_signed(ty) { "sext" } else { "zext" };
+            let (ea, eb) = (self.t(), self.t());
+            self.emit(format!("{ea} = {ext} {it} {a} to i{w2}"));
+            self.emit(format!("{eb} = {ext} {it} {b} to i{w2}"));
+            let p = self.t();
+            self.emit(format!("{p} = mul i{w2} {ea}, {eb}"));
+            let half = self.t();
+            if m.has(".hi") {
+                let s = self.t();
+                self.emit(format!("{s} = lshr i{w2} {p}, {w}"));
+                self.emit(format!("{half} = trunc i{w2} {s} to {it}"));
+            } else {
+                self.emit(format!("{half} = trunc i{w2} {p} to {it}"));
+            }
+            let c = self.src(&ops[3], ty)?;
+            (half, c, false)
+        } else {
+            (a, b, op.starts_with("sub"))
+        };
+        let f = if sub { "usub" } else { "uadd" };
+        let r1 = self.t();
+        self.emit(format!("{r1} = call {{ {it}, i1 }} @llvm.{f}.with.overflow.{it}({it} {x}, {it} {y})"));
+        let (v1, o1) = (self.t(), self.t());
+        self.emit(format!("{v1} = extractvalue {{ {it}, i1 }} {r1}, 0"));
+        self.emit(format!("{o1} = extractvalue {{ {it}, i1 }} {r1}, 1"));
+        let (res, flag) = match cin {
+            Some(c) => {
+                let r2 = self.t();
+                self.emit(format!("{r2} = call {{ {it}, i1 }} @llvm.{f}.with.overflow.{it}({it} {v1}, {it} {c})"));
+                let (v2, o2) = (self.t(), self.t());
+                self.emit(format!("{v2} = extractvalue {{ {it}, i1 }} {r2}, 0"));
+                self.emit(format!("{o2} = extractvalue {{ {it}, i1 }} {r2}, 1"));
+                let o = self.t();
+                self.emit(format!("{o} = or i1 {o1}, {o2}"));
+                (v2, o)
+            }
+            None => (v1, o1),
+        };
+        if sets {
+            self.emit(format!("store i1 {flag}, ptr %carry"));
+        }
+        self.dst(&ops[0], ty, &res)
+    }
+
+    /// `sad` (PTX ISA 9.7.1.11): |a - b| + c.
+    fn sad(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+        let ty = self.ty0(m)?;
+        let ops = self.operands(ops, 4)?;
+        let it = storage(ty);
+        let a = self.src(&ops[1], ty)?;
+        let b = self.src(&ops[2], ty)?;
+        let c = self.src(&ops[3], ty)?;
+        let (mx, mn) = (self.t(), self.t());
+        let (fmax, fmin) = if is_signed(ty) { ("smax", "smin") } else { ("umax", "umin") };
+        self.emit(format!("{mx} = call {it} @llvm.{fmax}.{it}({it} {a}, {it} {b})"));
+        self.emit(format!("{mn} = call {it} @llvm.{fmin}.{it}({it} {a}, {it} {b})"));
+        let d = self.t();
+        self.emit(format!("{d} = sub {it} {mx}, {mn}"));
+        let r = self.t();
+        self.emit(format!("{r} = add {it} {d}, {c}"));
+        self.dst(&ops[0], ty, &r)
     }
 
     fn saturate_float(&mut self, v: &str, vt: &str) -> String {

@@ -16,6 +16,7 @@ mod func;
 mod instr;
 mod module;
 pub mod types;
+mod warp;
 
 pub use module::lower_module;
 

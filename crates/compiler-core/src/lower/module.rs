@@ -34,8 +34,6 @@ pub(crate) struct FnSig {
 pub(crate) struct ModuleCx {
     pub symbols: HashMap<String, Symbol>,
     pub functions: HashMap<String, FnSig>,
-    /// Functions (by PTX name) that contain a block barrier.
-    pub barrier_fns: Vec<String>,
 }
 
 /// LLVM name of a PTX identifier: quoted, so every PTX name is valid as is.
@@ -48,7 +46,7 @@ pub fn lower_module(m: &Module) -> Result<LoweredModule, Vec<Diagnostic>> {
     let mut out = LoweredModule::default();
     let mut ir = String::new();
     let mut errors = Vec::new();
-    let mut cx = ModuleCx { symbols: HashMap::new(), functions: HashMap::new(), barrier_fns: Vec::new() };
+    let mut cx = ModuleCx { symbols: HashMap::new(), functions: HashMap::new() };
 
     // Pass 1: variables and the shared layout.
     let mut shared_end: u64 = 0;
@@ -118,15 +116,11 @@ pub fn lower_module(m: &Module) -> Result<LoweredModule, Vec<Diagnostic>> {
             if sig.has_body || !cx.functions.contains_key(&f.name) {
                 cx.functions.insert(f.name.clone(), sig);
             }
-            if let Some(body) = &f.body {
-                if body_has_barrier(body) {
-                    cx.barrier_fns.push(f.name.clone());
-                }
-            }
         }
     }
 
     // Pass 3: bodies.
+    let fibers = fiber_functions(m);
     for d in &m.directives {
         if let Directive::Function(f) = d {
             if f.body.is_none() {
@@ -136,7 +130,7 @@ pub fn lower_module(m: &Module) -> Result<LoweredModule, Vec<Diagnostic>> {
                 Ok(meta) => {
                     if let Some(mut meta) = meta {
                         // A kernel calling a function that synchronizes synchronizes too.
-                        meta.uses_barrier |= !cx.barrier_fns.is_empty() && calls_barrier_fn(f, &cx);
+                        meta.uses_barrier |= fibers.contains(&f.name);
                         entry_wrappers(&meta, &mut ir);
                         out.kernels.push(meta);
                     }
@@ -229,7 +223,7 @@ fn collect_shared<'a>(body: &'a [Statement], out: &mut Vec<&'a VarDecl>) {
 
 fn body_has_barrier(body: &[Statement]) -> bool {
     body.iter().any(|s| match s {
-        Statement::Instr(i) => is_barrier(i),
+        Statement::Instr(i) => is_barrier(i) || super::warp::is_collective(i),
         Statement::Block(b) => body_has_barrier(b),
         _ => false,
     })
@@ -241,32 +235,49 @@ pub(crate) fn is_barrier(i: &Instruction) -> bool {
     (i.opcode == "bar" || i.opcode == "barrier") && !i.modifiers.iter().any(|m| m == ".warp")
 }
 
-fn calls_barrier_fn(f: &Function, cx: &ModuleCx) -> bool {
-    fn walk(body: &[Statement], cx: &ModuleCx) -> bool {
-        body.iter().any(|s| match s {
-            Statement::Instr(i) if i.opcode == "call" => true && cx.barrier_fns.iter().any(|b| {
-                i.operands.iter().any(|o| matches!(o, Operand::Ident { name, .. } if name == b))
-            }),
-            Statement::Block(b) => walk(b, cx),
-            _ => false,
-        })
-    }
-    // Indirect calls or calls through other functions: be conservative.
-    f.body.as_deref().map(|b| walk(b, cx) || has_indirect_or_nested_calls(b, cx)).unwrap_or(false)
-}
-
-fn has_indirect_or_nested_calls(body: &[Statement], cx: &ModuleCx) -> bool {
-    body.iter().any(|s| match s {
-        Statement::Instr(i) if i.opcode == "call" => {
-            // Any call to a defined function may reach a barrier transitively.
-            i.operands.iter().any(|o| match o {
-                Operand::Ident { name, .. } => cx.functions.get(name).map(|f| f.has_body).unwrap_or(true),
-                _ => false,
-            })
+/// The functions that may reach a block barrier or warp collective, directly or
+/// through calls (a fixpoint over the call graph; an indirect call may reach anything).
+fn fiber_functions(m: &Module) -> std::collections::HashSet<String> {
+    fn callees(body: &[Statement], out: &mut Vec<Option<String>>) {
+        for s in body {
+            match s {
+                Statement::Instr(i) if i.opcode == "call" => {
+                    let target = i.operands.iter().find(|o| !matches!(o, Operand::List(_)));
+                    out.push(match target {
+                        Some(Operand::Ident { name, .. }) if !name.starts_with('%') => Some(name.clone()),
+                        _ => None,
+                    });
+                }
+                Statement::Block(b) => callees(b, out),
+                _ => {}
+            }
         }
-        Statement::Block(b) => has_indirect_or_nested_calls(b, cx),
-        _ => false,
-    })
+    }
+    let mut graph = Vec::new();
+    let mut set = std::collections::HashSet::new();
+    for d in &m.directives {
+        if let Directive::Function(f) = d {
+            if let Some(body) = &f.body {
+                let mut c = Vec::new();
+                callees(body, &mut c);
+                if body_has_barrier(body) {
+                    set.insert(f.name.clone());
+                }
+                graph.push((f.name.clone(), c));
+            }
+        }
+    }
+    loop {
+        let before = set.len();
+        for (name, calls) in &graph {
+            if !set.contains(name) && calls.iter().any(|c| c.as_ref().map(|c| set.contains(c)).unwrap_or(true)) {
+                set.insert(name.clone());
+            }
+        }
+        if set.len() == before {
+            return set;
+        }
+    }
 }
 
 /// Emit `@"k.thread"` and, for barrier-free kernels, `@"k.block"`, the loop over the block's
