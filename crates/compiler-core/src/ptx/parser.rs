@@ -9,10 +9,10 @@
 //! Split into:
 //! * this file: the public API, the token cursor, diagnostics and error recovery, and the
 //!   module-scope loop (`.version`, `.target`, `.address_size`, debug directives);
-//! * [`decl`]: types, variable declarations, initializers, function headers and tuning
+//! * `decl`: types, variable declarations, initializers, function headers and tuning
 //!   directives;
-//! * [`body`]: function bodies (labels, blocks, `.callprototype`) and instructions;
-//! * [`literal`]: conversion of literal token text to values.
+//! * `body`: function bodies (labels, blocks, `.callprototype`) and instructions;
+//! * `literal`: conversion of literal token text to values.
 //!
 //! Representation choices worth knowing (the AST docs cover the rest):
 //! * A predicate pair destination `a|p` (`setp.lt.s32 %p1|%p2, ...`,
@@ -28,8 +28,16 @@
 //!   the start of the body; module-scope pragmas are dropped.
 //! * Spans: variables and functions point at their name, instructions at their first token
 //!   (the guard if any), labels at the label.
-//! * Debug information (`.file`, `.loc`, `.section ... { }`, `@@DWARF` lines) is accepted
-//!   and ignored wherever it appears.
+//! * Debug information (PTX ISA 11.5: `.file`, `.loc`, `.section ... { }`, and `@@DWARF`
+//!   lines) is accepted and ignored wherever it appears.
+//!
+//! Not supported (each is a clear error, never a crash): texture/surface operands
+//! `[handle, {x, y}]` ("unsupported operand form"), `.branchtargets`/`.calltargets`,
+//! `.alias`, byte-masked address initializers `0xFF(sym)`, sampler field initializers
+//! `{ filter_mode = ... }`, and constant expressions beyond a unary `-` on literals and
+//! `sym+off`/`sym-off`. `.attribute(...)` and the cluster/ABI tuning directives
+//! (`.explicitcluster`, `.reqnctapercluster`, `.maxclusterrank`, `.abi_preserve*`) have no
+//! AST field yet: they are accepted with a warning.
 //!
 //! Robustness: the parser never panics and never recurses on input nesting (blocks and
 //! initializer lists use explicit stacks; nesting is capped at [`MAX_DEPTH`] with an error

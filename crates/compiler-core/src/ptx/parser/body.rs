@@ -3,16 +3,17 @@
 //! Grammar (PTX ISA 9.x):
 //! * 4.3 "Statements": a statement is a label `name:`, a directive, or an instruction
 //!   `[@[!]pred] opcode[.mod]... [operand {, operand}] ;`. `{ }` opens a nested scope
-//!   (11.1 "Scoping"); nvcc wraps every call sequence in one.
-//! * 6 "Instruction operands": registers (with `.x/.y/.z/.w` components, also on special
-//!   registers: 6.2), immediates (negative ones too), addresses `[reg]`, `[reg+imm]`,
-//!   `[reg+-imm]`, `[var]`, `[var+imm]`, `[imm]` (6.4.1), vectors `{a, b, _}` (6.4.2),
-//!   `!p` predicate negation, `_` sinks, and `sym+off` address values (6.4.1).
-//! * 9.7.12.x `call`: `call[.uni] (ret), fname, (args)[, proto];` — the parenthesised
-//!   lists become [`Operand::List`].
-//! * 9.7.x instructions with a predicate pair destination (`setp`, `shfl.sync`, `vote`,
-//!   ...): `a|p` becomes `Operand::List(vec![a, p])`.
-//! * 11.3.x `.callprototype`: `label: .callprototype [(ret)] _ (params) [.noreturn];`.
+//!   (declarations inside are local to it); nvcc wraps every call sequence in one.
+//! * 6 "Instruction Operands": registers, immediates (negative ones too), `!p` predicate
+//!   negation, `_` sinks; 6.4.1 "Addresses as Operands": `[reg]`, `[reg+imm]`,
+//!   `[reg+-imm]`, `[var]`, `[var+imm]`, `[imm]`, and `sym+off` address values;
+//!   6.4.3 "Vectors as Operands": `{a, b, _}` and components `.x .y .z .w` / `.r .g .b .a`
+//!   (also used on special registers such as `%tid.x`, section 10).
+//! * 9.7 control-flow instruction `call`: `call[.uni] (ret), fname, (args)[, proto];` —
+//!   the parenthesised lists become [`Operand::List`].
+//! * Instructions with a predicate pair destination (`setp`, `shfl.sync`, ...): `a|p`
+//!   becomes `Operand::List(vec![a, p])`.
+//! * 11.2 `.callprototype`: `label: .callprototype [(ret)] _ (params) [.noreturn];`.
 //!
 //! Texture/surface operands `[tex, {x, y}]` are rejected with "unsupported operand form";
 //! `.branchtargets` / `.calltargets` are rejected as unsupported directives.
@@ -22,7 +23,7 @@ use super::{PResult, Parser, MAX_DEPTH};
 use crate::ptx::ast::{AddressBase, Guard, Instruction, Operand, Statement};
 use crate::ptx::lexer::{TokKind, Token};
 
-/// Single-letter vector/special-register components (PTX ISA 6.2, 5.4.2).
+/// Single-letter vector/special-register components (PTX ISA 6.4.3, 5.4.2).
 fn component(word: &str) -> Option<char> {
     match word {
         ".x" | ".y" | ".z" | ".w" | ".r" | ".g" | ".b" | ".a" => word[1..].chars().next(),

@@ -7,14 +7,15 @@
 //!   `.align` relative to `.v4`.
 //! * 5.4.4 "Initializers": a scalar, `{...}` lists nested per array dimension, and
 //!   addresses `sym`, `sym+off`, `generic(sym)`, `generic(sym)+off`.
-//! * 11.3 "Kernel and function directives": `.entry name (params) tuning* (body | ;)` and
+//! * 11.2 "Specifying Kernel Entry Points and Functions": `.entry name (params) tuning* (body | ;)` and
 //!   `.func (returns)? name (params)? .noreturn? (body | ;)`, with parameters declared
 //!   `.param` (or the old `.reg` form).
 //! * 11.4 "Performance-tuning directives": `.maxntid`, `.reqntid` (1 to 3 values, missing
 //!   ones are 1), `.minnctapersm`, `.maxnreg`, `.maxnctapersm`. The cluster directives
 //!   (`.explicitcluster`, `.reqnctapercluster`, `.maxclusterrank`) and `.abi_preserve*`
 //!   have no AST field yet: they are accepted with a warning.
-//! * 5.4 "Linking directives": `.visible`, `.extern`, `.weak`, `.common`.
+//! * 11.6 "Linking Directives": `.visible`, `.extern`, `.weak`, `.common`.
+//! * 5.1.6 kernel parameter attributes (`.ptr`), 5.4.8 `.attribute` (ignored, warned).
 
 use super::{PResult, Parser, MAX_DEPTH};
 use crate::ptx::ast::{
@@ -182,7 +183,7 @@ impl<'a> Parser<'a> {
                     vector = Some(t.text[2..].parse().unwrap_or(0));
                 }
                 ".ptr" => {
-                    // PTX ISA 5.4.1: `.ptr [.space] [.align N]` on kernel parameters.
+                    // PTX ISA 5.1.6: `.ptr [.space] [.align N]` on kernel parameters.
                     self.bump();
                     let mut sp = StateSpace::Generic;
                     if self.tok.kind == TokKind::Dot {
