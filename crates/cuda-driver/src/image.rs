@@ -1,0 +1,97 @@
+//! From what `cuModuleLoadData`/`cuLibraryLoadData` receive to PTX text, via `kernel-image`.
+//!
+//! Failures keep `kernel-image`'s message: it is logged (`LIBCUDA_LOG`) and returned as
+//! the JIT error log, so a program built with SASS only hears
+//! `CUDA_ERROR_NO_BINARY_FOR_GPU` *and* how to rebuild with PTX.
+
+use std::ffi::c_void;
+
+use kernel_image::{ImageError, PtxSource};
+
+use crate::diag::fail;
+use crate::CuError;
+
+/// A failed extraction: the code and the explanation for the error log.
+pub(crate) struct ImageFailure {
+    pub(crate) error: CuError,
+    pub(crate) message: String,
+}
+
+fn failure(err: ImageError) -> ImageFailure {
+    let error = CuError::from_code(err.cuda_error_code()).unwrap_or(CuError::INVALID_IMAGE);
+    let message = err.to_string();
+    ImageFailure { error: fail(error, format_args!("kernel image: {message}")), message }
+}
+
+/// The PTX to compile for architecture `target_sm` from an image in caller memory.
+///
+/// # Safety
+/// As `kernel_image::image_from_ptr`: `image` is null or points to one complete image
+/// (wrapper, container, ELF, or NUL-terminated PTX).
+pub(crate) unsafe fn ptx_from_ptr(image: *const c_void, target_sm: u32) -> Result<PtxSource, ImageFailure> {
+    // SAFETY: forwarded from the caller.
+    let image = unsafe { kernel_image::image_from_ptr(image.cast()) }.map_err(failure)?;
+    image.extract_ptx(target_sm).map_err(failure)
+}
+
+/// The PTX to compile from an image's bytes (a file read by `cuModuleLoad`).
+pub(crate) fn ptx_from_bytes(bytes: &[u8], target_sm: u32) -> Result<PtxSource, ImageFailure> {
+    kernel_image::extract_ptx(bytes, target_sm).map_err(failure)
+}
+
+/// The names of the `.entry` kernels PTX declares, in order (a token scan: the PTX is
+/// compiled later, lazily, so `cuLibraryGetKernel` can answer before any compilation).
+pub(crate) fn entry_names(ptx: &str) -> Vec<String> {
+    let code = strip_comments(ptx);
+    let mut names = Vec::new();
+    let mut rest = code.as_str();
+    while let Some(at) = rest.find(".entry") {
+        let before_ok = at == 0 || rest.as_bytes()[at - 1].is_ascii_whitespace();
+        rest = &rest[at + ".entry".len()..];
+        if !before_ok || !rest.starts_with(|c: char| c.is_ascii_whitespace()) {
+            continue;
+        }
+        let trimmed = rest.trim_start();
+        let end = trimmed.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '.')).unwrap_or(trimmed.len());
+        if end > 0 && !names.iter().any(|n| n == &trimmed[..end]) {
+            names.push(trimmed[..end].to_string());
+        }
+    }
+    names
+}
+
+/// `ptx` with `//` and `/* */` comments replaced by spaces.
+fn strip_comments(ptx: &str) -> String {
+    let mut out = String::with_capacity(ptx.len());
+    let mut rest = ptx;
+    loop {
+        let line = rest.find("//");
+        let block = rest.find("/*");
+        match (line, block) {
+            (Some(l), b) if b.is_none_or(|b| l < b) => {
+                out.push_str(&rest[..l]);
+                out.push(' ');
+                rest = rest[l..].find('\n').map_or("", |nl| &rest[l + nl..]);
+            }
+            (_, Some(b)) => {
+                out.push_str(&rest[..b]);
+                out.push(' ');
+                rest = rest[b + 2..].find("*/").map_or("", |end| &rest[b + 2 + end + 2..]);
+            }
+            _ => {
+                out.push_str(rest);
+                return out;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn entry_names_are_found() {
+        let ptx = ".version 8.0\n.target sm_80\n.visible .entry _Z5saxpyifPKfPf(\n.param .u32 a)\n{ ret; }\n\
+                   // .entry commented_out\n/* .entry also_out */.entry k2 ( ) { ret; }\n.func f() {}\n";
+        assert_eq!(super::entry_names(ptx), vec!["_Z5saxpyifPKfPf", "k2"]);
+    }
+}

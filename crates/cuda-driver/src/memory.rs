@@ -1,0 +1,459 @@
+//! Memory: the allocation registry, device/managed/pitched allocation, pinned host memory,
+//! host registration, `cuMemGetAddressRange` and pointer attributes.
+//!
+//! Every range the driver hands out or registers is recorded in [`Registry`], a `BTreeMap`
+//! from base address to [`Allocation`]. It is how the driver validates copies (a copy must
+//! lie inside one allocation: else `CUDA_ERROR_INVALID_VALUE`), classifies pointers under
+//! unified addressing (an unregistered pointer is host memory), answers
+//! `cuPointerGetAttribute`, and frees what a context owned when it is destroyed.
+//!
+//! Pinned host memory (`cuMemAllocHost`, `cuMemHostAlloc`) is allocated by the driver on
+//! the host; on a host-addressable device (the CPU device) its device pointer is the host
+//! pointer, as is the device pointer of registered host memory. Managed memory on such a
+//! device is a plain device allocation flagged as managed.
+
+use std::alloc::Layout;
+use std::collections::BTreeMap;
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::RwLock;
+
+use backend_api::DevicePtr;
+
+use crate::diag::fail;
+use crate::{CtxHandle, CuError, CuResult, Driver};
+
+/// What kind of memory a registered range is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryKind {
+    /// `cuMemAlloc`/`cuMemAllocPitch`: backend device memory.
+    Device,
+    /// `cuMemAllocManaged`: backend memory the host can address.
+    Managed,
+    /// `cuMemAllocHost`/`cuMemHostAlloc`: host memory the driver allocated.
+    HostAlloc,
+    /// `cuMemHostRegister`: the caller's host memory.
+    HostRegistered,
+    /// A module's `.global`/`.const` variable (backend memory, freed with the module).
+    ModuleGlobal,
+}
+
+impl MemoryKind {
+    /// Whether the backend owns the bytes (copies go through `backend_api::Device`).
+    pub fn is_backend(self) -> bool {
+        matches!(self, MemoryKind::Device | MemoryKind::Managed | MemoryKind::ModuleGlobal)
+    }
+}
+
+/// One registered range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Allocation {
+    pub base: DevicePtr,
+    pub size: u64,
+    pub kind: MemoryKind,
+    /// The context that owns it (freed with it).
+    pub ctx: CtxHandle,
+    /// Device ordinal.
+    pub device: usize,
+    /// `cuMemHostAlloc`/`cuMemHostRegister`/`cuMemAllocManaged` flags.
+    pub flags: u32,
+    /// `CU_POINTER_ATTRIBUTE_BUFFER_ID`: unique per allocation.
+    pub buffer_id: u64,
+    /// For [`MemoryKind::ModuleGlobal`]: the owning module's handle value; else 0.
+    pub owner: u64,
+}
+
+impl Allocation {
+    /// One past the last byte.
+    pub fn end(&self) -> u64 {
+        self.base + self.size
+    }
+}
+
+/// All registered ranges, ordered by base address; ranges never overlap.
+#[derive(Default)]
+pub struct Registry {
+    map: RwLock<BTreeMap<DevicePtr, Allocation>>,
+}
+
+static NEXT_BUFFER_ID: AtomicU64 = AtomicU64::new(1);
+
+impl Registry {
+    /// Records a range; fails (returning it) if it overlaps an existing one.
+    pub fn insert(&self, mut allocation: Allocation) -> Result<Allocation, Allocation> {
+        let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
+        if overlaps(&map, allocation.base, allocation.size.max(1)) {
+            return Err(allocation);
+        }
+        allocation.buffer_id = NEXT_BUFFER_ID.fetch_add(1, Ordering::Relaxed);
+        map.insert(allocation.base, allocation);
+        Ok(allocation)
+    }
+
+    /// The range containing `addr`.
+    pub fn find(&self, addr: u64) -> Option<Allocation> {
+        let map = self.map.read().unwrap_or_else(|e| e.into_inner());
+        let (_, a) = map.range(..=addr).next_back()?;
+        (addr < a.end() || (a.size == 0 && addr == a.base)).then_some(*a)
+    }
+
+    /// The range containing all of `[addr, addr + len)`, or why not: `None` = `addr` is not
+    /// registered; `Some(Err(a))` = it starts in `a` but runs past its end.
+    pub fn find_range(&self, addr: u64, len: u64) -> Option<Result<Allocation, Allocation>> {
+        let a = self.find(addr)?;
+        let fits = addr.checked_add(len).is_some_and(|end| end <= a.end());
+        Some(if fits { Ok(a) } else { Err(a) })
+    }
+
+    /// Unregisters the range starting exactly at `base`.
+    pub fn remove(&self, base: u64) -> Option<Allocation> {
+        self.map.write().unwrap_or_else(|e| e.into_inner()).remove(&base)
+    }
+
+    /// Unregisters and returns every range owned by `ctx`.
+    pub fn remove_context(&self, ctx: CtxHandle) -> Vec<Allocation> {
+        let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
+        let bases: Vec<u64> = map.values().filter(|a| a.ctx == ctx).map(|a| a.base).collect();
+        bases.into_iter().filter_map(|b| map.remove(&b)).collect()
+    }
+
+    /// Unregisters and returns every range `pred` selects.
+    pub(crate) fn remove_where(&self, pred: impl Fn(&Allocation) -> bool) -> Vec<Allocation> {
+        let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
+        let bases: Vec<u64> = map.values().filter(|a| pred(a)).map(|a| a.base).collect();
+        bases.into_iter().filter_map(|b| map.remove(&b)).collect()
+    }
+}
+
+fn overlaps(map: &BTreeMap<DevicePtr, Allocation>, base: u64, len: u64) -> bool {
+    let end = base.saturating_add(len);
+    if let Some((_, before)) = map.range(..=base).next_back() {
+        if before.end() > base || before.base == base {
+            return true;
+        }
+    }
+    map.range(base..end).next().is_some()
+}
+
+/// Alignment of driver-allocated pinned host memory (a page).
+const HOST_ALIGN: usize = 4096;
+/// `cuMemAllocPitch` row alignment.
+pub const PITCH_ALIGNMENT: usize = 512;
+
+/// `CU_MEMHOSTALLOC_PORTABLE | DEVICEMAP | WRITECOMBINED`.
+const HOST_ALLOC_FLAGS: u32 = 0x7;
+/// `CU_MEMHOSTREGISTER_PORTABLE | DEVICEMAP | IOMEMORY | READ_ONLY`.
+const HOST_REGISTER_FLAGS: u32 = 0xF;
+
+/// `CUmemorytype` values.
+pub mod memory_type {
+    pub const HOST: u32 = 1;
+    pub const DEVICE: u32 = 2;
+    pub const ARRAY: u32 = 3;
+    pub const UNIFIED: u32 = 4;
+}
+
+/// What `cuPointerGetAttribute(s)` reports for a registered pointer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PointerInfo {
+    pub context: CtxHandle,
+    /// `CUmemorytype`: `DEVICE` for device and managed memory, `HOST` for pinned memory.
+    pub memory_type: u32,
+    pub device_pointer: DevicePtr,
+    /// The host address, if the host can address this memory (`None` answers
+    /// `INVALID_VALUE` for `CU_POINTER_ATTRIBUTE_HOST_POINTER`).
+    pub host_pointer: Option<u64>,
+    pub is_managed: bool,
+    pub device_ordinal: i32,
+    pub buffer_id: u64,
+    pub range_start: u64,
+    pub range_size: u64,
+    pub mapped: bool,
+}
+
+/// One value of `cuPointerGetAttribute`, typed as `cuda.h` documents the attribute.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PointerAttrValue {
+    /// `CUcontext`.
+    Context(CtxHandle),
+    /// `unsigned int` (memory type, access flags).
+    U32(u32),
+    /// `int` (device ordinal).
+    I32(i32),
+    /// `unsigned long long` / `size_t` / `CUdeviceptr` / `void*`.
+    U64(u64),
+    /// A boolean attribute (`IS_MANAGED`, `MAPPED`, `SYNC_MEMOPS`, ...).
+    Bool(bool),
+}
+
+impl Driver {
+    fn backend_of(&self, device: usize) -> &dyn backend_api::Device {
+        &*self.devices[device].backend
+    }
+
+    /// `cuMemAlloc_v2`: `size` bytes of device memory in the current context (size 0 ->
+    /// `INVALID_VALUE`).
+    pub fn mem_alloc(&self, size: usize) -> CuResult<DevicePtr> {
+        self.alloc_backend(size, MemoryKind::Device, 0)
+    }
+
+    fn alloc_backend(&self, size: usize, kind: MemoryKind, flags: u32) -> CuResult<DevicePtr> {
+        let ctx = self.current_context()?;
+        if size == 0 {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemAlloc: size 0")));
+        }
+        let backend = self.backend_of(ctx.device);
+        let ptr = backend.alloc(size).map_err(|e| self.device_error(&ctx, e))?;
+        let allocation = Allocation { base: ptr, size: size as u64, kind, ctx: ctx.handle, device: ctx.device, flags, buffer_id: 0, owner: 0 };
+        if self.memory.insert(allocation).is_err() {
+            let _ = backend.free(ptr);
+            return Err(fail(CuError::UNKNOWN, format_args!("backend returned overlapping allocation {ptr:#x}")));
+        }
+        Ok(ptr)
+    }
+
+    /// `cuMemAllocManaged`: `flags` must be `CU_MEM_ATTACH_GLOBAL` (1) or `_HOST` (2).
+    /// Only host-addressable devices support it (`NOT_SUPPORTED` otherwise).
+    pub fn mem_alloc_managed(&self, size: usize, flags: u32) -> CuResult<DevicePtr> {
+        if flags != 1 && flags != 2 {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemAllocManaged: flags {flags:#x}")));
+        }
+        let ctx = self.current_context()?;
+        if !self.backend_of(ctx.device).properties().host_addressable_memory {
+            return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuMemAllocManaged: device {} cannot share memory with the host", ctx.device)));
+        }
+        self.alloc_backend(size, MemoryKind::Managed, flags)
+    }
+
+    /// `cuMemAllocPitch_v2`: (pointer, pitch). `element_size` must be 4, 8 or 16; rows are
+    /// padded to [`PITCH_ALIGNMENT`].
+    pub fn mem_alloc_pitch(&self, width: usize, height: usize, element_size: u32) -> CuResult<(DevicePtr, usize)> {
+        if !matches!(element_size, 4 | 8 | 16) || width == 0 || height == 0 {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemAllocPitch: width {width} height {height} element size {element_size}")));
+        }
+        let pitch = width.checked_next_multiple_of(PITCH_ALIGNMENT).ok_or(CuError::INVALID_VALUE)?;
+        let size = pitch.checked_mul(height).ok_or(CuError::OUT_OF_MEMORY)?;
+        Ok((self.mem_alloc(size)?, pitch))
+    }
+
+    /// `cuMemFree_v2`: 0 is a no-op; anything but the base of a `cuMemAlloc*` allocation
+    /// answers `INVALID_VALUE`.
+    pub fn mem_free(&self, ptr: DevicePtr) -> CuResult<()> {
+        self.check_initialized_context()?;
+        if ptr == 0 {
+            return Ok(());
+        }
+        match self.memory.find(ptr) {
+            Some(a) if a.base == ptr && matches!(a.kind, MemoryKind::Device | MemoryKind::Managed) => {}
+            other => return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemFree({ptr:#x}): not an allocation base ({other:?})"))),
+        }
+        let allocation = self.memory.remove(ptr).ok_or(CuError::INVALID_VALUE)?;
+        self.release_allocation(&allocation);
+        Ok(())
+    }
+
+    /// The sticky-error check of calls that otherwise need no context (`cuMemFree`).
+    fn check_initialized_context(&self) -> CuResult<()> {
+        match self.current_context() {
+            Err(e) if e != CuError::INVALID_CONTEXT => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    /// Gives the bytes of an unregistered allocation back to whoever owns them.
+    pub(crate) fn release_allocation(&self, a: &Allocation) {
+        match a.kind {
+            MemoryKind::Device | MemoryKind::Managed => {
+                let _ = self.backend_of(a.device).free(a.base);
+            }
+            MemoryKind::HostAlloc => {
+                if let Ok(layout) = Layout::from_size_align(a.size as usize, HOST_ALIGN) {
+                    // SAFETY: the range was allocated by `mem_host_alloc` with this layout and
+                    // was just removed from the registry, so it is freed exactly once.
+                    unsafe { std::alloc::dealloc(a.base as usize as *mut u8, layout) };
+                }
+            }
+            MemoryKind::HostRegistered | MemoryKind::ModuleGlobal => {}
+        }
+    }
+
+    /// `cuMemGetInfo_v2`: (free, total) bytes of the current context's device.
+    pub fn mem_get_info(&self) -> CuResult<(u64, u64)> {
+        let ctx = self.current_context()?;
+        let backend = self.backend_of(ctx.device);
+        Ok((backend.free_memory(), backend.properties().total_memory))
+    }
+
+    /// `cuMemAllocHost_v2`.
+    pub fn mem_alloc_host(&self, size: usize) -> CuResult<*mut c_void> {
+        self.mem_host_alloc(size, 0)
+    }
+
+    /// `cuMemHostAlloc`: page-aligned, zero-filled pinned host memory. Flags:
+    /// PORTABLE 1, DEVICEMAP 2, WRITECOMBINED 4.
+    pub fn mem_host_alloc(&self, size: usize, flags: u32) -> CuResult<*mut c_void> {
+        let ctx = self.current_context()?;
+        if size == 0 || flags & !HOST_ALLOC_FLAGS != 0 {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemHostAlloc: size {size} flags {flags:#x}")));
+        }
+        let layout = Layout::from_size_align(size, HOST_ALIGN).map_err(|_| CuError::OUT_OF_MEMORY)?;
+        // SAFETY: `layout` has a non-zero size.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        if ptr.is_null() {
+            return Err(fail(CuError::OUT_OF_MEMORY, format_args!("cuMemHostAlloc: {size} bytes")));
+        }
+        let allocation = Allocation {
+            base: ptr as usize as u64,
+            size: size as u64,
+            kind: MemoryKind::HostAlloc,
+            ctx: ctx.handle,
+            device: ctx.device,
+            flags,
+            buffer_id: 0,
+            owner: 0,
+        };
+        if self.memory.insert(allocation).is_err() {
+            // SAFETY: just allocated with `layout`, never handed out.
+            unsafe { std::alloc::dealloc(ptr, layout) };
+            return Err(CuError::UNKNOWN);
+        }
+        Ok(ptr.cast())
+    }
+
+    /// `cuMemFreeHost`: only pointers from `cuMemAllocHost`/`cuMemHostAlloc`.
+    pub fn mem_free_host(&self, ptr: *mut c_void) -> CuResult<()> {
+        self.check_initialized_context()?;
+        let addr = ptr as usize as u64;
+        match self.memory.find(addr) {
+            Some(a) if a.base == addr && a.kind == MemoryKind::HostAlloc => {}
+            _ => return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemFreeHost({addr:#x}): not pinned host memory"))),
+        }
+        let allocation = self.memory.remove(addr).ok_or(CuError::INVALID_VALUE)?;
+        self.release_allocation(&allocation);
+        Ok(())
+    }
+
+    fn pinned_range(&self, ptr: u64) -> CuResult<Allocation> {
+        self.memory
+            .find(ptr)
+            .filter(|a| matches!(a.kind, MemoryKind::HostAlloc | MemoryKind::HostRegistered))
+            .ok_or_else(|| fail(CuError::INVALID_VALUE, format_args!("{ptr:#x} is not pinned or registered host memory")))
+    }
+
+    /// `cuMemHostGetDevicePointer_v2`: `flags` must be 0. On a host-addressable device the
+    /// device pointer is the host pointer.
+    pub fn mem_host_get_device_pointer(&self, ptr: *mut c_void, flags: u32) -> CuResult<DevicePtr> {
+        let ctx = self.current_context()?;
+        if flags != 0 {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemHostGetDevicePointer: flags {flags:#x}")));
+        }
+        self.pinned_range(ptr as usize as u64)?;
+        if !self.backend_of(ctx.device).properties().host_addressable_memory {
+            return Err(fail(CuError::NOT_SUPPORTED, format_args!("mapped pinned memory on a device that cannot address host memory")));
+        }
+        Ok(ptr as usize as u64)
+    }
+
+    /// `cuMemHostGetFlags`.
+    pub fn mem_host_get_flags(&self, ptr: *mut c_void) -> CuResult<u32> {
+        self.current_context()?;
+        Ok(self.pinned_range(ptr as usize as u64)?.flags)
+    }
+
+    /// `cuMemHostRegister_v2`: page-locks (here: records) `[ptr, ptr + size)`. Overlapping
+    /// an existing registration -> `HOST_MEMORY_ALREADY_REGISTERED`.
+    pub fn mem_host_register(&self, ptr: *mut c_void, size: usize, flags: u32) -> CuResult<()> {
+        let ctx = self.current_context()?;
+        if ptr.is_null() || size == 0 || flags & !HOST_REGISTER_FLAGS != 0 {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemHostRegister({ptr:?}, {size}, {flags:#x})")));
+        }
+        let allocation = Allocation {
+            base: ptr as usize as u64,
+            size: size as u64,
+            kind: MemoryKind::HostRegistered,
+            ctx: ctx.handle,
+            device: ctx.device,
+            flags,
+            buffer_id: 0,
+            owner: 0,
+        };
+        self.memory.insert(allocation).map(|_| ()).map_err(|_| {
+            fail(CuError::HOST_MEMORY_ALREADY_REGISTERED, format_args!("cuMemHostRegister: {ptr:?}+{size} overlaps registered memory"))
+        })
+    }
+
+    /// `cuMemHostUnregister`: `ptr` must be the base of a registration.
+    pub fn mem_host_unregister(&self, ptr: *mut c_void) -> CuResult<()> {
+        self.current_context()?;
+        let addr = ptr as usize as u64;
+        match self.memory.find(addr) {
+            Some(a) if a.base == addr && a.kind == MemoryKind::HostRegistered => {
+                self.memory.remove(addr);
+                Ok(())
+            }
+            _ => Err(fail(CuError::HOST_MEMORY_NOT_REGISTERED, format_args!("cuMemHostUnregister({addr:#x})"))),
+        }
+    }
+
+    /// `cuMemGetAddressRange_v2`: (base, size) of the allocation containing `ptr`.
+    pub fn mem_get_address_range(&self, ptr: DevicePtr) -> CuResult<(DevicePtr, usize)> {
+        self.current_context()?;
+        let a = self
+            .memory
+            .find(ptr)
+            .ok_or_else(|| fail(CuError::NOT_FOUND, format_args!("cuMemGetAddressRange({ptr:#x}): not an allocation")))?;
+        Ok((a.base, a.size as usize))
+    }
+
+    /// What the driver knows about `ptr`, `None` for unregistered (plain host) memory.
+    /// `cuPointerGetAttributes` reports defaults for `None`.
+    pub fn pointer_info(&self, ptr: u64) -> CuResult<Option<PointerInfo>> {
+        let Some(a) = self.memory.find(ptr) else { return Ok(None) };
+        let host_addressable = self.backend_of(a.device).properties().host_addressable_memory;
+        let is_host = matches!(a.kind, MemoryKind::HostAlloc | MemoryKind::HostRegistered);
+        Ok(Some(PointerInfo {
+            context: a.ctx,
+            memory_type: if is_host { memory_type::HOST } else { memory_type::DEVICE },
+            device_pointer: ptr,
+            host_pointer: (is_host || a.kind == MemoryKind::Managed || host_addressable).then_some(ptr),
+            is_managed: a.kind == MemoryKind::Managed,
+            device_ordinal: a.device as i32,
+            buffer_id: a.buffer_id,
+            range_start: a.base,
+            range_size: a.size,
+            mapped: true,
+        }))
+    }
+
+    /// `cuPointerGetAttribute(attribute, ptr)`. Unregistered pointers and attributes that
+    /// do not apply answer `INVALID_VALUE`; P2P tokens and memory pools `NOT_SUPPORTED`.
+    pub fn pointer_attribute(&self, attribute: i32, ptr: u64) -> CuResult<PointerAttrValue> {
+        use PointerAttrValue as V;
+        let info = self
+            .pointer_info(ptr)?
+            .ok_or_else(|| fail(CuError::INVALID_VALUE, format_args!("cuPointerGetAttribute({attribute}, {ptr:#x}): unregistered pointer")))?;
+        Ok(match attribute {
+            1 => V::Context(info.context),
+            2 => V::U32(info.memory_type),
+            3 => V::U64(info.device_pointer),
+            4 => V::U64(info.host_pointer.ok_or(CuError::INVALID_VALUE)?),
+            5 | 17 => return Err(CuError::NOT_SUPPORTED), // P2P_TOKENS, MEMPOOL_HANDLE
+            6 => V::Bool(false),                          // SYNC_MEMOPS
+            7 => V::U64(info.buffer_id),
+            8 => V::Bool(info.is_managed),
+            9 => V::I32(info.device_ordinal),
+            10 => V::Bool(false), // IS_LEGACY_CUDA_IPC_CAPABLE
+            11 => V::U64(info.range_start),
+            12 => V::U64(info.range_size),
+            13 => V::Bool(info.mapped),
+            14 => V::U64(0),      // ALLOWED_HANDLE_TYPES
+            15 => V::Bool(false), // IS_GPU_DIRECT_RDMA_CAPABLE
+            16 => V::U32(3),      // ACCESS_FLAGS: read-write
+            18 => V::U64(info.range_size), // MAPPING_SIZE
+            19 => V::U64(info.range_start), // MAPPING_BASE_ADDR
+            20 => V::U64(info.buffer_id),  // MEMORY_BLOCK_ID
+            21 => V::Bool(false), // IS_HW_DECOMPRESS_CAPABLE
+            _ => return Err(fail(CuError::INVALID_VALUE, format_args!("cuPointerGetAttribute: unknown attribute {attribute}"))),
+        })
+    }
+}
