@@ -1,7 +1,6 @@
 //! Which devices the driver exposes: the backends' devices, in order.
 //!
-//! Today that is the CPU backend alone (`cpu-backend`, not yet in the workspace: until it
-//! lands, [`discover`] finds no device and `cuInit` answers `CUDA_ERROR_NO_DEVICE`).
+//! Today that is the CPU backend alone (`cpu-backend`: one device, the host).
 //! Invariant: only this file knows which backend crates exist.
 
 use std::sync::Arc;
@@ -10,6 +9,5 @@ use backend_api::Device;
 
 /// All devices of all backends, in `CUdevice` ordinal order.
 pub fn discover() -> Vec<Arc<dyn Device>> {
-    // FIXME: return `cpu_backend::devices()` once crates/cpu-backend exists.
-    Vec::new()
+    cpu_backend::devices()
 }

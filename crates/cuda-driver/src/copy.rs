@@ -19,7 +19,7 @@ use backend_api::DevicePtr;
 use crate::context::Context;
 use crate::diag::fail;
 use crate::memory::memory_type;
-use crate::{CuError, CuResult, Driver, StreamHandle};
+use crate::{CtxHandle, CuError, CuResult, Driver, StreamHandle};
 
 /// `CUDA_MEMCPY2D` (layout of the C struct, 128 bytes).
 #[repr(C)]
@@ -170,10 +170,13 @@ impl Driver {
     unsafe fn transfer_region(&self, ctx: &Context, dst: (Loc, usize, usize), src: (Loc, usize, usize), shape: Shape) -> CuResult<()> {
         let (dst, dst_pitch, dst_slice) = dst;
         let (src, src_pitch, src_slice) = src;
-        let contiguous = |pitch: usize, slice: usize| pitch == shape.width && slice == shape.width * shape.height;
+        let plane = shape.width.checked_mul(shape.height);
+        let contiguous = |pitch: usize, slice: usize| pitch == shape.width && Some(slice) == plane;
         if contiguous(dst_pitch, dst_slice) && contiguous(src_pitch, src_slice) {
-            // SAFETY: forwarded from the caller.
-            return unsafe { self.transfer(ctx, dst, src, shape.width * shape.height * shape.depth) };
+            if let Some(total) = plane.and_then(|p| p.checked_mul(shape.depth)) {
+                // SAFETY: forwarded from the caller.
+                return unsafe { self.transfer(ctx, dst, src, total) };
+            }
         }
         for z in 0..shape.depth {
             for y in 0..shape.height {
@@ -207,7 +210,15 @@ impl Driver {
         unsafe { self.transfer(&ctx, Loc::Host(dst.cast()), src, n) }
     }
 
-    /// `cuMemcpyDtoD_v2` (and `cuMemcpyPeer`: devices share one address space here).
+    /// `cuMemcpyPeer`: devices share one address space here, so this is a DtoD copy; the
+    /// contexts must be valid.
+    pub fn memcpy_peer(&self, dst: DevicePtr, dst_ctx: CtxHandle, src: DevicePtr, src_ctx: CtxHandle, n: usize) -> CuResult<()> {
+        self.context(dst_ctx)?;
+        self.context(src_ctx)?;
+        self.memcpy_dtod(dst, src, n)
+    }
+
+    /// `cuMemcpyDtoD_v2`.
     pub fn memcpy_dtod(&self, dst: DevicePtr, src: DevicePtr, n: usize) -> CuResult<()> {
         let ctx = self.current_context()?;
         let dst = self.device_loc(dst, n, "cuMemcpyDtoD destination")?;
@@ -325,7 +336,10 @@ impl Driver {
         if p.src_lod != 0 || p.dst_lod != 0 {
             return Err(bad("LOD must be 0"));
         }
-        let (src_pitch, dst_pitch) = (p.src_pitch.max(if shape.height == 1 && shape.depth == 1 { shape.width } else { 0 }), p.dst_pitch.max(if shape.height == 1 && shape.depth == 1 { shape.width } else { 0 }));
+        // A single row needs no pitch (callers often pass 0).
+        let single_row = shape.height == 1 && shape.depth == 1;
+        let pitch_of = |pitch: usize| if single_row { pitch.max(shape.width) } else { pitch };
+        let (src_pitch, dst_pitch) = (pitch_of(p.src_pitch), pitch_of(p.dst_pitch));
         if src_pitch < shape.width || dst_pitch < shape.width {
             return Err(bad("pitch smaller than the row width"));
         }
@@ -373,7 +387,8 @@ impl Driver {
     /// `cuMemsetD8/D16/D32_v2`: fills `count` elements of `elem_size` (1, 2, 4) bytes.
     /// `dst` must be aligned to `elem_size` and lie in registered memory.
     pub fn memset(&self, dst: DevicePtr, value: u32, elem_size: usize, count: usize) -> CuResult<()> {
-        self.memset_2d(dst, elem_size * count.max(1), value, elem_size, count, 1)
+        let row = elem_size.checked_mul(count).ok_or(CuError::INVALID_VALUE)?;
+        self.memset_2d(dst, row, value, elem_size, count, 1)
     }
 
     /// `cuMemsetD2D8/16/32_v2`: `height` rows of `width` elements, rows `pitch` bytes apart.

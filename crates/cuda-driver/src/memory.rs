@@ -66,7 +66,7 @@ pub struct Allocation {
 impl Allocation {
     /// One past the last byte.
     pub fn end(&self) -> u64 {
-        self.base + self.size
+        self.base.saturating_add(self.size)
     }
 }
 
@@ -210,6 +210,21 @@ impl Driver {
             return Err(fail(CuError::UNKNOWN, format_args!("backend returned overlapping allocation {ptr:#x}")));
         }
         Ok(ptr)
+    }
+
+    /// `cuMemAllocAsync`: allocates at once (stream order holds: work is synchronous).
+    pub fn mem_alloc_async(&self, size: usize, stream: crate::StreamHandle) -> CuResult<DevicePtr> {
+        self.stream_context(stream)?;
+        self.mem_alloc(size)
+    }
+
+    /// `cuMemFreeAsync`: frees at once; unlike `cuMemFree`, 0 is `INVALID_VALUE`.
+    pub fn mem_free_async(&self, ptr: DevicePtr, stream: crate::StreamHandle) -> CuResult<()> {
+        self.stream_context(stream)?;
+        if ptr == 0 {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemFreeAsync(0)")));
+        }
+        self.mem_free(ptr)
     }
 
     /// `cuMemAllocManaged`: `flags` must be `CU_MEM_ATTACH_GLOBAL` (1) or `_HOST` (2).
@@ -364,7 +379,8 @@ impl Driver {
     /// an existing registration -> `HOST_MEMORY_ALREADY_REGISTERED`.
     pub fn mem_host_register(&self, ptr: *mut c_void, size: usize, flags: u32) -> CuResult<()> {
         let ctx = self.current_context()?;
-        if ptr.is_null() || size == 0 || flags & !HOST_REGISTER_FLAGS != 0 {
+        let wraps = (ptr as usize as u64).checked_add(size as u64).is_none();
+        if ptr.is_null() || size == 0 || wraps || flags & !HOST_REGISTER_FLAGS != 0 {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemHostRegister({ptr:?}, {size}, {flags:#x})")));
         }
         let allocation = Allocation {

@@ -1,0 +1,94 @@
+//! End to end over the real CPU backend: cuInit, primary context, memory, a library of
+//! PTX, a launch through the CUkernel handle (cudart 13's path), results back.
+
+use std::ffi::c_void;
+
+use backend_api::LoadOptions;
+use cuda_driver::{init, CtxHandle, StreamHandle};
+
+const SAXPY: &str = r#"
+.version 8.0
+.target sm_80
+.address_size 64
+
+.visible .entry saxpy(
+    .param .u32 n,
+    .param .f32 a,
+    .param .u64 x,
+    .param .u64 y
+)
+{
+    .reg .pred %p;
+    .reg .b32 %r<6>;
+    .reg .f32 %f<5>;
+    .reg .b64 %rd<8>;
+
+    ld.param.u32 %r1, [n];
+    ld.param.f32 %f1, [a];
+    ld.param.u64 %rd1, [x];
+    ld.param.u64 %rd2, [y];
+    mov.u32 %r2, %ctaid.x;
+    mov.u32 %r3, %ntid.x;
+    mov.u32 %r4, %tid.x;
+    mad.lo.s32 %r5, %r2, %r3, %r4;
+    setp.ge.s32 %p, %r5, %r1;
+    @%p bra DONE;
+    cvta.to.global.u64 %rd3, %rd1;
+    cvta.to.global.u64 %rd4, %rd2;
+    mul.wide.s32 %rd5, %r5, 4;
+    add.s64 %rd6, %rd3, %rd5;
+    add.s64 %rd7, %rd4, %rd5;
+    ld.global.f32 %f2, [%rd6];
+    ld.global.f32 %f3, [%rd7];
+    fma.rn.f32 %f4, %f1, %f2, %f3;
+    st.global.f32 [%rd7], %f4;
+DONE:
+    ret;
+}
+"#;
+
+#[test]
+fn saxpy_through_the_cpu_backend() {
+    let driver = init(0).expect("cuInit");
+    assert!(driver.device_count() >= 1);
+    let ctx = driver.primary_ctx_handle(0).unwrap();
+    driver.ctx_set_current(ctx).unwrap();
+    assert_eq!(driver.primary_ctx_retain(0).unwrap(), ctx);
+    assert_eq!(driver.ctx_get_device(CtxHandle::NULL).unwrap(), 0);
+
+    let n = 1000usize;
+    let x: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let y: Vec<f32> = vec![1.0; n];
+    let dx = driver.mem_alloc(n * 4).unwrap();
+    let dy = driver.mem_alloc(n * 4).unwrap();
+    // SAFETY: host buffers hold n floats.
+    unsafe {
+        driver.memcpy_htod(dx, x.as_ptr().cast(), n * 4).unwrap();
+        driver.memcpy_htod(dy, y.as_ptr().cast(), n * 4).unwrap();
+    }
+    let text = format!("{SAXPY}\0");
+    // SAFETY: NUL-terminated PTX.
+    let (lib, logs) = unsafe { driver.library_load_data(text.as_ptr().cast(), &LoadOptions::default()) };
+    let lib = lib.unwrap_or_else(|e| panic!("cuLibraryLoadData: {e}\n{}", logs.error));
+    let kernel = driver.library_get_kernel(lib, "saxpy").unwrap();
+    let (mut n_arg, mut a_arg, mut x_arg, mut y_arg) = (n as u32, 2.0f32, dx, dy);
+    let mut args: [*mut c_void; 4] =
+        [(&mut n_arg as *mut u32).cast(), (&mut a_arg as *mut f32).cast(), (&mut x_arg as *mut u64).cast(), (&mut y_arg as *mut u64).cast()];
+    // SAFETY: one pointer per parameter, each to a value of the parameter's size.
+    unsafe {
+        driver
+            .launch_kernel(kernel.as_raw(), [(n as u32).div_ceil(256), 1, 1], [256, 1, 1], 0, StreamHandle::NULL, args.as_mut_ptr(), std::ptr::null_mut())
+            .unwrap();
+    }
+    driver.ctx_synchronize(CtxHandle::NULL).unwrap();
+    let mut out = vec![0f32; n];
+    // SAFETY: `out` holds n floats.
+    unsafe { driver.memcpy_dtoh(out.as_mut_ptr().cast(), dy, n * 4).unwrap() };
+    for (i, v) in out.iter().enumerate() {
+        assert_eq!(*v, 2.0 * i as f32 + 1.0, "y[{i}]");
+    }
+    driver.mem_free(dx).unwrap();
+    driver.mem_free(dy).unwrap();
+    driver.library_unload(lib).unwrap();
+    driver.primary_ctx_release(0).unwrap();
+}
