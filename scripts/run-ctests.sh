@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Run every built ctest (build/ctests/<variant>/<test>, see build-ctests.sh)
+# against our libcuda.so.1, one line per (variant, test), then a final line
+# "N passed, M failed".  Exits non-zero if anything failed or nothing ran.
+#
+# usage: scripts/run-ctests.sh [CUDA_DRIVER_DIR]
+#   CUDA_DRIVER_DIR  directory holding the libcuda.so.1 to test (argument or
+#                    environment variable; default: target/release)
+# environment:
+#   CTEST_TIMEOUT    seconds per program (default 120)
+#   CTEST_VARIANTS   space-separated variants to run (default: all built)
+#   CTEST_NAMES      space-separated tests to run (default: all built)
+#   CUDA13_CUDART_DIR, CUDA12_CUDART_DIR
+#                    where libcudart.so.13 / libcudart.so.12 are (default:
+#                    from scripts/cuda-env.sh, i.e. the .venv wheels)
+#
+# Each program runs with LD_LIBRARY_PATH=CUDA_DRIVER_DIR, so NVIDIA's cudart
+# (static, or the shared libcudart.so.13 / libcudart.so.12 placed after it
+# on the path) loads our libcuda.so.1.  Logs: build/ctests-logs/<variant>/<test>.log
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+# shellcheck source=scripts/ctest-common.sh
+source scripts/ctest-common.sh
+
+driver_dir="${1:-${CUDA_DRIVER_DIR:-target/release}}"
+timeout_s="${CTEST_TIMEOUT:-120}"
+case "$driver_dir" in
+  /*) ;;
+  *) driver_dir="$ROOT/$driver_dir" ;;
+esac
+if [ ! -e "$driver_dir/libcuda.so.1" ]; then
+  echo "run-ctests: $driver_dir/libcuda.so.1 not found (build it with 'cargo build --release', or pass the directory holding libcuda.so.1)" >&2
+  exit 2
+fi
+
+if [ -z "${CUDA13_CUDART_DIR:-}" ] || [ -z "${CUDA12_CUDART_DIR:-}" ]; then
+  # shellcheck source=scripts/cuda-env.sh
+  source scripts/cuda-env.sh || exit 2
+fi
+
+if [ -n "${CTEST_VARIANTS:-}" ]; then
+  read -r -a variants <<<"$CTEST_VARIANTS"
+else
+  variants=("${CTEST_ALL_VARIANTS[@]}")
+fi
+
+passed=0
+failed=0
+echo "run-ctests: libcuda.so.1 from $driver_dir, timeout ${timeout_s}s"
+for v in "${variants[@]}"; do
+  dir="build/ctests/$v"
+  [ -d "$dir" ] || continue
+  case "$(ctest_variant_cudart "$v")" in
+    static) libpath="$driver_dir" ;;
+    13) libpath="$driver_dir:$CUDA13_CUDART_DIR" ;;
+    12) libpath="$driver_dir:$CUDA12_CUDART_DIR" ;;
+    *) echo "run-ctests: unknown variant directory $dir" >&2; continue ;;
+  esac
+  logdir="build/ctests-logs/$v"
+  mkdir -p "$logdir"
+  for bin in "$dir"/*; do
+    [ -f "$bin" ] && [ -x "$bin" ] || continue
+    case "$bin" in *.tmp) continue ;; esac
+    t="$(basename "$bin")"
+    if [ -n "${CTEST_NAMES:-}" ] && [[ " $CTEST_NAMES " != *" $t "* ]]; then
+      continue
+    fi
+    log="$logdir/$t.log"
+    start=$(date +%s.%N)
+    LD_LIBRARY_PATH="$libpath" timeout -k 10 "$timeout_s" "$bin" >"$log" 2>&1 </dev/null
+    rc=$?
+    secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+    if [ "$rc" -eq 0 ] && grep -qx "PASS $t" "$log"; then
+      passed=$((passed + 1))
+      echo "PASS $v/$t (${secs}s)"
+    else
+      failed=$((failed + 1))
+      why="exit $rc"
+      [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] && why="timed out after ${timeout_s}s"
+      [ "$rc" -eq 0 ] && why="exit 0 without 'PASS $t'"
+      [ "$rc" -gt 128 ] && [ "$rc" -ne 137 ] && why="killed by signal $((rc - 128))"
+      echo "FAIL $v/$t ($why, ${secs}s; log $log)"
+      tail -n 8 "$log" | sed 's/^/    | /'
+    fi
+  done
+done
+
+if [ $((passed + failed)) -eq 0 ]; then
+  echo "run-ctests: no ctests found under build/ctests (run scripts/build-ctests.sh)" >&2
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

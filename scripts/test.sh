@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The project's full test: set-up, build, Rust tests, then every CUDA test
+# program (ctests/, built with NVIDIA's nvcc in several variants) run against
+# our libcuda.so.1.  Ends with run-ctests' "N passed, M failed" line.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+DRIVER_DIR="$TARGET_DIR/release"
+
+echo "== bootstrap"
+scripts/bootstrap.sh
+
+echo "== cargo build --release"
+cargo build --workspace --release
+if [ ! -e "$DRIVER_DIR/libcuda.so.1" ]; then
+  echo "test.sh: cargo build --release did not produce $DRIVER_DIR/libcuda.so.1 (crate crates/cuda-abi)" >&2
+  exit 1
+fi
+
+echo "== cargo test --workspace --release"
+cargo test --workspace --release
+
+echo "== build ctests"
+scripts/build-ctests.sh
+
+echo "== run ctests against $DRIVER_DIR/libcuda.so.1"
+scripts/run-ctests.sh "$DRIVER_DIR"
