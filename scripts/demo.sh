@@ -10,7 +10,7 @@ TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 DRIVER_DIR="$TARGET_DIR/release"
 
 scripts/bootstrap.sh
-cargo build --workspace --release
+scripts/build.sh
 if [ ! -e "$DRIVER_DIR/libcuda.so.1" ]; then
   echo "demo.sh: cargo build --release did not produce $DRIVER_DIR/libcuda.so.1 (crate crates/cuda-abi)" >&2
   exit 1

@@ -13,7 +13,7 @@ echo "== bootstrap"
 scripts/bootstrap.sh
 
 echo "== cargo build --release"
-cargo build --workspace --release
+scripts/build.sh
 if [ ! -e "$DRIVER_DIR/libcuda.so.1" ]; then
   echo "test.sh: cargo build --release did not produce $DRIVER_DIR/libcuda.so.1 (crate crates/cuda-abi)" >&2
   exit 1

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Build the workspace in release mode and lay out the driver library under the names
+# programs load: libcuda.so.1 (what cudart dlopens) and libcuda.so (what -lcuda links).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+cargo build --workspace --release
+# Cargo names the cdylib libcuda.so; its soname is libcuda.so.1 (see crates/cuda-abi/build.rs).
+ln -sf libcuda.so "$TARGET_DIR/release/libcuda.so.1"
