@@ -17,7 +17,10 @@ pub struct CpuModule {
 impl CpuModule {
     pub fn compile(ptx: &str, options: &LoadOptions, pool: Arc<Pool>) -> Result<Self, LoadError> {
         let opts = HostOptions { opt_level: options.optimization_level.map(|l| l.min(3)).unwrap_or(2) };
-        let host = compile_ptx(ptx, &opts).map_err(|e| match e {
+        // A compiler bug must not take the host process down: report it as an error.
+        let compiled = std::panic::catch_unwind(|| compile_ptx(ptx, &opts))
+            .map_err(|_| LoadError::Codegen("internal compiler error (panic while compiling PTX)".into()))?;
+        let host = compiled.map_err(|e| match e {
             HostError::Ptx(d) => LoadError::InvalidPtx { log: compiler_core::diag::render(&d) },
             HostError::Llvm(m) => LoadError::Codegen(m),
         })?;

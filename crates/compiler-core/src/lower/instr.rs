@@ -391,6 +391,9 @@ impl FnLowerer<'_> {
 
     fn int_saturate(&mut self, v: &str, from: ScalarType, to: ScalarType) -> String {
         let (fb, tb) = (bits(from), bits(to));
+        if fb >= 128 || tb >= 128 {
+            return v.to_string();
+        }
         let (lo, hi): (i128, i128) = if is_signed(to) { (-(1i128 << (tb - 1)), (1i128 << (tb - 1)) - 1) } else { (0, (1i128 << tb) - 1) };
         let (flo, fhi): (i128, i128) = if is_signed(from) { (-(1i128 << (fb - 1)), (1i128 << (fb - 1)) - 1) } else { (0, (1i128 << fb) - 1) };
         let ty = format!("i{fb}");

@@ -369,11 +369,12 @@ fn global_var(v: &VarDecl, ir: &mut String) -> Result<u64, Diagnostic> {
                 parts.push(init_const(e, v.ty, &elem_ty).map_err(|m| Diagnostic::error(v.span, m).with_snippet(v.name.clone()))?);
             }
             let filled = parts.len() as u64;
+            let mut types = vec![elem_ty.clone(); parts.len()];
             if filled < total {
                 let rest = (total - filled) * elem_size;
+                types.push(format!("[{rest} x i8]"));
                 parts.push(format!("[{rest} x i8] zeroinitializer"));
             }
-            let types: Vec<&str> = parts.iter().map(|p| p.rsplit_once(' ').map(|(t, _)| t).unwrap_or("i8")).collect();
             format!("<{{ {} }}> <{{ {} }}>", types.join(", "), parts.join(", "))
         }
     };
