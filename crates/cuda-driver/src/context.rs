@@ -21,7 +21,7 @@
 //! CLS is cudart's per-context storage (export table CONTEXT_LOCAL_STORAGE): values keyed
 //! by an opaque key, each with an optional destructor called at teardown.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -139,9 +139,54 @@ impl Context {
     }
 }
 
+/// Per-thread context stacks, one per driver instance (tests build several drivers).
+type Stacks = HashMap<u64, Vec<CtxHandle>>;
+
 thread_local! {
-    /// Per-thread context stacks, one per driver instance (tests build several drivers).
-    static STACKS: RefCell<HashMap<u64, Vec<CtxHandle>>> = RefCell::new(HashMap::new());
+    // A plain pointer, not a `RefCell<HashMap>`: a thread-local with a destructor becomes
+    // inaccessible once the thread's TLS destructors have run, and glibc's `exit()` runs
+    // them *before* `atexit` handlers, where cudart still calls the driver (CLS delete,
+    // `cuDevicePrimaryCtxRelease`) and expects its context to be current.
+    static STACKS: Cell<*mut RefCell<Stacks>> = const { Cell::new(std::ptr::null_mut()) };
+    static STACKS_GUARD: StacksGuard = const { StacksGuard };
+}
+
+/// Frees a thread's stacks when it exits, except on the main thread (see `STACKS`).
+struct StacksGuard;
+
+impl Drop for StacksGuard {
+    fn drop(&mut self) {
+        if is_main_thread() {
+            return;
+        }
+        let ptr = STACKS.with(|cell| cell.replace(std::ptr::null_mut()));
+        if !ptr.is_null() {
+            // SAFETY: `ptr` came from `Box::into_raw` in `stacks_of_this_thread` and was just
+            // unpublished, so nothing else can reach it.
+            drop(unsafe { Box::from_raw(ptr) });
+        }
+    }
+}
+
+fn is_main_thread() -> bool {
+    // SAFETY: both calls have no preconditions.
+    unsafe { libc::gettid() == libc::getpid() }
+}
+
+/// This thread's stacks, created on first use.
+fn stacks_of_this_thread() -> &'static RefCell<Stacks> {
+    let mut ptr = STACKS.with(|cell| cell.get());
+    if ptr.is_null() {
+        ptr = Box::into_raw(Box::new(RefCell::new(Stacks::new())));
+        STACKS.with(|cell| cell.set(ptr));
+        // Registers the guard's destructor; fails harmlessly during thread teardown (the
+        // map then lives until the process ends).
+        let _ = STACKS_GUARD.try_with(|_| ());
+    }
+    // SAFETY: the map is only freed by this thread's guard, at thread exit, after it has
+    // unpublished the pointer; the reference is used within one `with_stack` call, and a
+    // call after the guard ran finds a null pointer and allocates a fresh map.
+    unsafe { &*ptr }
 }
 
 /// `(CUcontext)-1`: "the current context" in the CLS functions.
@@ -149,7 +194,7 @@ const CURRENT_CTX_SENTINEL: u64 = u64::MAX;
 
 impl Driver {
     fn with_stack<R>(&self, f: impl FnOnce(&mut Vec<CtxHandle>) -> R) -> R {
-        STACKS.with(|stacks| f(stacks.borrow_mut().entry(self.id).or_default()))
+        f(stacks_of_this_thread().borrow_mut().entry(self.id).or_default())
     }
 
     /// The context a handle names (`INVALID_CONTEXT` for null, stale or foreign handles).

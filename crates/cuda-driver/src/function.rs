@@ -76,7 +76,14 @@ impl Function {
 }
 
 impl Driver {
+    /// The function `f` names. A `CUkernel` cast to `CUfunction` (CUDA 12+ allows that in
+    /// the `cuFunc*` calls) names the kernel's function in the current context.
     pub(crate) fn function(&self, f: FunctionHandle) -> CuResult<Arc<Function>> {
+        if crate::handle::kind_of(f.0) == Some(crate::handle::Kind::Kernel) {
+            let ctx = self.current_context()?;
+            let resolved = self.kernel_function(crate::KernelHandle(f.0), &ctx)?;
+            return self.function(resolved);
+        }
         self.functions.get(f).map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("function handle {:#x}: {why:?}", f.0)))
     }
 

@@ -122,6 +122,31 @@ fn context_stacks_are_per_thread() {
 }
 
 #[test]
+fn driver_calls_work_from_thread_local_destructors() {
+    // cudart's exit handlers run after the thread's TLS destructors; the context stack
+    // must stay reachable (here: a destructor registered before the driver's own).
+    struct CallsDriverOnDrop(Arc<Driver>);
+    impl Drop for CallsDriverOnDrop {
+        fn drop(&mut self) {
+            let _ = self.0.ctx_get_current();
+            let _ = self.0.cls_get(CtxHandle::NULL, 1);
+        }
+    }
+    thread_local! {
+        static LATE: std::cell::RefCell<Option<CallsDriverOnDrop>> = const { std::cell::RefCell::new(None) };
+    }
+    let (driver, _) = setup();
+    let driver = Arc::new(driver);
+    let d = driver.clone();
+    std::thread::spawn(move || {
+        LATE.with(|late| *late.borrow_mut() = Some(CallsDriverOnDrop(d.clone())));
+        d.ctx_set_current(d.primary_ctx_handle(0).unwrap()).unwrap();
+    })
+    .join()
+    .unwrap();
+}
+
+#[test]
 fn primary_context_refcount_and_state() {
     let device = FakeDevice::new();
     let driver = Driver::new(vec![device.clone()]);

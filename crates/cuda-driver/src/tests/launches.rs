@@ -177,6 +177,8 @@ fn libraries_kernels_and_launch_validation() {
     driver.kernel_set_attribute(8, 64 * 1024, driver.library_get_kernel(lib, "small").unwrap(), 0).unwrap();
     launch(&driver, small, [1, 1, 1], [32, 1, 1], 64 * 1024).unwrap();
     assert_eq!(driver.kernel_get_attribute(8, driver.library_get_kernel(lib, "small").unwrap(), 0).unwrap(), 64 * 1024);
+    // A CUkernel cast to CUfunction works in the cuFunc* calls.
+    assert_eq!(driver.function_attribute(FunctionHandle(small as u64), 0).unwrap(), 128);
     // Not a function handle at all.
     assert_eq!(launch(&driver, m.as_raw(), [1, 1, 1], [1, 1, 1], 0).unwrap_err(), CuError::INVALID_HANDLE);
     assert_eq!(launch(&driver, std::ptr::null_mut(), [1, 1, 1], [1, 1, 1], 0).unwrap_err(), CuError::INVALID_HANDLE);
