@@ -11,7 +11,7 @@
 //!   that still have it current get `CUDA_ERROR_CONTEXT_IS_DESTROYED`;
 //! - each device has one primary context whose handle never changes (cudart reads it
 //!   before retaining it). `Retain` counts up and activates, `Release` counts down and
-//!   deactivates at 0, `Reset` deactivates at once. Deactivating frees everything the
+//!   deactivates at 0, `Reset` deactivates at once (keeping the count). Deactivating frees everything the
 //!   context owns and calls the CLS destructors. An inactive primary context may be made
 //!   current, but calls that need the context then answer `CONTEXT_IS_DESTROYED`;
 //! - calls that need a current context and have none answer `INVALID_CONTEXT`;
@@ -442,7 +442,7 @@ impl Driver {
             state.refcount -= 1;
             state.refcount == 0
         };
-        if now_idle {
+        if now_idle && ctx.is_active() {
             self.teardown(&ctx);
             ctx.state().active = false;
         }
@@ -464,13 +464,13 @@ impl Driver {
     }
 
     /// `cuDevicePrimaryCtxReset_v2`: frees everything, calls CLS destructors, clears the
-    /// sticky error and the retain count; the handle stays the same.
+    /// sticky error and deactivates the context (the next retain activates it again). The
+    /// handle stays the same, and so does the retain count: "resetting the primary context
+    /// does not release it", and holders may still call `cuDevicePrimaryCtxRelease`.
     pub fn primary_ctx_reset(&self, dev: i32) -> CuResult<()> {
         let ctx = self.primary_context(dev)?;
         self.teardown(&ctx);
-        let mut state = ctx.state();
-        state.active = false;
-        state.refcount = 0;
+        ctx.state().active = false;
         Ok(())
     }
 

@@ -176,6 +176,10 @@ fn primary_context_refcount_and_state() {
     driver.primary_ctx_reset(0).unwrap();
     assert_eq!(driver.primary_ctx_get_state(0).unwrap(), (4, false));
     assert_eq!(device.live_allocations(), 0);
+    assert_eq!(driver.mem_alloc(8).unwrap_err(), CuError::CONTEXT_IS_DESTROYED);
+    // Reset does not release: the holder still releases its reference.
+    driver.primary_ctx_release(0).unwrap();
+    assert_eq!(driver.primary_ctx_release(0).unwrap_err(), CuError::INVALID_CONTEXT);
     assert_eq!(driver.primary_ctx_handle(0).unwrap(), handle, "the primary handle never changes");
     assert_eq!(driver.ctx_destroy(handle).unwrap_err(), CuError::INVALID_CONTEXT);
     assert_eq!(driver.primary_ctx_retain(3).unwrap_err(), CuError::INVALID_DEVICE);
