@@ -41,6 +41,7 @@ pub mod launch;
 pub mod library;
 pub mod memory;
 pub mod module;
+pub mod occupancy;
 pub mod stream;
 
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -10,7 +10,7 @@ use backend_api::LoadOptions;
 use crate::fake::FakeDevice;
 use crate::*;
 
-fn setup() -> (Driver, Arc<FakeDevice>) {
+pub(crate) fn setup() -> (Driver, Arc<FakeDevice>) {
     let device = FakeDevice::new();
     let driver = Driver::new(vec![device.clone()]);
     let ctx = driver.primary_ctx_retain(0).unwrap();
@@ -44,7 +44,7 @@ fn ptx_module() -> String {
         + PTX
 }
 
-fn load_module(driver: &Driver) -> ModuleHandle {
+pub(crate) fn load_module(driver: &Driver) -> ModuleHandle {
     let ptx = ptx_module();
     // SAFETY: NUL-terminated PTX text.
     let (result, logs) = unsafe { driver.module_load_data(ptx.as_ptr().cast(), &LoadOptions::default()) };
