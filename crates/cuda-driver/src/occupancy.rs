@@ -26,9 +26,9 @@ impl Driver {
         let threads = (block_size as u64).div_ceil(warp) * warp;
         let by_threads = props.max_threads_per_multiprocessor as u64 / threads;
         let smem = f.info.static_shared_bytes as u64 + dynamic_smem as u64;
-        let by_smem = if smem == 0 { u64::MAX } else { props.shared_memory_per_multiprocessor as u64 / smem };
+        let by_smem = (props.shared_memory_per_multiprocessor as u64).checked_div(smem).unwrap_or(u64::MAX);
         let regs = f.info.num_regs as u64 * threads;
-        let by_regs = if regs == 0 { u64::MAX } else { REGISTERS_PER_SM / regs };
+        let by_regs = REGISTERS_PER_SM.checked_div(regs).unwrap_or(u64::MAX);
         by_threads.min(by_smem).min(by_regs).min(MAX_BLOCKS_PER_SM)
     }
 
