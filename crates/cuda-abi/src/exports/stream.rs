@@ -1,0 +1,226 @@
+//! `cuStream*` (with their `_ptsz` twins), `cuLaunchHostFunc` and `cuStreamAddCallback`.
+//!
+//! Stream handles 0, `CU_STREAM_LEGACY` and `CU_STREAM_PER_THREAD` are the default
+//! streams; the driver accepts them everywhere a stream is expected.
+
+use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
+
+use cuda_driver::CuError;
+
+use super::{ctx_raw, drv, event_handle, stream_handle};
+use crate::boundary::{export, AbiResult, Out};
+use crate::types::{CUcontext, CUdevice, CUevent, CUresult, CUstream};
+
+/// `CUhostFn`: `void (*)(void* userData)`.
+pub type CUhostFn = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
+/// `CUstreamCallback`: `void (*)(CUstream hStream, CUresult status, void* userData)`.
+pub type CUstreamCallback = Option<unsafe extern "C" fn(h_stream: CUstream, status: CUresult, user_data: *mut c_void)>;
+
+/// # Safety
+/// `out` is NULL or writable.
+unsafe fn get_flags(h_stream: CUstream, out: *mut c_uint) -> AbiResult {
+    // SAFETY: forwarded contract.
+    let out = unsafe { Out::new(out) }?;
+    out.write(drv()?.stream_get_flags(stream_handle(h_stream))?);
+    Ok(())
+}
+
+/// # Safety
+/// `out` is NULL or writable.
+unsafe fn get_priority(h_stream: CUstream, out: *mut c_int) -> AbiResult {
+    // SAFETY: forwarded contract.
+    let out = unsafe { Out::new(out) }?;
+    out.write(drv()?.stream_get_priority(stream_handle(h_stream))?);
+    Ok(())
+}
+
+/// # Safety
+/// `out` is NULL or writable.
+unsafe fn get_ctx(h_stream: CUstream, out: *mut CUcontext) -> AbiResult {
+    // SAFETY: forwarded contract.
+    let out = unsafe { Out::new(out) }?;
+    out.write(ctx_raw(drv()?.stream_get_ctx(stream_handle(h_stream))?));
+    Ok(())
+}
+
+/// # Safety
+/// `out` is NULL or writable.
+unsafe fn get_device(h_stream: CUstream, out: *mut CUdevice) -> AbiResult {
+    // SAFETY: forwarded contract.
+    let out = unsafe { Out::new(out) }?;
+    out.write(drv()?.stream_get_device(stream_handle(h_stream))?);
+    Ok(())
+}
+
+/// # Safety
+/// `out` is NULL or writable.
+unsafe fn get_id(h_stream: CUstream, out: *mut c_ulonglong) -> AbiResult {
+    // SAFETY: forwarded contract.
+    let out = unsafe { Out::new(out) }?;
+    out.write(drv()?.stream_get_id(stream_handle(h_stream))?);
+    Ok(())
+}
+
+/// # Safety
+/// `p_ctx` / `p_green_ctx` are NULL or writable.
+unsafe fn get_ctx_v2(h_stream: CUstream, p_ctx: *mut CUcontext, p_green_ctx: *mut *mut c_void) -> AbiResult {
+    // SAFETY: forwarded contract.
+    let (ctx, green) = unsafe { (Out::new(p_ctx)?, Out::optional(p_green_ctx)) };
+    ctx.write(ctx_raw(drv()?.stream_get_ctx(stream_handle(h_stream))?));
+    // Green contexts do not exist here.
+    if let Some(green) = green {
+        green.write(std::ptr::null_mut());
+    }
+    Ok(())
+}
+
+/// # Safety
+/// `f` is a host function that may be called with `user_data` on this thread.
+unsafe fn host_func(h_stream: CUstream, f: CUhostFn, user_data: *mut c_void) -> AbiResult {
+    let f = f.ok_or(CuError::INVALID_VALUE)?;
+    drv()?.launch_host_func(stream_handle(h_stream), |_status| {
+        // SAFETY: the caller's function, with the caller's data, as the API promises.
+        unsafe { f(user_data) }
+    })
+}
+
+/// # Safety
+/// `callback` may be called with `user_data` on this thread.
+unsafe fn add_callback(h_stream: CUstream, callback: CUstreamCallback, user_data: *mut c_void, flags: c_uint) -> AbiResult {
+    let callback = callback.ok_or(CuError::INVALID_VALUE)?;
+    if flags != 0 {
+        return Err(CuError::INVALID_VALUE);
+    }
+    drv()?.launch_host_func(stream_handle(h_stream), |status| {
+        let status = CUresult(status.err().map_or(0, |e| e.code()));
+        // SAFETY: the caller's callback, with the caller's data, as the API promises.
+        unsafe { callback(h_stream, status, user_data) }
+    })
+}
+
+export! {
+    /// `cuStreamCreate(CUstream* phStream, unsigned Flags)`.
+    fn cuStreamCreate(ph_stream: *mut CUstream, flags: c_uint) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(ph_stream) }?;
+        out.write(drv()?.stream_create(flags)?.as_raw().cast());
+        Ok(())
+    }
+
+    /// `cuStreamCreateWithPriority(CUstream* phStream, unsigned flags, int priority)`.
+    fn cuStreamCreateWithPriority(ph_stream: *mut CUstream, flags: c_uint, priority: c_int) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(ph_stream) }?;
+        out.write(drv()?.stream_create_with_priority(flags, priority)?.as_raw().cast());
+        Ok(())
+    }
+
+    /// `cuStreamDestroy_v2(CUstream hStream)`.
+    fn cuStreamDestroy_v2(h_stream: CUstream) {
+        drv()?.stream_destroy(stream_handle(h_stream))
+    }
+
+    /// `cuStreamSynchronize(CUstream hStream)`.
+    fn cuStreamSynchronize(h_stream: CUstream) {
+        drv()?.stream_synchronize(stream_handle(h_stream))
+    }
+    fn cuStreamSynchronize_ptsz(h_stream: CUstream) {
+        drv()?.stream_synchronize(stream_handle(h_stream))
+    }
+
+    /// `cuStreamQuery(CUstream hStream)`: `CUDA_SUCCESS` when idle, `CUDA_ERROR_NOT_READY` otherwise.
+    fn cuStreamQuery(h_stream: CUstream) {
+        drv()?.stream_query(stream_handle(h_stream))
+    }
+    fn cuStreamQuery_ptsz(h_stream: CUstream) {
+        drv()?.stream_query(stream_handle(h_stream))
+    }
+
+    /// `cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned Flags)`.
+    fn cuStreamWaitEvent(h_stream: CUstream, h_event: CUevent, flags: c_uint) {
+        drv()?.stream_wait_event(stream_handle(h_stream), event_handle(h_event), flags)
+    }
+    fn cuStreamWaitEvent_ptsz(h_stream: CUstream, h_event: CUevent, flags: c_uint) {
+        drv()?.stream_wait_event(stream_handle(h_stream), event_handle(h_event), flags)
+    }
+
+    /// `cuStreamGetFlags(CUstream hStream, unsigned* flags)`.
+    fn cuStreamGetFlags(h_stream: CUstream, flags: *mut c_uint) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { get_flags(h_stream, flags) }
+    }
+    fn cuStreamGetFlags_ptsz(h_stream: CUstream, flags: *mut c_uint) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { get_flags(h_stream, flags) }
+    }
+
+    /// `cuStreamGetPriority(CUstream hStream, int* priority)`.
+    fn cuStreamGetPriority(h_stream: CUstream, priority: *mut c_int) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { get_priority(h_stream, priority) }
+    }
+    fn cuStreamGetPriority_ptsz(h_stream: CUstream, priority: *mut c_int) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { get_priority(h_stream, priority) }
+    }
+
+    /// `cuStreamGetCtx(CUstream hStream, CUcontext* pctx)`.
+    fn cuStreamGetCtx(h_stream: CUstream, pctx: *mut CUcontext) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { get_ctx(h_stream, pctx) }
+    }
+    fn cuStreamGetCtx_ptsz(h_stream: CUstream, pctx: *mut CUcontext) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { get_ctx(h_stream, pctx) }
+    }
+
+    /// `cuStreamGetCtx_v2(CUstream hStream, CUcontext* pCtx, CUgreenCtx* pGreenCtx)`.
+    fn cuStreamGetCtx_v2(h_stream: CUstream, p_ctx: *mut CUcontext, p_green_ctx: *mut *mut c_void) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { get_ctx_v2(h_stream, p_ctx, p_green_ctx) }
+    }
+    fn cuStreamGetCtx_v2_ptsz(h_stream: CUstream, p_ctx: *mut CUcontext, p_green_ctx: *mut *mut c_void) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { get_ctx_v2(h_stream, p_ctx, p_green_ctx) }
+    }
+
+    /// `cuStreamGetDevice(CUstream hStream, CUdevice* device)`.
+    fn cuStreamGetDevice(h_stream: CUstream, device: *mut CUdevice) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { get_device(h_stream, device) }
+    }
+    fn cuStreamGetDevice_ptsz(h_stream: CUstream, device: *mut CUdevice) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { get_device(h_stream, device) }
+    }
+
+    /// `cuStreamGetId(CUstream hStream, unsigned long long* streamId)`.
+    fn cuStreamGetId(h_stream: CUstream, stream_id: *mut c_ulonglong) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { get_id(h_stream, stream_id) }
+    }
+    fn cuStreamGetId_ptsz(h_stream: CUstream, stream_id: *mut c_ulonglong) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { get_id(h_stream, stream_id) }
+    }
+
+    /// `cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void* userData)`.
+    fn cuLaunchHostFunc(h_stream: CUstream, f: CUhostFn, user_data: *mut c_void) {
+        // SAFETY: the function and its data, as the API promises.
+        unsafe { host_func(h_stream, f, user_data) }
+    }
+    fn cuLaunchHostFunc_ptsz(h_stream: CUstream, f: CUhostFn, user_data: *mut c_void) {
+        // SAFETY: as cuLaunchHostFunc.
+        unsafe { host_func(h_stream, f, user_data) }
+    }
+
+    /// `cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void* userData, unsigned flags)`.
+    fn cuStreamAddCallback(h_stream: CUstream, callback: CUstreamCallback, user_data: *mut c_void, flags: c_uint) {
+        // SAFETY: the callback and its data, as the API promises.
+        unsafe { add_callback(h_stream, callback, user_data, flags) }
+    }
+    fn cuStreamAddCallback_ptsz(h_stream: CUstream, callback: CUstreamCallback, user_data: *mut c_void, flags: c_uint) {
+        // SAFETY: as cuStreamAddCallback.
+        unsafe { add_callback(h_stream, callback, user_data, flags) }
+    }
+}

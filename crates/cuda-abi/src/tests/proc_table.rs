@@ -1,0 +1,121 @@
+//! Tests of `cuGetProcAddress`: every measured request resolves to the symbol the
+//! request lists name, through the C entry point, plus the edge cases.
+
+use std::ffi::{c_void, CString};
+
+use super::*;
+use crate::types::CUresult;
+
+const LISTS: &[(&str, &str)] = &[
+    ("cudart12", include_str!("../../data/cudart12-getprocaddress-requests.txt")),
+    ("cudart13", include_str!("../../data/cudart13-getprocaddress-requests.txt")),
+    ("extra", include_str!("../../data/extra-variants.txt")),
+];
+
+/// `(name, version, flags, expected symbol)` for every request line.
+fn requests() -> Vec<(String, i32, u64, String)> {
+    let mut out = Vec::new();
+    for (list, text) in LISTS {
+        for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+            let (request, symbol) = line.split_once("->").unwrap_or_else(|| panic!("{list}: {line}"));
+            let fields: Vec<&str> = request.split_whitespace().collect();
+            let name = if fields[0] == "(empty)" { String::new() } else { fields[0].to_string() };
+            out.push((name, fields[1].parse().unwrap(), fields[2].parse().unwrap(), symbol.trim().to_string()));
+        }
+    }
+    out
+}
+
+/// Calls the exported `cuGetProcAddress_v2`.
+fn query(name: &str, version: i32, flags: u64) -> (CUresult, *mut c_void, i32) {
+    let name = CString::new(name).unwrap();
+    let mut pfn = 0x1234 as *mut c_void;
+    let mut status = -1;
+    // SAFETY: valid string and out-pointers.
+    let res = unsafe { cuGetProcAddress_v2(name.as_ptr(), &mut pfn, version, flags, &mut status) };
+    (res, pfn, status)
+}
+
+#[test]
+fn every_listed_request_resolves_to_its_symbol() {
+    let mut checked = 0;
+    for (name, version, flags, expected) in requests() {
+        let (res, pfn, status) = query(&name, version, flags);
+        if name.is_empty() {
+            // The `(empty) 0 0` probe cudart makes first.
+            assert_eq!((res, pfn, status), (CUresult::ERROR_NOT_FOUND, std::ptr::null_mut(), 1));
+            continue;
+        }
+        let sym = symbol(&expected).unwrap_or_else(|| panic!("{expected} is not exported"));
+        assert_eq!(res, CUresult::SUCCESS, "{name} {version} {flags}");
+        assert_eq!(status, 0);
+        assert_eq!(pfn as *const (), sym.addr.0, "{name} {version} {flags} should be {expected}");
+        checked += 1;
+    }
+    assert!(checked > 900, "only {checked} requests checked");
+}
+
+#[test]
+fn symbols_are_sorted_unique_and_non_null() {
+    let table = symbols();
+    assert!(table.windows(2).all(|w| w[0].name < w[1].name));
+    assert!(table.iter().all(|s| !s.addr.0.is_null()));
+    let apis = apis();
+    assert!(apis.windows(2).all(|w| w[0].name < w[1].name));
+    assert!(apis.iter().all(|a| !a.variants.is_empty()));
+}
+
+#[test]
+fn edge_cases() {
+    let null = std::ptr::null_mut();
+    // Unknown name.
+    assert_eq!(query("cuNoSuchThing", 13000, 0), (CUresult::ERROR_NOT_FOUND, null, 1));
+    // A suffixed name is not an API name.
+    assert_eq!(query("cuMemAlloc_v2", 13000, 0), (CUresult::ERROR_NOT_FOUND, null, 1));
+    // Known name, every variant too new.
+    assert_eq!(query("cuGetProcAddress", 11020, 0), (CUresult::ERROR_NOT_FOUND, null, 2));
+    assert_eq!(query("cuMemAlloc", 3010, 0), (CUresult::ERROR_NOT_FOUND, null, 2));
+    // A newer request than any variant gets the newest.
+    let (res, pfn, _) = query("cuMemAlloc", 99_999, 0);
+    assert_eq!((res, pfn as *const ()), (CUresult::SUCCESS, symbol("cuMemAlloc_v2").unwrap().addr.0));
+    let (_, pfn, _) = query("cuCtxGetDevice", 12090, 0);
+    assert_eq!(pfn as *const (), symbol("cuCtxGetDevice").unwrap().addr.0);
+    // Per-thread flags without a per-thread variant: the plain one.
+    let (res, pfn, _) = query("cuMemAlloc", 13000, proc_address_flags::PER_THREAD_DEFAULT_STREAM);
+    assert_eq!((res, pfn as *const ()), (CUresult::SUCCESS, symbol("cuMemAlloc_v2").unwrap().addr.0));
+    // Per-thread flags older than the per-thread variant: the plain one.
+    let (_, pfn, _) = query("cuMemcpyHtoD", 3020, proc_address_flags::PER_THREAD_DEFAULT_STREAM);
+    assert_eq!(pfn as *const (), symbol("cuMemcpyHtoD_v2").unwrap().addr.0);
+    // Legacy-stream flag is the default form.
+    let (_, pfn, _) = query("cuLaunchKernel", 13000, proc_address_flags::LEGACY_STREAM);
+    assert_eq!(pfn as *const (), symbol("cuLaunchKernel").unwrap().addr.0);
+    let (_, pfn, _) = query("cuLaunchKernel", 13000, proc_address_flags::PER_THREAD_DEFAULT_STREAM);
+    assert_eq!(pfn as *const (), symbol("cuLaunchKernel_ptsz").unwrap().addr.0);
+}
+
+#[test]
+fn null_arguments() {
+    let name = CString::new("cuInit").unwrap();
+    let mut pfn = std::ptr::null_mut();
+    // SAFETY: NULL pointers are what is being tested; the rest is valid.
+    unsafe {
+        assert_eq!(cuGetProcAddress_v2(name.as_ptr(), std::ptr::null_mut(), 13000, 0, std::ptr::null_mut()), CUresult::ERROR_INVALID_VALUE);
+        assert_eq!(cuGetProcAddress_v2(std::ptr::null(), &mut pfn, 13000, 0, std::ptr::null_mut()), CUresult::ERROR_INVALID_VALUE);
+        // symbolStatus is optional.
+        assert_eq!(cuGetProcAddress_v2(name.as_ptr(), &mut pfn, 13000, 0, std::ptr::null_mut()), CUresult::SUCCESS);
+        assert!(!pfn.is_null());
+        // The v1 form has no status argument.
+        pfn = std::ptr::null_mut();
+        assert_eq!(cuGetProcAddress(name.as_ptr(), &mut pfn, 13000, 0), CUresult::SUCCESS);
+        assert_eq!(pfn as *const (), symbol("cuInit").unwrap().addr.0);
+    }
+}
+
+#[test]
+fn stubs_answer_not_supported() {
+    let stub = symbols().iter().find(|s| !s.implemented && s.name == "cuGraphCreate").expect("cuGraphCreate is a stub");
+    // SAFETY: stubs take no parameters and return a CUresult.
+    let f: extern "C" fn() -> CUresult = unsafe { std::mem::transmute(stub.addr.0) };
+    assert_eq!(f(), CUresult::ERROR_NOT_SUPPORTED);
+    assert_eq!(f(), CUresult::ERROR_NOT_SUPPORTED);
+}
