@@ -119,3 +119,29 @@ fn stubs_answer_not_supported() {
     assert_eq!(f(), CUresult::ERROR_NOT_SUPPORTED);
     assert_eq!(f(), CUresult::ERROR_NOT_SUPPORTED);
 }
+
+#[test]
+fn every_implemented_symbol_is_reachable_through_the_table() {
+    let reachable: std::collections::HashSet<usize> = apis().iter().flat_map(|a| a.variants.iter().map(|v| v.symbol)).collect();
+    let unreachable: Vec<&str> = symbols()
+        .iter()
+        .enumerate()
+        .filter(|(idx, s)| s.implemented && !reachable.contains(idx))
+        .map(|(_, s)| s.name)
+        .collect();
+    assert!(unreachable.is_empty(), "add these to data/extra-variants.txt: {unreachable:?}");
+}
+
+#[test]
+fn the_minimum_set_is_implemented() {
+    // shared/facts/cudart-driver-contract.md, "Minimum set".
+    for name in [
+        "cuGetProcAddress_v2", "cuGetExportTable", "cuInit", "cuDriverGetVersion", "cuDeviceGet", "cuDeviceGetCount",
+        "cuDeviceGetName", "cuDeviceTotalMem_v2", "cuDeviceGetAttribute", "cuDeviceGetUuid", "cuDeviceGetUuid_v2",
+        "cuDevicePrimaryCtxRetain", "cuCtxSetCurrent", "cuCtxGetCurrent", "cuCtxGetDevice_v2", "cuCtxSynchronize_v2",
+        "cuLibraryLoadData", "cuLibraryGetKernel", "cuMemAlloc_v2", "cuMemFree_v2", "cuMemcpyHtoD_v2",
+        "cuMemcpyDtoH_v2", "cuLaunchKernel",
+    ] {
+        assert!(symbol(name).is_some_and(|s| s.implemented), "{name} must be implemented");
+    }
+}
