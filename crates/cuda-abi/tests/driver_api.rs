@@ -313,7 +313,7 @@ fn module_load_with_jit_logs_launch_and_globals() {
 
 #[test]
 fn memory_streams_and_events() {
-    let _ctx = Ctx::new();
+    let ctx = Ctx::new();
     let (mut a, mut b) = (0, 0);
     ok(unsafe { cuMemAlloc_v2(&mut a, 256) }, "alloc");
     ok(unsafe { cuMemAlloc_v2(&mut b, 256) }, "alloc");
@@ -343,6 +343,15 @@ fn memory_streams_and_events() {
     let mut ms = -1.0f32;
     ok(unsafe { cuEventElapsedTime(&mut ms, start, end) }, "elapsed");
     assert!(ms >= 0.0);
+
+    // A peer copy (one address space) and its context checks.
+    ok(unsafe { cuMemsetD32_v2(a, 0x0a0b_0c0d, 64) }, "memset32");
+    ok(unsafe { cuMemcpyPeer(b, ctx.0, a, ctx.0, 256) }, "peer copy");
+    ok(unsafe { cuMemcpyDtoH_v2(host.as_mut_ptr().cast(), b, 256) }, "DtoH");
+    assert!(host.iter().all(|&v| v == 0x0a0b_0c0d));
+    assert_eq!(unsafe { cuMemcpyPeer(b, null_mut(), a, ctx.0, 256) }, CUresult::ERROR_INVALID_CONTEXT);
+    ok(unsafe { cuda::exports::profiler::cuProfilerStart() }, "profiler start");
+    ok(unsafe { cuda::exports::profiler::cuProfilerStop() }, "profiler stop");
 
     // A 2D copy of a 4x4 u8 tile at (2, 1) into host memory.
     ok(unsafe { cuMemsetD2D8_v2(a, 16, 9, 16, 16) }, "memset 2D");

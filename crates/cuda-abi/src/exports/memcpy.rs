@@ -9,9 +9,9 @@ use std::ffi::{c_uchar, c_uint, c_ushort, c_void};
 
 use cuda_driver::CuError;
 
-use super::{drv, stream_handle};
+use super::{ctx_handle, drv, stream_handle};
 use crate::boundary::{export, read_in, AbiResult};
-use crate::types::{memory_type, CUdeviceptr, CUstream, CUDA_MEMCPY2D, CUDA_MEMCPY3D};
+use crate::types::{memory_type, CUcontext, CUdeviceptr, CUstream, CUDA_MEMCPY2D, CUDA_MEMCPY3D};
 
 /// A host pointer that will be read or written for `n` bytes.
 fn host_ptr<T>(p: *const T, n: usize) -> AbiResult<*const T> {
@@ -150,6 +150,19 @@ fn memset(dst: CUdeviceptr, value: u32, elem_size: usize, count: usize, stream: 
     }
 }
 
+/// `cuMemcpyPeer`: all devices share one address space here, so a peer copy is a
+/// device-to-device copy once both contexts are known to be valid.
+fn peer(dst: CUdeviceptr, dst_ctx: CUcontext, src: CUdeviceptr, src_ctx: CUcontext, n: usize, stream: Option<CUstream>) -> AbiResult {
+    let driver = drv()?;
+    for ctx in [dst_ctx, src_ctx] {
+        if ctx.is_null() {
+            return Err(CuError::INVALID_CONTEXT);
+        }
+        driver.ctx_get_device(ctx_handle(ctx))?;
+    }
+    dtod(dst, src, n, stream)
+}
+
 #[allow(clippy::too_many_arguments, reason = "mirrors cuMemsetD2D*Async")]
 fn memset2d(dst: CUdeviceptr, pitch: usize, value: u32, elem_size: usize, width: usize, height: usize, stream: Option<CUstream>) -> AbiResult {
     let driver = drv()?;
@@ -230,6 +243,21 @@ export! {
     }
     fn cuMemcpyDtoDAsync_v2_ptsz(dst_device: CUdeviceptr, src_device: CUdeviceptr, byte_count: usize, h_stream: CUstream) {
         dtod(dst_device, src_device, byte_count, Some(h_stream))
+    }
+
+    /// `cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount)`.
+    fn cuMemcpyPeer(dst_device: CUdeviceptr, dst_context: CUcontext, src_device: CUdeviceptr, src_context: CUcontext, byte_count: usize) {
+        peer(dst_device, dst_context, src_device, src_context, byte_count, None)
+    }
+    fn cuMemcpyPeer_ptds(dst_device: CUdeviceptr, dst_context: CUcontext, src_device: CUdeviceptr, src_context: CUcontext, byte_count: usize) {
+        peer(dst_device, dst_context, src_device, src_context, byte_count, None)
+    }
+    /// `cuMemcpyPeerAsync(..., size_t ByteCount, CUstream hStream)`.
+    fn cuMemcpyPeerAsync(dst_device: CUdeviceptr, dst_context: CUcontext, src_device: CUdeviceptr, src_context: CUcontext, byte_count: usize, h_stream: CUstream) {
+        peer(dst_device, dst_context, src_device, src_context, byte_count, Some(h_stream))
+    }
+    fn cuMemcpyPeerAsync_ptsz(dst_device: CUdeviceptr, dst_context: CUcontext, src_device: CUdeviceptr, src_context: CUcontext, byte_count: usize, h_stream: CUstream) {
+        peer(dst_device, dst_context, src_device, src_context, byte_count, Some(h_stream))
     }
 
     /// `cuMemcpy2D_v2(const CUDA_MEMCPY2D* pCopy)`.

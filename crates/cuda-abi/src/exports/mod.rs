@@ -22,6 +22,7 @@ pub mod library;
 pub mod memcpy;
 pub mod memory;
 pub mod module;
+pub mod profiler;
 pub mod stream;
 
 use cuda_driver::{CtxHandle, CuResult, Driver, EventHandle, FunctionHandle, KernelHandle, LibraryHandle, ModuleHandle, StreamHandle};
