@@ -746,6 +746,7 @@ const SAMPLES: &[&str] = &[
     "reduce_shared_lineinfo.ptx",
     "device_calls.ptx",
     "llvm_style.ptx",
+    "math_atomics_warp.ptx",
 ];
 
 #[test]

@@ -16,6 +16,7 @@ fn kernel(body: &str) -> String {
   .reg .b64 %rd<8>;
   .reg .pred %p<4>;
   .reg .f32 %f<4>;
+  .reg .f64 %fd<4>;
   ld.param.u64 %rd1, [out];
   ld.param.u64 %rd2, [a];
   ld.param.u64 %rd3, [b];
@@ -174,6 +175,91 @@ fn integer_instructions_match_ptx_semantics() {
             let both_nan = body.contains("min.f32") && f32::from_bits(want).is_nan() && f32::from_bits(got[i]).is_nan();
             if got[i] != want && !both_nan {
                 failures.push(format!("{body}: a={:#x} b={:#x}: got {:#x}, want {:#x}", a[i], b[i], got[i], want));
+                break;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[derive(Clone, Copy)]
+enum Mode {
+    Zero,
+    Down,
+    Up,
+}
+
+/// Round an f64 that holds an exact result to f32 in a directed mode.
+fn f(bits: u32) -> f32 {
+    f32::from_bits(bits)
+}
+
+fn directed(x: f64, mode: Mode) -> f32 {
+    let q = x as f32;
+    let qd = q as f64;
+    if qd == x || x.is_nan() {
+        return q;
+    }
+    match mode {
+        Mode::Zero if qd.abs() > x.abs() => if x > 0.0 { q.next_down() } else { q.next_up() },
+        Mode::Down if qd > x => q.next_down(),
+        Mode::Up if qd < x => q.next_up(),
+        _ => q,
+    }
+}
+
+/// Floats with exponents in [-24, 24] and random signs, so that sums and products of two
+/// of them are exact in f64 and the reference needs no rounding of its own.
+fn moderate_floats(seed: u32, n: usize) -> Vec<u32> {
+    let mut s = seed;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            let exp = 127 - 24 + (s >> 8) % 49;
+            (s & 0x8000_0000) | (exp << 23) | (s.rotate_left(7) & 0x7f_ffff)
+        })
+        .collect()
+}
+
+#[test]
+fn directed_rounding_is_exact() {
+    let a = moderate_floats(0x1234_5678, 1024);
+    let b = moderate_floats(0x0bad_cafe, 1024);
+    type FCase = (&'static str, fn(u32, u32) -> u32);
+    let cases: &[FCase] = &[
+        ("mul.rz.f32", |a, b| directed(f(a) as f64 * f(b) as f64, Mode::Zero).to_bits()),
+        ("mul.rm.f32", |a, b| directed(f(a) as f64 * f(b) as f64, Mode::Down).to_bits()),
+        ("mul.rp.f32", |a, b| directed(f(a) as f64 * f(b) as f64, Mode::Up).to_bits()),
+        ("add.rz.f32", |a, b| directed(f(a) as f64 + f(b) as f64, Mode::Zero).to_bits()),
+        ("add.rm.f32", |a, b| directed(f(a) as f64 + f(b) as f64, Mode::Down).to_bits()),
+        ("sub.rp.f32", |a, b| directed(f(a) as f64 - f(b) as f64, Mode::Up).to_bits()),
+        ("add.rn.f32", |a, b| (f(a) + f(b)).to_bits()),
+    ];
+    let mut failures = Vec::new();
+    for (op, want) in cases {
+        let body = format!("mov.b32 %f1, %r1; mov.b32 %f2, %r2; {op} %f3, %f1, %f2; mov.b32 %r3, %f3;");
+        let got = run(&body, &a, &b);
+        for i in 0..a.len() {
+            if got[i] != want(a[i], b[i]) {
+                failures.push(format!("{op}: {} {}: got {:e}, want {:e}", f(a[i]), f(b[i]), f(got[i]), f(want(a[i], b[i]))));
+                break;
+            }
+        }
+    }
+    // Conversions: int -> f32 and f64 -> f32 (the f64 is a + b*2^-30, exact in f64).
+    let conv: &[FCase] = &[
+        ("cvt.rz.f32.s32 %f3, %r1;", |a, _| directed(a as i32 as f64, Mode::Zero).to_bits()),
+        ("cvt.rm.f32.u32 %f3, %r1;", |a, _| directed(a as f64, Mode::Down).to_bits()),
+        ("cvt.rp.f32.s32 %f3, %r1;", |a, _| directed(a as i32 as f64, Mode::Up).to_bits()),
+    ];
+    let ints: Vec<u32> = (0..1024u32).map(|i| i.wrapping_mul(0x9E37_79B9) ^ (i << 3)).collect();
+    for (body, want) in conv {
+        let got = run(&format!("{body} mov.b32 %r3, %f3;"), &ints, &ints);
+        for i in 0..ints.len() {
+            if got[i] != want(ints[i], 0) {
+                failures.push(format!("{body}: {:#x}: got {:e}, want {:e}", ints[i], f(got[i]), f(want(ints[i], 0))));
                 break;
             }
         }

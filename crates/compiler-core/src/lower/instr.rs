@@ -7,6 +7,7 @@
 
 use super::func::{FnLowerer, Local, R};
 use super::module::is_barrier;
+use super::rounding::directed_mode;
 use super::types::{bits, is_float, is_signed, storage, value, Mods};
 use crate::host_abi;
 use crate::ptx::ast::*;
@@ -337,6 +338,8 @@ impl FnLowerer<'_> {
         let v = self.as_value(&raw, stype);
         let (dv, sv) = (value(dt), value(stype));
         let round = ["rni", "rzi", "rmi", "rpi"].iter().find(|r| m.has(&format!(".{r}"))).copied();
+        let directed = directed_mode(&m.flags);
+        let v = if is_float(stype) { self.ftz_in(&v, stype, m) } else { v };
         let res = if is_float(dt) && is_float(stype) {
             let (db, sb) = (bits(dt), bits(stype));
             let r = if let Some(r) = round {
@@ -344,7 +347,9 @@ impl FnLowerer<'_> {
             } else {
                 v.clone()
             };
-            if db > sb {
+            if let (Some(mode), ScalarType::F32, ScalarType::F64) = (directed, dt, stype) {
+                self.directed_fptrunc(&r, mode)
+            } else if db > sb {
                 let t = self.t();
                 self.emit(format!("{t} = fpext {sv} {r} to {dv}"));
                 t
@@ -356,10 +361,15 @@ impl FnLowerer<'_> {
                 r
             }
         } else if is_float(dt) {
-            let t = self.t();
-            let op = if is_signed(stype) { "sitofp" } else { "uitofp" };
-            self.emit(format!("{t} = {op} {sv} {v} to {dv}"));
-            t
+            match (directed, dt, bits(stype) <= 64) {
+                (Some(mode), ScalarType::F32 | ScalarType::F64, true) => self.directed_itofp(&v, &sv, is_signed(stype), &dv, mode),
+                _ => {
+                    let t = self.t();
+                    let op = if is_signed(stype) { "sitofp" } else { "uitofp" };
+                    self.emit(format!("{t} = {op} {sv} {v} to {dv}"));
+                    t
+                }
+            }
         } else if is_float(stype) {
             // PTX: float->int saturates and maps NaN to 0 (PTX ISA 9.7.9.21).
             let r = self.round_float(&v, &sv, round.unwrap_or("rzi"));
@@ -385,8 +395,31 @@ impl FnLowerer<'_> {
                 v
             }
         };
+        let res = if is_float(dt) {
+            let r = self.ftz_in(&res, dt, m);
+            if m.has(".sat") { self.saturate_float(&r, &dv) } else { r }
+        } else {
+            res
+        };
         let res = self.from_value(&res, dt);
         self.dst(&ops[0], dt, &res)
+    }
+
+    /// `.ftz` on f32 (PTX ISA 9.7.3): subnormal inputs and results become signed zero.
+    fn ftz_in(&mut self, v: &str, ty: ScalarType, m: &Mods) -> String {
+        if ty != ScalarType::F32 || !m.has(".ftz") {
+            return v.to_string();
+        }
+        let a = self.t();
+        self.emit(format!("{a} = call float @llvm.fabs.f32(float {v})"));
+        let small = self.t();
+        // 2^-126, the smallest normal f32.
+        self.emit(format!("{small} = fcmp olt float {a}, 0x3810000000000000"));
+        let z = self.t();
+        self.emit(format!("{z} = call float @llvm.copysign.f32(float 0.0, float {v})"));
+        let r = self.t();
+        self.emit(format!("{r} = select i1 {small}, float {z}, float {v}"));
+        r
     }
 
     fn int_saturate(&mut self, v: &str, from: ScalarType, to: ScalarType) -> String {
@@ -440,7 +473,16 @@ impl FnLowerer<'_> {
         }
         if is_float(ty) {
             let (a, b) = (self.as_value(&a, ty), self.as_value(&b, ty));
+            let (a, b) = (self.ftz_in(&a, ty, m), self.ftz_in(&b, ty, m));
             let vt = value(ty);
+            if let (Some(mode), true) = (directed_mode(&m.flags), matches!(op, "add" | "sub" | "mul" | "div")) {
+                if matches!(ty, ScalarType::F32 | ScalarType::F64) {
+                    let t = self.directed_binary(op, &vt, &a, &b, mode)?;
+                    let t = self.ftz_in(&t, ty, m);
+                    let t = if m.has(".sat") { self.saturate_float(&t, &vt) } else { t };
+                    return self.dst(&ops[0], ty, &t);
+                }
+            }
             let t = self.t();
             match op {
                 "add" => self.emit(format!("{t} = fadd {vt} {a}, {b}")),
@@ -452,6 +494,7 @@ impl FnLowerer<'_> {
                 "max" => self.emit(format!("{t} = call {vt} @llvm.maxnum.{}({vt} {a}, {vt} {b})", llvm_suffix(&vt))),
                 _ => return Err(self.err(format!("{op} is not defined on floating-point types"))),
             }
+            let t = self.ftz_in(&t, ty, m);
             let t = if m.has(".sat") { self.saturate_float(&t, &vt) } else { t };
             let r = self.from_value(&t, ty);
             return self.dst(&ops[0], ty, &r);
@@ -677,11 +720,19 @@ impl FnLowerer<'_> {
         if is_float(ty) {
             let c = self.src(&ops[3], ty)?;
             let (a, b, c) = (self.as_value(&a, ty), self.as_value(&b, ty), self.as_value(&c, ty));
+            let (a, b, c) = (self.ftz_in(&a, ty, m), self.ftz_in(&b, ty, m), self.ftz_in(&c, ty, m));
             let vt = value(ty);
-            let t = self.t();
             // fma and mad.rn (sm_20+) are fused multiply-adds (PTX ISA 9.7.3.6).
             let _ = op;
-            self.emit(format!("{t} = call {vt} @llvm.fma.{}({vt} {a}, {vt} {b}, {vt} {c})", llvm_suffix(&vt)));
+            let t = match directed_mode(&m.flags) {
+                Some(mode) if matches!(ty, ScalarType::F32 | ScalarType::F64) => self.directed_fma(&vt, &a, &b, &c, mode),
+                _ => {
+                    let t = self.t();
+                    self.emit(format!("{t} = call {vt} @llvm.fma.{}({vt} {a}, {vt} {b}, {vt} {c})", llvm_suffix(&vt)));
+                    t
+                }
+            };
+            let t = self.ftz_in(&t, ty, m);
             let t = if m.has(".sat") { self.saturate_float(&t, &vt) } else { t };
             let r = self.from_value(&t, ty);
             return self.dst(&ops[0], ty, &r);
@@ -729,8 +780,20 @@ impl FnLowerer<'_> {
         let t = self.t();
         if is_float(ty) {
             let a = self.as_value(&a, ty);
+            let a = self.ftz_in(&a, ty, m);
             let vt = value(ty);
             let s = llvm_suffix(&vt);
+            if let (Some(mode), true) = (directed_mode(&m.flags), matches!(ty, ScalarType::F32 | ScalarType::F64)) {
+                let r = match op {
+                    "sqrt" => Some(self.directed_sqrt(&vt, &a, mode)),
+                    "rcp" => Some(self.directed_binary("div", &vt, "1.0", &a, mode)?),
+                    _ => None,
+                };
+                if let Some(r) = r {
+                    let r = self.ftz_in(&r, ty, m);
+                    return self.dst(&ops[0], ty, &r);
+                }
+            }
             match op {
                 "neg" => self.emit(format!("{t} = fneg {vt} {a}")),
                 "abs" => self.emit(format!("{t} = call {vt} @llvm.fabs.{s}({vt} {a})")),
@@ -748,6 +811,7 @@ impl FnLowerer<'_> {
                 "tanh" => self.emit(format!("{t} = call {vt} @llvm.tanh.{s}({vt} {a})")),
                 _ => return Err(self.err(format!("{op} is not defined on floating-point types"))),
             }
+            let t = if op == "neg" || op == "abs" { t } else { self.ftz_in(&t, ty, m) };
             let r = self.from_value(&t, ty);
             return self.dst(&ops[0], ty, &r);
         }

@@ -15,6 +15,7 @@
 mod func;
 mod instr;
 mod module;
+mod rounding;
 pub mod types;
 mod warp;
 

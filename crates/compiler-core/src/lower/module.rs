@@ -155,7 +155,9 @@ fn intrinsic_declarations(ir: &str) -> String {
     for line in ir.lines() {
         let Some(call) = line.find("call ") else { continue };
         let rest = &line[call + 5..];
-        let Some(at) = rest.find(" @llvm.") else { continue };
+        // Our own functions are quoted (`@"name"`); an unquoted callee is an LLVM
+        // intrinsic or a C library function (`nextafterf`) resolved in the process.
+        let Some(at) = rest.find(" @").filter(|&i| rest.as_bytes().get(i + 2) != Some(&b'"')) else { continue };
         let ret = &rest[..at];
         let after = &rest[at + 1..];
         let Some(paren) = after.find('(') else { continue };
