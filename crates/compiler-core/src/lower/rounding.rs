@@ -84,8 +84,63 @@ impl FnLowerer<'_> {
         acc
     }
 
+    /// Round the f64 value `s + tail` (where `tail` is far below the last place of `s`
+    /// and only its sign matters) to f32 in a directed mode.
+    fn directed_to_f32(&mut self, s: &str, tail: &str, mode: Directed, fin: &str) -> String {
+        let q = self.fop(format!("fptrunc double {s} to float"));
+        let qd = self.fop(format!("fpext float {q} to double"));
+        let d = self.fop(format!("fsub double {s}, {qd}"));
+        let nz = self.fop(format!("fcmp one double {d}, 0.0"));
+        let err = self.fop(format!("select i1 {nz}, double {d}, double {tail}"));
+        // Only the sign of the error matters; make it a float that cannot underflow.
+        let pos = self.fop(format!("fcmp ogt double {err}, 0.0"));
+        let neg = self.fop(format!("fcmp olt double {err}, 0.0"));
+        let e1 = self.fop(format!("select i1 {pos}, float 1.0, float 0.0"));
+        let e = self.fop(format!("select i1 {neg}, float -1.0, float {e1}"));
+        self.adjust(&q, &e, "float", mode, fin)
+    }
+
+    /// f32 arithmetic in a directed mode, done exactly in f64: every f32 product is exact
+    /// there, sums keep their tail through TwoSum, and quotients and square roots get the
+    /// sign of their remainder from an f64 `fma`. Unlike f32 error-free transformations
+    /// this stays exact when the result is subnormal.
+    fn directed_f32(&mut self, op: &str, a: &str, b: &str, mode: Directed) -> R<String> {
+        let fin = self.all_finite("float", &[a, b]);
+        let da = self.fop(format!("fpext float {a} to double"));
+        let db = self.fop(format!("fpext float {b} to double"));
+        let (s, tail) = match op {
+            "mul" => (self.fop(format!("fmul double {da}, {db}")), "0.0".to_string()),
+            "add" | "sub" => {
+                let db = if op == "sub" { self.fop(format!("fneg double {db}")) } else { db };
+                let s = self.fop(format!("fadd double {da}, {db}"));
+                let bb = self.fop(format!("fsub double {s}, {da}"));
+                let ab = self.fop(format!("fsub double {s}, {bb}"));
+                let e1 = self.fop(format!("fsub double {da}, {ab}"));
+                let e2 = self.fop(format!("fsub double {db}, {bb}"));
+                (s, self.fop(format!("fadd double {e1}, {e2}")))
+            }
+            "div" => {
+                let q = self.fop(format!("fdiv double {da}, {db}"));
+                let nq = self.fop(format!("fneg double {q}"));
+                let r = self.fop(format!("call double @llvm.fma.f64(double {nq}, double {db}, double {da})"));
+                let sb = self.fop(format!("call double @llvm.copysign.f64(double 1.0, double {db})"));
+                (q, self.fop(format!("fmul double {r}, {sb}")))
+            }
+            "sqrt" => {
+                let q = self.fop(format!("call double @llvm.sqrt.f64(double {da})"));
+                let nq = self.fop(format!("fneg double {q}"));
+                (q.clone(), self.fop(format!("call double @llvm.fma.f64(double {nq}, double {q}, double {da})")))
+            }
+            _ => return Err(self.err(format!("{op} with a directed rounding mode is not supported"))),
+        };
+        Ok(self.directed_to_f32(&s, &tail, mode, &fin))
+    }
+
     /// `a op b` for op in add/sub/mul/div with a directed mode; `ty` is float or double.
     pub(crate) fn directed_binary(&mut self, op: &str, ty: &str, a: &str, b: &str, mode: Directed) -> R<String> {
+        if ty == "float" {
+            return self.directed_f32(op, a, b, mode);
+        }
         let sfx = llvm_suffix(ty);
         let b = if op == "sub" { self.fop(format!("fneg {ty} {b}")) } else { b.to_string() };
         let fin = self.all_finite(ty, &[a, &b]);
@@ -122,6 +177,9 @@ impl FnLowerer<'_> {
 
     /// `sqrt` with a directed mode.
     pub(crate) fn directed_sqrt(&mut self, ty: &str, x: &str, mode: Directed) -> String {
+        if ty == "float" {
+            return self.directed_f32("sqrt", x, x, mode).expect("sqrt is supported");
+        }
         let sfx = llvm_suffix(ty);
         let s = self.fop(format!("call {ty} @llvm.sqrt.{sfx}({ty} {x})"));
         let ns = self.fop(format!("fneg {ty} {s}"));
