@@ -48,6 +48,10 @@ pub struct DeviceProperties {
     /// Whether device memory is directly addressable by the host (true for the CPU device:
     /// it reports unified addressing and managed memory).
     pub host_addressable_memory: bool,
+    /// Whether the device runs cooperative launches (`CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH`):
+    /// every block of a grid no larger than the occupancy model's resident-block count
+    /// (blocks per multiprocessor times multiprocessors) runs at the same time.
+    pub cooperative_launch: bool,
 }
 
 /// Why a module could not be loaded.
@@ -74,6 +78,9 @@ pub enum DeviceError {
     /// A kernel executed `trap` (CUDA_ERROR_LAUNCH_FAILED, sticky).
     #[error("unspecified launch failure")]
     LaunchFailed,
+    /// A kernel executed an invalid instruction (CUDA_ERROR_ILLEGAL_INSTRUCTION, sticky).
+    #[error("an illegal instruction was encountered")]
+    IllegalInstruction,
     /// A device-side assert failed (CUDA_ERROR_ASSERT, sticky).
     #[error("device-side assert triggered")]
     Assert,
@@ -134,17 +141,25 @@ pub trait LoadedModule: Send + Sync {
     /// Warnings produced while compiling (for `CU_JIT_INFO_LOG_BUFFER`).
     fn info_log(&self) -> String;
     /// Run `kernel` and wait for it. `params` is the packed parameter buffer laid out as
-    /// `KernelInfo::params` says; the driver has validated the configuration.
+    /// `KernelInfo::params` says; the driver has validated the configuration (for a
+    /// cooperative launch also that every block can be resident at once, by the
+    /// driver's occupancy model).
+    ///
+    /// Called from the driver's stream workers: several launches (of this and other
+    /// modules) may run concurrently, one per stream, and share the device.
     fn launch(&self, kernel: &str, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError>;
 }
 
 /// One kernel launch, already validated by the driver.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct LaunchConfig {
     pub grid: [u32; 3],
     pub block: [u32; 3],
     /// Dynamic shared memory bytes.
     pub dynamic_shared_bytes: u32,
+    /// A cooperative launch (`cuLaunchCooperativeKernel`): every block must be resident at
+    /// once, so blocks may wait for each other (grid-wide synchronization).
+    pub cooperative: bool,
 }
 
 /// A device of some backend.
@@ -171,6 +186,11 @@ pub trait Device: Send + Sync {
     fn memset(&self, dst: DevicePtr, value: u32, elem_size: usize, count: usize) -> Result<(), DeviceError>;
     /// Compile and load a PTX module.
     fn load_ptx(&self, ptx: &str, options: &LoadOptions) -> Result<Arc<dyn LoadedModule>, LoadError>;
-    /// Wait for all work on the device.
+    /// Wait for all work the backend runs on its own (the driver orders and waits for the
+    /// work it submits itself).
     fn synchronize(&self) -> Result<(), DeviceError>;
+    /// Write out device-side output (`printf`) of launches that have completed. The
+    /// driver calls it at CUDA's flush points: synchronization, blocking copies, launches,
+    /// module load/unload, context teardown, before host callbacks.
+    fn flush_output(&self) {}
 }

@@ -37,6 +37,20 @@ pub struct ThreadCtx {
     pub trap: TrapFn,
     pub vprintf: PrintfFn,
     pub warp_exchange: WarpExchangeFn,
+    // ---- added after the first release of the ABI: new fields go at the end only ----
+    /// Called for `__assertfail(message, file, line, function, charSize)` (the CUDA
+    /// device runtime's `assert` failure entry): prints CUDA's assertion message and
+    /// aborts the launch with `CUDA_ERROR_ASSERT`. Does not return.
+    pub assert_fail: AssertFailFn,
+    /// The 32 environment registers `%envreg0..%envreg31` (PTX ISA 10.35), read-only. The
+    /// driver passes the cooperative-groups grid workspace address in `%envreg1` (high
+    /// 32 bits) and `%envreg2` (low 32 bits), zero outside cooperative launches; the other
+    /// registers read 0.
+    pub envreg: *const u32,
+    /// Called where a GPU thread waits for another one by polling memory (`nanosleep`,
+    /// spin loops): lets the runtime run other GPU threads or blocks first. `nanoseconds`
+    /// is `nanosleep`'s argument, 0 for a plain spin iteration.
+    pub spin_yield: SpinYieldFn,
 }
 
 pub const OFFSET_TID: usize = 0;
@@ -51,6 +65,17 @@ pub const OFFSET_BARRIER: usize = 72;
 pub const OFFSET_TRAP: usize = 80;
 pub const OFFSET_VPRINTF: usize = 88;
 pub const OFFSET_WARP_EXCHANGE: usize = 96;
+pub const OFFSET_ASSERT_FAIL: usize = 104;
+pub const OFFSET_ENVREG: usize = 112;
+pub const OFFSET_SPIN_YIELD: usize = 120;
+
+/// `__assertfail(message, file, line, function, charSize)`: `message`, `file` and
+/// `function` are NUL-terminated strings of `charSize`-byte characters (1 in nvcc's
+/// output), `line` the source line.
+pub type AssertFailFn =
+    unsafe extern "C" fn(ctx: *mut ThreadCtx, message: *const u8, file: *const u8, line: u32, function: *const u8, char_size: u64);
+/// See [`ThreadCtx::spin_yield`].
+pub type SpinYieldFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, nanoseconds: u32);
 
 /// Called at a warp collective (`shfl`, `vote`, `activemask`, `redux`, `bar.warp.sync`):
 /// deposits this lane's `value`, waits until every lane of the warp that can reach a
@@ -74,4 +99,7 @@ const _: () = {
     assert!(core::mem::offset_of!(ThreadCtx, trap) == OFFSET_TRAP);
     assert!(core::mem::offset_of!(ThreadCtx, vprintf) == OFFSET_VPRINTF);
     assert!(core::mem::offset_of!(ThreadCtx, warp_exchange) == OFFSET_WARP_EXCHANGE);
+    assert!(core::mem::offset_of!(ThreadCtx, assert_fail) == OFFSET_ASSERT_FAIL);
+    assert!(core::mem::offset_of!(ThreadCtx, envreg) == OFFSET_ENVREG);
+    assert!(core::mem::offset_of!(ThreadCtx, spin_yield) == OFFSET_SPIN_YIELD);
 };

@@ -1,4 +1,4 @@
-//! Running one block of a launch.
+//! Running the blocks of a launch on one OS thread.
 //!
 //! Kernels without barriers run as `k.block`, a loop over the block's threads emitted by
 //! the compiler (LLVM vectorizes it). Kernels with barriers run each GPU thread as a fiber
@@ -7,7 +7,17 @@
 //! Exited threads count as arrived. Fibers cost a context switch per thread and barrier;
 //! the barrier-splitting fast path replaces this later, and this stays as the general
 //! fallback that is correct for barriers in any control flow.
+//!
+//! Every block runs inside a coroutine, so that a launch can be abandoned from the
+//! middle of a block (see [`crate::fault`]): a worker takes blocks from the launch inside
+//! one *outer* coroutine (where `k.block` runs), and fibers are coroutines resumed from
+//! it. `trap` and a failed `assert` record the launch's fault and suspend the running
+//! coroutine for good; a hardware fault makes it return [`Exit::Faulted`]. Either way the
+//! block is abandoned (suspended fibers are reset without unwinding: their stacks hold
+//! nothing to drop) and the worker takes no more blocks of that launch.
 
+use crate::fault::{self, Armed, Exit, Suspend};
+use crate::pool::BlockCursor;
 use compiler_core::host::HostKernel;
 use compiler_core::host_abi::ThreadCtx;
 use corosensei::stack::DefaultStack;
@@ -16,6 +26,11 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Bytes of stack per GPU thread in fiber mode (lazily committed by the OS).
 const FIBER_STACK_BYTES: usize = 256 * 1024;
+/// Bytes of stack of the outer coroutine, where thread-loop kernels and the fiber
+/// scheduler run.
+const OUTER_STACK_BYTES: usize = 1024 * 1024;
+
+type Fiber = Coroutine<(), Suspend, Exit>;
 
 /// Per-worker reusable memory.
 #[derive(Default)]
@@ -23,6 +38,8 @@ pub struct BlockScratch {
     /// The block's shared-memory window, 16-byte aligned.
     shared: Vec<u128>,
     stacks: Vec<DefaultStack>,
+    outer_stack: Option<DefaultStack>,
+    fibers: Vec<Option<Fiber>>,
     fiber_rt: Vec<FiberRuntime>,
     ctxs: Vec<ThreadCtx>,
     warps: Vec<WarpExchange>,
@@ -53,15 +70,17 @@ impl Default for WarpExchange {
 /// What a `ThreadCtx::runtime` points to.
 #[repr(C)]
 pub struct FiberRuntime {
-    yielder: *const Yielder<(), ()>,
+    /// The coroutine running this GPU thread: its fiber, or the outer coroutine for
+    /// thread-loop kernels.
+    yielder: *const Yielder<(), Suspend>,
     pub(crate) fault: *const AtomicU32,
     warp: *mut WarpExchange,
     lane: usize,
     round: *const u32,
+    /// Spin-wait suspensions of this thread, to hand the CPU to other OS threads now
+    /// and then when a block only spins.
+    spins: u32,
 }
-
-/// A launch's fault code (0 = none), set by `trap`.
-pub const FAULT_TRAP: u32 = 1;
 
 /// The parts of a launch every block needs.
 pub struct LaunchShape<'a> {
@@ -71,13 +90,61 @@ pub struct LaunchShape<'a> {
     pub block: [u32; 3],
     pub dynamic_shared: u32,
     pub static_shared: u32,
+    /// The launch's fault word (`fault::FAULT_*`, 0 = none).
     pub fault: &'a AtomicU32,
     pub printf: &'a crate::printf::PrintfBuffer,
+    /// `%envreg0..31`.
+    pub envreg: &'a [u32; 32],
 }
 
 impl LaunchShape<'_> {
-    /// Run block number `index` (x fastest, then y, then z).
-    pub fn run_block(&self, index: u64, scratch: &mut BlockScratch) {
+    /// Runs blocks taken from `cursor` on this thread until none are left or the launch
+    /// has faulted (then the cursor is stopped, so no thread starts another block).
+    pub fn run_blocks(&self, cursor: &BlockCursor, scratch: &mut BlockScratch) {
+        let _printf = self.printf.enter();
+        let stack = match scratch.outer_stack.take() {
+            Some(s) => s,
+            None => DefaultStack::new(OUTER_STACK_BYTES).expect("allocate a worker coroutine stack"),
+        };
+        let this = self as *const Self as usize;
+        let cursor_ptr = cursor as *const BlockCursor as usize;
+        let scratch_ptr = scratch as *mut BlockScratch as usize;
+        // SAFETY: the coroutine borrows `self`, `cursor` and `scratch`; it is driven to
+        // completion or force-reset below, before this function returns. `scratch` is not
+        // touched here while the coroutine can run.
+        let mut co: Fiber = unsafe {
+            Coroutine::with_stack_unchecked(stack, move |y: &Yielder<(), Suspend>, ()| {
+                let (this, cursor, scratch) = (&*(this as *const Self), &*(cursor_ptr as *const BlockCursor), &mut *(scratch_ptr as *mut BlockScratch));
+                while let Some(index) = cursor.take() {
+                    this.run_block(index, scratch, y);
+                    if this.fault.load(Ordering::Relaxed) != 0 {
+                        break;
+                    }
+                }
+                Exit::Done
+            })
+        };
+        let result = {
+            let _armed = Armed::outer(co.trap_handler(), self.fault);
+            co.resume(())
+        };
+        match result {
+            CoroutineResult::Return(Exit::Done) => {}
+            CoroutineResult::Return(Exit::Faulted) => {}
+            CoroutineResult::Yield(_) => {
+                // `trap`/`assert` in a thread-loop kernel: abandon the block.
+                // SAFETY: nothing on the outer stack needs dropping (see module docs).
+                unsafe { co.force_reset() };
+            }
+        }
+        if self.fault.load(Ordering::Relaxed) != 0 {
+            cursor.stop();
+        }
+        scratch.outer_stack = Some(co.into_stack());
+    }
+
+    /// Runs block number `index` (x fastest, then y, then z) on the outer coroutine `y`.
+    fn run_block(&self, index: u64, scratch: &mut BlockScratch, y: &Yielder<(), Suspend>) {
         let gx = self.grid[0] as u64;
         let gy = self.grid[1] as u64;
         let ctaid = [(index % gx) as u32, ((index / gx) % gy) as u32, (index / (gx * gy)) as u32];
@@ -99,18 +166,14 @@ impl LaunchShape<'_> {
             trap,
             vprintf: crate::printf::vprintf,
             warp_exchange: warp_exchange_outside_fiber,
+            assert_fail,
+            envreg: self.envreg.as_ptr(),
+            spin_yield: spin_yield_outside_fiber,
         };
         match self.kernel.block_fn {
             Some(block_fn) => {
-                let mut rt = FiberRuntime {
-                    yielder: std::ptr::null(),
-                    fault: self.fault,
-                    warp: std::ptr::null_mut(),
-                    lane: 0,
-                    round: std::ptr::null(),
-                };
+                let mut rt = FiberRuntime { yielder: y, fault: self.fault, warp: std::ptr::null_mut(), lane: 0, round: std::ptr::null(), spins: 0 };
                 let mut ctx = ThreadCtx { runtime: &mut rt as *mut FiberRuntime as *mut _, ..base };
-                let _printf = self.printf.enter();
                 // SAFETY: `block_fn` has the `KernelFn` ABI; params and ctx are valid for
                 // the call.
                 unsafe { block_fn(self.params.as_ptr(), &mut ctx) };
@@ -123,6 +186,8 @@ impl LaunchShape<'_> {
         let [bx, by, bz] = self.block;
         let n = (bx * by * bz) as usize;
         let thread_fn = self.kernel.thread_fn;
+        // Fibers left behind by a block whose outer coroutine faulted.
+        abandon(scratch);
         scratch.ctxs.clear();
         scratch.fiber_rt.clear();
         scratch.warps.clear();
@@ -132,7 +197,7 @@ impl LaunchShape<'_> {
         let round = &scratch.round as *const u32;
         for i in 0..n as u32 {
             let tid = [i % bx, (i / bx) % by, i / (bx * by)];
-            scratch.ctxs.push(ThreadCtx { tid, barrier: barrier_in_fiber, warp_exchange: warp_exchange_in_fiber, ..base });
+            scratch.ctxs.push(ThreadCtx { tid, barrier: barrier_in_fiber, warp_exchange: warp_exchange_in_fiber, spin_yield: spin_yield_in_fiber, ..base });
             scratch.fiber_rt.push(FiberRuntime {
                 yielder: std::ptr::null(),
                 fault: self.fault,
@@ -140,11 +205,10 @@ impl LaunchShape<'_> {
                 warp: unsafe { warps.add(i as usize / WARP) },
                 lane: i as usize % WARP,
                 round,
+                spins: 0,
             });
         }
-        let _printf = self.printf.enter();
         let params = self.params.as_ptr() as usize;
-        let mut fibers = Vec::with_capacity(n);
         for i in 0..n {
             let stack = match scratch.stacks.pop() {
                 Some(s) => s,
@@ -152,29 +216,80 @@ impl LaunchShape<'_> {
             };
             let ctx = &mut scratch.ctxs[i] as *mut ThreadCtx as usize;
             let rt = &mut scratch.fiber_rt[i] as *mut FiberRuntime as usize;
-            fibers.push(Some(Coroutine::with_stack(stack, move |y: &Yielder<(), ()>, ()| {
+            scratch.fibers.push(Some(Coroutine::with_stack(stack, move |y: &Yielder<(), Suspend>, ()| {
                 let ctx = ctx as *mut ThreadCtx;
                 let rt = rt as *mut FiberRuntime;
                 // SAFETY: ctx and rt live in the scratch vectors, which are not resized
-                // until every fiber of this block has finished.
+                // until every fiber of this block has finished or been abandoned.
                 unsafe {
                     (*rt).yielder = y;
                     (*ctx).runtime = rt as *mut _;
                     thread_fn(params as *const u8, ctx);
                 }
+                Exit::Done
             })));
         }
         let mut live = n;
         while live > 0 {
             scratch.round = scratch.round.wrapping_add(1);
-            for slot in fibers.iter_mut() {
-                let Some(f) = slot else { continue };
-                if let CoroutineResult::Return(()) = f.resume(()) {
-                    let f = slot.take().unwrap();
-                    scratch.stacks.push(f.into_stack());
-                    live -= 1;
+            for i in 0..n {
+                let Some(f) = &mut scratch.fibers[i] else { continue };
+                Armed::set_inner(f.trap_handler());
+                let result = f.resume(());
+                Armed::clear_inner();
+                match result {
+                    CoroutineResult::Yield(Suspend::Wait) => {}
+                    CoroutineResult::Return(Exit::Done) => {
+                        let f = scratch.fibers[i].take().unwrap();
+                        scratch.stacks.push(f.into_stack());
+                        live -= 1;
+                    }
+                    CoroutineResult::Yield(Suspend::Abort) | CoroutineResult::Return(Exit::Faulted) => {
+                        abandon(scratch);
+                        return;
+                    }
                 }
             }
+        }
+        scratch.fibers.clear();
+    }
+}
+
+/// Resets every unfinished fiber (without unwinding) and keeps the stacks.
+fn abandon(scratch: &mut BlockScratch) {
+    for slot in scratch.fibers.drain(..) {
+        if let Some(mut f) = slot {
+            if !f.done() {
+                // SAFETY: fiber stacks hold no objects that need dropping: the fiber
+                // closure captures plain addresses and the runtime callbacks drop what
+                // they own before suspending.
+                unsafe { f.force_reset() };
+            }
+            scratch.stacks.push(f.into_stack());
+        }
+    }
+}
+
+/// The runtime part of a ctx handed to generated code.
+///
+/// # Safety
+/// `ctx.runtime` must point to the running thread's `FiberRuntime`.
+unsafe fn runtime<'a>(ctx: *mut ThreadCtx) -> &'a mut FiberRuntime {
+    // SAFETY: guaranteed by the caller.
+    unsafe { &mut *((*ctx).runtime as *mut FiberRuntime) }
+}
+
+/// Ends the running GPU thread's block for good: suspends its coroutine with
+/// [`Suspend::Abort`]; the scheduler never resumes it.
+///
+/// # Safety
+/// As [`runtime`]; nothing on the caller's frames may need dropping.
+unsafe fn escape(ctx: *mut ThreadCtx) -> ! {
+    // SAFETY: guaranteed by the caller; the yielder is the running coroutine's.
+    unsafe {
+        let y = runtime(ctx).yielder;
+        loop {
+            (*y).suspend(Suspend::Abort);
         }
     }
 }
@@ -186,14 +301,14 @@ unsafe extern "C" fn warp_exchange_in_fiber(ctx: *mut ThreadCtx, site: u32, valu
     // point into the block scratch that outlives every fiber of the block. Fibers of a
     // block run on one OS thread, one at a time, so these accesses never race.
     unsafe {
-        let rt = &*((*ctx).runtime as *const FiberRuntime);
+        let rt = runtime(ctx);
         let round = *rt.round;
         let buf = (round & 1) as usize;
         let stamp = ((round as u64) << 32) | (site as u64 + 1);
         let w = &mut *rt.warp;
         w.values[buf][rt.lane] = value;
         w.stamps[buf][rt.lane] = stamp;
-        (*rt.yielder).suspend(());
+        (*rt.yielder).suspend(Suspend::Wait);
         let w = &*rt.warp;
         let mut mask = 0u32;
         for (lane, s) in w.stamps[buf].iter().enumerate() {
@@ -207,37 +322,113 @@ unsafe extern "C" fn warp_exchange_in_fiber(ctx: *mut ThreadCtx, site: u32, valu
 }
 
 /// Kernels with warp collectives always run as fibers; reaching this is a compiler bug.
-unsafe extern "C" fn warp_exchange_outside_fiber(ctx: *mut ThreadCtx, _site: u32, _value: u64, arrived: *mut u32) -> *const u64 {
-    static ZEROS: [u64; WARP] = [0; WARP];
-    // SAFETY: as in `trap`; `arrived` is the caller's out-parameter.
-    unsafe {
-        trap(ctx);
-        *arrived = 0;
-    }
-    ZEROS.as_ptr()
+unsafe extern "C" fn warp_exchange_outside_fiber(ctx: *mut ThreadCtx, _site: u32, _value: u64, _arrived: *mut u32) -> *const u64 {
+    // SAFETY: as in `trap`.
+    unsafe { trap(ctx) };
+    std::ptr::null()
 }
 
 unsafe extern "C" fn barrier_in_fiber(ctx: *mut ThreadCtx, _id: u32, _count: u32) {
     // SAFETY: `runtime` was set to this fiber's `FiberRuntime` before the kernel started.
-    unsafe {
-        let rt = (*ctx).runtime as *const FiberRuntime;
-        (*(*rt).yielder).suspend(());
-    }
+    unsafe { (*runtime(ctx).yielder).suspend(Suspend::Wait) };
 }
 
 /// A barrier reached by code running as a thread loop: the compiler only uses `k.block`
-/// for kernels without barriers, so this means the analysis missed one. Record a fault
+/// for kernels without barriers, so this means the analysis missed one. Fail the launch
 /// rather than silently computing a wrong result.
 unsafe extern "C" fn barrier_outside_fiber(ctx: *mut ThreadCtx, _id: u32, _count: u32) {
     // SAFETY: as in `trap`.
     unsafe { trap(ctx) };
 }
 
+/// A spin-wait iteration in fiber mode: let the block's other threads run (the one this
+/// thread waits for may be among them), and now and then other OS threads too.
+unsafe extern "C" fn spin_yield_in_fiber(ctx: *mut ThreadCtx, _nanoseconds: u32) {
+    // SAFETY: as in `barrier_in_fiber`.
+    unsafe {
+        let rt = runtime(ctx);
+        rt.spins = rt.spins.wrapping_add(1);
+        if rt.spins % 64 == 0 {
+            std::thread::yield_now();
+        }
+        (*rt.yielder).suspend(Suspend::Wait);
+    }
+}
+
+/// A spin-wait iteration in a thread loop: the thread waited for runs on another OS
+/// thread (another block), so give up the CPU.
+unsafe extern "C" fn spin_yield_outside_fiber(_ctx: *mut ThreadCtx, _nanoseconds: u32) {
+    std::thread::yield_now();
+}
+
+/// `trap`: the launch fails with `CUDA_ERROR_LAUNCH_FAILED`.
 unsafe extern "C" fn trap(ctx: *mut ThreadCtx) {
     // SAFETY: every ctx handed to generated code has `runtime` pointing to a live
     // `FiberRuntime` whose `fault` points to the launch's fault word.
     unsafe {
-        let rt = (*ctx).runtime as *const FiberRuntime;
-        (*(*rt).fault).store(FAULT_TRAP, Ordering::Relaxed);
+        fault::record(&*runtime(ctx).fault, fault::FAULT_TRAP);
+        escape(ctx)
+    }
+}
+
+/// `__assertfail`: prints CUDA's message to the launch's stderr output, then the launch
+/// fails with `CUDA_ERROR_ASSERT`.
+unsafe extern "C" fn assert_fail(ctx: *mut ThreadCtx, message: *const u8, file: *const u8, line: u32, function: *const u8, char_size: u64) {
+    // SAFETY: as in `trap`; the strings are the module's constants (or null).
+    unsafe {
+        {
+            let c = &*ctx;
+            let text = format!(
+                "{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{}` failed.\n",
+                device_string(file, char_size),
+                line,
+                device_string(function, char_size),
+                c.ctaid[0],
+                c.ctaid[1],
+                c.ctaid[2],
+                c.tid[0],
+                c.tid[1],
+                c.tid[2],
+                device_string(message, char_size),
+            );
+            crate::printf::emit_stderr(text.as_bytes());
+        }
+        fault::record(&*runtime(ctx).fault, fault::FAULT_ASSERT);
+        escape(ctx)
+    }
+}
+
+/// A NUL-terminated device string of `char_size`-byte characters (1, 2 or 4).
+///
+/// # Safety
+/// `p` is null or points to such a string.
+unsafe fn device_string(p: *const u8, char_size: u64) -> String {
+    if p.is_null() {
+        return String::new();
+    }
+    let size = match char_size {
+        2 | 4 => char_size as usize,
+        _ => 1,
+    };
+    let mut units = Vec::new();
+    for i in 0..1 << 16 {
+        // SAFETY: reads stop at the terminating NUL (caller).
+        let unit = unsafe {
+            match size {
+                1 => *p.add(i) as u32,
+                2 => std::ptr::read_unaligned(p.add(2 * i) as *const u16) as u32,
+                _ => std::ptr::read_unaligned(p.add(4 * i) as *const u32),
+            }
+        };
+        if unit == 0 {
+            break;
+        }
+        units.push(unit);
+    }
+    if size == 1 {
+        let bytes: Vec<u8> = units.into_iter().map(|u| u as u8).collect();
+        String::from_utf8_lossy(&bytes).into_owned()
+    } else {
+        units.into_iter().map(|u| char::from_u32(u).unwrap_or('\u{fffd}')).collect()
     }
 }

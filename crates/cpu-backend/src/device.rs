@@ -19,12 +19,13 @@ pub struct CpuDevice {
     props: DeviceProperties,
     allocations: Mutex<HashMap<u64, Layout>>,
     pub(crate) pool: Arc<Pool>,
+    output: Arc<crate::printf::Output>,
 }
 
 impl CpuDevice {
     pub fn new() -> Self {
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        CpuDevice { props: properties(cores as u32), allocations: Mutex::new(HashMap::new()), pool: Pool::new(cores) }
+        CpuDevice { props: properties(cores as u32), allocations: Mutex::new(HashMap::new()), pool: Pool::new(cores), output: Default::default() }
     }
 }
 
@@ -109,6 +110,7 @@ fn properties(cores: u32) -> DeviceProperties {
         pci_bus: 0,
         pci_device: 0,
         host_addressable_memory: true,
+        cooperative_launch: true,
     }
 }
 
@@ -173,10 +175,14 @@ impl Device for CpuDevice {
     }
 
     fn load_ptx(&self, ptx: &str, options: &LoadOptions) -> Result<Arc<dyn LoadedModule>, LoadError> {
-        Ok(Arc::new(CpuModule::compile(ptx, options, self.pool.clone())?))
+        Ok(Arc::new(CpuModule::compile(ptx, options, self.pool.clone(), self.output.clone())?))
     }
 
     fn synchronize(&self) -> Result<(), DeviceError> {
         Ok(())
+    }
+
+    fn flush_output(&self) {
+        self.output.flush();
     }
 }

@@ -3,13 +3,16 @@
 //! - [`device`]: the device's properties and memory (host memory; device pointers are host
 //!   addresses, so the device reports unified addressing).
 //! - [`module`]: PTX -> host code through `compiler-core`, kernels and globals by name.
-//! - [`pool`]: persistent workers; blocks are handed out in increasing order.
-//! - [`block`]: running one block, as a vectorizable thread loop when the kernel has no
+//! - [`pool`]: persistent workers shared by concurrent launches; blocks are handed out in
+//!   increasing order; cooperative launches get one thread per block.
+//! - [`block`]: running blocks, as a vectorizable thread loop when the kernel has no
 //!   barrier, otherwise as one fiber per GPU thread that switches at each barrier.
-//! - [`printf`]: device-side `vprintf`.
+//! - [`fault`]: turning faults in kernel code into launch errors (the process survives).
+//! - [`printf`]: device-side `vprintf` and `assert` output, flushed at sync points.
 
 pub mod block;
 pub mod device;
+pub mod fault;
 pub mod module;
 pub mod pool;
 pub mod printf;

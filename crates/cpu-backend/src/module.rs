@@ -1,8 +1,9 @@
 //! A PTX module compiled for the CPU device, and launching its kernels.
 
-use crate::block::{BlockScratch, LaunchShape, FAULT_TRAP};
-use crate::pool::{BlockRunner, Pool, WorkerState};
-use crate::printf::PrintfBuffer;
+use crate::block::LaunchShape;
+use crate::fault;
+use crate::pool::{BlockCursor, BlockRunner, Pool, WorkerState};
+use crate::printf::{Output, PrintfBuffer};
 use backend_api::*;
 use compiler_core::host::{compile_ptx, HostError, HostModule, HostOptions};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -12,10 +13,11 @@ use std::sync::Arc;
 pub struct CpuModule {
     host: HostModule,
     pool: Arc<Pool>,
+    output: Arc<Output>,
 }
 
 impl CpuModule {
-    pub fn compile(ptx: &str, options: &LoadOptions, pool: Arc<Pool>) -> Result<Self, LoadError> {
+    pub fn compile(ptx: &str, options: &LoadOptions, pool: Arc<Pool>, output: Arc<Output>) -> Result<Self, LoadError> {
         let opts = HostOptions { opt_level: options.optimization_level.map(|l| l.min(3)).unwrap_or(2) };
         // A compiler bug must not take the host process down: report it as an error.
         let compiled = std::panic::catch_unwind(|| compile_ptx(ptx, &opts))
@@ -24,18 +26,22 @@ impl CpuModule {
             HostError::Ptx(d) => LoadError::InvalidPtx { log: compiler_core::diag::render(&d) },
             HostError::Llvm(m) => LoadError::Codegen(m),
         })?;
-        Ok(CpuModule { host, pool })
+        Ok(CpuModule { host, pool, output })
     }
 }
 
 struct Runner<'a>(LaunchShape<'a>);
 
 impl BlockRunner for Runner<'_> {
-    fn run_block(&self, index: u64, worker: &mut WorkerState) {
-        let scratch: &mut BlockScratch = &mut worker.scratch;
-        self.0.run_block(index, scratch);
+    fn run_blocks(&self, cursor: &BlockCursor, worker: &mut WorkerState) {
+        self.0.run_blocks(cursor, &mut worker.scratch);
     }
 }
+
+/// The cooperative-groups grid workspace (`%envreg1:%envreg2` points to it): the
+/// workspace size, then the grid barrier word that `grid.sync()` counts arrivals in.
+#[repr(C, align(16))]
+struct GridWorkspace([u32; 4]);
 
 impl LoadedModule for CpuModule {
     fn kernel(&self, name: &str) -> Option<KernelInfo> {
@@ -87,6 +93,13 @@ impl LoadedModule for CpuModule {
         } else {
             params
         };
+        let workspace = GridWorkspace([8, 0, 0, 0]);
+        let mut envreg = [0u32; 32];
+        if config.cooperative {
+            let addr = &workspace as *const GridWorkspace as u64;
+            envreg[1] = (addr >> 32) as u32;
+            envreg[2] = addr as u32;
+        }
         let runner = Runner(LaunchShape {
             kernel: k,
             params,
@@ -96,16 +109,19 @@ impl LoadedModule for CpuModule {
             static_shared: self.host.static_shared_bytes as u32,
             fault: &fault,
             printf: &printf,
+            envreg: &envreg,
         });
         let total = config.grid.iter().map(|&g| g as u64).product();
-        let ok = self.pool.run(total, &runner);
-        printf.flush();
+        let ok = if config.cooperative { self.pool.run_cooperative(total, &runner) } else { self.pool.run(total, &runner) };
+        self.output.complete(&printf);
         if !ok {
-            return Err(DeviceError::LaunchFailed);
+            fault::record(&fault, fault::FAULT_INTERNAL);
         }
-        match fault.load(Ordering::Relaxed) {
+        match fault.load(Ordering::Acquire) {
             0 => Ok(()),
-            FAULT_TRAP => Err(DeviceError::LaunchFailed),
+            fault::FAULT_ASSERT => Err(DeviceError::Assert),
+            fault::FAULT_ILLEGAL_ADDRESS => Err(DeviceError::IllegalAddress),
+            fault::FAULT_ILLEGAL_INSTRUCTION => Err(DeviceError::IllegalInstruction),
             _ => Err(DeviceError::LaunchFailed),
         }
     }

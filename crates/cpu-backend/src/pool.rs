@@ -1,138 +1,229 @@
-//! A persistent pool of worker threads that runs the blocks of one launch at a time.
+//! A persistent pool of worker threads shared by every launch on the device.
+//!
+//! Launches come from the driver's stream workers, several at a time when streams run
+//! concurrently. Each launch is a *job* in a FIFO list; a worker takes blocks from the
+//! oldest job that has blocks left, so blocks of concurrent kernels interleave and an
+//! earlier launch is never starved by a later one. The thread that submits a job also
+//! runs its blocks: a launch always makes progress even when every worker is busy with
+//! blocks that wait (spin) on something, and a one-block launch needs no hand-off.
 //!
 //! Blocks are handed out in increasing linear order through an atomic counter: a block
 //! may spin-wait on an earlier one (threadfence reductions, decoupled look-back scans),
-//! which is only safe if every earlier block has already started on some worker.
+//! which is only safe if every earlier block has already started on some thread, and a
+//! started block runs to its end on that thread.
+//!
+//! Cooperative launches (every block resident at once, blocks wait for each other at
+//! grid-wide barriers) run each block on its own thread instead: the submitting thread
+//! and one dedicated thread per other block.
 
+use crate::block::BlockScratch;
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 
-/// Per-worker scratch that survives across launches: shared-memory arena, fiber stacks.
+/// Per-thread scratch that survives across launches: shared-memory arena, stacks.
 #[derive(Default)]
 pub struct WorkerState {
-    pub scratch: crate::block::BlockScratch,
+    pub scratch: BlockScratch,
 }
 
-/// Something that can run block `index` of a launch.
+/// Hands out the block indices of one launch, in increasing order.
+pub struct BlockCursor {
+    next: AtomicU64,
+    total: u64,
+}
+
+impl BlockCursor {
+    pub fn new(total: u64) -> BlockCursor {
+        BlockCursor { next: AtomicU64::new(0), total }
+    }
+
+    /// The next block to run, if any is left.
+    pub fn take(&self) -> Option<u64> {
+        if self.next.load(Ordering::Relaxed) >= self.total {
+            return None;
+        }
+        let i = self.next.fetch_add(1, Ordering::SeqCst);
+        (i < self.total).then_some(i)
+    }
+
+    /// Hands out no more blocks (the launch failed).
+    pub fn stop(&self) {
+        self.next.store(self.total, Ordering::SeqCst);
+    }
+
+    fn exhausted(&self) -> bool {
+        self.next.load(Ordering::SeqCst) >= self.total
+    }
+}
+
+/// Something that runs the blocks of one launch.
 pub trait BlockRunner: Sync {
-    fn run_block(&self, index: u64, worker: &mut WorkerState);
+    /// Runs blocks taken from `cursor` on this thread until it is exhausted.
+    fn run_blocks(&self, cursor: &BlockCursor, worker: &mut WorkerState);
 }
 
 struct Job {
-    /// Lifetime-erased: `Pool::run` does not return before every worker is done with it.
+    /// Lifetime-erased: `Pool::run` does not return before every thread is done with it.
     runner: *const (dyn BlockRunner + 'static),
-    next: AtomicU64,
-    total: u64,
+    cursor: BlockCursor,
+    /// Threads inside `run_blocks` of this job.
+    active: AtomicUsize,
+    panicked: AtomicBool,
+    /// Signalled when the last thread leaves an exhausted job.
+    done: Mutex<()>,
+    done_cv: Condvar,
 }
 
 // SAFETY: the runner is `Sync` and outlives the job (see `Pool::run`).
 unsafe impl Send for Job {}
 unsafe impl Sync for Job {}
 
-struct State {
-    job: Option<Arc<Job>>,
-    generation: u64,
-    busy: usize,
-    panicked: bool,
+impl Job {
+    /// Runs blocks of this job on the calling thread.
+    fn work(&self) {
+        self.active.fetch_add(1, Ordering::SeqCst);
+        if !self.cursor.exhausted() {
+            let ok = catch_unwind(AssertUnwindSafe(|| {
+                WORKER.with(|w| {
+                    let mut w = w.borrow_mut();
+                    // SAFETY: see `Job::runner`: a thread only gets here while the job's
+                    // submitter waits for `active` to drop to 0.
+                    let runner = unsafe { &*self.runner };
+                    runner.run_blocks(&self.cursor, &mut w);
+                })
+            }))
+            .is_ok();
+            if !ok {
+                self.panicked.store(true, Ordering::SeqCst);
+                self.cursor.stop();
+            }
+        }
+        if self.active.fetch_sub(1, Ordering::SeqCst) == 1 && self.cursor.exhausted() {
+            let _g = self.done.lock().unwrap_or_else(|e| e.into_inner());
+            self.done_cv.notify_all();
+        }
+    }
+
+    fn wait(&self) {
+        let mut g = self.done.lock().unwrap_or_else(|e| e.into_inner());
+        while self.active.load(Ordering::SeqCst) != 0 {
+            g = self.done_cv.wait(g).unwrap_or_else(|e| e.into_inner());
+        }
+    }
 }
 
 struct Shared {
-    state: Mutex<State>,
+    jobs: Mutex<VecDeque<Arc<Job>>>,
     work: Condvar,
-    done: Condvar,
 }
 
 /// The worker pool.
 pub struct Pool {
     shared: Arc<Shared>,
     workers: usize,
-    launch: Mutex<()>,
-}
-
-impl Pool {
-    pub fn new(workers: usize) -> Arc<Pool> {
-        let workers = std::env::var("CUDA_CPU_THREADS").ok().and_then(|s| s.parse().ok()).filter(|&n| n > 0).unwrap_or(workers.max(1));
-        let shared = Arc::new(Shared {
-            state: Mutex::new(State { job: None, generation: 0, busy: 0, panicked: false }),
-            work: Condvar::new(),
-            done: Condvar::new(),
-        });
-        for i in 0..workers {
-            let s = shared.clone();
-            std::thread::Builder::new().name(format!("cuda-cpu-{i}")).spawn(move || worker_loop(s)).expect("spawn worker thread");
-        }
-        Arc::new(Pool { shared, workers, launch: Mutex::new(()) })
-    }
-
-    /// Run blocks `0..total` on the workers and wait for all of them. Returns false if a
-    /// block panicked (a runtime bug; the launch is reported as failed).
-    pub fn run(&self, total: u64, runner: &(dyn BlockRunner + '_)) -> bool {
-        if total == 0 {
-            return true;
-        }
-        let _one_at_a_time = self.launch.lock().unwrap_or_else(|e| e.into_inner());
-        // SAFETY: we wait below until no worker holds the job any more, so erasing the
-        // lifetime never lets a worker see a dangling runner.
-        let runner: *const (dyn BlockRunner + 'static) = unsafe { std::mem::transmute(runner as *const dyn BlockRunner) };
-        let job = Arc::new(Job { runner, next: AtomicU64::new(0), total });
-        let mut st = self.shared.state.lock().unwrap();
-        st.job = Some(job);
-        st.generation += 1;
-        st.busy = self.workers;
-        st.panicked = false;
-        self.shared.work.notify_all();
-        while st.busy > 0 {
-            st = self.shared.done.wait(st).unwrap();
-        }
-        st.job = None;
-        !st.panicked
-    }
 }
 
 thread_local! {
     static WORKER: RefCell<WorkerState> = RefCell::new(WorkerState::default());
 }
 
+impl Pool {
+    pub fn new(workers: usize) -> Arc<Pool> {
+        let workers = std::env::var("CUDA_CPU_THREADS").ok().and_then(|s| s.parse().ok()).filter(|&n| n > 0).unwrap_or(workers.max(1));
+        crate::fault::install_handlers();
+        let shared = Arc::new(Shared { jobs: Mutex::new(VecDeque::new()), work: Condvar::new() });
+        // The submitting thread runs blocks too, so one worker fewer keeps one thread per core.
+        for i in 0..workers.saturating_sub(1) {
+            let s = shared.clone();
+            std::thread::Builder::new().name(format!("cuda-cpu-{i}")).spawn(move || worker_loop(s)).expect("spawn worker thread");
+        }
+        Arc::new(Pool { shared, workers })
+    }
+
+    /// Threads that run blocks of a launch at once (workers plus the submitting thread).
+    pub fn threads(&self) -> usize {
+        self.workers
+    }
+
+    /// Runs blocks `0..total` on the workers and the calling thread and waits for all of
+    /// them. Returns false if a block panicked (a runtime bug; the launch failed).
+    pub fn run(&self, total: u64, runner: &(dyn BlockRunner + '_)) -> bool {
+        if total == 0 {
+            return true;
+        }
+        // SAFETY: we wait below until no thread is inside the job any more, so erasing
+        // the lifetime never lets a worker see a dangling runner.
+        let runner: *const (dyn BlockRunner + 'static) = unsafe { std::mem::transmute(runner as *const dyn BlockRunner) };
+        let job = Arc::new(Job {
+            runner,
+            cursor: BlockCursor::new(total),
+            active: AtomicUsize::new(0),
+            panicked: AtomicBool::new(false),
+            done: Mutex::new(()),
+            done_cv: Condvar::new(),
+        });
+        let helpers = (total - 1).min(self.workers.saturating_sub(1) as u64);
+        if helpers > 0 {
+            self.shared.jobs.lock().unwrap_or_else(|e| e.into_inner()).push_back(job.clone());
+            if helpers as usize + 1 >= self.workers {
+                self.shared.work.notify_all();
+            } else {
+                for _ in 0..helpers {
+                    self.shared.work.notify_one();
+                }
+            }
+        }
+        job.work();
+        if helpers > 0 {
+            // Unlist it (a worker may have done so already) so no new thread enters.
+            self.shared.jobs.lock().unwrap_or_else(|e| e.into_inner()).retain(|j| !Arc::ptr_eq(j, &job));
+        }
+        job.wait();
+        !job.panicked.load(Ordering::SeqCst)
+    }
+
+    /// Runs a cooperative launch: every block on its own thread, all at once (the calling
+    /// thread runs block 0). Returns false if a block panicked.
+    pub fn run_cooperative(&self, total: u64, runner: &(dyn BlockRunner + '_)) -> bool {
+        let panicked = AtomicBool::new(false);
+        let run_one = |index: u64| {
+            let cursor = BlockCursor { next: AtomicU64::new(index), total: index + 1 };
+            let ok = catch_unwind(AssertUnwindSafe(|| WORKER.with(|w| runner.run_blocks(&cursor, &mut w.borrow_mut())))).is_ok();
+            if !ok {
+                panicked.store(true, Ordering::SeqCst);
+            }
+        };
+        std::thread::scope(|s| {
+            for index in 1..total {
+                let run_one = &run_one;
+                std::thread::Builder::new()
+                    .name(format!("cuda-cpu-coop-{index}"))
+                    .spawn_scoped(s, move || run_one(index))
+                    .expect("spawn a thread for a cooperative block");
+            }
+            run_one(0);
+        });
+        !panicked.load(Ordering::SeqCst)
+    }
+}
+
 fn worker_loop(shared: Arc<Shared>) {
-    let mut seen = 0u64;
     loop {
         let job = {
-            let mut st = shared.state.lock().unwrap();
-            while st.generation == seen {
-                st = shared.work.wait(st).unwrap();
+            let mut jobs = shared.jobs.lock().unwrap_or_else(|e| e.into_inner());
+            loop {
+                while jobs.front().is_some_and(|j| j.cursor.exhausted()) {
+                    jobs.pop_front();
+                }
+                if let Some(j) = jobs.front() {
+                    break j.clone();
+                }
+                jobs = shared.work.wait(jobs).unwrap_or_else(|e| e.into_inner());
             }
-            seen = st.generation;
-            st.job.clone()
         };
-        let mut ok = true;
-        if let Some(job) = job {
-            ok = catch_unwind(AssertUnwindSafe(|| {
-                WORKER.with(|w| {
-                    let mut w = w.borrow_mut();
-                    // SAFETY: see `Job::runner`.
-                    let runner = unsafe { &*job.runner };
-                    loop {
-                        let i = job.next.fetch_add(1, Ordering::Relaxed);
-                        if i >= job.total {
-                            break;
-                        }
-                        runner.run_block(i, &mut w);
-                    }
-                })
-            }))
-            .is_ok();
-            if !ok {
-                // Stop handing out the remaining blocks.
-                job.next.store(job.total, Ordering::Relaxed);
-            }
-        }
-        let mut st = shared.state.lock().unwrap();
-        st.panicked |= !ok;
-        st.busy -= 1;
-        if st.busy == 0 {
-            shared.done.notify_all();
-        }
+        job.work();
     }
 }

@@ -3,9 +3,14 @@
 //! nvcc packs the arguments into a buffer, each aligned to its own size: integers of 4 or
 //! 8 bytes (by the length modifier), `double` for every floating conversion (float is
 //! promoted), 8-byte pointers for `%s`/`%p`. Each conversion is formatted with the C
-//! library's `snprintf` so the output is exactly what C's printf prints. Output of a launch
-//! is collected and written to the process's C `stdout` when the launch completes, as
-//! CUDA flushes the device printf buffer at synchronization points.
+//! library's `snprintf` so the output is exactly what C's printf prints.
+//!
+//! Output follows CUDA's rules (CUDA C++ Programming Guide, "Formatted Output"): a launch's
+//! output is collected in its [`PrintfBuffer`] (in the order the threads printed), and when
+//! the launch completes it joins the device's [`Output`], which is written to the process's
+//! C `stdout` only at the driver's flush points (synchronization, blocking copies, the next
+//! launch, module load/unload, context teardown, before a host callback). Failed device
+//! `assert`s write their message the same way, to `stderr`.
 
 use compiler_core::host_abi::ThreadCtx;
 use std::cell::Cell;
@@ -15,7 +20,8 @@ use std::sync::Mutex;
 /// Output of one launch.
 #[derive(Default)]
 pub struct PrintfBuffer {
-    text: Mutex<Vec<u8>>,
+    stdout: Mutex<Vec<u8>>,
+    stderr: Mutex<Vec<u8>>,
 }
 
 thread_local! {
@@ -37,30 +43,77 @@ impl PrintfBuffer {
         Entered(CURRENT.with(|c| c.replace(self)))
     }
 
-    /// Write everything collected to C's stdout and clear.
-    pub fn flush(&self) {
-        let mut t = self.text.lock().unwrap_or_else(|e| e.into_inner());
-        if t.is_empty() {
+    fn take(&self) -> (Vec<u8>, Vec<u8>) {
+        let out = std::mem::take(&mut *self.stdout.lock().unwrap_or_else(|e| e.into_inner()));
+        let err = std::mem::take(&mut *self.stderr.lock().unwrap_or_else(|e| e.into_inner()));
+        (out, err)
+    }
+}
+
+/// Output of completed launches not yet written, in completion order.
+#[derive(Default)]
+pub struct Output {
+    pending: Mutex<Vec<(Vec<u8>, Vec<u8>)>>,
+}
+
+impl Output {
+    /// A launch completed: queue what it printed.
+    pub fn complete(&self, buffer: &PrintfBuffer) {
+        let (out, err) = buffer.take();
+        if out.is_empty() && err.is_empty() {
             return;
         }
-        // SAFETY: writing a valid buffer to the C library's stdout stream.
-        unsafe {
-            let out = stdout_stream();
-            libc::fwrite(t.as_ptr() as *const _, 1, t.len(), out);
-            libc::fflush(out);
+        self.pending.lock().unwrap_or_else(|e| e.into_inner()).push((out, err));
+    }
+
+    /// Writes everything queued to C's stdout/stderr, in launch completion order.
+    pub fn flush(&self) {
+        let pending = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|e| e.into_inner()));
+        for (out, err) in pending {
+            write_c(c_stdout(), &out);
+            write_c(c_stderr(), &err);
         }
-        t.clear();
+    }
+}
+
+fn write_c(stream: *mut libc::FILE, bytes: &[u8]) {
+    if bytes.is_empty() {
+        return;
+    }
+    // SAFETY: writing a valid buffer to a C library stream.
+    unsafe {
+        libc::fwrite(bytes.as_ptr() as *const _, 1, bytes.len(), stream);
+        libc::fflush(stream);
     }
 }
 
 extern "C" {
     #[link_name = "stdout"]
     static C_STDOUT: *mut libc::FILE;
+    #[link_name = "stderr"]
+    static C_STDERR: *mut libc::FILE;
 }
 
-fn stdout_stream() -> *mut libc::FILE {
+fn c_stdout() -> *mut libc::FILE {
     // SAFETY: glibc's `stdout` is initialized before any user code runs.
     unsafe { C_STDOUT }
+}
+
+fn c_stderr() -> *mut libc::FILE {
+    // SAFETY: as `c_stdout`.
+    unsafe { C_STDERR }
+}
+
+/// Appends `text` to the current launch's stderr output (device `assert` messages).
+pub fn emit_stderr(text: &[u8]) {
+    let cur = CURRENT.with(|c| c.get());
+    if cur.is_null() {
+        write_c(c_stderr(), text);
+    } else {
+        // SAFETY: `enter` keeps the buffer alive while it is current.
+        let buf = unsafe { &*cur };
+        buf.stderr.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(text);
+    }
 }
 
 /// The `vprintf` callback of the host ABI. Returns the number of bytes printed.
@@ -78,12 +131,11 @@ pub unsafe extern "C" fn vprintf(_ctx: *mut ThreadCtx, format: *const u8, args: 
     let n = text.len() as i32;
     let cur = CURRENT.with(|c| c.get());
     if cur.is_null() {
-        // SAFETY: as in `flush`.
-        unsafe { libc::fwrite(text.as_ptr() as *const _, 1, text.len(), stdout_stream()) };
+        write_c(c_stdout(), &text);
     } else {
         // SAFETY: `enter` keeps the buffer alive while it is current.
         let buf = unsafe { &*cur };
-        buf.text.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(&text);
+        buf.stdout.lock().unwrap_or_else(|e| e.into_inner()).extend_from_slice(&text);
     }
     n
 }

@@ -100,7 +100,8 @@ pub(crate) fn attribute(p: &DeviceProperties, ordinal: i32, attr: i32) -> Option
         90 => 0,    // COMPUTE_PREEMPTION_SUPPORTED
         91 => host, // CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM
         92..=94 => 0, // stream memory operations (v1)
-        95 | 96 => 0, // COOPERATIVE_LAUNCH, COOPERATIVE_MULTI_DEVICE_LAUNCH: not supported
+        95 => p.cooperative_launch as i32, // COOPERATIVE_LAUNCH
+        96 => 0, // COOPERATIVE_MULTI_DEVICE_LAUNCH (removed in CUDA 12)
         97 => u(p.shared_memory_per_block_optin),
         98 => 0,    // CAN_FLUSH_REMOTE_WRITES
         99 => 1,    // HOST_REGISTER_SUPPORTED

@@ -58,6 +58,7 @@ impl FakeDevice {
                 pci_bus: 0x3b,
                 pci_device: 0,
                 host_addressable_memory: true,
+                cooperative_launch: true,
             },
             allocations: Mutex::new(HashMap::new()),
             used: AtomicU64::new(0),

@@ -1,0 +1,221 @@
+//! Error paths and concurrency of the CPU device: `trap`, bad memory accesses (in thread
+//! loops and in fibers, including stack overflow), the process surviving them, concurrent
+//! launches from several threads, and cooperative launches whose blocks wait for each
+//! other.
+
+use backend_api::{Device, DeviceError, LaunchConfig, LoadOptions};
+use std::sync::Arc;
+
+fn device() -> Arc<dyn Device> {
+    cpu_backend::devices().remove(0)
+}
+
+const HEADER: &str = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
+/// `out[i] = i` for every thread, then (if `p` is non-zero) a store to address `p` by the
+/// thread whose global index is `who`. With `bar`, a barrier sits in the middle (fiber mode).
+fn store_kernel(bar: bool) -> String {
+    format!(
+        r#"{HEADER}
+.visible .entry k(.param .u64 out, .param .u64 p, .param .u32 who)
+{{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [p];
+  ld.param.u32 %r1, [who];
+  mov.u32 %r2, %tid.x;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ntid.x;
+  mad.lo.s32 %r5, %r3, %r4, %r2;
+  mul.wide.u32 %rd3, %r5, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  st.global.u32 [%rd4], %r5;
+  {}
+  setp.ne.u32 %p1, %r5, %r1;
+  @%p1 bra DONE;
+  st.global.u32 [%rd2], %r5;
+DONE:
+  ret;
+}}
+"#,
+        if bar { "bar.sync 0;" } else { "" }
+    )
+}
+
+fn launch(m: &dyn backend_api::LoadedModule, grid: u32, block: u32, params: &[u8]) -> Result<(), DeviceError> {
+    let cfg = LaunchConfig { grid: [grid, 1, 1], block: [block, 1, 1], ..Default::default() };
+    m.launch("k", &cfg, params)
+}
+
+fn params(out: u64, p: u64, who: u32) -> Vec<u8> {
+    let mut v = Vec::new();
+    v.extend_from_slice(&out.to_le_bytes());
+    v.extend_from_slice(&p.to_le_bytes());
+    v.extend_from_slice(&who.to_le_bytes());
+    v.extend_from_slice(&[0; 4]);
+    v
+}
+
+#[test]
+fn bad_store_fails_the_launch_and_the_process_survives() {
+    let d = device();
+    for bar in [false, true] {
+        let m = d.load_ptx(&store_kernel(bar), &LoadOptions::default()).unwrap();
+        let n = 64 * 128;
+        let out = d.alloc(n * 4).unwrap();
+        // A null store, and a store to an unmapped high address.
+        for bad in [0u64, 0x7ff0_0000_0000] {
+            let e = launch(&*m, 64, 128, &params(out, bad, 1000));
+            assert_eq!(e, Err(DeviceError::IllegalAddress), "bar={bar} bad={bad:#x}");
+        }
+        // The device still works: a good launch completes every block.
+        launch(&*m, 64, 128, &params(out, 0, u32::MAX)).unwrap();
+        let mut got = vec![0u32; n];
+        unsafe { d.copy_from_device(got.as_mut_ptr() as *mut u8, out, n * 4).unwrap() };
+        assert!(got.iter().enumerate().all(|(i, &v)| v == i as u32), "bar={bar}");
+    }
+}
+
+#[test]
+fn trap_fails_the_launch() {
+    let d = device();
+    for bar in ["", "bar.sync 0;"] {
+        let ptx = format!(
+            "{HEADER}.visible .entry k(.param .u64 out)\n{{\n .reg .b32 %r<4>;\n .reg .pred %p<2>;\n mov.u32 %r1, %tid.x;\n {bar}\n setp.ne.u32 %p1, %r1, 5;\n @%p1 bra DONE;\n trap;\nDONE:\n ret;\n}}\n"
+        );
+        let m = d.load_ptx(&ptx, &LoadOptions::default()).unwrap();
+        assert_eq!(launch(&*m, 8, 32, &0u64.to_le_bytes()), Err(DeviceError::LaunchFailed), "{bar}");
+    }
+}
+
+#[test]
+fn unbounded_recursion_overflows_the_fiber_stack_cleanly() {
+    // A device function that calls itself forever (with a local array so frames are big).
+    let ptx = format!(
+        r#"{HEADER}
+.func (.param .b32 r) f(.param .b32 x)
+{{
+  .local .align 4 .b8 buf[256];
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<3>;
+  ld.param.b32 %r1, [x];
+  mov.u64 %rd1, buf;
+  st.local.u32 [%rd1], %r1;
+  add.s32 %r2, %r1, 1;
+  {{
+    .param .b32 a;
+    .param .b32 b;
+    st.param.b32 [a], %r2;
+    call (b), f, (a);
+    ld.param.b32 %r3, [b];
+  }}
+  ld.local.u32 %r1, [%rd1];
+  add.s32 %r3, %r3, %r1;
+  st.param.b32 [r], %r3;
+  ret;
+}}
+.visible .entry k(.param .u64 out)
+{{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  bar.sync 0;
+  {{
+    .param .b32 a;
+    .param .b32 b;
+    st.param.b32 [a], 0;
+    call (b), f, (a);
+    ld.param.b32 %r1, [b];
+  }}
+  st.global.u32 [%rd1], %r1;
+  ret;
+}}
+"#
+    );
+    let d = device();
+    let m = d.load_ptx(&ptx, &LoadOptions::default()).unwrap();
+    let out = d.alloc(4).unwrap();
+    assert_eq!(launch(&*m, 2, 4, &out.to_le_bytes()), Err(DeviceError::IllegalAddress));
+}
+
+#[test]
+fn concurrent_launches_from_several_threads() {
+    let d = device();
+    let m = d.load_ptx(&store_kernel(false), &LoadOptions::default()).unwrap();
+    let mf = d.load_ptx(&store_kernel(true), &LoadOptions::default()).unwrap();
+    std::thread::scope(|s| {
+        for t in 0..6 {
+            let (d, m, mf) = (d.clone(), m.clone(), mf.clone());
+            s.spawn(move || {
+                let n = 37 * 96;
+                let out = d.alloc(n * 4).unwrap();
+                for round in 0..20 {
+                    let module = if (t + round) % 2 == 0 { &m } else { &mf };
+                    if (t + round) % 5 == 0 {
+                        assert_eq!(launch(&**module, 37, 96, &params(out, 8, 3)), Err(DeviceError::IllegalAddress));
+                        continue;
+                    }
+                    d.memset(out, 0xffff_ffff, 4, n).unwrap();
+                    launch(&**module, 37, 96, &params(out, 0, u32::MAX)).unwrap();
+                    let mut got = vec![0u32; n];
+                    unsafe { d.copy_from_device(got.as_mut_ptr() as *mut u8, out, n * 4).unwrap() };
+                    assert!(got.iter().enumerate().all(|(i, &v)| v == i as u32), "thread {t} round {round}");
+                }
+            });
+        }
+    });
+}
+
+/// Every block adds 1 to a counter, then waits until all blocks have (a hand-written grid
+/// barrier, as cooperative groups emit it: atomic add, then spin on an acquire load), then
+/// writes what it saw.
+const GRID_BARRIER: &str = r#"
+.visible .entry k(.param .u64 counter, .param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<6>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [counter];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %nctaid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  bar.sync 0;
+  @%p1 bra WAITED;
+  atom.add.release.gpu.u32 %r4, [%rd1], 1;
+SPIN:
+  ld.acquire.gpu.u32 %r5, [%rd1];
+  setp.lt.u32 %p2, %r5, %r3;
+  @%p2 bra SPIN;
+WAITED:
+  bar.sync 0;
+  ld.volatile.global.u32 %r6, [%rd1];
+  mul.wide.u32 %rd3, %r2, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  @%p1 bra DONE;
+  st.global.u32 [%rd4], %r6;
+DONE:
+  ret;
+}
+"#;
+
+#[test]
+fn cooperative_launch_runs_every_block_at_once() {
+    let d = device();
+    let m = d.load_ptx(&format!("{HEADER}{GRID_BARRIER}"), &LoadOptions::default()).unwrap();
+    // More blocks than worker threads: only a cooperative launch can finish this.
+    let blocks = 3 * std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2) as u32 + 5;
+    let counter = d.alloc(4).unwrap();
+    let out = d.alloc(blocks as usize * 4).unwrap();
+    d.memset(counter, 0, 4, 1).unwrap();
+    let mut p = counter.to_le_bytes().to_vec();
+    p.extend_from_slice(&out.to_le_bytes());
+    let cfg = LaunchConfig { grid: [blocks, 1, 1], block: [64, 1, 1], dynamic_shared_bytes: 0, cooperative: true };
+    m.launch("k", &cfg, &p).unwrap();
+    let mut got = vec![0u32; blocks as usize];
+    unsafe { d.copy_from_device(got.as_mut_ptr() as *mut u8, out, blocks as usize * 4).unwrap() };
+    assert!(got.iter().all(|&v| v == blocks), "{got:?}");
+}
