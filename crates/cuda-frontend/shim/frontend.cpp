@@ -1,0 +1,546 @@
+// The C++ side of the CUDA front-end: clang 19 in-process, device-side compile of one
+// CUDA C++ translation unit to an LLVM module.
+//
+// Everything that needs clang's C++ API lives here and nothing else: the Rust side
+// builds the cc1 argument list, the virtual files and the source text, and receives
+// diagnostics through a callback and the optimized module as an LLVMModuleRef in a
+// context it owns. The compile runs inside llvm::CrashRecoveryContext on a thread of its
+// own, so a crash or a fatal error in clang or LLVM ends the compile, not the process.
+//
+// The AST consumer placed in front of clang's code generator implements two
+// language-level rules of ours:
+//   * lane-mask narrowing: a value of type `cudaLaneMask_t` that flows implicitly into
+//     an integer narrower than 64 bits gets a warning (on wave32 targets too, where the
+//     type is 32 bits wide: such code breaks on wave64);
+//   * -default-device: namespace-scope variables without a memory space become
+//     __device__ variables.
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/AST/StmtCXX.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticLex.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Basic/Stack.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/FrontendActions.h>
+#include <clang/Frontend/MultiplexConsumer.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/CrashRecoveryContext.h>
+#include <llvm/Support/ErrorHandling.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <llvm-c/Core.h>
+
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <string>
+
+using namespace clang;
+
+extern "C" {
+
+// One file of the virtual file system: an absolute path and its bytes (not copied;
+// they must outlive the compile, and data[len] must be a NUL, as clang's lexer needs).
+struct cf_vfile {
+  const char *path;
+  const char *data;
+  size_t len;
+};
+
+// Diagnostic levels passed to the callback.
+enum { CF_NOTE = 1, CF_REMARK = 2, CF_WARNING = 3, CF_ERROR = 4, CF_FATAL = 5 };
+// Diagnostic kinds the Rust side formats specially.
+enum { CF_KIND_OTHER = 0, CF_KIND_FILE_NOT_FOUND = 1, CF_KIND_LANEMASK = 2 };
+
+typedef void (*cf_diag_fn)(void *user, int level, int kind, const char *file, unsigned line,
+                           unsigned col, const char *msg, const char *line_text, size_t line_len,
+                           const char *arg);
+
+struct cf_request {
+  const char *const *argv;  // cc1 arguments, without "-cc1" and without the input
+  int argc;
+  const char *main_path;    // the main file as named in diagnostics (relative to cwd)
+  const char *cwd;          // working directory of the virtual file system
+  const cf_vfile *files;    // in-memory files (main file included), absolute paths
+  int nfiles;
+  cf_diag_fn diag;
+  void *user;
+  LLVMContextRef ctx;
+  int lanemask_check;       // warn on implicit narrowing of cudaLaneMask_t
+  int default_device;       // namespace-scope variables default to __device__
+  int syntax_only;          // stop after semantic analysis
+  unsigned stack_size;      // stack of the compile thread, bytes
+};
+
+// Results of cf_compile.
+enum { CF_OK = 0, CF_ERRORS = 1, CF_BAD_ARGS = 2, CF_CRASH = 3 };
+
+}  // extern "C"
+
+namespace {
+
+// Where the fatal LLVM error handler of this thread records its message: a string owned
+// by the thread that waits for the compile, so it survives the crash of this one.
+thread_local std::string *g_fatal_slot = nullptr;
+
+void fatal_handler(void *, const char *reason, bool) {
+  if (g_fatal_slot) *g_fatal_slot = reason ? reason : "unknown fatal error";
+}
+
+std::once_flag g_init_once;
+std::mutex g_crc_mutex;
+int g_crc_users = 0;
+
+void init_once() {
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTarget();
+  LLVMInitializeNVPTXTargetMC();
+  LLVMInitializeNVPTXAsmPrinter();
+  llvm::install_fatal_error_handler(fatal_handler, nullptr);
+}
+
+// Crash recovery installs process-wide signal handlers; hold them only while some
+// compile runs, so the host program's own handlers are back in between.
+struct CrashRecoveryScope {
+  CrashRecoveryScope() {
+    std::lock_guard<std::mutex> g(g_crc_mutex);
+    if (g_crc_users++ == 0) llvm::CrashRecoveryContext::Enable();
+  }
+  ~CrashRecoveryScope() {
+    std::lock_guard<std::mutex> g(g_crc_mutex);
+    if (--g_crc_users == 0) llvm::CrashRecoveryContext::Disable();
+  }
+};
+
+// Forwards every diagnostic to the Rust callback with its presumed location and the text
+// of its source line.
+class ForwardingConsumer : public DiagnosticConsumer {
+ public:
+  ForwardingConsumer(const cf_request *req, unsigned lanemask_id)
+      : req_(req), lanemask_id_(lanemask_id) {}
+
+  void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic &info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    int lvl;
+    switch (level) {
+      case DiagnosticsEngine::Ignored: return;
+      case DiagnosticsEngine::Note: lvl = CF_NOTE; break;
+      case DiagnosticsEngine::Remark: lvl = CF_REMARK; break;
+      case DiagnosticsEngine::Warning: lvl = CF_WARNING; break;
+      case DiagnosticsEngine::Error: lvl = CF_ERROR; break;
+      default: lvl = CF_FATAL; break;
+    }
+    int kind = CF_KIND_OTHER;
+    std::string arg;
+    if (info.getID() == diag::err_pp_file_not_found) {
+      kind = CF_KIND_FILE_NOT_FOUND;
+      if (info.getNumArgs() > 0 && info.getArgKind(0) == DiagnosticsEngine::ak_std_string)
+        arg = info.getArgStdStr(0);
+    } else if (info.getID() == lanemask_id_) {
+      kind = CF_KIND_LANEMASK;
+    }
+    llvm::SmallString<256> msg;
+    info.FormatDiagnostic(msg);
+    std::string file;
+    unsigned line = 0, col = 0;
+    const char *text = nullptr;
+    size_t text_len = 0;
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      const SourceManager &sm = info.getSourceManager();
+      SourceLocation loc = sm.getFileLoc(info.getLocation());
+      PresumedLoc p = sm.getPresumedLoc(loc);
+      if (p.isValid()) {
+        file = p.getFilename();
+        line = p.getLine();
+        col = p.getColumn();
+        bool invalid = false;
+        std::pair<FileID, unsigned> dec = sm.getDecomposedLoc(loc);
+        llvm::StringRef buf = sm.getBufferData(dec.first, &invalid);
+        if (!invalid && dec.second <= buf.size()) {
+          size_t start = buf.rfind('\n', dec.second == 0 ? 0 : dec.second - 1);
+          start = (start == llvm::StringRef::npos || dec.second == 0) ? 0 : start + 1;
+          if (dec.second > 0 && buf[dec.second - 1] == '\n') start = dec.second;
+          size_t end = buf.find('\n', dec.second);
+          if (end == llvm::StringRef::npos) end = buf.size();
+          text = buf.data() + start;
+          text_len = end - start;
+        }
+      }
+    }
+    req_->diag(req_->user, lvl, kind, file.c_str(), line, col, msg.c_str(), text, text_len,
+               arg.c_str());
+  }
+
+ private:
+  const cf_request *req_;
+  unsigned lanemask_id_;
+};
+
+// ---- lane-mask narrowing ----------------------------------------------------------
+
+bool is_lanemask_type(QualType t, ASTContext &ctx) {
+  // Walk the sugar: a typedef named cudaLaneMask_t anywhere in the chain counts.
+  for (int guard = 0; guard < 64 && !t.isNull(); ++guard) {
+    if (const auto *td = dyn_cast<TypedefType>(t.getTypePtr())) {
+      if (td->getDecl()->getName() == "cudaLaneMask_t") return true;
+    }
+    QualType next = t.getSingleStepDesugaredType(ctx);
+    if (next == t) break;
+    t = next;
+  }
+  return false;
+}
+
+class LaneMaskChecker : public RecursiveASTVisitor<LaneMaskChecker> {
+ public:
+  LaneMaskChecker(ASTContext &ctx, DiagnosticsEngine &diags, unsigned id)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), diags_(diags), id_(id) {}
+
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitImplicitCode() const { return false; }
+
+  bool TraverseDecl(Decl *d) {
+    if (d && !isa<TranslationUnitDecl>(d) && d->getLocation().isValid() &&
+        sm_.isInSystemHeader(d->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(d);
+  }
+
+  bool VisitImplicitCastExpr(ImplicitCastExpr *e) {
+    if (e->getCastKind() != CK_IntegralCast) return true;
+    if (is_mask_expr(e->getSubExpr())) check_dest(e->getType(), e->getExprLoc(), e->getSubExpr());
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *v) {
+    if (const Expr *init = v->getInit()) check_flow(init, v->getType(), init->getExprLoc());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *b) {
+    if (b->getOpcode() == BO_Assign) check_flow(b->getRHS(), b->getLHS()->getType(), b->getRHS()->getExprLoc());
+    return true;
+  }
+  bool VisitCompoundAssignOperator(CompoundAssignOperator *b) {
+    // `narrow op= mask` computes in the mask's width and narrows back.
+    if (is_mask_expr(b->getRHS()) && !is_lanemask_type(b->getLHS()->getType(), ctx_))
+      check_dest(b->getLHS()->getType(), b->getOperatorLoc(), b->getRHS());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *c) {
+    const FunctionDecl *fd = c->getDirectCallee();
+    if (!fd) return true;
+    unsigned n = std::min<unsigned>(c->getNumArgs(), fd->getNumParams());
+    unsigned first = isa<CXXOperatorCallExpr>(c) && isa<CXXMethodDecl>(fd) ? 1 : 0;
+    for (unsigned i = first; i < n + first && i < c->getNumArgs(); ++i) {
+      unsigned p = i - first;
+      if (p >= fd->getNumParams()) break;
+      check_flow(c->getArg(i), fd->getParamDecl(p)->getType(), c->getArg(i)->getExprLoc());
+    }
+    return true;
+  }
+  bool VisitReturnStmt(ReturnStmt *r) {
+    // Handled through the function being visited: see TraverseFunctionDecl.
+    if (current_fn_ && r->getRetValue())
+      check_flow(r->getRetValue(), current_fn_->getReturnType(), r->getRetValue()->getExprLoc());
+    return true;
+  }
+  bool TraverseFunctionDecl(FunctionDecl *f) {
+    const FunctionDecl *saved = current_fn_;
+    current_fn_ = f;
+    bool r = RecursiveASTVisitor::TraverseFunctionDecl(f);
+    current_fn_ = saved;
+    return r;
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *f) {
+    const FunctionDecl *saved = current_fn_;
+    current_fn_ = f;
+    bool r = RecursiveASTVisitor::TraverseCXXMethodDecl(f);
+    current_fn_ = saved;
+    return r;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *l) {
+    const FunctionDecl *saved = current_fn_;
+    current_fn_ = l->getCallOperator();
+    bool r = RecursiveASTVisitor::TraverseLambdaExpr(l);
+    current_fn_ = saved;
+    return r;
+  }
+
+ private:
+  // Strips what does not change the value's type: parentheses and lvalue/no-op casts.
+  const Expr *strip(const Expr *e) const {
+    while (true) {
+      e = e->IgnoreParens();
+      if (const auto *ice = dyn_cast<ImplicitCastExpr>(e)) {
+        if (ice->getCastKind() == CK_LValueToRValue || ice->getCastKind() == CK_NoOp) {
+          e = ice->getSubExpr();
+          continue;
+        }
+      }
+      if (const auto *ewc = dyn_cast<ExprWithCleanups>(e)) { e = ewc->getSubExpr(); continue; }
+      if (const auto *mte = dyn_cast<MaterializeTemporaryExpr>(e)) { e = mte->getSubExpr(); continue; }
+      return e;
+    }
+  }
+
+  // A lane mask: an expression whose type is cudaLaneMask_t, or &, |, ^, ~ and ?: of masks.
+  bool is_mask_expr(const Expr *e) const {
+    e = strip(e);
+    if (is_lanemask_type(e->getType(), ctx_)) return true;
+    if (const auto *b = dyn_cast<BinaryOperator>(e)) {
+      switch (b->getOpcode()) {
+        case BO_And: case BO_Or: case BO_Xor:
+          return is_mask_expr(b->getLHS()) || is_mask_expr(b->getRHS());
+        default: return false;
+      }
+    }
+    if (const auto *u = dyn_cast<UnaryOperator>(e)) {
+      if (u->getOpcode() == UO_Not) return is_mask_expr(u->getSubExpr());
+    }
+    if (const auto *c = dyn_cast<ConditionalOperator>(e))
+      return is_mask_expr(c->getTrueExpr()) || is_mask_expr(c->getFalseExpr());
+    return false;
+  }
+
+  void check_flow(const Expr *src, QualType dest, SourceLocation loc) {
+    const Expr *s = strip(src);
+    if (const auto *ice = dyn_cast<ImplicitCastExpr>(s))
+      if (ice->getCastKind() == CK_IntegralCast) return;  // VisitImplicitCastExpr reports it
+    if (!is_mask_expr(s)) return;
+    check_dest(dest, loc, s);
+  }
+
+  void check_dest(QualType dest, SourceLocation loc, const Expr *src) {
+    if (dest.isNull()) return;
+    if (dest->isReferenceType()) dest = dest->getPointeeType();
+    if (is_lanemask_type(dest, ctx_)) return;
+    QualType c = dest.getCanonicalType();
+    if (!c->isIntegerType() || c->isBooleanType() || c->isEnumeralType()) return;
+    uint64_t bits = ctx_.getTypeSize(c);
+    if (bits >= 64) return;
+    if (loc.isInvalid() || sm_.isInSystemHeader(sm_.getFileLoc(loc))) return;
+    unsigned raw = loc.getRawEncoding();
+    if (!reported_.insert(raw).second) return;
+    uint64_t mask_bits = ctx_.getTypeSize(strip(src)->getType().getCanonicalType());
+    diags_.Report(loc, id_) << dest << (unsigned)bits << (unsigned)mask_bits;
+  }
+
+  ASTContext &ctx_;
+  const SourceManager &sm_;
+  DiagnosticsEngine &diags_;
+  unsigned id_;
+  const FunctionDecl *current_fn_ = nullptr;
+  std::set<unsigned> reported_;
+};
+
+class OurConsumer : public ASTConsumer {
+ public:
+  OurConsumer(const cf_request *req, DiagnosticsEngine &diags, unsigned lanemask_id)
+      : req_(req), diags_(diags), lanemask_id_(lanemask_id) {}
+
+  void Initialize(ASTContext &ctx) override { ctx_ = &ctx; }
+
+  bool HandleTopLevelDecl(DeclGroupRef group) override {
+    if (!req_->default_device || !ctx_) return true;
+    for (Decl *d : group) mark_device(d);
+    return true;
+  }
+
+  void HandleTranslationUnit(ASTContext &ctx) override {
+    if (req_->lanemask_check && !diags_.hasErrorOccurred()) {
+      LaneMaskChecker checker(ctx, diags_, lanemask_id_);
+      checker.TraverseDecl(ctx.getTranslationUnitDecl());
+    }
+  }
+
+ private:
+  void mark_device(Decl *d) {
+    if (auto *ns = dyn_cast<NamespaceDecl>(d)) {
+      for (Decl *inner : ns->decls()) mark_device(inner);
+      return;
+    }
+    if (auto *lsd = dyn_cast<LinkageSpecDecl>(d)) {
+      for (Decl *inner : lsd->decls()) mark_device(inner);
+      return;
+    }
+    auto *v = dyn_cast<VarDecl>(d);
+    if (!v || !v->hasGlobalStorage() || v->isStaticLocal() || !v->getDeclContext()->isFileContext())
+      return;
+    if (isa<VarTemplateSpecializationDecl>(v)) return;
+    if (v->isConstexpr()) return;
+    if (v->hasAttr<CUDADeviceAttr>() || v->hasAttr<CUDAConstantAttr>() || v->hasAttr<CUDASharedAttr>() ||
+        v->hasAttr<HIPManagedAttr>())
+      return;
+    if (ctx_->getSourceManager().isInSystemHeader(v->getLocation())) return;
+    v->addAttr(CUDADeviceAttr::CreateImplicit(*ctx_));
+  }
+
+  const cf_request *req_;
+  DiagnosticsEngine &diags_;
+  unsigned lanemask_id_;
+  ASTContext *ctx_ = nullptr;
+};
+
+// Our consumer in front of clang's code generator (or alone, for syntax-only runs).
+class OurCodeGenAction : public EmitLLVMOnlyAction {
+ public:
+  OurCodeGenAction(const cf_request *req, unsigned lanemask_id)
+      : EmitLLVMOnlyAction(llvm::unwrap(req->ctx)), req_(req), lanemask_id_(lanemask_id) {}
+
+ protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, llvm::StringRef in) override {
+    std::vector<std::unique_ptr<ASTConsumer>> consumers;
+    consumers.push_back(std::make_unique<OurConsumer>(req_, ci.getDiagnostics(), lanemask_id_));
+    consumers.push_back(EmitLLVMOnlyAction::CreateASTConsumer(ci, in));
+    return std::make_unique<MultiplexConsumer>(std::move(consumers));
+  }
+
+ private:
+  const cf_request *req_;
+  unsigned lanemask_id_;
+};
+
+class OurSyntaxOnlyAction : public SyntaxOnlyAction {
+ public:
+  OurSyntaxOnlyAction(const cf_request *req, unsigned lanemask_id) : req_(req), lanemask_id_(lanemask_id) {}
+
+ protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, llvm::StringRef) override {
+    return std::make_unique<OurConsumer>(req_, ci.getDiagnostics(), lanemask_id_);
+  }
+
+ private:
+  const cf_request *req_;
+  unsigned lanemask_id_;
+};
+
+int compile_inner(const cf_request *req, LLVMModuleRef *out) {
+  clang::noteBottomOfStack();
+  // Diagnostics for the argument list itself.
+  auto diag_opts = llvm::makeIntrusiveRefCnt<DiagnosticOptions>();
+  auto invocation = std::make_shared<CompilerInvocation>();
+  {
+    ForwardingConsumer arg_consumer(req, ~0u);
+    DiagnosticsEngine arg_diags(llvm::makeIntrusiveRefCnt<DiagnosticIDs>(), diag_opts.get(), &arg_consumer, false);
+    std::vector<const char *> args(req->argv, req->argv + req->argc);
+    if (!CompilerInvocation::CreateFromArgs(*invocation, args, arg_diags) || arg_diags.hasErrorOccurred())
+      return CF_BAD_ARGS;
+  }
+  FrontendOptions &fe = invocation->getFrontendOpts();
+  fe.Inputs.clear();
+  fe.Inputs.emplace_back(req->main_path, InputKind(Language::CUDA));
+  fe.ProgramAction = req->syntax_only ? frontend::ParseSyntaxOnly : frontend::EmitLLVMOnly;
+  fe.DisableFree = false;
+
+  // Virtual files over an unlinked physical file system (its working directory is
+  // private, so setting it never changes the process's).
+  auto physical = llvm::vfs::createPhysicalFileSystem();
+  auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  for (int i = 0; i < req->nfiles; ++i) {
+    const cf_vfile &f = req->files[i];
+    memory->addFile(f.path, 0,
+                    llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f.data, f.len), f.path, true));
+  }
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(physical.release()));
+  overlay->pushOverlay(memory);
+  if (req->cwd && *req->cwd) overlay->setCurrentWorkingDirectory(req->cwd);
+
+  CompilerInstance ci;
+  ci.setInvocation(invocation);
+  // Our custom diagnostic needs the engine's ID table, so create the engine first.
+  ci.createDiagnostics(nullptr, false);
+  unsigned lanemask_id = ci.getDiagnostics().getCustomDiagID(
+      DiagnosticsEngine::Warning,
+      "implicit conversion narrows a lane mask to %0 (%1 bits; cudaLaneMask_t is %2 bits here and 64 "
+      "on wave64 targets): lanes are lost on a 64-wide warp; keep the value as cudaLaneMask_t or auto");
+  auto *consumer = new ForwardingConsumer(req, lanemask_id);
+  ci.getDiagnostics().setClient(consumer, /*ShouldOwnClient=*/true);
+  ci.createFileManager(overlay);
+
+  bool ok;
+  if (req->syntax_only) {
+    OurSyntaxOnlyAction act(req, lanemask_id);
+    ok = ci.ExecuteAction(act);
+    *out = nullptr;
+    return ok && !ci.getDiagnostics().hasErrorOccurred() ? CF_OK : CF_ERRORS;
+  }
+  OurCodeGenAction act(req, lanemask_id);
+  ok = ci.ExecuteAction(act);
+  if (!ok || ci.getDiagnostics().hasErrorOccurred()) return CF_ERRORS;
+  std::unique_ptr<llvm::Module> module = act.takeModule();
+  if (!module) return CF_ERRORS;
+  *out = llvm::wrap(module.release());
+  return CF_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+void cf_init(void) { std::call_once(g_init_once, init_once); }
+
+// Compiles one translation unit. On CF_OK, *out is a module in req->ctx that the caller
+// owns. On CF_CRASH, *crash_msg (if not null) gets a malloc'ed description.
+int cf_compile(const cf_request *req, LLVMModuleRef *out, char **crash_msg) {
+  cf_init();
+  *out = nullptr;
+  if (crash_msg) *crash_msg = nullptr;
+  CrashRecoveryScope scope;
+  llvm::CrashRecoveryContext crc;
+  int result = CF_CRASH;
+  LLVMModuleRef module = nullptr;
+  std::string fatal;
+  auto body = [&]() {
+    g_fatal_slot = &fatal;
+    result = compile_inner(req, &module);
+    g_fatal_slot = nullptr;
+  };
+  bool completed = crc.RunSafelyOnThread(body, req->stack_size ? req->stack_size : (8u << 20));
+  if (!completed) {
+    if (crash_msg) {
+      std::string m = fatal.empty() ? std::string("the front-end crashed") : ("fatal error: " + fatal);
+      *crash_msg = strdup(m.c_str());
+    }
+    // The module (if any) belongs to an abandoned compile: leak it rather than touch it.
+    return CF_CRASH;
+  }
+  *out = module;
+  return result;
+}
+
+// Runs fn(data) under crash recovery on a thread of its own; returns 1 if it completed,
+// 0 if it crashed (then *crash_msg, if not null, gets a malloc'ed description).
+int cf_run_safely(void (*fn)(void *), void *data, unsigned stack_size, char **crash_msg) {
+  cf_init();
+  if (crash_msg) *crash_msg = nullptr;
+  CrashRecoveryScope scope;
+  llvm::CrashRecoveryContext crc;
+  std::string fatal;
+  auto body = [&]() {
+    g_fatal_slot = &fatal;
+    fn(data);
+    g_fatal_slot = nullptr;
+  };
+  bool completed = crc.RunSafelyOnThread(body, stack_size ? stack_size : (8u << 20));
+  if (!completed && crash_msg) {
+    std::string m = fatal.empty() ? std::string("the back-end crashed") : ("fatal error: " + fatal);
+    *crash_msg = strdup(m.c_str());
+  }
+  return completed ? 1 : 0;
+}
+
+void cf_free(char *p) { free(p); }
+
+}  // extern "C"

@@ -1,0 +1,471 @@
+//! CUDA C++ to PTX, in-process: the compiler behind our libnvrtc.so.
+//!
+//! ```text
+//! source + headers + NVRTC options
+//!   | options::parse            NVRTC's vocabulary and error messages
+//!   | cc1 arguments             target nvptx64-nvidia-cuda, sm_XX, our headers (include/)
+//!   v
+//! shim (C++, clang 19)          parse, Sema, our AST checks (lane-mask narrowing,
+//!   |                           -default-device), CodeGen + LLVM's O3 pipeline,
+//!   |                           under crash recovery on a thread of its own
+//!   v
+//! ir::                          name expressions -> lowered names, kernel linkage,
+//!   |                           precision options (div/sqrt)
+//!   v
+//! codegen::                     NVPTX back-end (inkwell TargetMachine) -> PTX text
+//! ```
+//!
+//! Diagnostics are collected from clang and rendered in NVIDIA's (EDG) log format by
+//! [`diag`]. Nothing here panics on bad input; a crash inside clang or LLVM becomes an
+//! internal error with a log line saying what happened.
+
+pub mod diag;
+mod ffi;
+pub mod headers;
+mod ir;
+pub mod options;
+pub mod target;
+
+use diag::{Diagnostic, Kind, Level};
+use inkwell::context::Context;
+use inkwell::llvm_sys::prelude::LLVMModuleRef;
+use inkwell::module::Module;
+use options::{Options, Output, Std};
+use std::ffi::{CStr, CString};
+use std::os::raw::{c_char, c_int, c_uint, c_void};
+use std::time::Instant;
+use target::Arch;
+
+/// Virtual directory of our device headers.
+pub const BUILTIN_DIR: &str = "/__nvrtc_builtin__";
+/// Virtual directory of the headers given to nvrtcCreateProgram.
+pub const HEADER_DIR: &str = "/__nvrtc_headers__";
+
+/// NVRTC version we implement (nvrtcVersion) and the CUDA version macros we define.
+pub const VERSION: (i32, i32) = (13, 0);
+
+/// One in-memory header of a program.
+#[derive(Clone, Debug)]
+pub struct Header {
+    pub name: String,
+    pub text: Vec<u8>,
+}
+
+/// What to compile.
+pub struct Request<'a> {
+    pub source: &'a [u8],
+    /// The program name (`default_program` when the client gave none).
+    pub name: &'a str,
+    pub headers: &'a [Header],
+    pub options: &'a Options,
+    pub name_expressions: &'a [String],
+    /// The architecture (and warp size) to use when the options name none.
+    pub default_target: Option<(Arch, u32)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Success,
+    /// Errors in the program: NVRTC_ERROR_COMPILATION.
+    CompileError,
+    /// An option we cannot honour: NVRTC_ERROR_INVALID_OPTION.
+    InvalidOption,
+    /// Our own failure (crash, back-end error): NVRTC_ERROR_INTERNAL_ERROR... reported by
+    /// NVRTC as a compilation error with the reason in the log.
+    InternalError,
+}
+
+/// Times of the phases of one compile, milliseconds.
+#[derive(Clone, Debug, Default)]
+pub struct Timings {
+    pub frontend_ms: f64,
+    pub passes_ms: f64,
+    pub codegen_ms: f64,
+}
+
+pub struct CompileResult {
+    pub outcome: Outcome,
+    pub log: String,
+    /// PTX text (no NUL) on success.
+    pub ptx: Option<String>,
+    /// `(name expression, lowered name)`, in the order the expressions were added.
+    pub lowered_names: Vec<(String, String)>,
+    pub timings: Timings,
+}
+
+impl CompileResult {
+    fn fail(outcome: Outcome, log: String) -> CompileResult {
+        CompileResult { outcome, log, ptx: None, lowered_names: Vec::new(), timings: Timings::default() }
+    }
+}
+
+/// Prefix of the variables that carry name expressions through the compile.
+pub(crate) const NAME_EXPR_PREFIX: &str = "__nvrtc_name_expr_";
+
+/// The effective target of a compile.
+pub(crate) struct Target {
+    pub arch: Arch,
+    pub warp_size: u32,
+}
+
+fn effective_target(req: &Request) -> Target {
+    let (arch, default_warp) = match (&req.options.arch, &req.default_target) {
+        (Some(a), _) => (a.clone(), a.warp_size()),
+        (None, Some((a, w))) => (a.clone(), *w),
+        (None, None) => (Arch::default_arch(), 32),
+    };
+    let warp_size = req.options.warp_size.unwrap_or(default_warp);
+    Target { arch, warp_size }
+}
+
+fn cc1_args(o: &Options, t: &Target) -> Vec<String> {
+    let mut a: Vec<String> = Vec::with_capacity(64);
+    let mut push = |s: &str| a.push(s.to_string());
+    push("-triple");
+    push("nvptx64-nvidia-cuda");
+    push("-aux-triple");
+    push("x86_64-unknown-linux-gnu");
+    push("-fcuda-is-device");
+    push("-target-cpu");
+    push(&t.arch.llvm_cpu());
+    push("-target-feature");
+    push(t.arch.llvm_ptx_feature());
+    push(if o.optimize() { "-O3" } else { "-O0" });
+    push(o.std.clang_flag());
+    push("-fcuda-allow-variadic-functions");
+    push("-fno-rtti");
+    push("-fno-threadsafe-statics");
+    push("-discard-value-names");
+    push("-ferror-limit");
+    push("100");
+    push("-nostdsysteminc");
+    push("-nobuiltininc");
+    if o.optimize() {
+        push("-vectorize-loops");
+        push("-vectorize-slp");
+    }
+    push(if o.fmad { "-ffp-contract=fast" } else { "-ffp-contract=off" });
+    if o.ftz {
+        push("-fdenormal-fp-math-f32=preserve-sign,preserve-sign");
+    }
+    if o.rdc {
+        push("-fgpu-rdc");
+    }
+    if o.device_int128 {
+        push("-D__CUDACC_RTC_INT128__=1");
+    }
+    // Search order: our device headers, then the program's headers, then -I.
+    push("-I");
+    push(BUILTIN_DIR);
+    push("-I");
+    push(HEADER_DIR);
+    let cwd = std::env::current_dir().ok();
+    for p in &o.include_paths {
+        push("-I");
+        let path = std::path::Path::new(p);
+        match (&cwd, path.is_absolute()) {
+            (Some(cwd), false) => push(&cwd.join(path).to_string_lossy()),
+            _ => push(p),
+        }
+    }
+    // Macros of NVRTC and of the target.
+    let (major, minor) = VERSION;
+    let mut defs: Vec<(String, String)> = vec![
+        ("__CUDACC__".into(), "1".into()),
+        ("__CUDACC_RTC__".into(), "1".into()),
+        ("__NVCC_DIAG_PRAGMA_SUPPORT__".into(), "1".into()),
+        ("__CUDACC_VER_MAJOR__".into(), major.to_string()),
+        ("__CUDACC_VER_MINOR__".into(), minor.to_string()),
+        ("__CUDACC_VER_BUILD__".into(), "88".into()),
+        ("__CUDA_API_VER_MAJOR__".into(), major.to_string()),
+        ("__CUDA_API_VER_MINOR__".into(), minor.to_string()),
+        ("__CUDA_ARCH__".into(), t.arch.cuda_arch_macro().to_string()),
+        ("__CUDA_PREC_DIV".into(), (o.prec_div as u32).to_string()),
+        ("__CUDA_PREC_SQRT".into(), (o.prec_sqrt as u32).to_string()),
+        ("__CUDA_FTZ".into(), (o.ftz as u32).to_string()),
+        ("__USE_FAST_MATH__".into(), (o.fast_math as u32).to_string()),
+        ("__REDSCALE__".into(), "1".into()),
+        ("__SCALE_WARP_SIZE__".into(), t.warp_size.to_string()),
+        ("__NVRTC_WARP_SIZE__".into(), t.warp_size.to_string()),
+    ];
+    defs.extend(t.arch.extra_macros());
+    if o.rdc {
+        defs.push(("__CUDACC_RDC__".into(), "1".into()));
+    }
+    if o.device_debug {
+        defs.push(("__CUDACC_DEBUG__".into(), "1".into()));
+    }
+    if o.extended_lambda {
+        defs.push(("__CUDACC_EXTENDED_LAMBDA__".into(), "1".into()));
+    }
+    if o.relaxed_constexpr {
+        defs.push(("__CUDACC_RELAXED_CONSTEXPR__".into(), "1".into()));
+    }
+    if o.fast_math {
+        defs.push(("__NVRTC_FAST_MATH__".into(), "1".into()));
+    }
+    for (k, v) in defs {
+        a.push(format!("-D{k}={v}"));
+    }
+    // The client's macros, in order (-U after -D of the same name wins, as in nvcc).
+    for d in &o.defines {
+        a.push(format!("-D{d}"));
+    }
+    for u in &o.undefines {
+        a.push(format!("-U{u}"));
+    }
+    // The implicit header first, then --pre-include.
+    a.push("-include".into());
+    a.push(format!("{BUILTIN_DIR}/{}", headers::PRELUDE));
+    for h in &o.pre_includes {
+        a.push("-include".into());
+        a.push(h.clone());
+    }
+    if o.default_device {
+        a.push("-include".into());
+        a.push(format!("{BUILTIN_DIR}/__nvrtc_default_device.h"));
+    }
+    a
+}
+
+/// The main file: the program's source, then (in a file of its own for diagnostics)
+/// one device variable per name expression, whose initializer makes clang instantiate
+/// and reference the entity; `ir::take_name_expressions` reads the symbol back.
+fn main_text(req: &Request) -> Vec<u8> {
+    let mut text = req.source.to_vec();
+    // A NUL inside the source ends it (the C API takes a C string).
+    if let Some(p) = text.iter().position(|&b| b == 0) {
+        text.truncate(p);
+    }
+    if req.options.no_source_include {
+        // NVRTC: the directory of the source is not searched (ours is virtual anyway).
+    }
+    if !req.name_expressions.is_empty() {
+        let auto = if req.options.std == Std::Cxx03 { "__auto_type" } else { "auto" };
+        text.extend_from_slice(b"\n#line 1 \"__nv_name_map\"\n");
+        for (i, e) in req.name_expressions.iter().enumerate() {
+            text.extend_from_slice(format!("__device__ {auto} {NAME_EXPR_PREFIX}{i} = {e};\n").as_bytes());
+        }
+    }
+    if req.options.default_device {
+        text.extend_from_slice(b"\n#pragma clang force_cuda_host_device end\n");
+    }
+    text
+}
+
+struct DiagSink {
+    diags: Vec<Diagnostic>,
+}
+
+unsafe fn cstr(p: *const c_char) -> String {
+    if p.is_null() {
+        String::new()
+    } else {
+        // SAFETY: the shim passes NUL-terminated strings valid for the call.
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    }
+}
+
+unsafe extern "C" fn on_diag(
+    user: *mut c_void,
+    level: c_int,
+    kind: c_int,
+    file: *const c_char,
+    line: c_uint,
+    col: c_uint,
+    msg: *const c_char,
+    line_text: *const c_char,
+    line_len: usize,
+    arg: *const c_char,
+) {
+    // Never unwind into C++.
+    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // SAFETY: `user` is the DiagSink of the running compile; the strings are valid
+        // for the duration of the call.
+        let sink = unsafe { &mut *(user as *mut DiagSink) };
+        let source_line = if line_text.is_null() {
+            String::new()
+        } else {
+            let bytes = unsafe { std::slice::from_raw_parts(line_text as *const u8, line_len) };
+            String::from_utf8_lossy(bytes).into_owned()
+        };
+        let level = match level {
+            ffi::CF_NOTE => Level::Note,
+            ffi::CF_REMARK => Level::Remark,
+            ffi::CF_WARNING => Level::Warning,
+            ffi::CF_ERROR => Level::Error,
+            _ => Level::Fatal,
+        };
+        let kind = match kind {
+            ffi::CF_KIND_FILE_NOT_FOUND => Kind::FileNotFound,
+            ffi::CF_KIND_LANEMASK => Kind::LaneMask,
+            _ => Kind::Other,
+        };
+        sink.diags.push(Diagnostic {
+            level,
+            kind,
+            file: unsafe { cstr(file) },
+            line,
+            col,
+            message: unsafe { cstr(msg) },
+            source_line,
+            arg: unsafe { cstr(arg) },
+        });
+    }));
+}
+
+/// Compiles one program. Thread-safe: independent requests may run concurrently.
+pub fn compile(req: &Request) -> CompileResult {
+    match req.options.output {
+        Output::LtoIr => {
+            return CompileResult::fail(
+                Outcome::InvalidOption,
+                "nvrtc: error: LTO-IR output (-dlto, --dlink-time-opt, --gen-opt-lto) is not supported by this \
+                 implementation: it produces PTX only\n"
+                    .into(),
+            )
+        }
+        Output::OptixIr => {
+            return CompileResult::fail(
+                Outcome::InvalidOption,
+                "nvrtc: error: OptiX-IR output (-optix-ir) is not supported by this implementation: it produces \
+                 PTX only\n"
+                    .into(),
+            )
+        }
+        Output::Ptx => {}
+    }
+    let t_start = Instant::now();
+    let target = effective_target(req);
+    let args = cc1_args(req.options, &target);
+    let mut prefix_log = String::new();
+    for w in &req.options.warnings {
+        prefix_log.push_str(w);
+        prefix_log.push('\n');
+    }
+
+    // Virtual files: our headers, the program's headers, the main file.
+    let cwd = std::env::current_dir().map(|p| p.to_string_lossy().into_owned()).unwrap_or_else(|_| "/".into());
+    let main_abs = if req.name.starts_with('/') { req.name.to_string() } else { format!("{}/{}", cwd.trim_end_matches('/'), req.name) };
+    let mut main = main_text(req);
+    main.push(0);
+    let header_texts: Vec<Vec<u8>> = req
+        .headers
+        .iter()
+        .map(|h| {
+            let end = h.text.iter().position(|&b| b == 0).unwrap_or(h.text.len());
+            let mut t = h.text[..end].to_vec();
+            t.push(0);
+            t
+        })
+        .collect();
+    let mut paths: Vec<CString> = Vec::new();
+    let mut datas: Vec<(*const c_char, usize)> = Vec::new();
+    // Every buffer ends in a NUL that its length does not count (clang's lexer needs it).
+    let mut add = |path: String, data: &[u8]| {
+        debug_assert_eq!(data.last(), Some(&0));
+        paths.push(CString::new(path.replace('\0', "")).expect("no NUL"));
+        datas.push((data.as_ptr() as *const c_char, data.len() - 1));
+    };
+    for (rel, text) in headers::BUILTIN_HEADERS {
+        add(format!("{BUILTIN_DIR}/{rel}"), text.as_bytes());
+    }
+    for (h, text) in req.headers.iter().zip(&header_texts) {
+        let name = h.name.trim_start_matches("./");
+        let path = if name.starts_with('/') { name.to_string() } else { format!("{HEADER_DIR}/{name}") };
+        add(path, text);
+    }
+    add(main_abs, &main);
+    let vfiles: Vec<ffi::CfVfile> = paths
+        .iter()
+        .zip(&datas)
+        .map(|(p, (d, l))| ffi::CfVfile { path: p.as_ptr(), data: *d, len: *l })
+        .collect();
+
+    let mut args = args;
+    args.push("-x".into());
+    args.push("cuda".into());
+    args.push(req.name.to_string());
+    let c_args: Vec<CString> = args.iter().map(|s| CString::new(s.replace('\0', "")).expect("no NUL")).collect();
+    let argv: Vec<*const c_char> = c_args.iter().map(|s| s.as_ptr()).collect();
+    let c_main = CString::new(req.name.replace('\0', "")).expect("no NUL");
+    let c_cwd = CString::new(cwd.clone()).expect("no NUL");
+    let context = Context::create();
+    let mut sink = DiagSink { diags: Vec::new() };
+    let request = ffi::CfRequest {
+        argv: argv.as_ptr(),
+        argc: argv.len() as c_int,
+        main_path: c_main.as_ptr(),
+        cwd: c_cwd.as_ptr(),
+        files: vfiles.as_ptr(),
+        nfiles: vfiles.len() as c_int,
+        diag: on_diag,
+        user: &mut sink as *mut DiagSink as *mut c_void,
+        ctx: context.raw(),
+        lanemask_check: req.options.lanemask_warnings as c_int,
+        default_device: req.options.default_device as c_int,
+        syntax_only: req.options.syntax_only as c_int,
+        stack_size: 16 << 20,
+    };
+    let mut raw_module: LLVMModuleRef = std::ptr::null_mut();
+    let mut crash: *mut c_char = std::ptr::null_mut();
+    // SAFETY: every pointer in `request` outlives the call; the shim copies nothing it
+    // keeps beyond it except into the module, which lives in `context`.
+    let rc = unsafe { ffi::cf_compile(&request, &mut raw_module, &mut crash) };
+    let frontend_ms = t_start.elapsed().as_secs_f64() * 1e3;
+    let o = req.options;
+    let diags = diag::filter(sink.diags, o.disable_warnings, &o.diag_suppress, &o.diag_error, &o.diag_warn);
+    let has_error = diags.iter().any(|d| d.level >= Level::Error);
+    let mut log = prefix_log;
+    log.push_str(&diag::render(&diags, req.name));
+
+    if rc == ffi::CF_CRASH {
+        // SAFETY: a malloc'ed string from the shim, or null.
+        let why = if crash.is_null() { "the front-end crashed".to_string() } else { unsafe { cstr(crash) } };
+        unsafe { ffi::cf_free(crash) };
+        log.push_str(&format!(
+            "internal compiler error: {why} while compiling \"{}\"; the compilation was abandoned (the process \
+             is unaffected)\n",
+            req.name
+        ));
+        // The abandoned compile may still reference the context: leak it.
+        std::mem::forget(context);
+        return CompileResult::fail(Outcome::InternalError, log);
+    }
+    if rc == ffi::CF_BAD_ARGS {
+        log.push_str("internal compiler error: the front-end rejected its arguments\n");
+        return CompileResult::fail(Outcome::InternalError, log);
+    }
+    if rc != ffi::CF_OK || has_error {
+        // SAFETY: a module handed back with errors is ours to dispose of.
+        if !raw_module.is_null() {
+            drop(unsafe { Module::new(raw_module) });
+        }
+        return CompileResult::fail(Outcome::CompileError, log);
+    }
+    if o.syntax_only {
+        return CompileResult {
+            outcome: Outcome::Success,
+            log,
+            ptx: Some(String::new()),
+            lowered_names: Vec::new(),
+            timings: Timings { frontend_ms, ..Default::default() },
+        };
+    }
+    // SAFETY: CF_OK hands us a module of `context`, which outlives it (dropped first).
+    let module = unsafe { Module::new(raw_module) };
+    let result = ir::finish(&module, req, &target, &mut log);
+    let mut timings = Timings { frontend_ms, ..Default::default() };
+    match result {
+        Ok((ptx, lowered, t)) => {
+            timings.passes_ms = t.0;
+            timings.codegen_ms = t.1;
+            drop(module);
+            CompileResult { outcome: Outcome::Success, log, ptx: Some(ptx), lowered_names: lowered, timings }
+        }
+        Err(outcome) => {
+            drop(module);
+            CompileResult { outcome, log, ptx: None, lowered_names: Vec::new(), timings }
+        }
+    }
+}

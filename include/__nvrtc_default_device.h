@@ -1,0 +1,1 @@
+#pragma clang force_cuda_host_device begin
