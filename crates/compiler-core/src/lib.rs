@@ -11,4 +11,5 @@ pub mod diag;
 pub mod host;
 pub mod host_abi;
 pub mod lower;
+pub mod target;
 pub mod ptx;

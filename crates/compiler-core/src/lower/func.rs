@@ -9,7 +9,6 @@ use super::module::{ll_global, var_size, FnSig, ModuleCx, Symbol};
 use super::types::{bits, size_of, storage};
 use super::KernelMeta;
 use crate::diag::Diagnostic;
-use crate::host_abi;
 use crate::ptx::ast::*;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -26,7 +25,7 @@ pub(crate) enum Local {
 }
 
 pub(crate) struct FnLowerer<'a> {
-    pub cx: &'a ModuleCx,
+    pub cx: &'a ModuleCx<'a>,
     /// The allocas and loads of the entry block.
     pub prelude: String,
     pub body: String,
@@ -38,10 +37,12 @@ pub(crate) struct FnLowerer<'a> {
     pub uses_barrier: bool,
     pub local_bytes: u64,
     pub span: Span,
+    /// The `CC.CF` carry flag's alloca.
+    pub carry: String,
 }
 
 /// Lower one function with a body. Kernels also return their metadata.
-pub(crate) fn lower_function(cx: &ModuleCx, f: &Function, ir: &mut String) -> Result<Option<KernelMeta>, Vec<Diagnostic>> {
+pub(crate) fn lower_function<'a>(cx: &'a ModuleCx<'a>, f: &Function, ir: &mut String) -> Result<Option<KernelMeta>, Vec<Diagnostic>> {
     let mut l = FnLowerer {
         cx,
         prelude: String::new(),
@@ -54,17 +55,18 @@ pub(crate) fn lower_function(cx: &ModuleCx, f: &Function, ir: &mut String) -> Re
         uses_barrier: false,
         local_bytes: 0,
         span: f.span,
+        carry: String::new(),
     };
-    let _ = writeln!(
-        l.prelude,
-        "  %shared.p = getelementptr i8, ptr %ctx, i64 {}\n  %shared = load ptr, ptr %shared.p\n  %carry = alloca i1\n  store i1 false, ptr %carry",
-        host_abi::OFFSET_SHARED
-    );
+    let _ = writeln!(l.prelude, "  %shared = call ptr @__ptx_shared_base(ptr %ctx)");
+    let carry = l.alloca("i1", 1);
+    let _ = writeln!(l.prelude, "  store i1 false, ptr {carry}");
+    l.carry = carry;
     let mut sig_params = vec!["ptr %ctx".to_string()];
     let mut meta = None;
     if l.is_kernel {
         sig_params.push("ptr %params".into());
         let mut layout = Vec::new();
+        let mut aligns = Vec::new();
         let mut off: u64 = 0;
         for (i, p) in f.params.iter().enumerate() {
             let align = p.align.unwrap_or(size_of(p.ty) as u32).max(1) as u64;
@@ -74,11 +76,13 @@ pub(crate) fn lower_function(cx: &ModuleCx, f: &Function, ir: &mut String) -> Re
             let _ = writeln!(l.prelude, "  {ptr} = getelementptr i8, ptr %params, i64 {off}");
             l.scopes[0].insert(p.name.clone(), Local::Mem { ptr });
             layout.push((off as usize, size as usize));
+            aligns.push(align as u32);
             off += size;
         }
         meta = Some(KernelMeta {
             name: f.name.clone(),
             params: layout,
+            param_aligns: aligns,
             param_buffer_size: off as usize,
             uses_barrier: false,
             reqntid: f.tuning.reqntid,
@@ -170,25 +174,39 @@ impl<'a> FnLowerer<'a> {
         format!("{hint}{}", self.tmp)
     }
 
-    /// A pointer to a field of the `ThreadCtx`, emitted in the body.
-    pub fn ctx_field(&mut self, offset: usize) -> String {
-        let t = self.t();
-        self.emit(format!("{t} = getelementptr i8, ptr %ctx, i64 {offset}"));
-        t
-    }
-
-    /// Load an i32 field of the `ThreadCtx`.
-    pub fn ctx_u32(&mut self, offset: usize) -> String {
-        let t = self.t();
-        let f = self.ctx_field(offset);
-        self.emit(format!("{t} = load i32, ptr {f}"));
-        t
+    /// Call the neutral intrinsic `name` (see `intrinsics`) with `args` (typed, comma
+    /// separated, without `%ctx` when the intrinsic takes it first); returns the result.
+    pub fn intrinsic(&mut self, name: &str, args: &str) -> String {
+        let i = super::intrinsics::lookup(name).unwrap_or_else(|| panic!("unknown intrinsic {name}"));
+        let takes_ctx = i.params.starts_with("ptr") && name != "__ptx_ptr_global" && name != "__ptx_ptr_const" && name != "__ptx_ptr_local";
+        let list = match (takes_ctx, args.is_empty()) {
+            (true, true) => "ptr %ctx".to_string(),
+            (true, false) => format!("ptr %ctx, {args}"),
+            (false, _) => args.to_string(),
+        };
+        if i.ret == "void" {
+            self.emit(format!("call void @{name}({list})"));
+            String::new()
+        } else {
+            let t = self.t();
+            self.emit(format!("{t} = call {} @{name}({list})", i.ret));
+            t
+        }
     }
 
     /// An alloca in the entry block.
+    /// An alloca in the entry block, as a generic pointer (cast from the target's alloca
+    /// address space where that is not 0).
     pub fn alloca(&mut self, ty: &str, align: u64) -> String {
         let t = self.t();
-        let _ = writeln!(self.prelude, "  {t} = alloca {ty}, align {align}");
+        match self.cx.target.address_spaces().alloca {
+            0 => {
+                let _ = writeln!(self.prelude, "  {t} = alloca {ty}, align {align}");
+            }
+            n => {
+                let _ = writeln!(self.prelude, "  {t}.a = alloca {ty}, align {align}, addrspace({n})\n  {t} = addrspacecast ptr addrspace({n}) {t}.a to ptr");
+            }
+        }
         t
     }
 
@@ -432,11 +450,10 @@ impl<'a> FnLowerer<'a> {
             Operand::Address { base, offset } => (base, *offset),
             _ => return Err(self.err("expected an address operand [..]")),
         };
-        let shared = space == Some(StateSpace::Shared);
         match base {
             AddressBase::Imm(a) => {
                 let v = (*a as i64).wrapping_add(offset);
-                Ok(self.int_to_ptr(&v.to_string(), shared))
+                Ok(self.int_to_ptr(&v.to_string(), space))
             }
             AddressBase::Ident(name) => match self.lookup(name).cloned() {
                 Some(Local::Mem { ptr }) => Ok(self.gep(&ptr, offset)),
@@ -451,7 +468,7 @@ impl<'a> FnLowerer<'a> {
                     } else {
                         v
                     };
-                    Ok(self.int_to_ptr(&v, shared))
+                    Ok(self.int_to_ptr(&v, space))
                 }
                 None => match self.cx.symbols.get(name).cloned() {
                     Some(Symbol::Global { ll }) | Some(Symbol::Function { ll }) => Ok(self.gep(&ll, offset)),
@@ -471,28 +488,23 @@ impl<'a> FnLowerer<'a> {
         t
     }
 
-    fn int_to_ptr(&mut self, v: &str, shared: bool) -> String {
-        let t = self.t();
-        if shared {
-            self.emit(format!("{t} = getelementptr i8, ptr %shared, i64 {v}"));
-        } else {
-            self.emit(format!("{t} = inttoptr i64 {v} to ptr"));
-        }
-        t
-    }
-
-    /// Call a runtime callback stored in the `ThreadCtx`.
-    pub fn call_runtime(&mut self, offset: usize, ret: &str, args: &str) -> String {
-        let f = self.t();
-        let field = self.ctx_field(offset);
-        self.emit(format!("{f} = load ptr, ptr {field}"));
-        if ret == "void" {
-            self.emit(format!("call void {f}(ptr %ctx{args})"));
-            String::new()
-        } else {
-            let t = self.t();
-            self.emit(format!("{t} = call {ret} {f}(ptr %ctx{args})"));
-            t
-        }
+    /// The pointer for address value `v` (an i64) of state space `space`.
+    fn int_to_ptr(&mut self, v: &str, space: Option<StateSpace>) -> String {
+        let via = match space {
+            Some(StateSpace::Shared) => {
+                let t = self.t();
+                self.emit(format!("{t} = getelementptr i8, ptr %shared, i64 {v}"));
+                return t;
+            }
+            Some(StateSpace::Global) => "__ptx_ptr_global",
+            Some(StateSpace::Const) => "__ptx_ptr_const",
+            Some(StateSpace::Local) => "__ptx_ptr_local",
+            _ => {
+                let t = self.t();
+                self.emit(format!("{t} = inttoptr i64 {v} to ptr"));
+                return t;
+            }
+        };
+        self.intrinsic(via, &format!("i64 {v}"))
     }
 }

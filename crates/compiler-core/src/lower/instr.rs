@@ -5,11 +5,10 @@
 //! amounts past the width, float->int conversion of NaN or out-of-range values, division
 //! by zero), the handler spells PTX's rule out explicitly.
 
-use super::func::{FnLowerer, Local, R};
+use super::func::{FnLowerer, R};
 use super::module::is_barrier;
 use super::rounding::directed_mode;
 use super::types::{bits, is_float, is_signed, storage, value, Mods};
-use crate::host_abi;
 use crate::ptx::ast::*;
 
 impl FnLowerer<'_> {
@@ -33,7 +32,7 @@ impl FnLowerer<'_> {
         }
     }
 
-    fn unguarded(&mut self, i: &Instruction) -> R<()> {
+    pub(crate) fn unguarded(&mut self, i: &Instruction) -> R<()> {
         if super::warp::is_collective(i) {
             return self.collective(i);
         }
@@ -71,137 +70,37 @@ impl FnLowerer<'_> {
                 Ok(())
             }
             "trap" => {
-                self.call_runtime(host_abi::OFFSET_TRAP, "void", "");
+                self.intrinsic("__ptx_trap", "");
                 self.emit_terminator("ret void");
                 Ok(())
             }
             "call" => self.call(&m, ops),
             "bar" | "barrier" if is_barrier(i) => self.barrier(&m, ops),
             "bar" | "barrier" => Ok(()), // bar.warp.sync: threads of a warp run in order here
-            "membar" | "fence" => {
-                self.emit("fence seq_cst");
-                Ok(())
-            }
+            "membar" | "fence" => self.fence(&i.opcode, &m),
             "nanosleep" | "prefetch" | "prefetchu" | "pmevent" | "discard" | "applypriority" | "createpolicy" => Ok(()),
             op => Err(self.err(format!("instruction '{op}' is not supported yet"))),
         }
     }
 
-    fn ty0(&self, m: &Mods) -> R<ScalarType> {
+    pub(crate) fn ty0(&self, m: &Mods) -> R<ScalarType> {
         m.types.first().copied().ok_or_else(|| self.err("missing type modifier"))
     }
 
-    fn operands<'o>(&self, ops: &'o [Operand], n: usize) -> R<&'o [Operand]> {
+    pub(crate) fn operands<'o>(&self, ops: &'o [Operand], n: usize) -> R<&'o [Operand]> {
         if ops.len() < n {
             return Err(self.err(format!("expected {n} operands, found {}", ops.len())));
         }
         Ok(ops)
     }
 
-    fn bra(&mut self, i: &Instruction) -> R<()> {
-        let target = match i.operands.first() {
-            Some(Operand::Ident { name, .. }) => name.clone(),
-            _ => return Err(self.err("bra needs a label")),
-        };
-        let bb = self.label_block(&target).cloned().ok_or_else(|| self.err(format!("undefined label '{target}'")))?;
-        match &i.guard {
-            None => self.emit_terminator(format!("br label %{bb}")),
-            Some(g) => {
-                let p = self.src(&Operand::Ident { name: g.predicate.clone(), component: None }, ScalarType::Pred)?;
-                let next = self.new_block("fall");
-                let (a, b) = if g.negated { (&next, &bb) } else { (&bb, &next) };
-                self.emit_terminator(format!("br i1 {p}, label %{a}, label %{b}"));
-                self.start_block(&next);
-            }
-        }
-        Ok(())
-    }
-
-    /// Special registers (PTX ISA 10), as u32 values.
-    pub fn special(&mut self, name: &str, c: Option<char>) -> R<Option<String>> {
-        let idx = |c: Option<char>| match c {
-            Some('y') => 4,
-            Some('z') => 8,
-            _ => 0,
-        };
-        let off = match name {
-            "%tid" => host_abi::OFFSET_TID + idx(c),
-            "%ntid" => host_abi::OFFSET_NTID + idx(c),
-            "%ctaid" => host_abi::OFFSET_CTAID + idx(c),
-            "%nctaid" => host_abi::OFFSET_NCTAID + idx(c),
-            "%dynamic_smem_size" => host_abi::OFFSET_DYNAMIC_SMEM,
-            "%total_smem_size" => host_abi::OFFSET_TOTAL_SMEM,
-            "%laneid" | "%warpid" => {
-                let lin = self.linear_tid();
-                let t = self.t();
-                let op = if name == "%laneid" { "and" } else { "lshr" };
-                let k = if name == "%laneid" { 31 } else { 5 };
-                self.emit(format!("{t} = {op} i32 {lin}, {k}"));
-                return Ok(Some(t));
-            }
-            "%nwarpid" => return Ok(Some("32".into())),
-            "%smid" | "%gridid" => return Ok(Some("0".into())),
-            "%nsmid" => return Ok(Some("1".into())),
-            "%lanemask_eq" | "%lanemask_lt" | "%lanemask_le" | "%lanemask_gt" | "%lanemask_ge" => {
-                let lin = self.linear_tid();
-                let lane = self.t();
-                self.emit(format!("{lane} = and i32 {lin}, 31"));
-                let eq = self.t();
-                self.emit(format!("{eq} = shl i32 1, {lane}"));
-                let lt = self.t();
-                self.emit(format!("{lt} = sub i32 {eq}, 1"));
-                let t = self.t();
-                match name {
-                    "%lanemask_eq" => return Ok(Some(eq)),
-                    "%lanemask_lt" => return Ok(Some(lt)),
-                    "%lanemask_le" => self.emit(format!("{t} = or i32 {lt}, {eq}")),
-                    "%lanemask_gt" => {
-                        let le = self.t();
-                        self.emit(format!("{le} = or i32 {lt}, {eq}"));
-                        self.emit(format!("{t} = xor i32 {le}, -1"));
-                    }
-                    _ => self.emit(format!("{t} = xor i32 {lt}, -1")),
-                }
-                return Ok(Some(t));
-            }
-            "%clock" | "%clock64" | "%globaltimer" | "%globaltimer_lo" => {
-                let t = self.t();
-                self.emit(format!("{t} = call i64 @llvm.readcyclecounter()"));
-                let r = self.t();
-                self.emit(format!("{r} = trunc i64 {t} to i32"));
-                return Ok(Some(r));
-            }
-            _ => return Ok(None),
-        };
-        Ok(Some(self.ctx_u32(off)))
-    }
-
-    fn linear_tid(&mut self) -> String {
-        let (x, y, z) = (
-            self.ctx_u32(host_abi::OFFSET_TID),
-            self.ctx_u32(host_abi::OFFSET_TID + 4),
-            self.ctx_u32(host_abi::OFFSET_TID + 8),
-        );
-        let (nx, ny) = (self.ctx_u32(host_abi::OFFSET_NTID), self.ctx_u32(host_abi::OFFSET_NTID + 4));
-        let a = self.t();
-        self.emit(format!("{a} = mul i32 {z}, {ny}"));
-        let b = self.t();
-        self.emit(format!("{b} = add i32 {a}, {y}"));
-        let c = self.t();
-        self.emit(format!("{c} = mul i32 {b}, {nx}"));
-        let d = self.t();
-        self.emit(format!("{d} = add i32 {c}, {x}"));
-        d
-    }
-
-    fn mov(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+    pub(crate) fn mov(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
         let ty = self.ty0(m)?;
         let ops = self.operands(ops, 2)?;
         // 64-bit clock reads are the only special registers wider than 32 bits.
         if let Operand::Ident { name, component: None } = &ops[1] {
-            if name == "%clock64" || name == "%globaltimer" {
-                let t = self.t();
-                self.emit(format!("{t} = call i64 @llvm.readcyclecounter()"));
+            if bits(ty) == 64 && (name == "%clock64" || name == "%globaltimer") {
+                let t = self.wide_special(name).expect("a 64-bit special register");
                 let v = self.convert(&t, ScalarType::U(64), ty, false);
                 return self.dst(&ops[0], ty, &v);
             }
@@ -242,93 +141,18 @@ impl FnLowerer<'_> {
         }
     }
 
-    fn ld(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
-        let ty = self.ty0(m)?;
-        let ops = self.operands(ops, 2)?;
-        let ptr = self.addr(&ops[1], m.space())?;
-        let st = storage(ty);
-        let size = super::types::size_of(ty);
-        let vol = if m.has(".volatile") || m.has(".relaxed") || m.has(".acquire") { "volatile " } else { "" };
-        match &ops[0] {
-            Operand::Vector(parts) => {
-                for (k, p) in parts.iter().enumerate() {
-                    let e = self.t();
-                    self.emit(format!("{e} = getelementptr i8, ptr {ptr}, i64 {}", size * k as u64));
-                    let t = self.t();
-                    self.emit(format!("{t} = load {vol}{st}, ptr {e}, align {size}"));
-                    self.dst(p, ty, &t)?;
-                }
-                Ok(())
-            }
-            d => {
-                let t = self.t();
-                self.emit(format!("{t} = load {vol}{st}, ptr {ptr}, align {size}"));
-                self.dst(d, ty, &t)
-            }
-        }
-    }
-
-    fn st(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
-        let ty = self.ty0(m)?;
-        let ops = self.operands(ops, 2)?;
-        let ptr = self.addr(&ops[0], m.space())?;
-        let st = storage(ty);
-        let size = super::types::size_of(ty);
-        let vol = if m.has(".volatile") || m.has(".relaxed") || m.has(".release") { "volatile " } else { "" };
-        match &ops[1] {
-            Operand::Vector(parts) => {
-                for (k, p) in parts.iter().enumerate() {
-                    if matches!(p, Operand::Sink) {
-                        continue;
-                    }
-                    let v = self.src(p, ty)?;
-                    let e = self.t();
-                    self.emit(format!("{e} = getelementptr i8, ptr {ptr}, i64 {}", size * k as u64));
-                    self.emit(format!("store {vol}{st} {v}, ptr {e}, align {size}"));
-                }
-                Ok(())
-            }
-            s => {
-                let v = self.src(s, ty)?;
-                self.emit(format!("store {vol}{st} {v}, ptr {ptr}, align {size}"));
-                Ok(())
-            }
-        }
-    }
-
-    /// `cvta` (PTX ISA 9.7.9.17). Global, local, const and param addresses are host
-    /// addresses already; shared addresses are offsets into the block's window.
-    fn cvta(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
-        let ty = self.ty0(m)?;
-        let ops = self.operands(ops, 2)?;
-        let v = self.src(&ops[1], ty)?;
-        if m.space() != Some(StateSpace::Shared) {
-            return self.dst(&ops[0], ty, &v);
-        }
-        let w = bits(ty);
-        let base = self.t();
-        self.emit(format!("{base} = ptrtoint ptr %shared to i{w}"));
-        let t = self.t();
-        if m.has(".to") {
-            self.emit(format!("{t} = sub i{w} {v}, {base}"));
-        } else {
-            self.emit(format!("{t} = add i{w} {v}, {base}"));
-        }
-        self.dst(&ops[0], ty, &t)
-    }
-
     /// Compute in the value type: turn a storage-typed value into the value type.
-    fn as_value(&mut self, v: &str, ty: ScalarType) -> String {
+    pub(crate) fn as_value(&mut self, v: &str, ty: ScalarType) -> String {
         let (s, val) = (storage(ty), value(ty));
         self.bitcast(v, &s, &val)
     }
 
-    fn from_value(&mut self, v: &str, ty: ScalarType) -> String {
+    pub(crate) fn from_value(&mut self, v: &str, ty: ScalarType) -> String {
         let (s, val) = (storage(ty), value(ty));
         self.bitcast(v, &val, &s)
     }
 
-    fn cvt(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+    pub(crate) fn cvt(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
         let ops = self.operands(ops, 2)?;
         if m.types.len() < 2 {
             return Err(self.err("cvt needs destination and source types"));
@@ -406,7 +230,7 @@ impl FnLowerer<'_> {
     }
 
     /// `.ftz` on f32 (PTX ISA 9.7.3): subnormal inputs and results become signed zero.
-    fn ftz_in(&mut self, v: &str, ty: ScalarType, m: &Mods) -> String {
+    pub(crate) fn ftz_in(&mut self, v: &str, ty: ScalarType, m: &Mods) -> String {
         if ty != ScalarType::F32 || !m.has(".ftz") {
             return v.to_string();
         }
@@ -422,7 +246,7 @@ impl FnLowerer<'_> {
         r
     }
 
-    fn int_saturate(&mut self, v: &str, from: ScalarType, to: ScalarType) -> String {
+    pub(crate) fn int_saturate(&mut self, v: &str, from: ScalarType, to: ScalarType) -> String {
         let (fb, tb) = (bits(from), bits(to));
         if fb >= 128 || tb >= 128 {
             return v.to_string();
@@ -449,7 +273,7 @@ impl FnLowerer<'_> {
         cur
     }
 
-    fn round_float(&mut self, v: &str, ty: &str, r: &str) -> String {
+    pub(crate) fn round_float(&mut self, v: &str, ty: &str, r: &str) -> String {
         let f = match r {
             "rni" => "roundeven",
             "rzi" => "trunc",
@@ -461,7 +285,7 @@ impl FnLowerer<'_> {
         t
     }
 
-    fn binary(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
+    pub(crate) fn binary(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
         let ty = self.ty0(m)?;
         let ops = self.operands(ops, 3)?;
         let a = self.src(&ops[1], ty)?;
@@ -563,7 +387,7 @@ impl FnLowerer<'_> {
     /// Extended-precision arithmetic through the carry flag `CC.CF` (PTX ISA 9.7.2):
     /// `add.cc`, `addc[.cc]`, `sub.cc`, `subc[.cc]`, `mad{.lo,.hi}.cc`, `madc{.lo,.hi}[.cc]`.
     /// For subtraction the flag holds the borrow.
-    fn carry_arith(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
+    pub(crate) fn carry_arith(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
         let ty = self.ty0(m)?;
         let w = bits(ty);
         let it = format!("i{w}");
@@ -575,7 +399,7 @@ impl FnLowerer<'_> {
         let sets = m.has(".cc");
         let cin = if carry_in {
             let c = self.t();
-            self.emit(format!("{c} = load i1, ptr %carry"));
+            self.emit(format!("{c} = load i1, ptr {}", self.carry));
             let z = self.t();
             self.emit(format!("{z} = zext i1 {c} to {it}"));
             Some(z)
@@ -624,13 +448,13 @@ impl FnLowerer<'_> {
             None => (v1, o1),
         };
         if sets {
-            self.emit(format!("store i1 {flag}, ptr %carry"));
+            self.emit(format!("store i1 {flag}, ptr {}", self.carry));
         }
         self.dst(&ops[0], ty, &res)
     }
 
     /// `sad` (PTX ISA 9.7.1.11): |a - b| + c.
-    fn sad(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+    pub(crate) fn sad(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
         let ty = self.ty0(m)?;
         let ops = self.operands(ops, 4)?;
         let it = storage(ty);
@@ -648,7 +472,7 @@ impl FnLowerer<'_> {
         self.dst(&ops[0], ty, &r)
     }
 
-    fn saturate_float(&mut self, v: &str, vt: &str) -> String {
+    pub(crate) fn saturate_float(&mut self, v: &str, vt: &str) -> String {
         // .sat clamps to [0, 1] and maps NaN to 0.
         let s = llvm_suffix(vt);
         let a = self.t();
@@ -659,7 +483,7 @@ impl FnLowerer<'_> {
     }
 
     /// `mul.lo/.hi/.wide` (PTX ISA 9.7.1.3) with an optional addend for `mad`.
-    fn int_mul(&mut self, m: &Mods, ty: ScalarType, d: &Operand, a: &str, b: &str, c: Option<&Operand>) -> R<()> {
+    pub(crate) fn int_mul(&mut self, m: &Mods, ty: ScalarType, d: &Operand, a: &str, b: &str, c: Option<&Operand>) -> R<()> {
         let w = bits(ty);
         let it = format!("i{w}");
         let ext = if is_signed(ty) { "sext" } else { "zext" };
@@ -696,7 +520,7 @@ impl FnLowerer<'_> {
         self.dst(d, ty, &r)
     }
 
-    fn add_opt(&mut self, v: &str, it: &str, ty: ScalarType, c: Option<&Operand>, sat: bool) -> R<String> {
+    pub(crate) fn add_opt(&mut self, v: &str, it: &str, ty: ScalarType, c: Option<&Operand>, sat: bool) -> R<String> {
         Ok(match c {
             Some(c) => {
                 let cv = self.src(c, ty)?;
@@ -712,7 +536,7 @@ impl FnLowerer<'_> {
         })
     }
 
-    fn mad(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
+    pub(crate) fn mad(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
         let ty = self.ty0(m)?;
         let ops = self.operands(ops, 4)?;
         let a = self.src(&ops[1], ty)?;
@@ -741,7 +565,7 @@ impl FnLowerer<'_> {
     }
 
     /// `mul24`/`mad24`: multiply the low 24 bits (sign-extended for .s32).
-    fn mul24(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
+    pub(crate) fn mul24(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
         let ty = self.ty0(m)?;
         let ops = self.operands(ops, if op == "mad24" { 4 } else { 3 })?;
         let a = self.src(&ops[1], ty)?;
@@ -773,7 +597,7 @@ impl FnLowerer<'_> {
         self.dst(&ops[0], ty, &r)
     }
 
-    fn unary(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
+    pub(crate) fn unary(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
         let ty = self.ty0(m)?;
         let ops = self.operands(ops, 2)?;
         let a = self.src(&ops[1], ty)?;
@@ -845,7 +669,7 @@ impl FnLowerer<'_> {
 
     /// Shifts clamp the amount: `shl`/`shr.u` by >= width give 0, `shr.s` gives the sign
     /// fill (PTX ISA 9.7.8.7/8). The amount operand is always `.u32`.
-    fn shift(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
+    pub(crate) fn shift(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
         let ty = self.ty0(m)?;
         let ops = self.operands(ops, 3)?;
         let a = self.src(&ops[1], ty)?;
@@ -873,7 +697,7 @@ impl FnLowerer<'_> {
     }
 
     /// The comparison of `setp`/`set`/`slct` as an i1 (PTX ISA 9.7.3.* "Comparison").
-    fn compare(&mut self, cmp: &str, ty: ScalarType, a: &str, b: &str) -> R<String> {
+    pub(crate) fn compare(&mut self, cmp: &str, ty: ScalarType, a: &str, b: &str) -> R<String> {
         let t = self.t();
         if is_float(ty) {
             let (a, b) = (self.as_value(a, ty), self.as_value(b, ty));
@@ -916,7 +740,7 @@ impl FnLowerer<'_> {
         Ok(t)
     }
 
-    fn cmp_and_bool<'m>(&self, m: &'m Mods) -> R<(&'m str, Option<&'m str>)> {
+    pub(crate) fn cmp_and_bool<'m>(&self, m: &'m Mods) -> R<(&'m str, Option<&'m str>)> {
         let names = ["eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"];
         let cmp = m
             .flags
@@ -928,7 +752,7 @@ impl FnLowerer<'_> {
         Ok((cmp, boolop))
     }
 
-    fn setp(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+    pub(crate) fn setp(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
         let ty = self.ty0(m)?;
         let (cmp, boolop) = self.cmp_and_bool(m)?;
         let ops = self.operands(ops, 3)?;
@@ -965,7 +789,7 @@ impl FnLowerer<'_> {
     }
 
     /// `set.cmp.dtype.stype`: 0xFFFFFFFF / 1.0 when true, 0 when false.
-    fn set(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+    pub(crate) fn set(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
         if m.types.len() < 2 {
             return Err(self.err("set needs destination and source types"));
         }
@@ -991,7 +815,7 @@ impl FnLowerer<'_> {
         self.dst(&ops[0], dt, &t)
     }
 
-    fn selp(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+    pub(crate) fn selp(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
         let ty = self.ty0(m)?;
         let ops = self.operands(ops, 4)?;
         let a = self.src(&ops[1], ty)?;
@@ -1004,7 +828,7 @@ impl FnLowerer<'_> {
     }
 
     /// `slct.dtype.stype d, a, b, c`: d = c >= 0 ? a : b.
-    fn slct(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+    pub(crate) fn slct(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
         if m.types.len() < 2 {
             return Err(self.err("slct needs two types"));
         }
@@ -1020,7 +844,7 @@ impl FnLowerer<'_> {
         self.dst(&ops[0], dt, &t)
     }
 
-    fn copysign(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+    pub(crate) fn copysign(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
         let ty = self.ty0(m)?;
         let ops = self.operands(ops, 3)?;
         let a = self.src(&ops[1], ty)?;
@@ -1032,465 +856,6 @@ impl FnLowerer<'_> {
         self.dst(&ops[0], ty, &t)
     }
 
-    /// `bfe` (PTX ISA 9.7.1.19): extract `len` bits at `pos`, sign-extending for .s types.
-    fn bfe(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
-        let ty = self.ty0(m)?;
-        let ops = self.operands(ops, 4)?;
-        let w = bits(ty);
-        let it = format!("i{w}");
-        let a = self.src(&ops[1], ty)?;
-        let pos = self.src(&ops[2], ScalarType::U(32))?;
-        let len = self.src(&ops[3], ScalarType::U(32))?;
-        // pos and len are taken modulo 256 and clamped to the width.
-        let (p8, l8) = (self.t(), self.t());
-        self.emit(format!("{p8} = and i32 {pos}, 255"));
-        self.emit(format!("{l8} = and i32 {len}, 255"));
-        let (pc, lc) = (self.t(), self.t());
-        self.emit(format!("{pc} = call i32 @llvm.umin.i32(i32 {p8}, i32 {w})"));
-        self.emit(format!("{lc} = call i32 @llvm.umin.i32(i32 {l8}, i32 {w})"));
-        let pw = self.convert(&pc, ScalarType::U(32), ScalarType::U(w), false);
-        let lw = self.convert(&lc, ScalarType::U(32), ScalarType::U(w), false);
-        // Shift left so the field's top bit is the word's top bit, then shift right.
-        let end = self.t();
-        self.emit(format!("{end} = add {it} {pw}, {lw}"));
-        let over = self.t();
-        self.emit(format!("{over} = icmp ugt {it} {end}, {w}"));
-        let endc = self.t();
-        self.emit(format!("{endc} = select i1 {over}, {it} {w}, {it} {end}"));
-        let lsh = self.t();
-        self.emit(format!("{lsh} = sub {it} {w}, {endc}"));
-        let x = self.t();
-        // shl by w is poison: handle len == 0 / pos >= w separately below.
-        self.emit(format!("{x} = shl {it} {a}, {lsh}"));
-        // The field is [pos, end): shift its top bit back down to bit `end - pos - 1`.
-        let rsh0 = self.t();
-        self.emit(format!("{rsh0} = sub {it} {lsh}, 0"));
-        let rsh = self.t();
-        self.emit(format!("{rsh} = add {it} {rsh0}, {pw}"));
-        let rshc = self.t();
-        self.emit(format!("{rshc} = call {it} @llvm.umin.{it}({it} {rsh}, {it} {})", w - 1));
-        let y = self.t();
-        let shr = if is_signed(ty) { "ashr" } else { "lshr" };
-        self.emit(format!("{y} = {shr} {it} {x}, {rshc}"));
-        // Degenerate cases: len == 0 -> 0; pos >= width -> sign fill (signed) or 0.
-        let lz = self.t();
-        self.emit(format!("{lz} = icmp eq i32 {lc}, 0"));
-        let pbig = self.t();
-        self.emit(format!("{pbig} = icmp uge i32 {pc}, {w}"));
-        let fill = if is_signed(ty) {
-            let f = self.t();
-            self.emit(format!("{f} = ashr {it} {a}, {}", w - 1));
-            f
-        } else {
-            "0".to_string()
-        };
-        let r1 = self.t();
-        self.emit(format!("{r1} = select i1 {pbig}, {it} {fill}, {it} {y}"));
-        let r = self.t();
-        self.emit(format!("{r} = select i1 {lz}, {it} 0, {it} {r1}"));
-        self.dst(&ops[0], ty, &r)
-    }
-
-    /// `bfind` (PTX ISA 9.7.1.17): bit position of the most significant non-sign bit,
-    /// 0xFFFFFFFF if none; `.shiftamt` returns the left shift that normalizes instead.
-    fn bfind(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
-        let ty = self.ty0(m)?;
-        let ops = self.operands(ops, 2)?;
-        let w = bits(ty);
-        let it = format!("i{w}");
-        let a = self.src(&ops[1], ty)?;
-        // For signed inputs, negative values search for the most significant 0 bit.
-        let x = if is_signed(ty) {
-            let s = self.t();
-            self.emit(format!("{s} = ashr {it} {a}, {}", w - 1));
-            let x = self.t();
-            self.emit(format!("{x} = xor {it} {a}, {s}"));
-            x
-        } else {
-            a
-        };
-        let lz = self.t();
-        self.emit(format!("{lz} = call {it} @llvm.ctlz.{it}({it} {x}, i1 false)"));
-        let lz32 = self.convert(&lz, ScalarType::U(w), ScalarType::U(32), false);
-        let none = self.t();
-        self.emit(format!("{none} = icmp eq {it} {x}, 0"));
-        let pos = self.t();
-        if m.has(".shiftamt") {
-            self.emit(format!("{pos} = add i32 {lz32}, 0"));
-        } else {
-            self.emit(format!("{pos} = sub i32 {}, {lz32}", w - 1));
-        }
-        let r = self.t();
-        self.emit(format!("{r} = select i1 {none}, i32 -1, i32 {pos}"));
-        self.dst(&ops[0], ScalarType::U(32), &r)
-    }
-
-    /// `bfi` (PTX ISA 9.7.1.20): insert the low `len` bits of `a` into `b` at `pos`.
-    fn bfi(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
-        let ty = self.ty0(m)?;
-        let ops = self.operands(ops, 5)?;
-        let w = bits(ty);
-        let it = format!("i{w}");
-        let a = self.src(&ops[1], ty)?;
-        let b = self.src(&ops[2], ty)?;
-        let pos = self.src(&ops[3], ScalarType::U(32))?;
-        let len = self.src(&ops[4], ScalarType::U(32))?;
-        let (p8, l8) = (self.t(), self.t());
-        self.emit(format!("{p8} = and i32 {pos}, 255"));
-        self.emit(format!("{l8} = and i32 {len}, 255"));
-        let (pc, lc) = (self.t(), self.t());
-        self.emit(format!("{pc} = call i32 @llvm.umin.i32(i32 {p8}, i32 {w})"));
-        self.emit(format!("{lc} = call i32 @llvm.umin.i32(i32 {l8}, i32 {w})"));
-        // mask = ((1 << len) - 1) << pos computed in double width to avoid poison.
-        let w2 = 2 * w;
-        let (p2, l2) = (self.t(), self.t());
-        self.emit(format!("{p2} = zext i32 {pc} to i{w2}"));
-        self.emit(format!("{l2} = zext i32 {lc} to i{w2}"));
-        let one = self.t();
-        self.emit(format!("{one} = shl i{w2} 1, {l2}"));
-        let mk = self.t();
-        self.emit(format!("{mk} = sub i{w2} {one}, 1"));
-        let mks = self.t();
-        self.emit(format!("{mks} = shl i{w2} {mk}, {p2}"));
-        let mask = self.t();
-        self.emit(format!("{mask} = trunc i{w2} {mks} to {it}"));
-        let a2 = self.t();
-        self.emit(format!("{a2} = zext {it} {a} to i{w2}"));
-        let as_ = self.t();
-        self.emit(format!("{as_} = shl i{w2} {a2}, {p2}"));
-        let at = self.t();
-        self.emit(format!("{at} = trunc i{w2} {as_} to {it}"));
-        let ins = self.t();
-        self.emit(format!("{ins} = and {it} {at}, {mask}"));
-        let nm = self.t();
-        self.emit(format!("{nm} = xor {it} {mask}, -1"));
-        let keep = self.t();
-        self.emit(format!("{keep} = and {it} {b}, {nm}"));
-        let r = self.t();
-        self.emit(format!("{r} = or {it} {keep}, {ins}"));
-        self.dst(&ops[0], ty, &r)
-    }
-
-    /// `prmt.b32` default mode (PTX ISA 9.7.8.7): pick bytes of {b, a} by selector nibbles;
-    /// bit 3 of a nibble replicates the picked byte's sign bit.
-    fn prmt(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
-        let ops = self.operands(ops, 4)?;
-        if m.flags.iter().any(|f| matches!(*f, ".f4e" | ".b4e" | ".rc8" | ".ecl" | ".ecr" | ".rc16")) {
-            return Err(self.err("prmt with a mode modifier is not supported yet"));
-        }
-        let a = self.src(&ops[1], ScalarType::B(32))?;
-        let b = self.src(&ops[2], ScalarType::B(32))?;
-        let c = self.src(&ops[3], ScalarType::B(32))?;
-        let (a64, b64) = (self.t(), self.t());
-        self.emit(format!("{a64} = zext i32 {a} to i64"));
-        self.emit(format!("{b64} = zext i32 {b} to i64"));
-        let bh = self.t();
-        self.emit(format!("{bh} = shl i64 {b64}, 32"));
-        let src = self.t();
-        self.emit(format!("{src} = or i64 {bh}, {a64}"));
-        let mut acc = "0".to_string();
-        for k in 0..4 {
-            let sel = self.t();
-            self.emit(format!("{sel} = lshr i32 {c}, {}", 4 * k));
-            let idx = self.t();
-            self.emit(format!("{idx} = and i32 {sel}, 7"));
-            let sgn = self.t();
-            self.emit(format!("{sgn} = and i32 {sel}, 8"));
-            let sh = self.t();
-            self.emit(format!("{sh} = mul i32 {idx}, 8"));
-            let sh64 = self.t();
-            self.emit(format!("{sh64} = zext i32 {sh} to i64"));
-            let byte64 = self.t();
-            self.emit(format!("{byte64} = lshr i64 {src}, {sh64}"));
-            let byte = self.t();
-            self.emit(format!("{byte} = trunc i64 {byte64} to i8"));
-            let neg = self.t();
-            self.emit(format!("{neg} = icmp slt i8 {byte}, 0"));
-            let rep = self.t();
-            self.emit(format!("{rep} = select i1 {neg}, i8 -1, i8 0"));
-            let usesign = self.t();
-            self.emit(format!("{usesign} = icmp ne i32 {sgn}, 0"));
-            let pick = self.t();
-            self.emit(format!("{pick} = select i1 {usesign}, i8 {rep}, i8 {byte}"));
-            let pz = self.t();
-            self.emit(format!("{pz} = zext i8 {pick} to i32"));
-            let ps = self.t();
-            self.emit(format!("{ps} = shl i32 {pz}, {}", 8 * k));
-            let o = self.t();
-            self.emit(format!("{o} = or i32 {acc}, {ps}"));
-            acc = o;
-        }
-        self.dst(&ops[0], ScalarType::B(32), &acc)
-    }
-
-    /// `shf.{l,r}.{wrap,clamp}.b32` funnel shift (PTX ISA 9.7.8.9).
-    fn shf(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
-        let ops = self.operands(ops, 4)?;
-        let a = self.src(&ops[1], ScalarType::B(32))?;
-        let b = self.src(&ops[2], ScalarType::B(32))?;
-        let c = self.src(&ops[3], ScalarType::U(32))?;
-        let n = if m.has(".clamp") {
-            let t = self.t();
-            self.emit(format!("{t} = call i32 @llvm.umin.i32(i32 {c}, i32 32)"));
-            t
-        } else {
-            let t = self.t();
-            self.emit(format!("{t} = and i32 {c}, 31"));
-            t
-        };
-        // Concatenate {b:a} and shift in 64 bits so a shift by 32 is well defined.
-        let (a64, b64) = (self.t(), self.t());
-        self.emit(format!("{a64} = zext i32 {a} to i64"));
-        self.emit(format!("{b64} = zext i32 {b} to i64"));
-        let bh = self.t();
-        self.emit(format!("{bh} = shl i64 {b64}, 32"));
-        let cat = self.t();
-        self.emit(format!("{cat} = or i64 {bh}, {a64}"));
-        let n64 = self.t();
-        self.emit(format!("{n64} = zext i32 {n} to i64"));
-        let r = self.t();
-        if m.has(".l") {
-            let s = self.t();
-            self.emit(format!("{s} = shl i64 {cat}, {n64}"));
-            let h = self.t();
-            self.emit(format!("{h} = lshr i64 {s}, 32"));
-            self.emit(format!("{r} = trunc i64 {h} to i32"));
-        } else {
-            let s = self.t();
-            self.emit(format!("{s} = lshr i64 {cat}, {n64}"));
-            self.emit(format!("{r} = trunc i64 {s} to i32"));
-        }
-        self.dst(&ops[0], ScalarType::B(32), &r)
-    }
-
-    /// `lop3.b32 d, a, b, c, immLut` (PTX ISA 9.7.8.6): any 3-input boolean function.
-    fn lop3(&mut self, _m: &Mods, ops: &[Operand]) -> R<()> {
-        let ops = self.operands(ops, 5)?;
-        let lut = match &ops[4] {
-            Operand::Imm(Immediate::Int(v)) => (*v as u32) & 0xff,
-            _ => return Err(self.err("lop3 needs an immediate lookup table")),
-        };
-        let a = self.src(&ops[1], ScalarType::B(32))?;
-        let b = self.src(&ops[2], ScalarType::B(32))?;
-        let c = self.src(&ops[3], ScalarType::B(32))?;
-        let (na, nb, nc) = (self.t(), self.t(), self.t());
-        self.emit(format!("{na} = xor i32 {a}, -1"));
-        self.emit(format!("{nb} = xor i32 {b}, -1"));
-        self.emit(format!("{nc} = xor i32 {c}, -1"));
-        let mut acc = "0".to_string();
-        // Minterm k is set when bit k of the table is: a = 0xF0, b = 0xCC, c = 0xAA.
-        for k in 0..8u32 {
-            if lut & (1 << k) == 0 {
-                continue;
-            }
-            let pa = if k & 4 != 0 { &a } else { &na };
-            let pb = if k & 2 != 0 { &b } else { &nb };
-            let pc = if k & 1 != 0 { &c } else { &nc };
-            let (x, y, o) = (self.t(), self.t(), self.t());
-            self.emit(format!("{x} = and i32 {pa}, {pb}"));
-            self.emit(format!("{y} = and i32 {x}, {pc}"));
-            self.emit(format!("{o} = or i32 {acc}, {y}"));
-            acc = o;
-        }
-        self.dst(&ops[0], ScalarType::B(32), &acc)
-    }
-
-    /// `atom`/`red` (PTX ISA 9.7.13.5/6): real atomics, since blocks run on several host
-    /// threads at once.
-    fn atom(&mut self, opcode: &str, m: &Mods, ops: &[Operand]) -> R<()> {
-        let ty = self.ty0(m)?;
-        let is_red = opcode == "red";
-        let (dst, rest) = if is_red { (None, ops) } else { (ops.first(), ops.get(1..).unwrap_or(&[])) };
-        if rest.len() < 2 {
-            return Err(self.err("atom needs an address and a value"));
-        }
-        let ptr = self.addr(&rest[0], m.space())?;
-        let st = storage(ty);
-        let size = super::types::size_of(ty);
-        let op = m
-            .flags
-            .iter()
-            .map(|f| &f[1..])
-            .find(|f| matches!(*f, "add" | "min" | "max" | "inc" | "dec" | "and" | "or" | "xor" | "exch" | "cas"))
-            .ok_or_else(|| self.err("missing atomic operation"))?;
-        let b = self.src(&rest[1], ty)?;
-        let t = self.t();
-        if op == "cas" {
-            let c = self.src(rest.get(2).ok_or_else(|| self.err("atom.cas needs 3 operands"))?, ty)?;
-            let (bi, ci) = (self.as_int(&b, ty), self.as_int(&c, ty));
-            let it = format!("i{}", bits(ty));
-            let pair = self.t();
-            self.emit(format!("{pair} = cmpxchg ptr {ptr}, {it} {bi}, {it} {ci} seq_cst seq_cst, align {size}"));
-            self.emit(format!("{t} = extractvalue {{ {it}, i1 }} {pair}, 0"));
-            let r = self.convert(&t, ScalarType::B(bits(ty)), ty, false);
-            if let Some(d) = dst {
-                self.dst(d, ty, &r)?;
-            }
-            return Ok(());
-        }
-        let rmw = match (op, is_float(ty), is_signed(ty)) {
-            ("add", true, _) => "fadd",
-            ("add", false, _) => "add",
-            ("min", true, _) => "fmin",
-            ("max", true, _) => "fmax",
-            ("min", false, true) => "min",
-            ("min", false, false) => "umin",
-            ("max", false, true) => "max",
-            ("max", false, false) => "umax",
-            ("inc", _, _) => "uinc_wrap",
-            ("dec", _, _) => "udec_wrap",
-            ("and", _, _) => "and",
-            ("or", _, _) => "or",
-            ("xor", _, _) => "xor",
-            ("exch", true, _) => "xchg",
-            ("exch", false, _) => "xchg",
-            _ => return Err(self.err(format!("atom.{op} is not supported for this type"))),
-        };
-        let vt = if is_float(ty) { value(ty) } else { st.clone() };
-        let bv = if is_float(ty) { self.as_value(&b, ty) } else { b };
-        self.emit(format!("{t} = atomicrmw {rmw} ptr {ptr}, {vt} {bv} seq_cst, align {size}"));
-        if let Some(d) = dst {
-            let r = if is_float(ty) { self.from_value(&t, ty) } else { t };
-            self.dst(d, ty, &r)?;
-        }
-        Ok(())
-    }
-
-    fn as_int(&mut self, v: &str, ty: ScalarType) -> String {
-        let s = storage(ty);
-        self.bitcast(v, &s, &format!("i{}", bits(ty)))
-    }
-
-    fn barrier(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
-        if m.has(".arrive") || m.has(".red") {
-            return Err(self.err("bar.arrive and bar.red are not supported yet"));
-        }
-        let id = match ops.first() {
-            Some(o) => self.src(o, ScalarType::U(32))?,
-            None => "0".into(),
-        };
-        let count = match ops.get(1) {
-            Some(o) => self.src(o, ScalarType::U(32))?,
-            None => "0".into(),
-        };
-        self.uses_barrier = true;
-        self.call_runtime(host_abi::OFFSET_BARRIER, "void", &format!(", i32 {id}, i32 {count}"));
-        Ok(())
-    }
-
-    /// `call` (PTX ISA 9.7.12.6). Every function takes `(ctx, returns..., params...)` as
-    /// pointers to their `.param` storage; values in registers or immediates are spilled
-    /// to a temporary so the callee sees the same layout.
-    fn call(&mut self, _m: &Mods, ops: &[Operand]) -> R<()> {
-        let callee_idx = ops
-            .iter()
-            .position(|o| !matches!(o, Operand::List(_)))
-            .ok_or_else(|| self.err("call without a target"))?;
-        let rets: &[Operand] = match callee_idx.checked_sub(1).and_then(|i| ops.get(i)) {
-            Some(Operand::List(l)) => l,
-            _ => &[],
-        };
-        let args: &[Operand] = match ops.get(callee_idx + 1) {
-            Some(Operand::List(l)) => l,
-            _ => &[],
-        };
-        let callee = match &ops[callee_idx] {
-            Operand::Ident { name, .. } => name.clone(),
-            _ => return Err(self.err("call target must be a name or a register")),
-        };
-        let mut ret_ptrs = Vec::new();
-        let mut after = Vec::new();
-        for r in rets {
-            ret_ptrs.push(self.param_ptr(r, false, &mut after)?);
-        }
-        let mut arg_ptrs = Vec::new();
-        for a in args {
-            arg_ptrs.push(self.param_ptr(a, true, &mut after)?);
-        }
-        let target = match self.sig(&callee) {
-            Some(sig) if sig.has_body => {
-                if sig.n_returns != ret_ptrs.len() || sig.n_params != arg_ptrs.len() {
-                    return Err(self.err(format!("call to '{callee}' has the wrong number of arguments")));
-                }
-                sig.ll.clone()
-            }
-            Some(_) => return self.extern_call(&callee, &ret_ptrs, &arg_ptrs, after),
-            None => {
-                // Indirect call through a register.
-                let v = self.src(&ops[callee_idx], ScalarType::U(64))?;
-                let t = self.t();
-                self.emit(format!("{t} = inttoptr i64 {v} to ptr"));
-                t
-            }
-        };
-        let mut list = vec!["ptr %ctx".to_string()];
-        list.extend(ret_ptrs.iter().chain(arg_ptrs.iter()).map(|p| format!("ptr {p}")));
-        self.emit(format!("call void {target}({})", list.join(", ")));
-        self.finish_call(after)
-    }
-
-    fn finish_call(&mut self, after: Vec<(String, Operand, ScalarType)>) -> R<()> {
-        for (ptr, op, ty) in after {
-            let t = self.t();
-            self.emit(format!("{t} = load {}, ptr {ptr}", storage(ty)));
-            self.dst(&op, ty, &t)?;
-        }
-        Ok(())
-    }
-
-    /// Calls to functions declared without a body: the CUDA runtime's device-side entry
-    /// points that the host runtime provides.
-    fn extern_call(&mut self, name: &str, rets: &[String], args: &[String], after: Vec<(String, Operand, ScalarType)>) -> R<()> {
-        match name {
-            "vprintf" if args.len() == 2 => {
-                let (f, a) = (self.t(), self.t());
-                self.emit(format!("{f} = load ptr, ptr {}", args[0]));
-                self.emit(format!("{a} = load ptr, ptr {}", args[1]));
-                let r = self.call_runtime(host_abi::OFFSET_VPRINTF, "i32", &format!(", ptr {f}, ptr {a}"));
-                if let Some(rp) = rets.first() {
-                    self.emit(format!("store i32 {r}, ptr {rp}"));
-                }
-                self.finish_call(after)
-            }
-            "__assertfail" => {
-                self.call_runtime(host_abi::OFFSET_TRAP, "void", "");
-                self.emit_terminator("ret void");
-                Ok(())
-            }
-            _ => Err(self.err(format!(
-                "call to '{name}', which is declared but not defined in this module (separate compilation is not supported yet)"
-            ))),
-        }
-    }
-
-    /// A pointer to the `.param` storage for one call argument or return value.
-    fn param_ptr(&mut self, op: &Operand, is_arg: bool, after: &mut Vec<(String, Operand, ScalarType)>) -> R<String> {
-        if let Operand::Ident { name, component: None } = op {
-            match self.lookup(name).cloned() {
-                Some(Local::Mem { ptr }) => return Ok(ptr),
-                Some(Local::Reg { ty, .. }) => {
-                    let tmp = self.alloca(&storage(ty), super::types::size_of(ty));
-                    if is_arg {
-                        let v = self.src(op, ty)?;
-                        self.emit(format!("store {} {v}, ptr {tmp}", storage(ty)));
-                    } else {
-                        after.push((tmp.clone(), op.clone(), ty));
-                    }
-                    return Ok(tmp);
-                }
-                None => {}
-            }
-        }
-        if is_arg {
-            if let Operand::Imm(_) = op {
-                let tmp = self.alloca("i64", 8);
-                let v = self.src(op, ScalarType::B(64))?;
-                self.emit(format!("store i64 {v}, ptr {tmp}"));
-                return Ok(tmp);
-            }
-        }
-        Err(self.err(format!("unsupported call operand {op:?}")))
-    }
 }
 
 /// The suffix LLVM's overloaded intrinsics use for a type (`f32`, `f64`, `f16`, `v2f16`).

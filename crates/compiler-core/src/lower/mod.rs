@@ -1,4 +1,9 @@
-//! Lowering: PTX syntax tree -> LLVM IR text in the host form.
+//! Lowering: PTX syntax tree -> LLVM IR text for a [`crate::target::Target`].
+//!
+//! The instruction semantics here are target-neutral: what differs between targets
+//! (special registers, the shared window, barriers, warp collectives, printf, trap,
+//! address spaces, syncscopes, kernel entry points) goes through the intrinsics of
+//! [`intrinsics`] and the `Target` trait.
 //!
 //! Design decision: we emit textual LLVM IR and let LLVM parse it (through inkwell, in
 //! `crate::host`). The text is explicit, trivially inspectable (`PTX_DUMP_IR=1`), and makes
@@ -6,20 +11,28 @@
 //! far more code for no gain in what LLVM receives. Parsing IR text is a small fraction of
 //! the time LLVM then spends optimizing it.
 //!
-//! What this pass guarantees: every kernel gets `k.thread` (and `k.block` when it has no
-//! barrier) with the signature of `crate::host_abi::KernelFn`; every `.global`/`.const`
-//! variable becomes an externally visible LLVM global of the same name so the runtime can
-//! find its address; `.shared` variables become offsets into the block's shared window;
-//! registers are `alloca`s (LLVM's mem2reg/SROA turn them into SSA).
+//! What this pass guarantees: every kernel `k` gets an internal `@"k.body"(ptr %ctx,
+//! ptr %params)` and the target's entry wrappers around it (host: `k.thread`/`k.block`
+//! with the signature of `crate::host_abi::KernelFn`; AMDGPU: an `amdgpu_kernel` named
+//! `k`); every `.global`/`.const` variable becomes an externally visible LLVM global of the
+//! same name so the runtime can find its address; `.shared` variables become offsets into
+//! the block's shared window (`__ptx_shared_base`); registers are `alloca`s (LLVM's
+//! mem2reg/SROA turn them into SSA).
 
+mod bits;
+mod calls;
 mod func;
 mod instr;
+pub mod intrinsics;
+mod memory;
 mod module;
 mod rounding;
+mod sreg;
 pub mod types;
 mod warp;
 
-pub use module::lower_module;
+pub(crate) use module::ll_global;
+pub use module::{lower_module, lower_module_for};
 
 /// What the runtime needs to know about one lowered kernel.
 #[derive(Clone, Debug)]
@@ -27,6 +40,8 @@ pub struct KernelMeta {
     pub name: String,
     /// (offset, size) of each parameter in the packed parameter buffer.
     pub params: Vec<(usize, usize)>,
+    /// The alignment of each parameter (PTX ISA 5.1.6.1: `.align`, else the type's size).
+    pub param_aligns: Vec<u32>,
     pub param_buffer_size: usize,
     /// The kernel (or a function it may call) synchronizes with a block barrier.
     pub uses_barrier: bool,
@@ -53,7 +68,6 @@ pub struct LoweredModule {
     pub globals: Vec<GlobalMeta>,
     /// Bytes of statically declared shared memory (all `.shared` variables of the module).
     pub static_shared_bytes: u64,
-    /// Alignment of the dynamic shared-memory array (`.extern .shared`), placed after
-    /// the static ones.
+    /// Warnings found while lowering.
     pub warnings: Vec<crate::diag::Diagnostic>,
 }

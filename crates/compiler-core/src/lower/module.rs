@@ -1,12 +1,13 @@
 //! Module-scope lowering: variables, the shared-memory layout, function declarations,
-//! and the per-kernel entry wrappers of the host ABI (`k.thread`, `k.block`).
+//! then the target's part: kernel entry wrappers and the definitions of the neutral
+//! intrinsics the module uses (see `intrinsics`).
 
 use super::func::lower_function;
 use super::types::{f64_const, size_of};
-use super::{GlobalMeta, KernelMeta, LoweredModule};
+use super::{GlobalMeta, LoweredModule};
 use crate::diag::Diagnostic;
-use crate::host_abi;
 use crate::ptx::ast::*;
+use crate::target::{host::HostTarget, ModuleInfo, Target};
 use std::collections::HashMap;
 use std::fmt::Write;
 
@@ -31,9 +32,10 @@ pub(crate) struct FnSig {
 }
 
 /// Module-wide context shared by all function lowerings.
-pub(crate) struct ModuleCx {
+pub(crate) struct ModuleCx<'t> {
     pub symbols: HashMap<String, Symbol>,
     pub functions: HashMap<String, FnSig>,
+    pub target: &'t dyn Target,
 }
 
 /// LLVM name of a PTX identifier: quoted, so every PTX name is valid as is.
@@ -41,12 +43,17 @@ pub(crate) fn ll_global(name: &str) -> String {
     format!("@\"{}\"", name.replace('"', "\\22"))
 }
 
-/// Lower a parsed module to LLVM IR text plus the metadata the runtime needs.
+/// Lower a parsed module for the host (the CPU device).
 pub fn lower_module(m: &Module) -> Result<LoweredModule, Vec<Diagnostic>> {
+    lower_module_for(m, &HostTarget)
+}
+
+/// Lower a parsed module to LLVM IR text for `target`, plus the metadata the runtime needs.
+pub fn lower_module_for(m: &Module, target: &dyn Target) -> Result<LoweredModule, Vec<Diagnostic>> {
     let mut out = LoweredModule::default();
-    let mut ir = String::new();
+    let mut ir = target.module_header();
     let mut errors = Vec::new();
-    let mut cx = ModuleCx { symbols: HashMap::new(), functions: HashMap::new() };
+    let mut cx = ModuleCx { symbols: HashMap::new(), functions: HashMap::new(), target };
 
     // Pass 1: variables and the shared layout.
     let mut shared_end: u64 = 0;
@@ -54,9 +61,9 @@ pub fn lower_module(m: &Module) -> Result<LoweredModule, Vec<Diagnostic>> {
     for d in &m.directives {
         if let Directive::Variable(v) = d {
             match v.space {
-                StateSpace::Global | StateSpace::Const => match global_var(v, &mut ir) {
+                StateSpace::Global | StateSpace::Const => match global_var(v, m, target, &mut ir) {
                     Ok(size) => {
-                        let ll = ll_global(&v.name);
+                        let ll = global_ref(v, target);
                         out.globals.push(GlobalMeta { name: v.name.clone(), symbol: v.name.clone(), size });
                         cx.symbols.insert(v.name.clone(), Symbol::Global { ll });
                     }
@@ -101,6 +108,7 @@ pub fn lower_module(m: &Module) -> Result<LoweredModule, Vec<Diagnostic>> {
     // Dynamic shared memory starts after the static variables, 16-byte aligned (the
     // strictest alignment any PTX type needs).
     let dyn_offset = shared_end.div_ceil(16) * 16;
+    let info = ModuleInfo { static_shared_bytes: shared_end, dynamic_shared_offset: (!dynamic_shared.is_empty()).then_some(dyn_offset) };
     for name in dynamic_shared {
         cx.symbols.insert(name, Symbol::Shared { offset: dyn_offset });
     }
@@ -131,7 +139,7 @@ pub fn lower_module(m: &Module) -> Result<LoweredModule, Vec<Diagnostic>> {
                     if let Some(mut meta) = meta {
                         // A kernel calling a function that synchronizes synchronizes too.
                         meta.uses_barrier |= fibers.contains(&f.name);
-                        entry_wrappers(&meta, &mut ir);
+                        target.entry_wrappers(&meta, &info, &mut ir);
                         out.kernels.push(meta);
                     }
                 }
@@ -142,10 +150,49 @@ pub fn lower_module(m: &Module) -> Result<LoweredModule, Vec<Diagnostic>> {
     if !errors.is_empty() {
         return Err(errors);
     }
+    define_intrinsics(target, &info, &mut ir);
+    let libs = target.library_definitions(&ir);
+    ir.push_str(&libs);
     let decls = intrinsic_declarations(&ir);
     ir.push_str(&decls);
     out.ir = ir;
     Ok(out)
+}
+
+/// Append the target's definition of every `@__ptx_*` function the module calls, and of
+/// those the definitions call in turn.
+fn define_intrinsics(target: &dyn Target, info: &ModuleInfo, ir: &mut String) {
+    let mut defined = std::collections::HashSet::new();
+    let mut scan_from = 0;
+    loop {
+        let mut wanted = Vec::new();
+        let text = &ir[scan_from..];
+        let mut rest = text;
+        while let Some(p) = rest.find("@__ptx_") {
+            let tail = &rest[p + 1..];
+            let end = tail.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(tail.len());
+            let name = &tail[..end];
+            if !defined.contains(name) && !wanted.iter().any(|w: &String| w == name) {
+                wanted.push(name.to_string());
+            }
+            rest = &tail[end..];
+        }
+        if wanted.is_empty() {
+            return;
+        }
+        scan_from = ir.len();
+        for name in wanted {
+            let def = match super::intrinsics::lookup(&name) {
+                Some(i) => Some(target.define_intrinsic(i, info)),
+                None => target.define_helper(&name, info),
+            };
+            // An unknown name stays undefined and LLVM's verifier reports it: a lowering bug.
+            if let Some(def) = def {
+                ir.push_str(&def);
+            }
+            defined.insert(name);
+        }
+    }
 }
 
 /// `declare` lines for every `@llvm.*` intrinsic the IR calls, derived from the call sites
@@ -162,7 +209,7 @@ fn intrinsic_declarations(ir: &str) -> String {
         let after = &rest[at + 1..];
         let Some(paren) = after.find('(') else { continue };
         let name = &after[..paren];
-        if seen.contains_key(name) {
+        if seen.contains_key(name) || name.starts_with("@__ptx_") || is_defined_fn(ir, name) {
             continue;
         }
         let args = after[paren + 1..].trim_end().trim_end_matches(')');
@@ -282,72 +329,31 @@ fn fiber_functions(m: &Module) -> std::collections::HashSet<String> {
     }
 }
 
-/// Emit `@"k.thread"` and, for barrier-free kernels, `@"k.block"`, the loop over the block's
-/// threads that LLVM inlines the kernel into and vectorizes.
-fn entry_wrappers(k: &KernelMeta, ir: &mut String) {
-    let body = ll_global(&format!("{}.body", k.name));
-    let thread = ll_global(&format!("{}.thread", k.name));
-    let block = ll_global(&format!("{}.block", k.name));
-    let _ = writeln!(ir, "define void {thread}(ptr %params, ptr %ctx) {{\n  call void {body}(ptr %ctx, ptr %params)\n  ret void\n}}");
-    if k.uses_barrier {
-        return;
+/// Whether `ir` defines a function named `name` (`@name`).
+fn is_defined_fn(ir: &str, name: &str) -> bool {
+    ir.lines().any(|l| l.starts_with("define ") && l.contains(&format!(" {name}(")))
+}
+
+/// How lowered code names a module variable: a generic `ptr` constant.
+fn global_ref(v: &VarDecl, target: &dyn Target) -> String {
+    let ll = ll_global(&v.name);
+    match var_space(v, target) {
+        0 => ll,
+        n => format!("addrspacecast (ptr addrspace({n}) {ll} to ptr)"),
     }
-    let ntid = host_abi::OFFSET_NTID;
-    let tid = host_abi::OFFSET_TID;
-    let _ = write!(
-        ir,
-        r#"define void {block}(ptr %params, ptr %ctx) {{
-entry:
-  %ntx.p = getelementptr i8, ptr %ctx, i64 {ntx}
-  %nty.p = getelementptr i8, ptr %ctx, i64 {nty}
-  %ntz.p = getelementptr i8, ptr %ctx, i64 {ntz}
-  %ntx = load i32, ptr %ntx.p
-  %nty = load i32, ptr %nty.p
-  %ntz = load i32, ptr %ntz.p
-  %tx.p = getelementptr i8, ptr %ctx, i64 {tx}
-  %ty.p = getelementptr i8, ptr %ctx, i64 {ty}
-  %tz.p = getelementptr i8, ptr %ctx, i64 {tz}
-  br label %z.head
-z.head:
-  %z = phi i32 [ 0, %entry ], [ %z.next, %y.exit ]
-  %z.done = icmp uge i32 %z, %ntz
-  br i1 %z.done, label %exit, label %y.head
-y.head:
-  %y = phi i32 [ 0, %z.head ], [ %y.next, %x.exit ]
-  %y.done = icmp uge i32 %y, %nty
-  br i1 %y.done, label %y.exit, label %x.head
-x.head:
-  %x = phi i32 [ 0, %y.head ], [ %x.next, %x.body ]
-  %x.done = icmp uge i32 %x, %ntx
-  br i1 %x.done, label %x.exit, label %x.body
-x.body:
-  store i32 %x, ptr %tx.p
-  store i32 %y, ptr %ty.p
-  store i32 %z, ptr %tz.p
-  call void {body}(ptr %ctx, ptr %params)
-  %x.next = add i32 %x, 1
-  br label %x.head
-x.exit:
-  %y.next = add i32 %y, 1
-  br label %y.head
-y.exit:
-  %z.next = add i32 %z, 1
-  br label %z.head
-exit:
-  ret void
-}}
-"#,
-        ntx = ntid,
-        nty = ntid + 4,
-        ntz = ntid + 8,
-        tx = tid,
-        ty = tid + 4,
-        tz = tid + 8,
-    );
+}
+
+fn var_space(v: &VarDecl, target: &dyn Target) -> u32 {
+    let spaces = target.address_spaces();
+    if v.space == StateSpace::Const {
+        spaces.constant
+    } else {
+        spaces.global
+    }
 }
 
 /// Emit a `.global`/`.const` variable; returns its size.
-fn global_var(v: &VarDecl, ir: &mut String) -> Result<u64, Diagnostic> {
+fn global_var(v: &VarDecl, m: &Module, target: &dyn Target, ir: &mut String) -> Result<u64, Diagnostic> {
     if v.linkage == Linkage::Extern {
         return Err(Diagnostic::error(v.span, "extern .global/.const variables need separate compilation (-rdc), which is not supported yet")
             .with_snippet(v.name.clone()));
@@ -368,7 +374,7 @@ fn global_var(v: &VarDecl, ir: &mut String) -> Result<u64, Diagnostic> {
                 if i as u64 >= total {
                     break;
                 }
-                parts.push(init_const(e, v.ty, &elem_ty).map_err(|m| Diagnostic::error(v.span, m).with_snippet(v.name.clone()))?);
+                parts.push(init_const(e, v.ty, &elem_ty, &|name| initializer_ref(m, name, target)).map_err(|m| Diagnostic::error(v.span, m).with_snippet(v.name.clone()))?);
             }
             let filled = parts.len() as u64;
             let mut types = vec![elem_ty.clone(); parts.len()];
@@ -380,10 +386,13 @@ fn global_var(v: &VarDecl, ir: &mut String) -> Result<u64, Diagnostic> {
             format!("<{{ {} }}> <{{ {} }}>", types.join(", "), parts.join(", "))
         }
     };
-    let kind = if v.space == StateSpace::Const { "constant" } else { "global" };
-    // `constant` would let LLVM assume the host never writes it; cuMemcpyToSymbol does.
-    let _ = kind;
-    let _ = writeln!(ir, "{name} = global {init}, align {align}");
+    // Never `constant`: that would let LLVM assume the host never writes it, and
+    // cuMemcpyToSymbol does.
+    let space = match var_space(v, target) {
+        0 => String::new(),
+        n => format!("addrspace({n}) "),
+    };
+    let _ = writeln!(ir, "{name} = {}{space}global {init}, align {align}", target.export_prefix());
     Ok(size)
 }
 
@@ -394,14 +403,27 @@ fn flatten_init<'a>(i: &'a Initializer, out: &mut Vec<&'a InitValue>) {
     }
 }
 
-fn init_const(e: &InitValue, ty: ScalarType, ll: &str) -> Result<String, String> {
+/// A generic `ptr` constant for a symbol named in an initializer: a module variable (in
+/// its address space) or a function.
+fn initializer_ref(m: &Module, name: &str, target: &dyn Target) -> String {
+    let var = m.directives.iter().find_map(|d| match d {
+        Directive::Variable(v) if v.name == name => Some(v),
+        _ => None,
+    });
+    match var {
+        Some(v) => global_ref(v, target),
+        None => ll_global(name),
+    }
+}
+
+fn init_const(e: &InitValue, ty: ScalarType, ll: &str, symbol_ref: &dyn Fn(&str) -> String) -> Result<String, String> {
     Ok(match e {
         InitValue::Imm(imm) => format!("{ll} {}", imm_text(imm, ty)),
         InitValue::Address { symbol, offset, .. } => {
             if ll != "i64" {
                 return Err("an address initializer needs a 64-bit element type".into());
             }
-            format!("i64 ptrtoint (ptr getelementptr (i8, ptr {}, i64 {offset}) to i64)", ll_global(symbol))
+            format!("i64 ptrtoint (ptr getelementptr (i8, ptr {}, i64 {offset}) to i64)", symbol_ref(symbol))
         }
     })
 }

@@ -1,18 +1,16 @@
 //! Warp collectives (PTX ISA 9.7.13.x / 9.7.8.x): `shfl.sync`, `vote`, `activemask`,
 //! `redux.sync`, `match.sync`, `bar.warp.sync`.
 //!
-//! Each lane deposits one 64-bit value through the runtime's `warp_exchange`, which
-//! returns the warp's values and the mask of lanes that met at the same instruction; the
-//! result is then computed with vector IR over the 32 lanes. Kernels using these run as
-//! fibers (see `cpu-backend`), like kernels with block barriers.
+//! Each becomes one call of a neutral intrinsic (`__ptx_shfl`, `__ptx_vote`, ...; see
+//! `intrinsics`) with a per-call-site constant `site`; the target implements the meeting
+//! of the lanes (the host through its runtime's warp exchange, AMDGPU with cross-lane
+//! instructions). Kernels using these run as fibers on the CPU device, like kernels with
+//! block barriers.
 
 use super::func::{FnLowerer, R};
+use super::intrinsics::{REDUX_OPS, SHFL_MODES};
 use super::types::{bits, is_signed, storage, Mods};
-use crate::host_abi;
 use crate::ptx::ast::*;
-
-/// Lanes per warp in PTX from NVIDIA's tools.
-const WARP: u32 = 32;
 
 /// Whether `i` is a warp collective that needs the lanes of a warp to meet.
 pub(crate) fn is_collective(i: &Instruction) -> bool {
@@ -21,19 +19,10 @@ pub(crate) fn is_collective(i: &Instruction) -> bool {
 }
 
 impl FnLowerer<'_> {
-    /// Deposit `value` (an i64) and return `(values_ptr, arrived_mask)`.
-    fn exchange(&mut self, value: &str) -> (String, String) {
+    /// The call-site constant of the instruction being lowered.
+    fn site(&mut self) -> u32 {
         self.uses_barrier = true;
-        let site = self.span.line.wrapping_mul(4096).wrapping_add(self.span.col);
-        let mask_p = self.alloca("i32", 4);
-        let vals = self.call_runtime(host_abi::OFFSET_WARP_EXCHANGE, "ptr", &format!(", i32 {site}, i64 {value}, ptr {mask_p}"));
-        let mask = self.t();
-        self.emit(format!("{mask} = load i32, ptr {mask_p}"));
-        (vals, mask)
-    }
-
-    fn lane(&mut self) -> R<String> {
-        Ok(self.special("%laneid", None)?.expect("laneid is a special register"))
+        self.span.line.wrapping_mul(4096).wrapping_add(self.span.col)
     }
 
     /// Lower a collective; `is_collective(i)` holds.
@@ -44,13 +33,18 @@ impl FnLowerer<'_> {
             "shfl" => self.shfl(&m, ops),
             "vote" => self.vote(&m, ops),
             "activemask" => {
-                let (_, mask) = self.exchange("0");
-                self.dst(ops.first().ok_or_else(|| self.err("activemask needs a destination"))?, ScalarType::B(32), &mask)
+                let d = ops.first().ok_or_else(|| self.err("activemask needs a destination"))?;
+                let site = self.site();
+                let mask = self.intrinsic("__ptx_activemask", &format!("i32 {site}"));
+                self.dst(d, ScalarType::B(32), &mask)
             }
             "redux" => self.redux(&m, ops),
             "match" => self.match_sync(&m, ops),
             _ => {
-                self.exchange("0");
+                // bar.warp.sync membermask
+                let member = self.member_mask(ops.first())?;
+                let site = self.site();
+                self.intrinsic("__ptx_warp_sync", &format!("i32 {site}, i32 {member}"));
                 Ok(())
             }
         }
@@ -62,70 +56,19 @@ impl FnLowerer<'_> {
         if ops.len() < 4 {
             return Err(self.err("shfl needs d, a, b, c"));
         }
-        let mode = ["up", "down", "bfly", "idx"]
-            .into_iter()
-            .find(|x| m.has(&format!(".{x}")))
+        let mode = SHFL_MODES
+            .iter()
+            .position(|x| m.has(&format!(".{x}")))
             .ok_or_else(|| self.err("shfl needs a mode (.up/.down/.bfly/.idx)"))?;
         let a = self.src(&ops[1], ScalarType::B(32))?;
         let b = self.src(&ops[2], ScalarType::U(32))?;
         let c = self.src(&ops[3], ScalarType::U(32))?;
-        let a64 = self.t();
-        self.emit(format!("{a64} = zext i32 {a} to i64"));
-        let (vals, arrived) = self.exchange(&a64);
-        let lane = self.lane()?;
-        let e = |l: &mut Self, s: String| l.emit(s);
-        let (bv, cv, seg) = (self.t(), self.t(), self.t());
-        e(self, format!("{bv} = and i32 {b}, 31"));
-        e(self, format!("{cv} = and i32 {c}, 31"));
-        let s8 = self.t();
-        e(self, format!("{s8} = lshr i32 {c}, 8"));
-        e(self, format!("{seg} = and i32 {s8}, 31"));
-        let nseg = self.t();
-        e(self, format!("{nseg} = xor i32 {seg}, 31"));
-        let (minl, cpart, maxl) = (self.t(), self.t(), self.t());
-        e(self, format!("{minl} = and i32 {lane}, {seg}"));
-        e(self, format!("{cpart} = and i32 {cv}, {nseg}"));
-        e(self, format!("{maxl} = or i32 {minl}, {cpart}"));
-        let (j, pval) = (self.t(), self.t());
-        match mode {
-            "up" => {
-                e(self, format!("{j} = sub i32 {lane}, {bv}"));
-                e(self, format!("{pval} = icmp sge i32 {j}, {maxl}"));
-            }
-            "down" => {
-                e(self, format!("{j} = add i32 {lane}, {bv}"));
-                e(self, format!("{pval} = icmp sle i32 {j}, {maxl}"));
-            }
-            "bfly" => {
-                e(self, format!("{j} = xor i32 {lane}, {bv}"));
-                e(self, format!("{pval} = icmp sle i32 {j}, {maxl}"));
-            }
-            _ => {
-                let bn = self.t();
-                e(self, format!("{bn} = and i32 {bv}, {nseg}"));
-                e(self, format!("{j} = or i32 {minl}, {bn}"));
-                e(self, format!("{pval} = icmp sle i32 {j}, {maxl}"));
-            }
-        }
-        let src = self.t();
-        e(self, format!("{src} = select i1 {pval}, i32 {j}, i32 {lane}"));
-        // Reading an inactive lane is undefined in PTX; we return the lane's own value.
-        let bit = self.t();
-        e(self, format!("{bit} = shl i32 1, {src}"));
-        let has = self.t();
-        e(self, format!("{has} = and i32 {bit}, {arrived}"));
-        let ok = self.t();
-        e(self, format!("{ok} = icmp ne i32 {has}, 0"));
-        let idx = self.t();
-        e(self, format!("{idx} = select i1 {ok}, i32 {src}, i32 {lane}"));
-        let idx64 = self.t();
-        e(self, format!("{idx64} = zext i32 {idx} to i64"));
-        let p = self.t();
-        e(self, format!("{p} = getelementptr i64, ptr {vals}, i64 {idx64}"));
-        let v = self.t();
-        e(self, format!("{v} = load i64, ptr {p}"));
-        let r = self.t();
-        e(self, format!("{r} = trunc i64 {v} to i32"));
+        let member = self.member_mask(ops.get(4))?;
+        let site = self.site();
+        let res = self.intrinsic("__ptx_shfl", &format!("i32 {site}, i32 {mode}, i32 {a}, i32 {b}, i32 {c}, i32 {member}"));
+        let (r, pval) = (self.t(), self.t());
+        self.emit(format!("{r} = extractvalue {{ i32, i1 }} {res}, 0"));
+        self.emit(format!("{pval} = extractvalue {{ i32, i1 }} {res}, 1"));
         match &ops[0] {
             Operand::List(dp) if dp.len() == 2 => {
                 self.dst(&dp[0], ScalarType::B(32), &r)?;
@@ -135,22 +78,19 @@ impl FnLowerer<'_> {
         }
     }
 
-    /// The lanes (as an i32 mask) whose deposited value is non-zero.
-    fn ballot_of(&mut self, vals: &str) -> String {
-        let v = self.t();
-        self.emit(format!("{v} = load <{WARP} x i64>, ptr {vals}, align 8"));
-        let c = self.t();
-        self.emit(format!("{c} = icmp ne <{WARP} x i64> {v}, zeroinitializer"));
-        let b = self.t();
-        self.emit(format!("{b} = bitcast <{WARP} x i1> {c} to i32"));
-        b
-    }
-
     fn member_mask(&mut self, op: Option<&Operand>) -> R<String> {
         match op {
             Some(o) => self.src(o, ScalarType::B(32)),
             None => Ok("-1".into()),
         }
+    }
+
+    /// Split a `{i32, i32}` result into its two fields.
+    fn pair(&mut self, res: &str) -> (String, String) {
+        let (x, y) = (self.t(), self.t());
+        self.emit(format!("{x} = extractvalue {{ i32, i32 }} {res}, 0"));
+        self.emit(format!("{y} = extractvalue {{ i32, i32 }} {res}, 1"));
+        (x, y)
     }
 
     /// `vote{.sync}.{all,any,uni}.pred d, {!}a{, membermask}` and `.ballot.b32`.
@@ -160,14 +100,9 @@ impl FnLowerer<'_> {
         }
         let p = self.src(&ops[1], ScalarType::Pred)?;
         let member = self.member_mask(ops.get(2))?;
-        let p64 = self.t();
-        self.emit(format!("{p64} = zext i1 {p} to i64"));
-        let (vals, arrived) = self.exchange(&p64);
-        let active = self.t();
-        self.emit(format!("{active} = and i32 {arrived}, {member}"));
-        let all_bits = self.ballot_of(&vals);
-        let ballot = self.t();
-        self.emit(format!("{ballot} = and i32 {all_bits}, {active}"));
+        let site = self.site();
+        let res = self.intrinsic("__ptx_vote", &format!("i32 {site}, i1 {p}, i32 {member}"));
+        let (ballot, active) = self.pair(&res);
         if m.has(".ballot") {
             return self.dst(&ops[0], ScalarType::B(32), &ballot);
         }
@@ -200,32 +135,15 @@ impl FnLowerer<'_> {
         }
         let a = self.src(&ops[1], ty)?;
         let member = self.member_mask(ops.get(2))?;
-        let a64 = self.t();
-        self.emit(format!("{a64} = zext i32 {a} to i64"));
-        let (vals, arrived) = self.exchange(&a64);
-        let active = self.t();
-        self.emit(format!("{active} = and i32 {arrived}, {member}"));
         let op = ["add", "min", "max", "and", "or", "xor"].into_iter().find(|x| m.has(&format!(".{x}"))).ok_or_else(|| self.err("redux needs an operation"))?;
-        let (f, identity) = match (op, is_signed(ty)) {
-            ("add", _) => ("add", "0"),
-            ("min", true) => ("smin", "2147483647"),
-            ("min", false) => ("umin", "-1"),
-            ("max", true) => ("smax", "-2147483648"),
-            ("max", false) => ("umax", "0"),
-            ("and", _) => ("and", "-1"),
-            ("or", _) => ("or", "0"),
-            _ => ("xor", "0"),
+        let name = match (op, is_signed(ty)) {
+            ("min" | "max", true) => format!("{op}.s"),
+            ("min" | "max", false) => format!("{op}.u"),
+            _ => op.to_string(),
         };
-        let v = self.t();
-        self.emit(format!("{v} = load <{WARP} x i64>, ptr {vals}, align 8"));
-        let v32 = self.t();
-        self.emit(format!("{v32} = trunc <{WARP} x i64> {v} to <{WARP} x i32>"));
-        let sel = self.t();
-        self.emit(format!("{sel} = bitcast i32 {active} to <{WARP} x i1>"));
-        let masked = self.t();
-        self.emit(format!("{masked} = select <{WARP} x i1> {sel}, <{WARP} x i32> {v32}, <{WARP} x i32> splat (i32 {identity})"));
-        let r = self.t();
-        self.emit(format!("{r} = call i32 @llvm.vector.reduce.{f}.v{WARP}i32(<{WARP} x i32> {masked})"));
+        let code = REDUX_OPS.iter().position(|x| *x == name).expect("a redux operation");
+        let site = self.site();
+        let r = self.intrinsic("__ptx_redux", &format!("i32 {site}, i32 {code}, i32 {a}, i32 {member}"));
         self.dst(&ops[0], ty, &r)
     }
 
@@ -244,21 +162,9 @@ impl FnLowerer<'_> {
             t
         };
         let member = self.member_mask(ops.get(2))?;
-        let (vals, arrived) = self.exchange(&a64);
-        let active = self.t();
-        self.emit(format!("{active} = and i32 {arrived}, {member}"));
-        let v = self.t();
-        self.emit(format!("{v} = load <{WARP} x i64>, ptr {vals}, align 8"));
-        let ins = self.t();
-        self.emit(format!("{ins} = insertelement <{WARP} x i64> poison, i64 {a64}, i64 0"));
-        let splat = self.t();
-        self.emit(format!("{splat} = shufflevector <{WARP} x i64> {ins}, <{WARP} x i64> poison, <{WARP} x i32> zeroinitializer"));
-        let eq = self.t();
-        self.emit(format!("{eq} = icmp eq <{WARP} x i64> {v}, {splat}"));
-        let eqm = self.t();
-        self.emit(format!("{eqm} = bitcast <{WARP} x i1> {eq} to i32"));
-        let same = self.t();
-        self.emit(format!("{same} = and i32 {eqm}, {active}"));
+        let site = self.site();
+        let res = self.intrinsic("__ptx_match", &format!("i32 {site}, i64 {a64}, i32 {member}"));
+        let (same, active) = self.pair(&res);
         if m.has(".any") {
             return self.dst(&ops[0], ScalarType::B(32), &same);
         }

@@ -1,0 +1,241 @@
+//! Memory instructions: `ld`, `st`, `cvta`, `atom`/`red`, fences, and block barriers.
+//!
+//! Ordered accesses (`.relaxed`, `.acquire`, `.release`) become LLVM atomic loads and stores
+//! and read-modify-writes carry their PTX ordering and scope; the target maps scopes to
+//! `syncscope`s and may strengthen orderings (`Target::rmw_ordering`).
+
+use super::func::{FnLowerer, R};
+use super::types::{bits, is_float, is_signed, storage, value, Mods};
+use crate::ptx::ast::*;
+use crate::target::{MemOrder, Scope};
+
+/// The scope an instruction names (PTX ISA 8.5); `.gpu` when it names none.
+fn scope(m: &Mods) -> Scope {
+    if m.has(".cta") {
+        Scope::Cta
+    } else if m.has(".cluster") {
+        Scope::Cluster
+    } else if m.has(".sys") {
+        Scope::Sys
+    } else {
+        Scope::Gpu
+    }
+}
+
+/// The ordering an instruction names, if any (`.relaxed`, `.acquire`, `.release`,
+/// `.acq_rel`, `.sc`).
+fn order(m: &Mods) -> Option<MemOrder> {
+    m.flags.iter().find_map(|f| match *f {
+        ".relaxed" => Some(MemOrder::Relaxed),
+        ".acquire" => Some(MemOrder::Acquire),
+        ".release" => Some(MemOrder::Release),
+        ".acq_rel" => Some(MemOrder::AcqRel),
+        ".sc" => Some(MemOrder::SeqCst),
+        _ => None,
+    })
+}
+
+/// Whether LLVM can load/store `st` atomically (a power-of-two size up to 8 bytes).
+fn atomic_capable(st: &str) -> bool {
+    matches!(st, "i8" | "i16" | "i32" | "i64" | "float" | "double")
+}
+
+impl FnLowerer<'_> {
+    /// How a scalar access of `st` with modifiers `m` is spelled: `(prefix, suffix)` around
+    /// `TYPE, ptr P` (`load atomic` + ` syncscope("..") acquire`, or `load volatile`).
+    fn access_kind(&self, m: &Mods, st: &str, vector: bool) -> (&'static str, String) {
+        match order(m) {
+            Some(o) if !vector && atomic_capable(st) => (" atomic", format!("{} {}", self.cx.target.sync_scope(scope(m)), o.llvm())),
+            Some(_) => (" volatile", String::new()),
+            None if m.has(".volatile") || m.has(".mmio") => (" volatile", String::new()),
+            None => ("", String::new()),
+        }
+    }
+
+    pub(crate) fn ld(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+        let ty = self.ty0(m)?;
+        let ops = self.operands(ops, 2)?;
+        let ptr = self.addr(&ops[1], m.space())?;
+        let st = storage(ty);
+        let size = super::types::size_of(ty);
+        let (kind, ordering) = self.access_kind(m, &st, matches!(ops[0], Operand::Vector(_)));
+        match &ops[0] {
+            Operand::Vector(parts) => {
+                for (k, p) in parts.iter().enumerate() {
+                    let e = self.t();
+                    self.emit(format!("{e} = getelementptr i8, ptr {ptr}, i64 {}", size * k as u64));
+                    let t = self.t();
+                    self.emit(format!("{t} = load{kind} {st}, ptr {e}, align {size}"));
+                    self.dst(p, ty, &t)?;
+                }
+                Ok(())
+            }
+            d => {
+                let t = self.t();
+                self.emit(format!("{t} = load{kind} {st}, ptr {ptr}{ordering}, align {size}"));
+                self.dst(d, ty, &t)
+            }
+        }
+    }
+
+    pub(crate) fn st(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+        let ty = self.ty0(m)?;
+        let ops = self.operands(ops, 2)?;
+        let ptr = self.addr(&ops[0], m.space())?;
+        let st = storage(ty);
+        let size = super::types::size_of(ty);
+        let (kind, ordering) = self.access_kind(m, &st, matches!(ops[1], Operand::Vector(_)));
+        match &ops[1] {
+            Operand::Vector(parts) => {
+                for (k, p) in parts.iter().enumerate() {
+                    if matches!(p, Operand::Sink) {
+                        continue;
+                    }
+                    let v = self.src(p, ty)?;
+                    let e = self.t();
+                    self.emit(format!("{e} = getelementptr i8, ptr {ptr}, i64 {}", size * k as u64));
+                    self.emit(format!("store{kind} {st} {v}, ptr {e}, align {size}"));
+                }
+                Ok(())
+            }
+            s => {
+                let v = self.src(s, ty)?;
+                self.emit(format!("store{kind} {st} {v}, ptr {ptr}{ordering}, align {size}"));
+                Ok(())
+            }
+        }
+    }
+
+    /// `cvta` (PTX ISA 9.7.9.17). Global, local, const and param addresses are host
+    /// addresses already; shared addresses are offsets into the block's window.
+    pub(crate) fn cvta(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+        let ty = self.ty0(m)?;
+        let ops = self.operands(ops, 2)?;
+        let v = self.src(&ops[1], ty)?;
+        if m.space() != Some(StateSpace::Shared) {
+            return self.dst(&ops[0], ty, &v);
+        }
+        let w = bits(ty);
+        let base = self.t();
+        self.emit(format!("{base} = ptrtoint ptr %shared to i{w}"));
+        let t = self.t();
+        if m.has(".to") {
+            self.emit(format!("{t} = sub i{w} {v}, {base}"));
+        } else {
+            self.emit(format!("{t} = add i{w} {v}, {base}"));
+        }
+        self.dst(&ops[0], ty, &t)
+    }
+
+    /// `atom`/`red` (PTX ISA 9.7.13.5/6): real atomics, with the instruction's ordering
+    /// (`.relaxed` when it names none) and scope (`.gpu` when it names none).
+    pub(crate) fn atom(&mut self, opcode: &str, m: &Mods, ops: &[Operand]) -> R<()> {
+        let ty = self.ty0(m)?;
+        let is_red = opcode == "red";
+        let (dst, rest) = if is_red { (None, ops) } else { (ops.first(), ops.get(1..).unwrap_or(&[])) };
+        if rest.len() < 2 {
+            return Err(self.err("atom needs an address and a value"));
+        }
+        let ptr = self.addr(&rest[0], m.space())?;
+        let st = storage(ty);
+        let size = super::types::size_of(ty);
+        let op = m
+            .flags
+            .iter()
+            .map(|f| &f[1..])
+            .find(|f| matches!(*f, "add" | "min" | "max" | "inc" | "dec" | "and" | "or" | "xor" | "exch" | "cas"))
+            .ok_or_else(|| self.err("missing atomic operation"))?;
+        let b = self.src(&rest[1], ty)?;
+        let t = self.t();
+        let ord = self.cx.target.rmw_ordering(order(m).unwrap_or(MemOrder::Relaxed));
+        let sync = self.cx.target.sync_scope(scope(m));
+        if op == "cas" {
+            let c = self.src(rest.get(2).ok_or_else(|| self.err("atom.cas needs 3 operands"))?, ty)?;
+            let (bi, ci) = (self.as_int(&b, ty), self.as_int(&c, ty));
+            let it = format!("i{}", bits(ty));
+            let pair = self.t();
+            self.emit(format!("{pair} = cmpxchg ptr {ptr}, {it} {bi}, {it} {ci}{sync} {} {}, align {size}", ord.llvm(), ord.cmpxchg_failure().llvm()));
+            self.emit(format!("{t} = extractvalue {{ {it}, i1 }} {pair}, 0"));
+            let r = self.convert(&t, ScalarType::B(bits(ty)), ty, false);
+            if let Some(d) = dst {
+                self.dst(d, ty, &r)?;
+            }
+            return Ok(());
+        }
+        let rmw = match (op, is_float(ty), is_signed(ty)) {
+            ("add", true, _) => "fadd",
+            ("add", false, _) => "add",
+            ("min", true, _) => "fmin",
+            ("max", true, _) => "fmax",
+            ("min", false, true) => "min",
+            ("min", false, false) => "umin",
+            ("max", false, true) => "max",
+            ("max", false, false) => "umax",
+            ("inc", _, _) => "uinc_wrap",
+            ("dec", _, _) => "udec_wrap",
+            ("and", _, _) => "and",
+            ("or", _, _) => "or",
+            ("xor", _, _) => "xor",
+            ("exch", true, _) => "xchg",
+            ("exch", false, _) => "xchg",
+            _ => return Err(self.err(format!("atom.{op} is not supported for this type"))),
+        };
+        let vt = if is_float(ty) { value(ty) } else { st.clone() };
+        let bv = if is_float(ty) { self.as_value(&b, ty) } else { b };
+        self.emit(format!("{t} = atomicrmw {rmw} ptr {ptr}, {vt} {bv}{sync} {}, align {size}", ord.llvm()));
+        if let Some(d) = dst {
+            let r = if is_float(ty) { self.from_value(&t, ty) } else { t };
+            self.dst(d, ty, &r)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn as_int(&mut self, v: &str, ty: ScalarType) -> String {
+        let s = storage(ty);
+        self.bitcast(v, &s, &format!("i{}", bits(ty)))
+    }
+
+    pub(crate) fn barrier(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+        if m.has(".arrive") || m.has(".red") {
+            return Err(self.err("bar.arrive and bar.red are not supported yet"));
+        }
+        let id = match ops.first() {
+            Some(o) => self.src(o, ScalarType::U(32))?,
+            None => "0".into(),
+        };
+        let count = match ops.get(1) {
+            Some(o) => self.src(o, ScalarType::U(32))?,
+            None => "0".into(),
+        };
+        if ops.len() > 1 {
+            if let Err(why) = self.cx.target.barrier_with_count() {
+                return Err(self.err(why));
+            }
+        }
+        self.uses_barrier = true;
+        self.intrinsic("__ptx_barrier", &format!("i32 {id}, i32 {count}"));
+        Ok(())
+    }
+
+    /// `membar.{cta,gl,sys}` (a `fence.sc`) and `fence{.sem}{.scope}` (PTX ISA 9.7.13.4).
+    /// Proxy fences order nothing more on our targets than an acq_rel fence does.
+    pub(crate) fn fence(&mut self, opcode: &str, m: &Mods) -> R<()> {
+        let (ord, sc) = if opcode == "membar" {
+            let sc = if m.has(".cta") {
+                Scope::Cta
+            } else if m.has(".sys") {
+                Scope::Sys
+            } else {
+                Scope::Gpu
+            };
+            (MemOrder::SeqCst, sc)
+        } else {
+            (order(m).unwrap_or(MemOrder::AcqRel), scope(m))
+        };
+        // A fence cannot be relaxed; fence.acquire/.release are not PTX but cost nothing.
+        let ord = if ord == MemOrder::Relaxed { MemOrder::AcqRel } else { ord };
+        let ord = self.cx.target.rmw_ordering(ord);
+        self.emit(format!("fence{} {}", self.cx.target.sync_scope(sc), ord.llvm()));
+        Ok(())
+    }
+}

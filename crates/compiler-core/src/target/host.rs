@@ -1,0 +1,306 @@
+//! The host target: the CPU device's code, run by `cpu-backend` through `host_abi`.
+//!
+//! `%ctx` is a `host_abi::ThreadCtx`: special registers and the shared window are loads
+//! from it, barriers, traps, `printf` and warp collectives call the runtime through its
+//! function pointers. Warp collectives deposit one value per lane through
+//! `warp_exchange` and compute the result with vector IR over the 32 lanes. Every
+//! definition is `alwaysinline`, so the code is what the lowering used to emit inline.
+//!
+//! Entry points: `k.thread(params, ctx)` runs one GPU thread; `k.block(params, ctx)` (for
+//! kernels without barriers or collectives) loops over the block's threads so LLVM can
+//! vectorize across them.
+
+use super::{MemOrder, ModuleInfo, Scope, Target};
+use crate::host_abi;
+use crate::lower::intrinsics::{define_header, Intrinsic};
+use crate::lower::{ll_global, KernelMeta};
+use std::fmt::Write;
+
+/// The CPU device's target.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HostTarget;
+
+/// Lanes per warp.
+const WARP: u32 = 32;
+
+impl Target for HostTarget {
+    fn name(&self) -> &str {
+        "host"
+    }
+
+    fn sync_scope(&self, _scope: Scope) -> &'static str {
+        // Blocks run on several host threads at once: every scope is the system's.
+        ""
+    }
+
+    /// Read-modify-writes and fences are `seq_cst` whatever PTX asks: on x86 that costs
+    /// nothing over weaker orders, and code that leans on NVIDIA's stronger-than-specified
+    /// behaviour keeps working.
+    fn rmw_ordering(&self, _order: MemOrder) -> MemOrder {
+        MemOrder::SeqCst
+    }
+
+    fn define_intrinsic(&self, i: &Intrinsic, _module: &ModuleInfo) -> String {
+        let name = i.name;
+        if let Some(reg) = name.strip_prefix("__ptx_sreg_") {
+            let xyz = |s: &str| match s {
+                "y" => 4,
+                "z" => 8,
+                _ => 0,
+            };
+            let field = match reg.split_once('_') {
+                Some(("tid", c)) => Some(host_abi::OFFSET_TID + xyz(c)),
+                Some(("ntid", c)) => Some(host_abi::OFFSET_NTID + xyz(c)),
+                Some(("ctaid", c)) => Some(host_abi::OFFSET_CTAID + xyz(c)),
+                Some(("nctaid", c)) => Some(host_abi::OFFSET_NCTAID + xyz(c)),
+                _ if reg == "dynamic_smem_size" => Some(host_abi::OFFSET_DYNAMIC_SMEM),
+                _ if reg == "total_smem_size" => Some(host_abi::OFFSET_TOTAL_SMEM),
+                _ => None,
+            };
+            let h = define_header(i, &["ctx"]);
+            return match (field, reg) {
+                (Some(off), _) => format!("{h}\n  %p = getelementptr i8, ptr %ctx, i64 {off}\n  %v = load i32, ptr %p\n  ret i32 %v\n}}\n"),
+                (None, "laneid" | "warpid") => {
+                    let (op, k) = if reg == "laneid" { ("and", 31) } else { ("lshr", 5) };
+                    format!("{h}\n  %l = call i32 @__ptx_linear_tid(ptr %ctx)\n  %v = {op} i32 %l, {k}\n  ret i32 %v\n}}\n")
+                }
+                (None, "nwarpid") => format!("{h}\n  ret i32 32\n}}\n"),
+                (None, "nsmid") => format!("{h}\n  ret i32 1\n}}\n"),
+                _ => format!("{h}\n  ret i32 0\n}}\n"),
+            };
+        }
+        match name {
+            "__ptx_clock64" | "__ptx_globaltimer" => {
+                format!("{}\n  %v = call i64 @llvm.readcyclecounter()\n  ret i64 %v\n}}\n", define_header(i, &["ctx"]))
+            }
+            "__ptx_shared_base" => format!(
+                "{}\n  %p = getelementptr i8, ptr %ctx, i64 {}\n  %v = load ptr, ptr %p\n  ret ptr %v\n}}\n",
+                define_header(i, &["ctx"]),
+                host_abi::OFFSET_SHARED
+            ),
+            // `.global`, `.const` and `.local` addresses are host addresses.
+            "__ptx_ptr_global" | "__ptx_ptr_const" | "__ptx_ptr_local" => {
+                format!("{}\n  %p = inttoptr i64 %a to ptr\n  ret ptr %p\n}}\n", define_header(i, &["a"]))
+            }
+            "__ptx_barrier" => format!(
+                "{}\n{}  call void %f(ptr %ctx, i32 %id, i32 %count)\n  ret void\n}}\n",
+                define_header(i, &["ctx", "id", "count"]),
+                callback(host_abi::OFFSET_BARRIER)
+            ),
+            "__ptx_trap" | "__ptx_assertfail" => {
+                let names: &[&str] = if name == "__ptx_trap" { &["ctx"] } else { &["ctx", "msg", "file", "line", "func"] };
+                format!("{}\n{}  call void %f(ptr %ctx)\n  ret void\n}}\n", define_header(i, names), callback(host_abi::OFFSET_TRAP))
+            }
+            "__ptx_vprintf" => format!(
+                "{}\n{}  %r = call i32 %f(ptr %ctx, ptr %fmt, ptr %args)\n  ret i32 %r\n}}\n",
+                define_header(i, &["ctx", "fmt", "args"]),
+                callback(host_abi::OFFSET_VPRINTF)
+            ),
+            _ => warp_collective(i),
+        }
+    }
+
+    fn define_helper(&self, name: &str, _module: &ModuleInfo) -> Option<String> {
+        (name == "__ptx_linear_tid").then(linear_tid)
+    }
+
+    fn entry_wrappers(&self, k: &KernelMeta, _module: &ModuleInfo, ir: &mut String) {
+        let body = ll_global(&format!("{}.body", k.name));
+        let thread = ll_global(&format!("{}.thread", k.name));
+        let block = ll_global(&format!("{}.block", k.name));
+        let _ = writeln!(ir, "define void {thread}(ptr %params, ptr %ctx) {{\n  call void {body}(ptr %ctx, ptr %params)\n  ret void\n}}");
+        if k.uses_barrier {
+            return;
+        }
+        let ntid = host_abi::OFFSET_NTID;
+        let tid = host_abi::OFFSET_TID;
+        let _ = write!(
+            ir,
+            r#"define void {block}(ptr %params, ptr %ctx) {{
+entry:
+  %ntx.p = getelementptr i8, ptr %ctx, i64 {ntx}
+  %nty.p = getelementptr i8, ptr %ctx, i64 {nty}
+  %ntz.p = getelementptr i8, ptr %ctx, i64 {ntz}
+  %ntx = load i32, ptr %ntx.p
+  %nty = load i32, ptr %nty.p
+  %ntz = load i32, ptr %ntz.p
+  %tx.p = getelementptr i8, ptr %ctx, i64 {tx}
+  %ty.p = getelementptr i8, ptr %ctx, i64 {ty}
+  %tz.p = getelementptr i8, ptr %ctx, i64 {tz}
+  br label %z.head
+z.head:
+  %z = phi i32 [ 0, %entry ], [ %z.next, %y.exit ]
+  %z.done = icmp uge i32 %z, %ntz
+  br i1 %z.done, label %exit, label %y.head
+y.head:
+  %y = phi i32 [ 0, %z.head ], [ %y.next, %x.exit ]
+  %y.done = icmp uge i32 %y, %nty
+  br i1 %y.done, label %y.exit, label %x.head
+x.head:
+  %x = phi i32 [ 0, %y.head ], [ %x.next, %x.body ]
+  %x.done = icmp uge i32 %x, %ntx
+  br i1 %x.done, label %x.exit, label %x.body
+x.body:
+  store i32 %x, ptr %tx.p
+  store i32 %y, ptr %ty.p
+  store i32 %z, ptr %tz.p
+  call void {body}(ptr %ctx, ptr %params)
+  %x.next = add i32 %x, 1
+  br label %x.head
+x.exit:
+  %y.next = add i32 %y, 1
+  br label %y.head
+y.exit:
+  %z.next = add i32 %z, 1
+  br label %z.head
+exit:
+  ret void
+}}
+"#,
+            ntx = ntid,
+            nty = ntid + 4,
+            ntz = ntid + 8,
+            tx = tid,
+            ty = tid + 4,
+            tz = tid + 8,
+        );
+    }
+}
+
+/// Load the runtime callback at `offset` of the `ThreadCtx` into `%f`.
+fn callback(offset: usize) -> String {
+    format!("  %fp = getelementptr i8, ptr %ctx, i64 {offset}\n  %f = load ptr, ptr %fp\n")
+}
+
+/// `@__ptx_linear_tid`: the thread's index in the block, x fastest (a host-only helper).
+fn linear_tid() -> String {
+    let (t, n) = (host_abi::OFFSET_TID, host_abi::OFFSET_NTID);
+    let mut s = String::from("define internal i32 @__ptx_linear_tid(ptr %ctx) alwaysinline {\n");
+    for (k, (f, off)) in [("x", t), ("y", t + 4), ("z", t + 8), ("nx", n), ("ny", n + 4)].into_iter().enumerate() {
+        let _ = writeln!(s, "  %p{k} = getelementptr i8, ptr %ctx, i64 {off}\n  %{f} = load i32, ptr %p{k}");
+    }
+    s.push_str("  %a = mul i32 %z, %ny\n  %b = add i32 %a, %y\n  %c = mul i32 %b, %nx\n  %d = add i32 %c, %x\n  ret i32 %d\n}\n");
+    s
+}
+
+/// The exchange through `warp_exchange`: leaves the warp's values in `%vals` (32 x i64)
+/// and the lanes that met at `%site` in `%arrived`.
+fn exchange(value: &str) -> String {
+    format!(
+        "  %mask.p = alloca i32\n{}  %vals = call ptr %f(ptr %ctx, i32 %site, i64 {value}, ptr %mask.p)\n  %arrived = load i32, ptr %mask.p\n",
+        callback(host_abi::OFFSET_WARP_EXCHANGE)
+    )
+}
+
+fn warp_collective(i: &Intrinsic) -> String {
+    let w = WARP;
+    match i.name {
+        "__ptx_warp_sync" => format!("{}\n{}  ret void\n}}\n", define_header(i, &["ctx", "site", "member"]), exchange("0")),
+        "__ptx_activemask" => format!("{}\n{}  ret i32 %arrived\n}}\n", define_header(i, &["ctx", "site"]), exchange("0")),
+        "__ptx_shfl" => format!(
+            r#"{}
+  %a64 = zext i32 %a to i64
+{}  %lane = call i32 @__ptx_sreg_laneid(ptr %ctx)
+  %bv = and i32 %b, 31
+  %cv = and i32 %c, 31
+  %s8 = lshr i32 %c, 8
+  %seg = and i32 %s8, 31
+  %nseg = xor i32 %seg, 31
+  %minl = and i32 %lane, %seg
+  %cpart = and i32 %cv, %nseg
+  %maxl = or i32 %minl, %cpart
+  %j.up = sub i32 %lane, %bv
+  %p.up = icmp sge i32 %j.up, %maxl
+  %j.down = add i32 %lane, %bv
+  %p.down = icmp sle i32 %j.down, %maxl
+  %j.bfly = xor i32 %lane, %bv
+  %p.bfly = icmp sle i32 %j.bfly, %maxl
+  %bn = and i32 %bv, %nseg
+  %j.idx = or i32 %minl, %bn
+  %p.idx = icmp sle i32 %j.idx, %maxl
+  %is.up = icmp eq i32 %mode, 0
+  %is.down = icmp eq i32 %mode, 1
+  %is.bfly = icmp eq i32 %mode, 2
+  %j.0 = select i1 %is.bfly, i32 %j.bfly, i32 %j.idx
+  %j.1 = select i1 %is.down, i32 %j.down, i32 %j.0
+  %j = select i1 %is.up, i32 %j.up, i32 %j.1
+  %p.0 = select i1 %is.bfly, i1 %p.bfly, i1 %p.idx
+  %p.1 = select i1 %is.down, i1 %p.down, i1 %p.0
+  %pval = select i1 %is.up, i1 %p.up, i1 %p.1
+  %src = select i1 %pval, i32 %j, i32 %lane
+  ; Reading a lane that did not arrive is undefined in PTX; we return the lane's own value.
+  %bit = shl i32 1, %src
+  %has = and i32 %bit, %arrived
+  %ok = icmp ne i32 %has, 0
+  %idx = select i1 %ok, i32 %src, i32 %lane
+  %idx64 = zext i32 %idx to i64
+  %vp = getelementptr i64, ptr %vals, i64 %idx64
+  %v = load i64, ptr %vp
+  %r = trunc i64 %v to i32
+  %res.0 = insertvalue {{ i32, i1 }} poison, i32 %r, 0
+  %res = insertvalue {{ i32, i1 }} %res.0, i1 %pval, 1
+  ret {{ i32, i1 }} %res
+}}
+"#,
+            define_header(i, &["ctx", "site", "mode", "a", "b", "c", "member"]),
+            exchange("%a64")
+        ),
+        "__ptx_vote" => format!(
+            r#"{}
+  %p64 = zext i1 %p to i64
+{}  %active = and i32 %arrived, %member
+  %v = load <{w} x i64>, ptr %vals, align 8
+  %nz = icmp ne <{w} x i64> %v, zeroinitializer
+  %bits = bitcast <{w} x i1> %nz to i32
+  %ballot = and i32 %bits, %active
+  %res.0 = insertvalue {{ i32, i32 }} poison, i32 %ballot, 0
+  %res = insertvalue {{ i32, i32 }} %res.0, i32 %active, 1
+  ret {{ i32, i32 }} %res
+}}
+"#,
+            define_header(i, &["ctx", "site", "p", "member"]),
+            exchange("%p64")
+        ),
+        "__ptx_redux" => {
+            let mut s = format!(
+                r#"{}
+  %a64 = zext i32 %a to i64
+{}  %active = and i32 %arrived, %member
+  %v = load <{w} x i64>, ptr %vals, align 8
+  %v32 = trunc <{w} x i64> %v to <{w} x i32>
+  %sel = bitcast i32 %active to <{w} x i1>
+  switch i32 %op, label %r7 [ i32 0, label %r0 i32 1, label %r1 i32 2, label %r2 i32 3, label %r3 i32 4, label %r4 i32 5, label %r5 i32 6, label %r6 ]
+"#,
+                define_header(i, &["ctx", "site", "op", "a", "member"]),
+                exchange("%a64")
+            );
+            let ops = [("add", "0"), ("smin", "2147483647"), ("smax", "-2147483648"), ("umin", "-1"), ("umax", "0"), ("and", "-1"), ("or", "0"), ("xor", "0")];
+            for (k, (f, identity)) in ops.iter().enumerate() {
+                let _ = write!(
+                    s,
+                    "r{k}:\n  %m{k} = select <{w} x i1> %sel, <{w} x i32> %v32, <{w} x i32> splat (i32 {identity})\n  %x{k} = call i32 @llvm.vector.reduce.{f}.v{w}i32(<{w} x i32> %m{k})\n  ret i32 %x{k}\n"
+                );
+            }
+            s.push_str("}\n");
+            s
+        }
+        "__ptx_match" => format!(
+            r#"{}
+{}  %active = and i32 %arrived, %member
+  %v = load <{w} x i64>, ptr %vals, align 8
+  %ins = insertelement <{w} x i64> poison, i64 %a, i64 0
+  %splat = shufflevector <{w} x i64> %ins, <{w} x i64> poison, <{w} x i32> zeroinitializer
+  %eq = icmp eq <{w} x i64> %v, %splat
+  %eqm = bitcast <{w} x i1> %eq to i32
+  %same = and i32 %eqm, %active
+  %res.0 = insertvalue {{ i32, i32 }} poison, i32 %same, 0
+  %res = insertvalue {{ i32, i32 }} %res.0, i32 %active, 1
+  ret {{ i32, i32 }} %res
+}}
+"#,
+            define_header(i, &["ctx", "site", "a", "member"]),
+            exchange("%a")
+        ),
+        other => unreachable!("host target: no definition for {other}"),
+    }
+}
