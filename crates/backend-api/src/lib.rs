@@ -148,6 +148,13 @@ pub trait LoadedModule: Send + Sync {
     /// Called from the driver's stream workers: several launches (of this and other
     /// modules) may run concurrently, one per stream, and share the device.
     fn launch(&self, kernel: &str, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError>;
+    /// As [`LoadedModule::launch`], for a cooperative launch (`cuLaunchCooperativeKernel`):
+    /// every block runs at the same time, so blocks may wait for each other (grid-wide
+    /// synchronization). Only called on devices whose `cooperative_launch` is true.
+    fn launch_cooperative(&self, kernel: &str, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError> {
+        let _ = (kernel, config, params);
+        Err(DeviceError::NotSupported("cooperative launches".into()))
+    }
 }
 
 /// One kernel launch, already validated by the driver.
@@ -157,9 +164,6 @@ pub struct LaunchConfig {
     pub block: [u32; 3],
     /// Dynamic shared memory bytes.
     pub dynamic_shared_bytes: u32,
-    /// A cooperative launch (`cuLaunchCooperativeKernel`): every block must be resident at
-    /// once, so blocks may wait for each other (grid-wide synchronization).
-    pub cooperative: bool,
 }
 
 /// A device of some backend.

@@ -76,6 +76,16 @@ impl LoadedModule for CpuModule {
     }
 
     fn launch(&self, kernel: &str, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError> {
+        self.run(kernel, config, params, false)
+    }
+
+    fn launch_cooperative(&self, kernel: &str, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError> {
+        self.run(kernel, config, params, true)
+    }
+}
+
+impl CpuModule {
+    fn run(&self, kernel: &str, config: &LaunchConfig, params: &[u8], cooperative: bool) -> Result<(), DeviceError> {
         let k = self
             .host
             .kernels
@@ -95,7 +105,7 @@ impl LoadedModule for CpuModule {
         };
         let workspace = GridWorkspace([8, 0, 0, 0]);
         let mut envreg = [0u32; 32];
-        if config.cooperative {
+        if cooperative {
             let addr = &workspace as *const GridWorkspace as u64;
             envreg[1] = (addr >> 32) as u32;
             envreg[2] = addr as u32;
@@ -112,7 +122,7 @@ impl LoadedModule for CpuModule {
             envreg: &envreg,
         });
         let total = config.grid.iter().map(|&g| g as u64).product();
-        let ok = if config.cooperative { self.pool.run_cooperative(total, &runner) } else { self.pool.run(total, &runner) };
+        let ok = if cooperative { self.pool.run_cooperative(total, &runner) } else { self.pool.run(total, &runner) };
         self.output.complete(&printf);
         if !ok {
             fault::record(&fault, fault::FAULT_INTERNAL);

@@ -213,8 +213,8 @@ fn cooperative_launch_runs_every_block_at_once() {
     d.memset(counter, 0, 4, 1).unwrap();
     let mut p = counter.to_le_bytes().to_vec();
     p.extend_from_slice(&out.to_le_bytes());
-    let cfg = LaunchConfig { grid: [blocks, 1, 1], block: [64, 1, 1], dynamic_shared_bytes: 0, cooperative: true };
-    m.launch("k", &cfg, &p).unwrap();
+    let cfg = LaunchConfig { grid: [blocks, 1, 1], block: [64, 1, 1], dynamic_shared_bytes: 0 };
+    m.launch_cooperative("k", &cfg, &p).unwrap();
     let mut got = vec![0u32; blocks as usize];
     unsafe { d.copy_from_device(got.as_mut_ptr() as *mut u8, out, blocks as usize * 4).unwrap() };
     assert!(got.iter().all(|&v| v == blocks), "{got:?}");

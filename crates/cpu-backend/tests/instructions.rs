@@ -52,7 +52,7 @@ fn run(body: &str, a: &[u32], b: &[u32]) -> Vec<u32> {
         params.extend_from_slice(&p.to_le_bytes());
     }
     assert_eq!(n % 256, 0, "inputs come in blocks of 256");
-    let cfg = LaunchConfig { grid: [(n / 256) as u32, 1, 1], block: [256, 1, 1], dynamic_shared_bytes: 0, cooperative: false };
+    let cfg = LaunchConfig { grid: [(n / 256) as u32, 1, 1], block: [256, 1, 1], dynamic_shared_bytes: 0 };
     m.launch("k", &cfg, &params).unwrap();
     let mut out = vec![0u32; n];
     unsafe { d.copy_from_device(out.as_mut_ptr() as *mut u8, dout, n * 4).unwrap() };

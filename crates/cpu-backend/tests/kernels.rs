@@ -41,7 +41,7 @@ fn saxpy_thread_loop() {
     let (dx, dy) = (upload(&*d, &x), upload(&*d, &y));
     let a = 2.5f32;
     let params = pack(&k, &[&(n as i32).to_le_bytes(), &a.to_le_bytes(), &dx.to_le_bytes(), &dy.to_le_bytes()]);
-    let cfg = LaunchConfig { grid: [n.div_ceil(512) as u32, 1, 1], block: [512, 1, 1], dynamic_shared_bytes: 0, cooperative: false };
+    let cfg = LaunchConfig { grid: [n.div_ceil(512) as u32, 1, 1], block: [512, 1, 1], dynamic_shared_bytes: 0 };
     m.launch(&k.name, &cfg, &params).unwrap();
     let got: Vec<f32> = download(&*d, dy, n);
     for i in 0..n {
@@ -62,7 +62,7 @@ fn block_reduction_with_barriers_1024_threads() {
         let din = upload(&*d, &input);
         let dsums = upload(&*d, &vec![0i64; blocks]);
         let params = pack(&k, &[&din.to_le_bytes(), &dsums.to_le_bytes(), &(n as i32).to_le_bytes()]);
-        let cfg = LaunchConfig { grid: [blocks as u32, 1, 1], block: [block, 1, 1], dynamic_shared_bytes: 0, cooperative: false };
+        let cfg = LaunchConfig { grid: [blocks as u32, 1, 1], block: [block, 1, 1], dynamic_shared_bytes: 0 };
         m.launch(&k.name, &cfg, &params).unwrap();
         let got: Vec<i64> = download(&*d, dsums, blocks);
         for (b, g) in got.iter().enumerate() {

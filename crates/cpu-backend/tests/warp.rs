@@ -44,7 +44,7 @@ fn shfl_vote_redux_match_activemask() {
     let m = d.load_ptx(KERNEL, &LoadOptions::default()).unwrap();
     let n = 64usize;
     let out = d.alloc(n * 32).unwrap();
-    let cfg = LaunchConfig { grid: [2, 1, 1], block: [n as u32, 1, 1], dynamic_shared_bytes: 0, cooperative: false };
+    let cfg = LaunchConfig { grid: [2, 1, 1], block: [n as u32, 1, 1], dynamic_shared_bytes: 0 };
     m.launch("k", &cfg, &out.to_le_bytes()).unwrap();
     let mut got = vec![0u32; n * 8];
     unsafe { d.copy_from_device(got.as_mut_ptr() as *mut u8, out, n * 32).unwrap() };

@@ -564,6 +564,7 @@ impl Driver {
             E::OutOfMemory => CuError::OUT_OF_MEMORY,
             E::IllegalAddress => CuError::ILLEGAL_ADDRESS,
             E::LaunchFailed => CuError::LAUNCH_FAILED,
+            E::IllegalInstruction => CuError::ILLEGAL_INSTRUCTION,
             E::Assert => CuError::ASSERT,
             E::OutOfResources => CuError::LAUNCH_OUT_OF_RESOURCES,
             E::NotSupported(_) => CuError::NOT_SUPPORTED,

@@ -162,7 +162,7 @@ impl Driver {
         self.validate_launch(&function, grid, block, shared_bytes)?;
         // SAFETY: forwarded from the caller.
         let params = unsafe { pack_params(&function.info, kernel_params, extra)? };
-        let config = LaunchConfig { grid, block, dynamic_shared_bytes: shared_bytes, cooperative: false };
+        let config = LaunchConfig { grid, block, dynamic_shared_bytes: shared_bytes };
         function.loaded.launch(function.name_str(), &config, &params).map_err(|e| self.device_error(&ctx, e))
     }
 
