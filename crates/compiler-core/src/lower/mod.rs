@@ -68,6 +68,9 @@ pub struct LoweredModule {
     pub globals: Vec<GlobalMeta>,
     /// Bytes of statically declared shared memory (all `.shared` variables of the module).
     pub static_shared_bytes: u64,
+    /// Where the dynamic shared array (`.extern .shared`) starts in the window, if the
+    /// module declares one: after the static variables, 16-byte aligned.
+    pub dynamic_shared_offset: Option<u64>,
     /// Warnings found while lowering.
     pub warnings: Vec<crate::diag::Diagnostic>,
 }

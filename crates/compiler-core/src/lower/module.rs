@@ -113,6 +113,7 @@ pub fn lower_module_for(m: &Module, target: &dyn Target) -> Result<LoweredModule
         cx.symbols.insert(name, Symbol::Shared { offset: dyn_offset });
     }
     out.static_shared_bytes = shared_end;
+    out.dynamic_shared_offset = info.dynamic_shared_offset;
 
     // Pass 2: function declarations, so calls can be resolved in any order.
     for d in &m.directives {

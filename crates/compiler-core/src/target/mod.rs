@@ -16,7 +16,7 @@
 //! ABI (the host target's `host_abi`, the AMDGPU target's kernarg / implicit-argument and
 //! printf-buffer layouts, documented in `amdgpu`).
 
-// pub mod amdgpu;
+pub mod amdgpu;
 pub mod host;
 
 use crate::lower::intrinsics::Intrinsic;

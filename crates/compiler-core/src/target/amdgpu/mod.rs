@@ -1,0 +1,356 @@
+//! The AMDGPU target: `amdgcn-amd-amdhsa` code objects (v5) for ROCr's loader.
+//!
+//! # Mapping
+//! - Special registers: `llvm.amdgcn.workitem.id.*` / `workgroup.id.*`; `%ntid`,
+//!   `%nctaid` and `%dynamic_smem_size` from the code object v5 implicit arguments
+//!   ([`abi::implicit`]), which our runtime fills.
+//! - Address spaces: `.global` variables in 1, `.const` in 4, `.shared` in LDS (3), allocas
+//!   (registers, `.local`, `.param`) in private (5). Lowered code uses generic pointers
+//!   cast from these; LLVM's InferAddressSpaces turns the accesses back into global/ds/
+//!   scratch instructions.
+//! - Shared memory: one LDS array `@__ptx_shared` holds the module's static `.shared`
+//!   variables at the offsets the lowering assigned, padded to 16 bytes, which is where
+//!   the lowering puts the dynamic array: the runtime makes the group segment that much
+//!   plus the launch's dynamic bytes, so `.shared` address `a` is byte `a` of the
+//!   workgroup's LDS ([`static_lds_bytes`]).
+//! - Kernels: `amdgpu_kernel` functions named as in PTX, one `byref` kernarg per `.param`
+//!   (see [`abi`]), `amdgpu-flat-work-group-size` from `.reqntid`/`.maxntid` (else 1024).
+//! - Barriers: workgroup release fence, `s_barrier`, workgroup acquire fence. A barrier for
+//!   a thread count (part of the CTA) is refused: LLVM 19 has no named barriers.
+//! - Atomics and fences: PTX scopes map to `syncscope("workgroup")` (`.cta`),
+//!   `"agent"` (`.gpu`, `.cluster`) and the system scope (`.sys`); orderings are PTX's.
+//! - `trap`: `llvm.trap` (`s_trap 2`: the queue reports an exception, the launch fails).
+//! - `printf`/`assert`: records in a host-visible buffer, see [`printf`].
+//!
+//! # Warps and wavefronts
+//! PTX from NVIDIA's tools assumes 32-lane warps (masks are 32 bits, code hard-codes
+//! `0xffffffff` and `& 31`). On RDNA (gfx10+) we compile for wave32 (`+wavefrontsize32`):
+//! a warp is a wavefront and every collective is one hardware operation. gfx9 (GCN/CDNA)
+//! only runs wave64: there each wavefront holds two PTX warps, lanes 0-31 and 32-63, and
+//! the collectives work on the caller's half (ballots shifted by 32, `ds_bpermute`
+//! indices offset by 32). That is exact for warp-synchronous code, since the two warps of
+//! a wavefront simply run in lockstep, which CUDA allows. A module that asks for 64-lane
+//! warps ([`AmdgpuOptions::warp_lanes`]) is refused on wave32 targets, and on wave64 ones
+//! too when it uses a warp collective, since PTX's 32-bit masks cannot name 64 lanes.
+
+pub mod abi;
+pub mod codegen;
+pub mod printf;
+mod warp;
+
+use super::{AddressSpaces, ModuleInfo, Scope, Target};
+use crate::lower::intrinsics::{define_header, Intrinsic};
+use crate::lower::{ll_global, KernelMeta};
+use std::fmt::Write;
+
+/// The AMD GPUs we generate code for: (processor, wavefront size we compile for).
+pub const GPUS: &[(&str, u32)] = &[
+    ("gfx900", 64),
+    ("gfx906", 64),
+    ("gfx908", 64),
+    ("gfx90a", 64),
+    ("gfx942", 64),
+    ("gfx1030", 32),
+    ("gfx1100", 32),
+    ("gfx1101", 32),
+    ("gfx1102", 32),
+    ("gfx1151", 32),
+    ("gfx1200", 32),
+    ("gfx1201", 32),
+];
+
+/// Processors LLVM 19 does not know yet, with the reason we give.
+const NEEDS_NEWER_LLVM: &[(&str, &str)] = &[("gfx950", "gfx950 (MI350) needs LLVM 20; this build uses LLVM 19")];
+
+/// Bytes of LDS one workgroup may use on every supported processor.
+pub const LDS_BYTES: u64 = 65536;
+
+/// Options of an AMDGPU compilation.
+#[derive(Clone, Debug)]
+pub struct AmdgpuOptions {
+    /// `gfx90a`, `gfx1100`... (a target ID suffix such as `:xnack+` is ignored: our code
+    /// objects are built for "any" xnack/sramecc mode).
+    pub processor: String,
+    /// Lanes per warp the module assumes: 32 for all PTX from NVIDIA's tools.
+    pub warp_lanes: u32,
+    /// LLVM optimization level (0..=3).
+    pub opt_level: u32,
+}
+
+impl AmdgpuOptions {
+    pub fn new(processor: &str) -> Self {
+        AmdgpuOptions { processor: processor.to_string(), warp_lanes: 32, opt_level: 2 }
+    }
+}
+
+/// The AMDGPU target for one processor.
+#[derive(Clone, Debug)]
+pub struct AmdgpuTarget {
+    processor: &'static str,
+    wave: u32,
+    data_layout: String,
+}
+
+/// Why a processor or option cannot be compiled for.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TargetError {
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+/// The entry of [`GPUS`] for `processor` (`gfx90a`, `gfx90a:xnack-`...).
+pub fn lookup(processor: &str) -> Result<(&'static str, u32), TargetError> {
+    let base = processor.split(':').next().unwrap_or(processor).trim().to_ascii_lowercase();
+    if let Some((_, why)) = NEEDS_NEWER_LLVM.iter().find(|(p, _)| *p == base) {
+        return Err(TargetError::Unsupported(format!("cannot compile for {base}: {why}")));
+    }
+    GPUS.iter().copied().find(|(p, _)| *p == base).ok_or_else(|| {
+        let list: Vec<&str> = GPUS.iter().map(|g| g.0).collect();
+        TargetError::Unsupported(format!("unknown or unsupported AMD GPU '{processor}'; supported: {}", list.join(", ")))
+    })
+}
+
+impl AmdgpuTarget {
+    /// The target for `options.processor`, checking the warp width the module assumes.
+    pub fn new(options: &AmdgpuOptions) -> Result<AmdgpuTarget, TargetError> {
+        let (processor, wave) = lookup(&options.processor)?;
+        match options.warp_lanes {
+            32 => {}
+            64 if wave == 64 => {
+                return Err(TargetError::Unsupported(format!(
+                    "64-lane warps on {processor}: not supported yet (PTX's 32-bit lane masks cannot name 64 lanes); compile with 32-lane warps"
+                )))
+            }
+            64 => {
+                return Err(TargetError::Unsupported(format!(
+                    "this module needs 64-lane warps, but {processor} runs 32-lane wavefronts (wave32); it can only run on a wave64 GPU (gfx9)"
+                )))
+            }
+            n => return Err(TargetError::Unsupported(format!("{n}-lane warps are not a thing; PTX warps have 32 lanes"))),
+        }
+        let data_layout = codegen::data_layout(processor, wave)?;
+        Ok(AmdgpuTarget { processor, wave, data_layout })
+    }
+
+    pub fn processor(&self) -> &'static str {
+        self.processor
+    }
+
+    /// Lanes per hardware wavefront (32 or 64).
+    pub fn wavefront_size(&self) -> u32 {
+        self.wave
+    }
+
+    /// The LLVM target features: the wavefront size.
+    pub fn features(&self) -> &'static str {
+        if self.wave == 64 {
+            "+wavefrontsize64"
+        } else {
+            "+wavefrontsize32"
+        }
+    }
+
+    fn implicit_arg(&self, offset: usize, ty: &str) -> String {
+        format!(
+            "  %ip = call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()\n  %ap = getelementptr i8, ptr addrspace(4) %ip, i64 {offset}\n  %av = load {ty}, ptr addrspace(4) %ap, align {}\n",
+            if ty == "i16" { 2 } else { 4 }
+        )
+    }
+}
+
+impl Target for AmdgpuTarget {
+    fn name(&self) -> &str {
+        self.processor
+    }
+
+    fn address_spaces(&self) -> AddressSpaces {
+        AddressSpaces { global: 1, constant: 4, alloca: 5 }
+    }
+
+    fn sync_scope(&self, scope: Scope) -> &'static str {
+        match scope {
+            Scope::Cta => " syncscope(\"workgroup\")",
+            Scope::Cluster | Scope::Gpu => " syncscope(\"agent\")",
+            Scope::Sys => "",
+        }
+    }
+
+    fn barrier_with_count(&self) -> Result<(), String> {
+        Err("bar.sync with a thread count (a barrier for part of the CTA) is not supported on AMD GPUs: only whole-CTA barriers are".into())
+    }
+
+    fn export_prefix(&self) -> &'static str {
+        "protected "
+    }
+
+    fn module_header(&self) -> String {
+        format!(
+            "target datalayout = \"{}\"\ntarget triple = \"amdgcn-amd-amdhsa\"\n!llvm.module.flags = !{{!0}}\n!0 = !{{i32 1, !\"amdhsa_code_object_version\", i32 500}}\n",
+            self.data_layout
+        )
+    }
+
+    fn define_intrinsic(&self, i: &Intrinsic, module: &ModuleInfo) -> String {
+        let name = i.name;
+        let h = |names: &[&str]| define_header(i, names);
+        let ret = |body: String, v: &str| format!("{}\n{body}  ret {} {v}\n}}\n", h(&["ctx"]), i.ret);
+        if let Some(reg) = name.strip_prefix("__ptx_sreg_") {
+            let dim = |c: &str| match c {
+                "y" => 1,
+                "z" => 2,
+                _ => 0,
+            };
+            return match reg.split_once('_') {
+                Some(("tid", c)) => ret(format!("  %v = call i32 @llvm.amdgcn.workitem.id.{c}()\n"), "%v"),
+                Some(("ctaid", c)) => ret(format!("  %v = call i32 @llvm.amdgcn.workgroup.id.{c}()\n"), "%v"),
+                Some(("ntid", c)) => ret(format!("{}  %v = zext i16 %av to i32\n", self.implicit_arg(abi::implicit::GROUP_SIZE + 2 * dim(c), "i16")), "%v"),
+                Some(("nctaid", c)) => ret(self.implicit_arg(abi::implicit::BLOCK_COUNT + 4 * dim(c), "i32"), "%av"),
+                _ => match reg {
+                    "dynamic_smem_size" => ret(self.implicit_arg(abi::implicit::DYNAMIC_LDS_SIZE, "i32"), "%av"),
+                    "total_smem_size" => {
+                        let fixed = static_lds_bytes(module);
+                        ret(format!("{}  %v = add i32 %av, {fixed}\n", self.implicit_arg(abi::implicit::DYNAMIC_LDS_SIZE, "i32")), "%v")
+                    }
+                    "laneid" => ret("  %hl = call i32 @__ptx_hw_lane()\n  %v = and i32 %hl, 31\n".into(), "%v"),
+                    "warpid" => ret(
+                        "  %x = call i32 @__ptx_sreg_tid_x(ptr %ctx)\n  %y = call i32 @__ptx_sreg_tid_y(ptr %ctx)\n  %z = call i32 @__ptx_sreg_tid_z(ptr %ctx)\n  %nx = call i32 @__ptx_sreg_ntid_x(ptr %ctx)\n  %ny = call i32 @__ptx_sreg_ntid_y(ptr %ctx)\n  %a = mul i32 %z, %ny\n  %b = add i32 %a, %y\n  %c = mul i32 %b, %nx\n  %d = add i32 %c, %x\n  %v = lshr i32 %d, 5\n".into(),
+                        "%v",
+                    ),
+                    "nwarpid" => ret(String::new(), "32"),
+                    "nsmid" => ret(String::new(), "1"),
+                    _ => ret(String::new(), "0"),
+                },
+            };
+        }
+        match name {
+            // gfx11's cycle counter (SHADER_CYCLES) has 20 bits: use the 64-bit constant
+            // clock there instead.
+            "__ptx_clock64" if self.processor.starts_with("gfx11") => ret("  %v = call i64 @llvm.readsteadycounter()\n".into(), "%v"),
+            "__ptx_clock64" => ret("  %v = call i64 @llvm.readcyclecounter()\n".into(), "%v"),
+            // The constant clock runs at 100 MHz on the supported processors.
+            "__ptx_globaltimer" => ret("  %c = call i64 @llvm.readsteadycounter()\n  %v = mul i64 %c, 10\n".into(), "%v"),
+            "__ptx_shared_base" => shared_base(module, &h(&["ctx"])),
+            "__ptx_ptr_global" | "__ptx_ptr_const" => {
+                let space = if name == "__ptx_ptr_global" { 1 } else { 4 };
+                format!("{}\n  %p = inttoptr i64 %a to ptr addrspace({space})\n  %g = addrspacecast ptr addrspace({space}) %p to ptr\n  ret ptr %g\n}}\n", h(&["a"]))
+            }
+            // `.local` addresses are generic addresses of private memory.
+            "__ptx_ptr_local" => format!(
+                "{}\n  %p = inttoptr i64 %a to ptr\n  %l = addrspacecast ptr %p to ptr addrspace(5)\n  %g = addrspacecast ptr addrspace(5) %l to ptr\n  ret ptr %g\n}}\n",
+                h(&["a"])
+            ),
+            "__ptx_barrier" => format!(
+                "{}\n  fence syncscope(\"workgroup\") release\n  call void @llvm.amdgcn.s.barrier()\n  fence syncscope(\"workgroup\") acquire\n  ret void\n}}\n",
+                h(&["ctx", "id", "count"])
+            ),
+            "__ptx_trap" => format!("{}\n  call void @llvm.trap()\n  unreachable\n}}\n", h(&["ctx"])),
+            "__ptx_assertfail" => format!(
+                "{}\n  call void @__ptx_assert_record(ptr %ctx, ptr %msg, ptr %file, i32 %line, ptr %func)\n  call void @llvm.trap()\n  unreachable\n}}\n",
+                h(&["ctx", "msg", "file", "line", "func"])
+            ),
+            "__ptx_vprintf" => format!(
+                "{}\n  %r = call i32 @__ptx_printf_record(ptr %fmt, ptr %args)\n  ret i32 %r\n}}\n",
+                h(&["ctx", "fmt", "args"])
+            ),
+            _ => warp::define(self.wave, i),
+        }
+    }
+
+    fn define_helper(&self, name: &str, _module: &ModuleInfo) -> Option<String> {
+        warp::helper(self.wave, name).or_else(|| printf::helper(name))
+    }
+
+    fn library_definitions(&self, ir: &str) -> String {
+        let mut s = String::new();
+        for (f, ty, bits) in [("nextafterf", "float", 32), ("nextafter", "double", 64)] {
+            if ir.contains(&format!("@{f}(")) {
+                s.push_str(&next_after(f, ty, bits));
+            }
+        }
+        s
+    }
+
+    fn entry_wrappers(&self, k: &KernelMeta, _module: &ModuleInfo, ir: &mut String) {
+        let body = ll_global(&format!("{}.body", k.name));
+        let kernel = ll_global(&k.name);
+        let params: Vec<String> = k
+            .params
+            .iter()
+            .zip(&k.param_aligns)
+            .enumerate()
+            .map(|(n, ((_, size), align))| format!("ptr addrspace(4) byref([{size} x i8]) align {align} %p{n}"))
+            .collect();
+        let threads = match (k.reqntid, k.maxntid) {
+            (Some(r), _) => {
+                let n = r.iter().map(|&x| x.max(1) as u64).product::<u64>().min(1024);
+                format!("{n},{n}")
+            }
+            (None, Some(m)) => format!("1,{}", m.iter().map(|&x| x.max(1) as u64).product::<u64>().min(1024)),
+            _ => "1,1024".into(),
+        };
+        // The body reads parameters at their offsets from the segment's start (where the
+        // first `byref` argument lies); the `byref` arguments give the layout and metadata.
+        let base = "  %kp = call ptr addrspace(4) @llvm.amdgcn.kernarg.segment.ptr()\n  %params = addrspacecast ptr addrspace(4) %kp to ptr\n";
+        let _ = write!(
+            ir,
+            "define protected amdgpu_kernel void {kernel}({}) \"amdgpu-flat-work-group-size\"=\"{threads}\" \"uniform-work-group-size\"=\"true\" {{\n{base}  call void {body}(ptr null, ptr %params)\n  ret void\n}}\n",
+            params.join(", ")
+        );
+    }
+}
+
+/// Bytes of LDS a kernel of `module` reserves statically: the static `.shared` variables,
+/// padded to 16 bytes (where the dynamic array starts).
+pub fn static_lds_bytes(module: &ModuleInfo) -> u64 {
+    module.dynamic_shared_offset.unwrap_or(module.static_shared_bytes).div_ceil(16) * 16
+}
+
+/// `@__ptx_shared_base` and the LDS array behind it. The dynamic array follows the static
+/// one: the runtime adds the launch's dynamic bytes to the group segment.
+fn shared_base(module: &ModuleInfo, header: &str) -> String {
+    let fixed = static_lds_bytes(module);
+    let mut s = String::new();
+    let base = if fixed > 0 {
+        let _ = writeln!(s, "@__ptx_shared = internal addrspace(3) global [{fixed} x i8] poison, align 16");
+        "@__ptx_shared"
+    } else if module.dynamic_shared_offset.is_some() {
+        let _ = writeln!(s, "@__ptx_dynamic_shared = external addrspace(3) global [0 x i8], align 16");
+        "@__ptx_dynamic_shared"
+    } else {
+        let _ = write!(s, "{header}\n  ret ptr null\n}}\n");
+        return s;
+    };
+    let _ = write!(s, "{header}\n  ret ptr addrspacecast (ptr addrspace(3) {base} to ptr)\n}}\n");
+    s
+}
+
+/// C's `nextafter` for `ty` in IR (AMDGPU has no libm to link against).
+fn next_after(name: &str, ty: &str, bits: u32) -> String {
+    let it = format!("i{bits}");
+    format!(
+        r#"define internal {ty} @{name}({ty} %x, {ty} %y) alwaysinline {{
+  %uno = fcmp uno {ty} %x, %y
+  %eq = fcmp oeq {ty} %x, %y
+  %zero = fcmp oeq {ty} %x, 0.0
+  %xi = bitcast {ty} %x to {it}
+  %yi = bitcast {ty} %y to {it}
+  %ysign = and {it} %yi, {sign}
+  %tiny = or {it} %ysign, 1
+  %tinyf = bitcast {it} %tiny to {ty}
+  %up = fcmp olt {ty} %x, %y
+  %pos = fcmp ogt {ty} %x, 0.0
+  %away = xor i1 %up, %pos
+  %inc = add {it} %xi, 1
+  %dec = sub {it} %xi, 1
+  %stepped = select i1 %away, {it} %dec, {it} %inc
+  %sf = bitcast {it} %stepped to {ty}
+  %r0 = select i1 %zero, {ty} %tinyf, {ty} %sf
+  %r1 = select i1 %eq, {ty} %y, {ty} %r0
+  %sum = fadd {ty} %x, %y
+  %r = select i1 %uno, {ty} %sum, {ty} %r1
+  ret {ty} %r
+}}
+"#,
+        sign = if bits == 32 { "-2147483648".to_string() } else { "-9223372036854775808".to_string() }
+    )
+}

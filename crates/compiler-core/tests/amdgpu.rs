@@ -1,0 +1,162 @@
+//! AMDGPU code objects, checked without a GPU: for every supported processor, a set of
+//! kernels (arithmetic, shared memory + barriers, every warp collective, atomics,
+//! printf/assert; `tests/ptx/amdgpu/`) is compiled and the code objects are inspected with
+//! LLVM 19's `llvm-readelf` and `llvm-objdump`: a valid AMDGPU HSA ELF, the AMDHSA metadata
+//! note (kernel names, kernarg segment size, group segment size, wavefront size), and
+//! the instruction classes each kernel must contain.
+
+use compiler_core::target::amdgpu::{abi, codegen, AmdgpuOptions, GPUS};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const LLVM_BIN: &str = "/usr/lib/llvm-19/bin";
+
+fn tool(name: &str) -> PathBuf {
+    let p = Path::new(LLVM_BIN).join(name);
+    assert!(p.is_file(), "{} is missing: install llvm-19 (scripts/bootstrap.sh)", p.display());
+    p
+}
+
+fn run(tool_name: &str, args: &[&str], file: &Path) -> String {
+    let out = Command::new(tool(tool_name)).args(args).arg(file).output().expect("run LLVM tool");
+    assert!(out.status.success(), "{tool_name} {args:?} {}: {}", file.display(), String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// What one kernel's code object must show.
+struct Expect {
+    file: &'static str,
+    kernel: &'static str,
+    param_bytes: usize,
+    /// The kernel reads implicit arguments (`%ntid`, `%nctaid`, printf buffer...).
+    implicit: bool,
+    group_segment: u64,
+    /// Regexes (alternatives separated by '|') each of which some instruction must match.
+    instructions: &'static [&'static str],
+}
+
+const KERNELS: &[Expect] = &[
+    Expect { file: "arith", kernel: "arith", param_bytes: 16, implicit: true, group_segment: 0, instructions: &["v_fma|v_fmac", "global_store", "s_load_dword|s_load_b"] },
+    Expect { file: "shared", kernel: "block_sum", param_bytes: 16, implicit: true, group_segment: 1024, instructions: &["s_barrier", "ds_write_b32|ds_store_b32", "ds_read_b32|ds_load_b32"] },
+    Expect { file: "warp", kernel: "collectives", param_bytes: 8, implicit: false, group_segment: 0, instructions: &["ds_bpermute_b32", "v_mbcnt_lo_u32_b32"] },
+    Expect {
+        file: "atomics",
+        kernel: "atomics",
+        param_bytes: 20,
+        implicit: false,
+        group_segment: 16,
+        instructions: &["global_atomic_add|global_atomic_add_u32", "global_atomic_cmpswap", "global_atomic_swap", "global_atomic_smax|global_atomic_max_i32", "global_atomic_inc", "global_atomic_add_x2|global_atomic_add_u64", "ds_add_u32|ds_add_rtn_u32"],
+    },
+    Expect { file: "printf", kernel: "hello", param_bytes: 8, implicit: true, group_segment: 0, instructions: &["s_trap", "global_atomic_add_x2|flat_atomic_add_x2|global_atomic_add_u64|flat_atomic_add_u64", "s_swappc_b64|s_setpc_b64"] },
+];
+
+fn ptx(file: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ptx/amdgpu").join(format!("{file}.ptx"));
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The value of `key:` in the metadata block of `kernel` in `llvm-readelf --notes` output.
+fn kernel_field(notes: &str, kernel: &str, key: &str) -> Option<String> {
+    // Each kernel's map lists `.args` first and ends after `.wavefront_size`; find the map
+    // that contains `.name: kernel` and read `key` from it.
+    let blocks: Vec<&str> = notes.split("  - .args:").collect();
+    let block = blocks.iter().find(|b| b.lines().any(|l| l.trim() == format!(".name:           {kernel}")))?;
+    block.lines().find_map(|l| {
+        let t = l.trim();
+        t.strip_prefix(&format!("{key}:")).map(|v| v.trim().to_string())
+    })
+}
+
+fn matches_any(disasm: &str, alternatives: &str) -> bool {
+    alternatives.split('|').any(|a| disasm.lines().any(|l| l.trim_start().starts_with(a)))
+}
+
+#[test]
+fn every_kernel_compiles_for_every_gpu_and_the_code_objects_check_out() {
+    let dir = std::env::temp_dir().join(format!("amdgpu-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut checked = 0;
+    for &(gfx, wave) in GPUS {
+        for e in KERNELS {
+            let co = codegen::compile_ptx(&ptx(e.file), &AmdgpuOptions::new(gfx)).unwrap_or_else(|err| panic!("{gfx} {}: {err}", e.file));
+            assert_eq!(co.wavefront_size, wave);
+            let path = dir.join(format!("{}.{gfx}.co", e.file));
+            std::fs::write(&path, &co.elf).unwrap();
+            let header = run("llvm-readelf", &["-h"], &path);
+            for want in ["DYN (Shared object file)", "EM_AMDGPU", "AMDGPU - HSA", &format!("{gfx}")] {
+                assert!(header.contains(want), "{gfx} {}: ELF header lacks {want:?}:\n{header}", e.file);
+            }
+            // ABI version 3 is code object v5.
+            assert!(header.lines().any(|l| l.contains("ABI Version:") && l.trim().ends_with('3')), "{gfx}: not code object v5:\n{header}");
+            let notes = run("llvm-readelf", &["--notes"], &path);
+            assert!(notes.contains(&format!("amdhsa.target:   amdgcn-amd-amdhsa--{gfx}")), "{gfx}: target in metadata:\n{notes}");
+            let field = |k: &str| kernel_field(&notes, e.kernel, k).unwrap_or_else(|| panic!("{gfx} {}: no {k} in\n{notes}", e.kernel));
+            assert_eq!(field(".symbol"), format!("{}.kd", e.kernel));
+            assert_eq!(field(".wavefront_size"), wave.to_string(), "{gfx} {}", e.kernel);
+            let kernarg: usize = field(".kernarg_segment_size").parse().unwrap();
+            let want = if e.implicit { abi::kernarg_segment_size(e.param_bytes) } else { e.param_bytes };
+            assert_eq!(kernarg, want, "{gfx} {}: kernarg segment size", e.kernel);
+            assert!(kernarg <= abi::kernarg_segment_size(e.param_bytes), "the runtime's segment must cover the kernel's");
+            assert_eq!(field(".group_segment_fixed_size"), e.group_segment.to_string(), "{gfx} {}: group segment", e.kernel);
+            assert_eq!(co.static_lds_bytes, e.group_segment.max(co.static_lds_bytes), "{gfx} {}", e.kernel);
+            let meta = co.kernels.iter().find(|k| k.name == e.kernel).expect("kernel meta");
+            assert_eq!(meta.param_buffer_size, e.param_bytes);
+            let symbols = run("llvm-readelf", &["--dyn-symbols"], &path);
+            assert!(symbols.contains(&format!(" {}.kd", e.kernel)), "{gfx}: kernel descriptor not exported:\n{symbols}");
+            let disasm = run("llvm-objdump", &["-d", &format!("--mcpu={gfx}")], &path);
+            for class in e.instructions {
+                assert!(matches_any(&disasm, class), "{gfx} {}: no {class} in\n{disasm}", e.kernel);
+            }
+            // Divergent control flow saves and restores EXEC: 64 bits wide on wave64.
+            if wave == 64 {
+                assert!(disasm.contains("_b64") && disasm.contains("exec"), "{gfx} {}: no 64-bit exec handling", e.kernel);
+                assert!(!disasm.contains("saveexec_b32"), "{gfx} {}: wave32 code on a wave64 target", e.kernel);
+            } else if e.file == "warp" || e.file == "shared" {
+                assert!(disasm.contains("exec_lo"), "{gfx} {}: no 32-bit exec handling", e.kernel);
+            }
+            checked += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(checked, GPUS.len() * KERNELS.len());
+}
+
+#[test]
+fn the_test_kernels_also_run_on_the_host_target() {
+    for e in KERNELS {
+        let m = compiler_core::host::compile_ptx(&ptx(e.file), &Default::default()).unwrap_or_else(|err| panic!("{}: {err}", e.file));
+        assert!(m.kernels.iter().any(|k| k.meta.name == e.kernel));
+    }
+}
+
+#[test]
+fn every_host_sample_compiles_for_wave32_and_wave64() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ptx");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.extension().map(|x| x == "ptx").unwrap_or(false) {
+            let text = std::fs::read_to_string(&p).unwrap();
+            for gfx in ["gfx90a", "gfx1100"] {
+                codegen::compile_ptx(&text, &AmdgpuOptions::new(gfx)).unwrap_or_else(|e| panic!("{} on {gfx}: {e}", p.display()));
+            }
+        }
+    }
+}
+
+#[test]
+fn unsupported_targets_and_warp_widths_are_refused_clearly() {
+    let err = |gfx: &str, lanes: u32| {
+        let mut o = AmdgpuOptions::new(gfx);
+        o.warp_lanes = lanes;
+        codegen::compile_ptx(&ptx("arith"), &o).err().map(|e| e.to_string()).unwrap_or_default()
+    };
+    assert!(err("gfx950", 32).contains("needs LLVM 20"), "{}", err("gfx950", 32));
+    assert!(err("gfx803", 32).contains("supported: gfx900"), "{}", err("gfx803", 32));
+    assert!(err("gfx1100", 64).contains("wave32"), "{}", err("gfx1100", 64));
+    assert!(err("gfx90a", 64).contains("64-lane"), "{}", err("gfx90a", 64));
+    assert_eq!(err("gfx90a:xnack-", 32), "", "target ID features are accepted");
+    // A barrier for part of the CTA has no AMDGPU equivalent: refused with the PTX line.
+    let ptx = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tbar.sync 1, 64;\n\tret;\n}\n";
+    let e = codegen::compile_ptx(ptx, &AmdgpuOptions::new("gfx1100")).err().expect("refused").to_string();
+    assert!(e.contains("6:") && e.contains("thread count"), "{e}");
+}
