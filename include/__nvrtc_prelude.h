@@ -1,9 +1,26 @@
+/*
+ * The implicit header of every NVRTC compile (ours): what NVIDIA's NVRTC makes available
+ * without any #include. Written for clang's CUDA device compilation (nvptx64).
+ *
+ * Contents, by file:
+ *   __nvrtc_core.h        execution-space and other attribute macros, basic types,
+ *                         std::initializer_list / std::move / std::forward, placement new
+ *   vector_types.h        char1..double4, dim3, make_* (vector_functions.h)
+ *   __nvrtc_builtin_vars.h threadIdx, blockIdx, blockDim, gridDim, warpSize
+ *   __nvrtc_device.h      barriers and fences, warp intrinsics (cudaLaneMask_t), atomics,
+ *                         integer intrinsics, cache-hinted loads/stores, clocks, printf,
+ *                         assert, __trap
+ *   __nvrtc_math.h        the CUDA math API for float and double, fast intrinsics,
+ *                         rounding-mode intrinsics and conversions
+ */
 #pragma clang system_header
-#define __global__ __attribute__((global))
-#define __device__ __attribute__((device))
-#define __host__ __attribute__((host))
-#define __shared__ __attribute__((shared))
-#define __constant__ __attribute__((constant))
-struct __tid_t { __declspec(property(get = gx)) unsigned x; static __device__ __attribute__((always_inline)) unsigned gx() { return __nvvm_read_ptx_sreg_tid_x(); } };
-extern const __device__ __tid_t threadIdx;
-extern "C" __device__ int printf(const char*, ...);
+#ifndef __NVRTC_PRELUDE_H__
+#define __NVRTC_PRELUDE_H__
+
+#include "__nvrtc_core.h"
+#include "vector_types.h"
+#include "__nvrtc_builtin_vars.h"
+#include "__nvrtc_device.h"
+#include "__nvrtc_math.h"
+
+#endif

@@ -8,3 +8,7 @@ TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 cargo build --workspace --release
 # Cargo names the cdylib libcuda.so; its soname is libcuda.so.1 (see crates/cuda-abi/build.rs).
 ln -sf libcuda.so "$TARGET_DIR/release/libcuda.so.1"
+# libnvrtc.so (crate nvrtc-abi, soname libnvrtc.so.13): clients dlopen it under the
+# names of NVRTC 13 and 12 too.
+ln -sf libnvrtc.so "$TARGET_DIR/release/libnvrtc.so.13"
+ln -sf libnvrtc.so "$TARGET_DIR/release/libnvrtc.so.12"

@@ -442,6 +442,8 @@ int compile_inner(const cf_request *req, LLVMModuleRef *out) {
   fe.Inputs.emplace_back(req->main_path, InputKind(Language::CUDA));
   fe.ProgramAction = req->syntax_only ? frontend::ParseSyntaxOnly : frontend::EmitLLVMOnly;
   fe.DisableFree = false;
+  // No "N warnings generated" on stderr: every diagnostic goes to the program log.
+  invocation->getDiagnosticOpts().ShowCarets = false;
 
   // Virtual files over an unlinked physical file system (its working directory is
   // private, so setting it never changes the process's).

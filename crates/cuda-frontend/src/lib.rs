@@ -204,6 +204,8 @@ fn cc1_args(o: &Options, t: &Target) -> Vec<String> {
     if o.fast_math {
         defs.push(("__NVRTC_FAST_MATH__".into(), "1".into()));
     }
+    // clang defines __CUDA_ARCH__ from the processor, which may be an older one.
+    a.push("-U__CUDA_ARCH__".into());
     for (k, v) in defs {
         a.push(format!("-D{k}={v}"));
     }

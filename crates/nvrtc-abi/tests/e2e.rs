@@ -1,0 +1,130 @@
+//! NVRTC -> PTX -> cuModuleLoadData in our libcuda -> launch on the CPU device -> results.
+
+mod common;
+use common::*;
+use std::ffi::c_void;
+
+#[test]
+fn saxpy_runs_on_cpu_device() {
+    let c = compile_ok(
+        r#"extern "C" __global__ void saxpy(float a, const float* x, float* y, int n) {
+             int i = blockIdx.x * blockDim.x + threadIdx.x;
+             if (i < n) y[i] = a * x[i] + y[i];
+           }"#,
+        &["-arch=compute_80"],
+    );
+    let gpu = Gpu::new();
+    let m = gpu.load(c.ptx.as_bytes());
+    let f = m.func("saxpy");
+    let n = 1000usize;
+    let x: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let y: Vec<f32> = (0..n).map(|i| 2.0 * i as f32).collect();
+    let (bx, by) = (gpu.alloc(&x), gpu.alloc(&y));
+    let (mut a, mut px, mut py, mut nn) = (3.0f32, bx.ptr, by.ptr, n as i32);
+    gpu.launch(f, (4, 1, 1), (256, 1, 1), 0, &mut [arg(&mut a), arg(&mut px), arg(&mut py), arg(&mut nn)]);
+    let out: Vec<f32> = gpu.read(&by);
+    for i in 0..n {
+        assert_eq!(out[i], 3.0 * i as f32 + 2.0 * i as f32);
+    }
+}
+
+#[test]
+fn shared_memory_reduction_with_atomics() {
+    let c = compile_ok(
+        r#"extern "C" __global__ void reduce(const int* in, int* out, int n) {
+             __shared__ int s[256];
+             int t = threadIdx.x;
+             int i = blockIdx.x * blockDim.x + t;
+             s[t] = i < n ? in[i] : 0;
+             __syncthreads();
+             for (int k = blockDim.x / 2; k > 0; k >>= 1) { if (t < k) s[t] += s[t + k]; __syncthreads(); }
+             if (t == 0) atomicAdd(out, s[0]);
+           }"#,
+        &["-arch=sm_86"],
+    );
+    assert!(!c.cubin.is_empty(), "sm_XX gives a CUBIN (PTX text)");
+    let gpu = Gpu::new();
+    let m = gpu.load(&c.cubin);
+    let n = 5000usize;
+    let data: Vec<i32> = (0..n as i32).collect();
+    let (bin, bout) = (gpu.alloc(&data), gpu.alloc(&[0i32]));
+    let (mut pi, mut po, mut nn) = (bin.ptr, bout.ptr, n as i32);
+    gpu.launch(m.func("reduce"), (20, 1, 1), (256, 1, 1), 0, &mut [arg(&mut pi), arg(&mut po), arg(&mut nn)]);
+    let out: Vec<i32> = gpu.read(&bout);
+    assert_eq!(out[0], (0..n as i32).sum::<i32>());
+}
+
+#[test]
+fn warp_shuffles_and_votes() {
+    let c = compile_ok(
+        r#"extern "C" __global__ void warp(const float* in, float* sums, unsigned* ballots, int* lanes) {
+             float v = in[threadIdx.x];
+             for (int o = warpSize / 2; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffff, v, o);
+             auto b = __ballot_sync(__activemask(), in[threadIdx.x] > 10.0f);
+             sums[threadIdx.x] = v;
+             if ((threadIdx.x & 31) == 0) ballots[threadIdx.x / 32] = b;
+             lanes[threadIdx.x] = __shfl_up_sync(0xffffffff, (int)threadIdx.x, 1) + __popc(__ballot_sync(~0u, 1));
+           }"#,
+        &[],
+    );
+    let gpu = Gpu::new();
+    let m = gpu.load(c.ptx.as_bytes());
+    let input: Vec<f32> = (0..64).map(|i| i as f32).collect();
+    let (bi, bs, bb, bl) = (gpu.alloc(&input), gpu.alloc(&[0f32; 64]), gpu.alloc(&[0u32; 2]), gpu.alloc(&[0i32; 64]));
+    let (mut a, mut b, mut cc, mut d) = (bi.ptr, bs.ptr, bb.ptr, bl.ptr);
+    gpu.launch(m.func("warp"), (1, 1, 1), (64, 1, 1), 0, &mut [arg(&mut a), arg(&mut b), arg(&mut cc), arg(&mut d)]);
+    let sums: Vec<f32> = gpu.read(&bs);
+    assert_eq!(sums[0], (0..32).sum::<i32>() as f32);
+    assert_eq!(sums[40], (32..64).sum::<i32>() as f32);
+    let ballots: Vec<u32> = gpu.read(&bb);
+    assert_eq!(ballots, vec![0xffff_f800, 0xffff_ffff]);
+    let lanes: Vec<i32> = gpu.read(&bl);
+    assert_eq!(lanes[0], 32);
+    assert_eq!(lanes[5], 4 + 32);
+}
+
+#[test]
+fn templates_through_name_expressions() {
+    let src = r#"
+        template <typename T, int N> __global__ void scale(T* p) { p[threadIdx.x] *= (T)N; }
+        namespace ns { template <class T> __global__ void fill(T* p, T v) { p[threadIdx.x] = v; } }
+        __device__ int counter = 5;
+    "#;
+    let c = nvrtc(src, "tmpl.cu", &[], &["-std=c++17"], &["scale<float, 3>", "&ns::fill<int>", "&counter"]);
+    assert_eq!(c.result, nvrtc::NVRTC_SUCCESS, "{}", c.log);
+    assert_eq!(c.lowered[0].1.as_deref(), Some("_Z5scaleIfLi3EEvPT_"));
+    assert_eq!(c.lowered[1].1.as_deref(), Some("_ZN2ns4fillIiEEvPT_S1_"));
+    assert_eq!(c.lowered[2].1.as_deref(), Some("counter"));
+    let gpu = Gpu::new();
+    let m = gpu.load(c.ptx.as_bytes());
+    let buf = gpu.alloc(&[1.0f32, 2.0, 3.0, 4.0]);
+    let mut p = buf.ptr;
+    gpu.launch(m.func("_Z5scaleIfLi3EEvPT_"), (1, 1, 1), (4, 1, 1), 0, &mut [arg(&mut p)]);
+    assert_eq!(gpu.read::<f32>(&buf), vec![3.0, 6.0, 9.0, 12.0]);
+    let ibuf = gpu.alloc(&[0i32; 8]);
+    let (mut p, mut v) = (ibuf.ptr, 42i32);
+    gpu.launch(m.func("_ZN2ns4fillIiEEvPT_S1_"), (1, 1, 1), (8, 1, 1), 0, &mut [arg(&mut p), arg(&mut v)]);
+    assert_eq!(gpu.read::<i32>(&ibuf), vec![42; 8]);
+    let (g, size) = m.global("counter");
+    assert_eq!(size, 4);
+    let mut v = 0i32;
+    assert_eq!(unsafe { cuda::exports::memcpy::cuMemcpyDtoH_v2((&mut v as *mut i32).cast::<c_void>(), g, 4) }, cuda::types::CUresult::SUCCESS);
+    assert_eq!(v, 5);
+}
+
+#[test]
+fn jitify_style_in_memory_headers() {
+    let headers = [("my/ops.h", "#pragma once\n#include \"detail.h\"\ntemplate<class T> __device__ T twice(T x) { return x * FACTOR; }\n"), ("my/detail.h", "#define FACTOR 2\n")];
+    // detail.h is named "my/detail.h": a quoted include from my/ops.h finds it relative
+    // to the including header's directory.
+    let src = r#"#include "my/ops.h"
+        extern "C" __global__ void k(int* p) { p[threadIdx.x] = twice(p[threadIdx.x]); }"#;
+    let c = nvrtc(src, "jit.cu", &headers, &[], &[]);
+    assert_eq!(c.result, nvrtc::NVRTC_SUCCESS, "{}", c.log);
+    let gpu = Gpu::new();
+    let m = gpu.load(c.ptx.as_bytes());
+    let buf = gpu.alloc(&[1i32, 2, 3]);
+    let mut p = buf.ptr;
+    gpu.launch(m.func("k"), (1, 1, 1), (3, 1, 1), 0, &mut [arg(&mut p)]);
+    assert_eq!(gpu.read::<i32>(&buf), vec![2, 4, 6]);
+}
