@@ -100,6 +100,8 @@ pub struct Context {
     /// Non-zero: the sticky error code a kernel fault left.
     sticky: AtomicU32,
     state: Mutex<CtxState>,
+    /// The legacy default stream and every other stream's queue.
+    queues: crate::exec::ContextQueues,
 }
 
 impl Context {
@@ -115,6 +117,11 @@ impl Context {
     /// Records a kernel fault; later calls needing the context answer it.
     pub(crate) fn set_sticky(&self, err: CuError) {
         let _ = self.sticky.compare_exchange(0, err.code(), Ordering::AcqRel, Ordering::Acquire);
+    }
+
+    /// The context's stream queues.
+    pub(crate) fn queues(&self) -> &crate::exec::ContextQueues {
+        &self.queues
     }
 
     /// Whether the context can be used (primary contexts: retained).
@@ -231,7 +238,15 @@ impl Driver {
     fn new_context(&self, device: usize, primary: bool, flags: u32, active: bool) -> CtxHandle {
         self.contexts
             .insert_with(|handle| {
-                Arc::new(Context { handle, device, primary, sticky: AtomicU32::new(0), state: Mutex::new(CtxState::fresh(active, flags)) })
+                let backend = self.devices[device].backend.clone();
+                Arc::new_cyclic(|weak| Context {
+                    handle,
+                    device,
+                    primary,
+                    sticky: AtomicU32::new(0),
+                    state: Mutex::new(CtxState::fresh(active, flags)),
+                    queues: crate::exec::ContextQueues::new(weak.clone(), backend),
+                })
             })
             .0
     }
@@ -313,9 +328,27 @@ impl Driver {
         self.device_synchronize(&context)
     }
 
+    /// Waits for all work of every stream of the context, writes device output, and
+    /// reports the sticky error or the first pending asynchronous error.
     pub(crate) fn device_synchronize(&self, context: &Context) -> CuResult<()> {
+        let pending = context.queues().drain_all();
         let device = &self.devices[context.device].backend;
-        device.synchronize().map_err(|e| self.device_error(context, e))
+        let backend = device.synchronize();
+        self.flush_output(context);
+        backend.map_err(|e| self.device_error(context, e))?;
+        if let Some(err) = context.sticky_error() {
+            return Err(fail(err, format_args!("context {:#x} has a sticky error from an earlier kernel fault", context.handle.0)));
+        }
+        match pending {
+            Some(err) => Err(fail(err, format_args!("an asynchronous operation failed"))),
+            None => Ok(()),
+        }
+    }
+
+    /// Waits for all work of every stream of the context without reporting anything
+    /// (before memory or modules that queued work may use go away).
+    pub(crate) fn drain_context(&self, context: &Context) {
+        let _ = context.queues().drain_all_quiet();
     }
 
     /// `cuCtxGetApiVersion`: 3020 (the `_v2` context API); NULL means current.
@@ -477,7 +510,9 @@ impl Driver {
     /// Frees everything a context owns and resets its state (flags kept). CLS destructors
     /// run first, with no lock held, while the context is still valid.
     fn teardown(&self, ctx: &Context) {
+        self.drain_context(ctx);
         let _ = self.devices[ctx.device].backend.synchronize();
+        self.flush_output(ctx);
         let entries = std::mem::take(&mut ctx.state().cls);
         for entry in entries.into_iter().rev() {
             if let Some(dtor) = entry.dtor {
@@ -499,6 +534,9 @@ impl Driver {
             if stream.ctx == ctx {
                 let _ = self.streams.remove(handle);
             }
+        }
+        if let Ok(context) = self.context(ctx) {
+            context.queues().orphan_all();
         }
         for (handle, event) in self.events.all() {
             if event.ctx == ctx {
@@ -559,16 +597,7 @@ impl Driver {
 
     /// Turns a backend run-time error into a `CuError`, poisoning the context for faults.
     pub(crate) fn device_error(&self, ctx: &Context, err: backend_api::DeviceError) -> CuError {
-        use backend_api::DeviceError as E;
-        let code = match &err {
-            E::OutOfMemory => CuError::OUT_OF_MEMORY,
-            E::IllegalAddress => CuError::ILLEGAL_ADDRESS,
-            E::LaunchFailed => CuError::LAUNCH_FAILED,
-            E::IllegalInstruction => CuError::ILLEGAL_INSTRUCTION,
-            E::Assert => CuError::ASSERT,
-            E::OutOfResources => CuError::LAUNCH_OUT_OF_RESOURCES,
-            E::NotSupported(_) => CuError::NOT_SUPPORTED,
-        };
+        let code = crate::error::from_device(&err);
         if code.is_sticky() {
             ctx.set_sticky(code);
         }

@@ -9,17 +9,48 @@
 //! - backend memory is copied through `backend_api::Device`, host memory (pageable,
 //!   pinned, registered) with plain memory copies.
 //!
-//! The `*Async` variants validate the stream and run synchronously. That is a correct
-//! implementation of stream order because every launch is synchronous too.
+//! Every copy and fill is an operation of a stream ([`crate::exec`]): the blocking calls
+//! use the legacy default stream (their `_ptds` twins the per-thread one). When the call
+//! returns follows CUDA's "API synchronization behavior":
+//! - a copy from or to *pageable* host memory (not from `cuMemAllocHost`/`cuMemHostAlloc`
+//!   or `cuMemHostRegister`), and a host-to-host copy, completes before the call returns,
+//!   also in the `Async` variants (CUDA stages pageable memory synchronously);
+//! - other `Async` copies, and blocking device-to-device copies, are queued and the call
+//!   returns at once;
+//! - other blocking copies (pinned host memory) complete before the call returns;
+//! - fills (`cuMemsetD*`) complete before the blocking variants return; the `Async`
+//!   variants are queued.
+//!
+//! A copy that completes before the call returns still runs in stream order: it waits
+//! for the stream's earlier work (run on the calling thread when the stream is idle).
 
 use std::ffi::c_void;
+use std::sync::Arc;
 
-use backend_api::DevicePtr;
+use backend_api::{Device, DeviceError, DevicePtr};
 
 use crate::context::Context;
 use crate::diag::fail;
-use crate::memory::memory_type;
+use crate::exec::{RunFn, Work};
+use crate::memory::{memory_type, MemoryKind};
 use crate::{CtxHandle, CuError, CuResult, Driver, StreamHandle};
+
+/// Which stream a copy or fill goes to, and whether the call is an `Async` one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum On {
+    /// A blocking call on this default stream (`LEGACY`, or `PER_THREAD` for `_ptds`).
+    Blocking(StreamHandle),
+    /// An `Async` call on this stream.
+    Async(StreamHandle),
+}
+
+impl On {
+    fn stream(self) -> StreamHandle {
+        match self {
+            On::Blocking(s) | On::Async(s) => s,
+        }
+    }
+}
 
 /// `CUDA_MEMCPY2D` (layout of the C struct, 128 bytes).
 #[repr(C)]
@@ -82,15 +113,15 @@ const _: () = assert!(std::mem::size_of::<CudaMemcpy3D>() == 200);
 enum Loc {
     /// Backend memory of a device.
     Backend(usize, DevicePtr),
-    /// Host memory.
-    Host(*mut u8),
+    /// Host memory; `true` if pinned (allocated or registered through the driver).
+    Host(*mut u8, bool),
 }
 
 impl Loc {
     fn offset(self, by: usize) -> Loc {
         match self {
             Loc::Backend(dev, addr) => Loc::Backend(dev, addr.wrapping_add(by as u64)),
-            Loc::Host(p) => Loc::Host(p.wrapping_add(by)),
+            Loc::Host(p, pinned) => Loc::Host(p.wrapping_add(by), pinned),
         }
     }
 }
@@ -112,12 +143,94 @@ impl Shape {
     }
 }
 
+/// A validated copy: rows of `(destination, source, bytes)`, ready to run on any thread.
+struct CopyPlan {
+    rows: Vec<(Loc, Loc, usize)>,
+    backends: Vec<Arc<dyn Device>>,
+}
+
+// SAFETY: the host pointers are the caller's, who keeps them valid until the copy has run
+// (the API contract of the asynchronous copies); the plan is run exactly once.
+unsafe impl Send for CopyPlan {}
+
+impl CopyPlan {
+    fn sides(&self) -> impl Iterator<Item = Loc> + '_ {
+        self.rows.iter().flat_map(|&(d, s, _)| [d, s])
+    }
+
+    /// Whether a side is pageable host memory.
+    fn pageable(&self) -> bool {
+        self.sides().any(|l| matches!(l, Loc::Host(_, false)))
+    }
+
+    fn host_only(&self) -> bool {
+        self.sides().all(|l| matches!(l, Loc::Host(..)))
+    }
+
+    fn device_only(&self) -> bool {
+        self.sides().all(|l| matches!(l, Loc::Backend(..)))
+    }
+
+    /// # Safety
+    /// Host locations must be valid for their rows.
+    unsafe fn run(&self) -> Result<(), DeviceError> {
+        for &(dst, src, n) in &self.rows {
+            if n == 0 {
+                continue;
+            }
+            // SAFETY (every arm): host sides are valid (caller), device sides were
+            // validated against the registry when the plan was made.
+            unsafe {
+                match (dst, src) {
+                    (Loc::Host(d, _), Loc::Host(s, _)) => std::ptr::copy(s, d, n),
+                    (Loc::Backend(dev, d), Loc::Host(s, _)) => self.backends[dev].copy_to_device(d, s, n)?,
+                    (Loc::Host(d, _), Loc::Backend(dev, s)) => self.backends[dev].copy_from_device(d, s, n)?,
+                    (Loc::Backend(dd, d), Loc::Backend(sd, s)) if dd == sd => self.backends[dd].copy_device_to_device(d, s, n)?,
+                    (Loc::Backend(dd, d), Loc::Backend(sd, s)) => {
+                        let mut staging = vec![0u8; n];
+                        self.backends[sd].copy_from_device(staging.as_mut_ptr(), s, n)?;
+                        self.backends[dd].copy_to_device(d, staging.as_ptr(), n)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A validated fill: rows of `count` elements.
+struct FillPlan {
+    rows: Vec<Loc>,
+    value: u32,
+    elem_size: usize,
+    count: usize,
+    backends: Vec<Arc<dyn Device>>,
+}
+
+// SAFETY: as `CopyPlan`.
+unsafe impl Send for FillPlan {}
+
+impl FillPlan {
+    /// # Safety
+    /// As `CopyPlan::run`.
+    unsafe fn run(&self) -> Result<(), DeviceError> {
+        for &row in &self.rows {
+            match row {
+                Loc::Backend(dev, addr) => self.backends[dev].memset(addr, self.value, self.elem_size, self.count)?,
+                // SAFETY: the row lies in a registered host range (validated).
+                Loc::Host(p, _) => unsafe { fill_host(p, self.value, self.elem_size, self.count) },
+            }
+        }
+        Ok(())
+    }
+}
+
 impl Driver {
     /// The location of `[addr, addr + len)`, which must be registered memory.
     fn device_loc(&self, addr: DevicePtr, len: usize, what: &str) -> CuResult<Loc> {
         match self.memory.find_range(addr, len as u64) {
             Some(Ok(a)) if a.kind.is_backend() => Ok(Loc::Backend(a.device, addr)),
-            Some(Ok(_)) => Ok(Loc::Host(addr as usize as *mut u8)),
+            Some(Ok(_)) => Ok(Loc::Host(addr as usize as *mut u8, true)),
             Some(Err(a)) => Err(fail(
                 CuError::INVALID_VALUE,
                 format_args!("{what}: {addr:#x}+{len} runs past the end of allocation {:#x}+{}", a.base, a.size),
@@ -130,62 +243,46 @@ impl Driver {
     fn unified_loc(&self, addr: u64, len: usize, what: &str) -> CuResult<Loc> {
         match self.memory.find(addr) {
             Some(_) => self.device_loc(addr, len, what),
-            None => Ok(Loc::Host(addr as usize as *mut u8)),
+            None => Ok(Loc::Host(addr as usize as *mut u8, false)),
         }
     }
 
-    /// Copies `n` bytes between two locations.
-    ///
-    /// # Safety
-    /// Host locations must be valid for `n` bytes (reads at `src`, writes at `dst`).
-    unsafe fn transfer(&self, ctx: &Context, dst: Loc, src: Loc, n: usize) -> CuResult<()> {
+    /// A host pointer of an explicit-direction copy: pinned if the whole range is pinned
+    /// or registered host memory.
+    fn host_loc(&self, p: *const c_void, len: usize) -> Loc {
+        let pinned = matches!(
+            self.memory.find_range(p as usize as u64, len as u64),
+            Some(Ok(a)) if matches!(a.kind, MemoryKind::HostAlloc | MemoryKind::HostRegistered)
+        );
+        Loc::Host(p as *mut u8, pinned)
+    }
+
+    fn backends(&self) -> Vec<Arc<dyn Device>> {
+        self.devices.iter().map(|d| d.backend.clone()).collect()
+    }
+
+    /// Runs or queues a copy on its stream, as the module docs describe.
+    fn copy(&self, ctx: &Context, on: On, plan: CopyPlan) -> CuResult<()> {
+        let (_, q) = self.stream_queue(on.stream())?;
+        let wait = plan.pageable() || plan.host_only() || matches!(on, On::Blocking(_)) && !plan.device_only();
+        // SAFETY: the host sides are valid until the copy has run (API contract; for
+        // waited copies we return only after it ran).
+        let run: RunFn = Box::new(move || unsafe { plan.run() });
+        if wait {
+            self.submit_and_wait(ctx, &q, run)
+        } else {
+            self.submit(ctx, &q, Vec::new(), Work::Run(run), false);
+            Ok(())
+        }
+    }
+
+    /// A contiguous copy.
+    fn copy1(&self, on: On, dst: Loc, src: Loc, n: usize) -> CuResult<()> {
+        let ctx = self.stream_context(on.stream())?;
         if n == 0 {
             return Ok(());
         }
-        let result = match (dst, src) {
-            (Loc::Host(d), Loc::Host(s)) => {
-                // SAFETY: the caller guarantees both ranges; `copy` allows overlap.
-                unsafe { std::ptr::copy(s, d, n) };
-                Ok(())
-            }
-            // SAFETY (both arms below): the host side is valid per the caller, the device
-            // side was validated against the registry.
-            (Loc::Backend(dev, d), Loc::Host(s)) => unsafe { self.devices[dev].backend.copy_to_device(d, s, n) },
-            (Loc::Host(d), Loc::Backend(dev, s)) => unsafe { self.devices[dev].backend.copy_from_device(d, s, n) },
-            (Loc::Backend(dd, d), Loc::Backend(sd, s)) if dd == sd => self.devices[dd].backend.copy_device_to_device(d, s, n),
-            (Loc::Backend(dd, d), Loc::Backend(sd, s)) => {
-                let mut staging = vec![0u8; n];
-                // SAFETY: `staging` holds `n` bytes.
-                unsafe { self.devices[sd].backend.copy_from_device(staging.as_mut_ptr(), s, n) }
-                    .and_then(|_| unsafe { self.devices[dd].backend.copy_to_device(d, staging.as_ptr(), n) })
-            }
-        };
-        result.map_err(|e| self.device_error(ctx, e))
-    }
-
-    /// Copies a strided region row by row (one call when both sides are contiguous).
-    ///
-    /// # Safety
-    /// Host locations must be valid for the region's extent.
-    unsafe fn transfer_region(&self, ctx: &Context, dst: (Loc, usize, usize), src: (Loc, usize, usize), shape: Shape) -> CuResult<()> {
-        let (dst, dst_pitch, dst_slice) = dst;
-        let (src, src_pitch, src_slice) = src;
-        let plane = shape.width.checked_mul(shape.height);
-        let contiguous = |pitch: usize, slice: usize| pitch == shape.width && Some(slice) == plane;
-        if contiguous(dst_pitch, dst_slice) && contiguous(src_pitch, src_slice) {
-            if let Some(total) = plane.and_then(|p| p.checked_mul(shape.depth)) {
-                // SAFETY: forwarded from the caller.
-                return unsafe { self.transfer(ctx, dst, src, total) };
-            }
-        }
-        for z in 0..shape.depth {
-            for y in 0..shape.height {
-                let (d, s) = (dst.offset(z * dst_slice + y * dst_pitch), src.offset(z * src_slice + y * src_pitch));
-                // SAFETY: forwarded from the caller; rows lie within the validated extent.
-                unsafe { self.transfer(ctx, d, s, shape.width)? };
-            }
-        }
-        Ok(())
+        self.copy(&ctx, on, CopyPlan { rows: vec![(dst, src, n)], backends: self.backends() })
     }
 
     /// `cuMemcpyHtoD_v2`.
@@ -193,10 +290,18 @@ impl Driver {
     /// # Safety
     /// `src` must be valid for reading `n` bytes.
     pub unsafe fn memcpy_htod(&self, dst: DevicePtr, src: *const c_void, n: usize) -> CuResult<()> {
-        let ctx = self.current_context()?;
-        let dst = self.device_loc(dst, n, "cuMemcpyHtoD")?;
         // SAFETY: forwarded from the caller.
-        unsafe { self.transfer(&ctx, dst, Loc::Host(src as *mut u8), n) }
+        unsafe { self.memcpy_htod_on(dst, src, n, On::Blocking(StreamHandle::LEGACY)) }
+    }
+
+    /// `cuMemcpyHtoD*` on any stream.
+    ///
+    /// # Safety
+    /// `src` must be valid for reading `n` bytes until the copy has run.
+    pub unsafe fn memcpy_htod_on(&self, dst: DevicePtr, src: *const c_void, n: usize, on: On) -> CuResult<()> {
+        self.stream_context(on.stream())?;
+        let dst = self.device_loc(dst, n, "cuMemcpyHtoD")?;
+        self.copy1(on, dst, self.host_loc(src, n), n)
     }
 
     /// `cuMemcpyDtoH_v2`.
@@ -204,27 +309,44 @@ impl Driver {
     /// # Safety
     /// `dst` must be valid for writing `n` bytes.
     pub unsafe fn memcpy_dtoh(&self, dst: *mut c_void, src: DevicePtr, n: usize) -> CuResult<()> {
-        let ctx = self.current_context()?;
-        let src = self.device_loc(src, n, "cuMemcpyDtoH")?;
         // SAFETY: forwarded from the caller.
-        unsafe { self.transfer(&ctx, Loc::Host(dst.cast()), src, n) }
+        unsafe { self.memcpy_dtoh_on(dst, src, n, On::Blocking(StreamHandle::LEGACY)) }
+    }
+
+    /// `cuMemcpyDtoH*` on any stream.
+    ///
+    /// # Safety
+    /// `dst` must be valid for writing `n` bytes until the copy has run.
+    pub unsafe fn memcpy_dtoh_on(&self, dst: *mut c_void, src: DevicePtr, n: usize, on: On) -> CuResult<()> {
+        self.stream_context(on.stream())?;
+        let src = self.device_loc(src, n, "cuMemcpyDtoH")?;
+        self.copy1(on, self.host_loc(dst, n), src, n)
     }
 
     /// `cuMemcpyPeer`: devices share one address space here, so this is a DtoD copy; the
     /// contexts must be valid.
     pub fn memcpy_peer(&self, dst: DevicePtr, dst_ctx: CtxHandle, src: DevicePtr, src_ctx: CtxHandle, n: usize) -> CuResult<()> {
+        self.memcpy_peer_on(dst, dst_ctx, src, src_ctx, n, On::Blocking(StreamHandle::LEGACY))
+    }
+
+    /// `cuMemcpyPeer*` on any stream.
+    pub fn memcpy_peer_on(&self, dst: DevicePtr, dst_ctx: CtxHandle, src: DevicePtr, src_ctx: CtxHandle, n: usize, on: On) -> CuResult<()> {
         self.context(dst_ctx)?;
         self.context(src_ctx)?;
-        self.memcpy_dtod(dst, src, n)
+        self.memcpy_dtod_on(dst, src, n, on)
     }
 
     /// `cuMemcpyDtoD_v2`.
     pub fn memcpy_dtod(&self, dst: DevicePtr, src: DevicePtr, n: usize) -> CuResult<()> {
-        let ctx = self.current_context()?;
+        self.memcpy_dtod_on(dst, src, n, On::Blocking(StreamHandle::LEGACY))
+    }
+
+    /// `cuMemcpyDtoD*` on any stream.
+    pub fn memcpy_dtod_on(&self, dst: DevicePtr, src: DevicePtr, n: usize, on: On) -> CuResult<()> {
+        self.stream_context(on.stream())?;
         let dst = self.device_loc(dst, n, "cuMemcpyDtoD destination")?;
         let src = self.device_loc(src, n, "cuMemcpyDtoD source")?;
-        // SAFETY: both sides are registered ranges of at least `n` bytes.
-        unsafe { self.transfer(&ctx, dst, src, n) }
+        self.copy1(on, dst, src, n)
     }
 
     /// `cuMemcpy` (unified addressing): each side classified by the registry.
@@ -232,53 +354,58 @@ impl Driver {
     /// # Safety
     /// Unregistered pointers are host memory and must be valid for `n` bytes.
     pub unsafe fn memcpy(&self, dst: u64, src: u64, n: usize) -> CuResult<()> {
-        let ctx = self.current_context()?;
+        // SAFETY: forwarded from the caller.
+        unsafe { self.memcpy_on(dst, src, n, On::Blocking(StreamHandle::LEGACY)) }
+    }
+
+    /// `cuMemcpy*` (unified addressing) on any stream.
+    ///
+    /// # Safety
+    /// Unregistered pointers are host memory and must be valid for `n` bytes until the
+    /// copy has run.
+    pub unsafe fn memcpy_on(&self, dst: u64, src: u64, n: usize, on: On) -> CuResult<()> {
+        self.stream_context(on.stream())?;
         let d = self.unified_loc(dst, n, "cuMemcpy destination")?;
         let s = self.unified_loc(src, n, "cuMemcpy source")?;
-        // SAFETY: forwarded from the caller.
-        unsafe { self.transfer(&ctx, d, s, n) }
+        self.copy1(on, d, s, n)
     }
 
     /// `cuMemcpyHtoDAsync_v2`.
     ///
     /// # Safety
-    /// As [`Driver::memcpy_htod`].
+    /// As [`Driver::memcpy_htod_on`].
     pub unsafe fn memcpy_htod_async(&self, dst: DevicePtr, src: *const c_void, n: usize, stream: StreamHandle) -> CuResult<()> {
-        self.stream_context(stream)?;
         // SAFETY: forwarded from the caller.
-        unsafe { self.memcpy_htod(dst, src, n) }
+        unsafe { self.memcpy_htod_on(dst, src, n, On::Async(stream)) }
     }
 
     /// `cuMemcpyDtoHAsync_v2`.
     ///
     /// # Safety
-    /// As [`Driver::memcpy_dtoh`].
+    /// As [`Driver::memcpy_dtoh_on`].
     pub unsafe fn memcpy_dtoh_async(&self, dst: *mut c_void, src: DevicePtr, n: usize, stream: StreamHandle) -> CuResult<()> {
-        self.stream_context(stream)?;
         // SAFETY: forwarded from the caller.
-        unsafe { self.memcpy_dtoh(dst, src, n) }
+        unsafe { self.memcpy_dtoh_on(dst, src, n, On::Async(stream)) }
     }
 
     /// `cuMemcpyDtoDAsync_v2`.
     pub fn memcpy_dtod_async(&self, dst: DevicePtr, src: DevicePtr, n: usize, stream: StreamHandle) -> CuResult<()> {
-        self.stream_context(stream)?;
-        self.memcpy_dtod(dst, src, n)
+        self.memcpy_dtod_on(dst, src, n, On::Async(stream))
     }
 
     /// `cuMemcpyAsync`.
     ///
     /// # Safety
-    /// As [`Driver::memcpy`].
+    /// As [`Driver::memcpy_on`].
     pub unsafe fn memcpy_async(&self, dst: u64, src: u64, n: usize, stream: StreamHandle) -> CuResult<()> {
-        self.stream_context(stream)?;
         // SAFETY: forwarded from the caller.
-        unsafe { self.memcpy(dst, src, n) }
+        unsafe { self.memcpy_on(dst, src, n, On::Async(stream)) }
     }
 
     /// One side of a 2D/3D copy: its start location, validated for `extent` bytes.
     fn region_side(&self, memory_type: u32, host: *const c_void, device: DevicePtr, start: usize, extent: usize, what: &str) -> CuResult<Loc> {
         match memory_type {
-            memory_type::HOST => Ok(Loc::Host((host as *mut u8).wrapping_add(start))),
+            memory_type::HOST => Ok(self.host_loc((host as *const u8).wrapping_add(start).cast(), extent)),
             memory_type::DEVICE => self.device_loc(device.wrapping_add(start as u64), extent, what),
             memory_type::UNIFIED => self.unified_loc(device.wrapping_add(start as u64), extent, what),
             memory_type::ARRAY => Err(fail(CuError::NOT_SUPPORTED, format_args!("{what}: CUDA arrays are not supported"))),
@@ -291,6 +418,15 @@ impl Driver {
     /// # Safety
     /// Host sides must be valid for the region they describe.
     pub unsafe fn memcpy_2d(&self, p: &CudaMemcpy2D) -> CuResult<()> {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.memcpy_2d_on(p, On::Blocking(StreamHandle::LEGACY)) }
+    }
+
+    /// `cuMemcpy2D*` on any stream.
+    ///
+    /// # Safety
+    /// Host sides must be valid for the region they describe until the copy has run.
+    pub unsafe fn memcpy_2d_on(&self, p: &CudaMemcpy2D, on: On) -> CuResult<()> {
         let p3 = CudaMemcpy3D {
             src_x_in_bytes: p.src_x_in_bytes,
             src_y: p.src_y,
@@ -319,7 +455,7 @@ impl Driver {
             depth: 1,
         };
         // SAFETY: forwarded from the caller.
-        unsafe { self.memcpy_3d(&p3) }
+        unsafe { self.memcpy_3d_on(&p3, on) }
     }
 
     /// `cuMemcpy3D_v2`. Arrays and LODs are not supported.
@@ -327,7 +463,16 @@ impl Driver {
     /// # Safety
     /// Host sides must be valid for the region they describe.
     pub unsafe fn memcpy_3d(&self, p: &CudaMemcpy3D) -> CuResult<()> {
-        let ctx = self.current_context()?;
+        // SAFETY: forwarded from the caller.
+        unsafe { self.memcpy_3d_on(p, On::Blocking(StreamHandle::LEGACY)) }
+    }
+
+    /// `cuMemcpy3D*` on any stream.
+    ///
+    /// # Safety
+    /// Host sides must be valid for the region they describe until the copy has run.
+    pub unsafe fn memcpy_3d_on(&self, p: &CudaMemcpy3D, on: On) -> CuResult<()> {
+        let ctx = self.stream_context(on.stream())?;
         let shape = Shape { width: p.width_in_bytes, height: p.height, depth: p.depth };
         if shape.width == 0 || shape.height == 0 || shape.depth == 0 {
             return Ok(());
@@ -360,40 +505,61 @@ impl Driver {
         let dst_extent = shape.extent(dst_pitch, dst_slice).ok_or_else(|| bad("overflow"))?;
         let src = self.region_side(p.src_memory_type, p.src_host, p.src_device, src_start, src_extent, "cuMemcpy2D/3D source")?;
         let dst = self.region_side(p.dst_memory_type, p.dst_host, p.dst_device, dst_start, dst_extent, "cuMemcpy2D/3D destination")?;
-        // SAFETY: forwarded from the caller; device sides validated for their extents.
-        unsafe { self.transfer_region(&ctx, (dst, dst_pitch, dst_slice), (src, src_pitch, src_slice), shape) }
+        let plane = shape.width.checked_mul(shape.height);
+        let contiguous = |pitch: usize, slice: usize| pitch == shape.width && Some(slice) == plane;
+        let mut rows = Vec::new();
+        match plane.and_then(|p| p.checked_mul(shape.depth)) {
+            Some(total) if contiguous(dst_pitch, dst_slice) && contiguous(src_pitch, src_slice) => rows.push((dst, src, total)),
+            _ => {
+                for z in 0..shape.depth {
+                    for y in 0..shape.height {
+                        rows.push((dst.offset(z * dst_slice + y * dst_pitch), src.offset(z * src_slice + y * src_pitch), shape.width));
+                    }
+                }
+            }
+        }
+        self.copy(&ctx, on, CopyPlan { rows, backends: self.backends() })
     }
 
     /// `cuMemcpy2DAsync_v2`.
     ///
     /// # Safety
-    /// As [`Driver::memcpy_2d`].
+    /// As [`Driver::memcpy_2d_on`].
     pub unsafe fn memcpy_2d_async(&self, p: &CudaMemcpy2D, stream: StreamHandle) -> CuResult<()> {
-        self.stream_context(stream)?;
         // SAFETY: forwarded from the caller.
-        unsafe { self.memcpy_2d(p) }
+        unsafe { self.memcpy_2d_on(p, On::Async(stream)) }
     }
 
     /// `cuMemcpy3DAsync_v2`.
     ///
     /// # Safety
-    /// As [`Driver::memcpy_3d`].
+    /// As [`Driver::memcpy_3d_on`].
     pub unsafe fn memcpy_3d_async(&self, p: &CudaMemcpy3D, stream: StreamHandle) -> CuResult<()> {
-        self.stream_context(stream)?;
         // SAFETY: forwarded from the caller.
-        unsafe { self.memcpy_3d(p) }
+        unsafe { self.memcpy_3d_on(p, On::Async(stream)) }
     }
 
     /// `cuMemsetD8/D16/D32_v2`: fills `count` elements of `elem_size` (1, 2, 4) bytes.
     /// `dst` must be aligned to `elem_size` and lie in registered memory.
     pub fn memset(&self, dst: DevicePtr, value: u32, elem_size: usize, count: usize) -> CuResult<()> {
+        self.memset_on(dst, value, elem_size, count, On::Blocking(StreamHandle::LEGACY))
+    }
+
+    /// `cuMemsetD*` on any stream.
+    pub fn memset_on(&self, dst: DevicePtr, value: u32, elem_size: usize, count: usize, on: On) -> CuResult<()> {
         let row = elem_size.checked_mul(count).ok_or(CuError::INVALID_VALUE)?;
-        self.memset_2d(dst, row, value, elem_size, count, 1)
+        self.memset_2d_on(dst, row, value, elem_size, count, 1, on)
     }
 
     /// `cuMemsetD2D8/16/32_v2`: `height` rows of `width` elements, rows `pitch` bytes apart.
     pub fn memset_2d(&self, dst: DevicePtr, pitch: usize, value: u32, elem_size: usize, width: usize, height: usize) -> CuResult<()> {
-        let ctx = self.current_context()?;
+        self.memset_2d_on(dst, pitch, value, elem_size, width, height, On::Blocking(StreamHandle::LEGACY))
+    }
+
+    /// `cuMemsetD2D*` on any stream.
+    #[allow(clippy::too_many_arguments, reason = "mirrors the C signature")]
+    pub fn memset_2d_on(&self, dst: DevicePtr, pitch: usize, value: u32, elem_size: usize, width: usize, height: usize, on: On) -> CuResult<()> {
+        let (ctx, q) = self.stream_queue(on.stream())?;
         if !matches!(elem_size, 1 | 2 | 4) || !dst.is_multiple_of(elem_size as u64) {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemset: {dst:#x} not aligned to {elem_size}")));
         }
@@ -406,29 +572,29 @@ impl Driver {
         }
         let extent = Shape { width: row, height, depth: 1 }.extent(pitch, 0).ok_or(CuError::INVALID_VALUE)?;
         let base = self.device_loc(dst, extent, "cuMemset")?;
-        for y in 0..height {
-            match base.offset(y * pitch) {
-                Loc::Backend(dev, addr) => {
-                    self.devices[dev].backend.memset(addr, value, elem_size, width).map_err(|e| self.device_error(&ctx, e))?
-                }
-                // SAFETY: the row lies in a registered host range (validated above).
-                Loc::Host(p) => unsafe { fill_host(p, value, elem_size, width) },
+        let rows = (0..height).map(|y| base.offset(y * pitch)).collect();
+        let plan = FillPlan { rows, value, elem_size, count: width, backends: self.backends() };
+        // SAFETY: the rows lie in registered memory, which stays valid until the fill ran
+        // (freeing waits for queued work).
+        let run: RunFn = Box::new(move || unsafe { plan.run() });
+        match on {
+            On::Blocking(_) => self.submit_and_wait(&ctx, &q, run),
+            On::Async(_) => {
+                self.submit(&ctx, &q, Vec::new(), Work::Run(run), false);
+                Ok(())
             }
         }
-        Ok(())
     }
 
     /// `cuMemsetD8/16/32Async`.
     pub fn memset_async(&self, dst: DevicePtr, value: u32, elem_size: usize, count: usize, stream: StreamHandle) -> CuResult<()> {
-        self.stream_context(stream)?;
-        self.memset(dst, value, elem_size, count)
+        self.memset_on(dst, value, elem_size, count, On::Async(stream))
     }
 
     /// `cuMemsetD2D8/16/32Async`.
     #[allow(clippy::too_many_arguments, reason = "mirrors the C signature")]
     pub fn memset_2d_async(&self, dst: DevicePtr, pitch: usize, value: u32, elem_size: usize, width: usize, height: usize, stream: StreamHandle) -> CuResult<()> {
-        self.stream_context(stream)?;
-        self.memset_2d(dst, pitch, value, elem_size, width, height)
+        self.memset_2d_on(dst, pitch, value, elem_size, width, height, On::Async(stream))
     }
 }
 

@@ -277,6 +277,20 @@ impl CuError {
     }
 }
 
+/// The `CUresult` of a backend's run-time error.
+pub fn from_device(err: &backend_api::DeviceError) -> CuError {
+    use backend_api::DeviceError as E;
+    match err {
+        E::OutOfMemory => CuError::OUT_OF_MEMORY,
+        E::IllegalAddress => CuError::ILLEGAL_ADDRESS,
+        E::LaunchFailed => CuError::LAUNCH_FAILED,
+        E::IllegalInstruction => CuError::ILLEGAL_INSTRUCTION,
+        E::Assert => CuError::ASSERT,
+        E::OutOfResources => CuError::LAUNCH_OUT_OF_RESOURCES,
+        E::NotSupported(_) => CuError::NOT_SUPPORTED,
+    }
+}
+
 /// `CUresult` of a whole result: 0 for `Ok`, the error code otherwise.
 pub fn result_code<T>(result: &CuResult<T>) -> u32 {
     match result {

@@ -1,16 +1,19 @@
 //! Events: `cuEventCreate`, `Record(WithFlags)`, `Query`, `Synchronize`, `ElapsedTime`,
 //! `Destroy`.
 //!
-//! Recording takes a host timestamp: every earlier operation on the stream has already
-//! completed when the record call runs (execution is synchronous), so that instant is
-//! when the event completes. `cuEventElapsedTime` answers `CUDA_ERROR_INVALID_HANDLE`
-//! when either event was never recorded or was created with `CU_EVENT_DISABLE_TIMING`
-//! (driver API reference, `cuEventElapsedTime`).
+//! Recording an event submits a *record* operation to the stream; the event remembers the
+//! marker of its last record ([`crate::exec::Marker`]). The record operation runs when
+//! every earlier operation of the stream has completed and takes the time then, so
+//! `cuEventElapsedTime` measures from when the work before one record finished to when
+//! the work before the other finished. An event never recorded counts as complete.
+//! `cuEventElapsedTime` answers `CUDA_ERROR_INVALID_HANDLE` when either event was never
+//! recorded or was created with `CU_EVENT_DISABLE_TIMING`, and `CUDA_ERROR_NOT_READY`
+//! while a record has not completed (driver API reference, `cuEventElapsedTime`).
 
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
 
 use crate::diag::fail;
+use crate::exec::{Marker, Stamp, Work};
 use crate::{CtxHandle, CuError, CuResult, Driver, EventHandle, StreamHandle};
 
 /// `CU_EVENT_BLOCKING_SYNC`.
@@ -20,11 +23,28 @@ pub const EVENT_DISABLE_TIMING: u32 = 2;
 /// `CU_EVENT_INTERPROCESS` (needs `DISABLE_TIMING`).
 pub const EVENT_INTERPROCESS: u32 = 4;
 
+/// The last record of an event.
+struct Recorded {
+    marker: Marker,
+    stamp: Arc<Stamp>,
+}
+
 /// A created event.
 pub struct Event {
     pub ctx: CtxHandle,
     pub flags: u32,
-    recorded: Mutex<Option<Instant>>,
+    recorded: Mutex<Option<Recorded>>,
+}
+
+impl Event {
+    /// The marker of the last record, if any.
+    pub(crate) fn marker(&self) -> Option<Marker> {
+        self.recorded.lock().unwrap_or_else(|p| p.into_inner()).as_ref().map(|r| r.marker.clone())
+    }
+
+    fn last(&self) -> Option<(Marker, Arc<Stamp>)> {
+        self.recorded.lock().unwrap_or_else(|p| p.into_inner()).as_ref().map(|r| (r.marker.clone(), r.stamp.clone()))
+    }
 }
 
 impl Driver {
@@ -42,20 +62,22 @@ impl Driver {
         Ok(self.events.insert(Arc::new(Event { ctx: ctx.handle, flags, recorded: Mutex::new(None) })))
     }
 
-    /// `cuEventDestroy_v2`.
+    /// `cuEventDestroy_v2`: returns at once, even if a record is pending.
     pub fn event_destroy(&self, event: EventHandle) -> CuResult<()> {
         self.events.remove(event).map(|_| ()).map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("cuEventDestroy({:#x}): {why:?}", event.0)))
     }
 
-    /// `cuEventRecord`: the event completes now. The stream must belong to the event's
-    /// context (`INVALID_HANDLE` otherwise).
+    /// `cuEventRecord`: the event completes when the stream's earlier work has. The stream
+    /// must belong to the event's context (`INVALID_HANDLE` otherwise).
     pub fn event_record(&self, event: EventHandle, stream: StreamHandle) -> CuResult<()> {
         let e = self.event(event)?;
-        let ctx = self.stream_context(stream)?;
+        let (ctx, q) = self.stream_queue(stream)?;
         if ctx.handle != e.ctx {
             return Err(fail(CuError::INVALID_HANDLE, format_args!("cuEventRecord: event and stream are in different contexts")));
         }
-        *e.recorded.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now());
+        let stamp = Arc::new(Stamp::new());
+        let marker = self.submit(&ctx, &q, Vec::new(), Work::Record(stamp.clone()), true);
+        *e.recorded.lock().unwrap_or_else(|p| p.into_inner()) = Some(Recorded { marker, stamp });
         Ok(())
     }
 
@@ -67,15 +89,25 @@ impl Driver {
         self.event_record(event, stream)
     }
 
-    /// `cuEventQuery`: complete (also when never recorded, as NVIDIA answers).
+    /// `cuEventQuery`: `CUDA_SUCCESS` once the last record has completed (or if never
+    /// recorded), `CUDA_ERROR_NOT_READY` before.
     pub fn event_query(&self, event: EventHandle) -> CuResult<()> {
-        self.event(event).map(|_| ())
+        let e = self.event(event)?;
+        match e.marker() {
+            Some(m) if !m.is_complete() => Err(CuError::NOT_READY),
+            _ => Ok(()),
+        }
     }
 
-    /// `cuEventSynchronize`: nothing is ever pending.
+    /// `cuEventSynchronize`: waits for the last record; reports the context's sticky error.
     pub fn event_synchronize(&self, event: EventHandle) -> CuResult<()> {
         let e = self.event(event)?;
-        match self.context(e.ctx)?.sticky_error() {
+        if let Some(m) = e.marker() {
+            m.wait();
+        }
+        let ctx = self.context(e.ctx)?;
+        self.flush_output(&ctx);
+        match ctx.sticky_error() {
             Some(err) => Err(err),
             None => Ok(()),
         }
@@ -87,8 +119,15 @@ impl Driver {
         if (s.flags | e.flags) & EVENT_DISABLE_TIMING != 0 {
             return Err(fail(CuError::INVALID_HANDLE, format_args!("cuEventElapsedTime: an event has CU_EVENT_DISABLE_TIMING")));
         }
-        let (Some(t0), Some(t1)) = (*s.recorded.lock().unwrap_or_else(|p| p.into_inner()), *e.recorded.lock().unwrap_or_else(|p| p.into_inner())) else {
+        let (Some((m0, s0)), Some((m1, s1))) = (s.last(), e.last()) else {
             return Err(fail(CuError::INVALID_HANDLE, format_args!("cuEventElapsedTime: an event was never recorded")));
+        };
+        if !m0.is_complete() || !m1.is_complete() {
+            return Err(CuError::NOT_READY);
+        }
+        let (Some(&t0), Some(&t1)) = (s0.get(), s1.get()) else {
+            // Completed without running (skipped after a kernel fault).
+            return Err(fail(CuError::INVALID_HANDLE, format_args!("cuEventElapsedTime: a record did not run")));
         };
         let ms = if t1 >= t0 { t1.duration_since(t0).as_secs_f64() * 1e3 } else { -(t0.duration_since(t1).as_secs_f64() * 1e3) };
         Ok(ms as f32)

@@ -185,6 +185,10 @@ impl LoadedModule for FakeModule {
             _ => Ok(()),
         }
     }
+
+    fn launch_cooperative(&self, kernel: &str, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError> {
+        self.launch(kernel, config, params)
+    }
 }
 
 fn type_size(ty: &str) -> usize {

@@ -10,14 +10,23 @@
 //!    block larger than this kernel's own limit (`.maxntid`, registers) is
 //!    `CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES`; a `.reqntid` mismatch is `INVALID_VALUE`.
 //! 3. Pack the parameters ([`pack_params`]).
-//! 4. Run it, with no lock held. A fault (illegal address, trap, assert) becomes the
-//!    context's sticky error.
+//! 4. Queue it on the stream ([`crate::exec`]): the call returns before the kernel runs.
+//!    A fault (illegal address, trap, assert) becomes the context's sticky error, which
+//!    the next call that needs the context reports.
+//!
+//! Cooperative launches (`cuLaunchCooperativeKernel`, or the `COOPERATIVE` attribute of
+//! `cuLaunchKernelEx`) need every block resident at once: the grid may have at most as
+//! many blocks as the occupancy model allows on the whole device
+//! (`cuOccupancyMaxActiveBlocksPerMultiprocessor` times the multiprocessor count), else
+//! `CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE`; the device must report
+//! `CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH` (else `NOT_SUPPORTED`).
 
 use std::ffi::c_void;
 
 use backend_api::{KernelInfo, LaunchConfig};
 
 use crate::diag::fail;
+use crate::exec::{RunFn, Work};
 use crate::handle::{kind_of, Kind};
 use crate::{CuError, CuResult, Driver, FunctionHandle, KernelHandle, StreamHandle};
 
@@ -31,7 +40,7 @@ pub const LAUNCH_PARAM_BUFFER_SIZE: usize = 2;
 /// One `CUlaunchAttribute` of `cuLaunchKernelEx`, decoded by the ABI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LaunchAttr {
-    /// `CU_LAUNCH_ATTRIBUTE_COOPERATIVE` (2): non-zero is not supported yet.
+    /// `CU_LAUNCH_ATTRIBUTE_COOPERATIVE` (2): non-zero makes a cooperative launch.
     Cooperative(i32),
     /// `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION` (4): only (1, 1, 1) is supported.
     ClusterDimension([u32; 3]),
@@ -148,7 +157,27 @@ impl Driver {
         kernel_params: *mut *mut c_void,
         extra: *mut *mut c_void,
     ) -> CuResult<()> {
-        let ctx = self.stream_context(stream)?;
+        // SAFETY: forwarded from the caller.
+        unsafe { self.launch(f, grid, block, shared_bytes, stream, kernel_params, extra, false) }
+    }
+
+    /// The body of every launch entry point.
+    ///
+    /// # Safety
+    /// As [`Driver::launch_kernel`].
+    #[allow(clippy::too_many_arguments, reason = "mirrors cuLaunchKernel")]
+    unsafe fn launch(
+        &self,
+        f: *mut c_void,
+        grid: [u32; 3],
+        block: [u32; 3],
+        shared_bytes: u32,
+        stream: StreamHandle,
+        kernel_params: *mut *mut c_void,
+        extra: *mut *mut c_void,
+        cooperative: bool,
+    ) -> CuResult<()> {
+        let (ctx, queue) = self.stream_queue(stream)?;
         let raw = f as usize as u64;
         let handle = match kind_of(raw) {
             Some(Kind::Function) => FunctionHandle(raw),
@@ -160,23 +189,38 @@ impl Driver {
             return Err(fail(CuError::INVALID_CONTEXT, format_args!("cuLaunchKernel: {} belongs to another context", function.name_str())));
         }
         self.validate_launch(&function, grid, block, shared_bytes)?;
+        if cooperative {
+            self.validate_cooperative(&function, grid, block, shared_bytes)?;
+        }
         // SAFETY: forwarded from the caller.
         let params = unsafe { pack_params(&function.info, kernel_params, extra)? };
         let config = LaunchConfig { grid, block, dynamic_shared_bytes: shared_bytes };
-        function.loaded.launch(function.name_str(), &config, &params).map_err(|e| self.device_error(&ctx, e))
+        // CUDA flushes device printf output at the start of a launch.
+        self.flush_output(&ctx);
+        let module = function.loaded.clone();
+        let name = function.name_str().to_string();
+        let run: RunFn = Box::new(move || {
+            if cooperative {
+                module.launch_cooperative(&name, &config, &params)
+            } else {
+                module.launch(&name, &config, &params)
+            }
+        });
+        self.submit(&ctx, &queue, Vec::new(), Work::Run(run), false);
+        Ok(())
     }
 
-    /// `cuLaunchKernelEx`: cooperative launches and clusters are not supported
-    /// (`NOT_SUPPORTED`); other attributes are hints and ignored.
+    /// `cuLaunchKernelEx`: the `COOPERATIVE` attribute makes a cooperative launch;
+    /// clusters larger than one block are not supported (`NOT_SUPPORTED`); other
+    /// attributes are hints and ignored.
     ///
     /// # Safety
     /// As [`Driver::launch_kernel`].
     pub unsafe fn launch_kernel_ex(&self, config: &LaunchConfigEx, f: *mut c_void, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) -> CuResult<()> {
+        let mut cooperative = false;
         for attr in &config.attrs {
             match *attr {
-                LaunchAttr::Cooperative(v) if v != 0 => {
-                    return Err(fail(CuError::NOT_SUPPORTED, format_args!("cooperative launches are not supported yet")))
-                }
+                LaunchAttr::Cooperative(v) => cooperative = v != 0,
                 LaunchAttr::ClusterDimension(dims) if dims.iter().any(|&d| d > 1) => {
                     return Err(fail(CuError::NOT_SUPPORTED, format_args!("thread block clusters are not supported")))
                 }
@@ -184,14 +228,43 @@ impl Driver {
             }
         }
         // SAFETY: forwarded from the caller.
-        unsafe { self.launch_kernel(f, config.grid, config.block, config.shared_bytes, config.stream, kernel_params, extra) }
+        unsafe { self.launch(f, config.grid, config.block, config.shared_bytes, config.stream, kernel_params, extra, cooperative) }
     }
 
-    /// `cuLaunchCooperativeKernel`: not supported yet (grid-wide synchronization needs every
-    /// block resident at once).
-    pub fn launch_cooperative_kernel(&self, _f: *mut c_void) -> CuResult<()> {
-        self.current_context()?;
-        Err(fail(CuError::NOT_SUPPORTED, format_args!("cooperative launches are not supported yet")))
+    /// `cuLaunchCooperativeKernel` (and `_ptsz`).
+    ///
+    /// # Safety
+    /// As [`Driver::launch_kernel`] (cooperative launches take no `extra`).
+    #[allow(clippy::too_many_arguments, reason = "mirrors cuLaunchCooperativeKernel")]
+    pub unsafe fn launch_cooperative_kernel(
+        &self,
+        f: *mut c_void,
+        grid: [u32; 3],
+        block: [u32; 3],
+        shared_bytes: u32,
+        stream: StreamHandle,
+        kernel_params: *mut *mut c_void,
+    ) -> CuResult<()> {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.launch(f, grid, block, shared_bytes, stream, kernel_params, std::ptr::null_mut(), true) }
+    }
+
+    fn validate_cooperative(&self, f: &crate::function::Function, grid: [u32; 3], block: [u32; 3], shared_bytes: u32) -> CuResult<()> {
+        let props = self.devices[f.device].backend.properties();
+        if !props.cooperative_launch {
+            return Err(fail(CuError::NOT_SUPPORTED, format_args!("device {} does not support cooperative launches", f.device)));
+        }
+        let threads = block.iter().product::<u32>();
+        let per_sm = self.active_blocks(f, threads, shared_bytes as usize);
+        let max = per_sm * props.multiprocessor_count as u64;
+        let blocks = grid.iter().map(|&g| g as u64).product::<u64>();
+        if blocks > max {
+            return Err(fail(
+                CuError::COOPERATIVE_LAUNCH_TOO_LARGE,
+                format_args!("cooperative launch of {}: {blocks} blocks > {max} that can be resident at once ({per_sm} per multiprocessor)", f.name_str()),
+            ));
+        }
+        Ok(())
     }
 
     fn validate_launch(&self, f: &crate::function::Function, grid: [u32; 3], block: [u32; 3], shared_bytes: u32) -> CuResult<()> {

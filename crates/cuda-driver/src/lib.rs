@@ -32,6 +32,7 @@ mod device_attribute;
 pub mod diag;
 pub mod error;
 pub mod event;
+pub(crate) mod exec;
 #[cfg(any(test, feature = "fake-backend"))]
 pub mod fake;
 pub mod function;

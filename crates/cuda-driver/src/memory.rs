@@ -212,19 +212,30 @@ impl Driver {
         Ok(ptr)
     }
 
-    /// `cuMemAllocAsync`: allocates at once (stream order holds: work is synchronous).
+    /// `cuMemAllocAsync`: allocates at once (earlier than stream order requires, which is
+    /// indistinguishable for the program).
     pub fn mem_alloc_async(&self, size: usize, stream: crate::StreamHandle) -> CuResult<DevicePtr> {
         self.stream_context(stream)?;
         self.mem_alloc(size)
     }
 
-    /// `cuMemFreeAsync`: frees at once; unlike `cuMemFree`, 0 is `INVALID_VALUE`.
+    /// `cuMemFreeAsync`: the pointer is invalid for new work at once; the memory is given
+    /// back when the stream's earlier work has completed. Unlike `cuMemFree`, 0 is
+    /// `INVALID_VALUE`.
     pub fn mem_free_async(&self, ptr: DevicePtr, stream: crate::StreamHandle) -> CuResult<()> {
-        self.stream_context(stream)?;
+        let (ctx, q) = self.stream_queue(stream)?;
         if ptr == 0 {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemFreeAsync(0)")));
         }
-        self.mem_free(ptr)
+        match self.memory.find(ptr) {
+            Some(a) if a.base == ptr && matches!(a.kind, MemoryKind::Device | MemoryKind::Managed) => {}
+            other => return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemFreeAsync({ptr:#x}): not an allocation base ({other:?})"))),
+        }
+        let allocation = self.memory.remove(ptr).ok_or(CuError::INVALID_VALUE)?;
+        let backend = self.devices[allocation.device].backend.clone();
+        let free: crate::exec::RunFn = Box::new(move || backend.free(allocation.base));
+        self.submit(&ctx, &q, Vec::new(), crate::exec::Work::Run(free), false);
+        Ok(())
     }
 
     /// `cuMemAllocManaged`: `flags` must be `CU_MEM_ATTACH_GLOBAL` (1) or `_HOST` (2).
@@ -262,9 +273,18 @@ impl Driver {
             Some(a) if a.base == ptr && matches!(a.kind, MemoryKind::Device | MemoryKind::Managed) => {}
             other => return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemFree({ptr:#x}): not an allocation base ({other:?})"))),
         }
+        self.drain_owner(ptr);
         let allocation = self.memory.remove(ptr).ok_or(CuError::INVALID_VALUE)?;
         self.release_allocation(&allocation);
         Ok(())
+    }
+
+    /// Waits for the queued work of the context that owns `ptr` (freeing memory waits for
+    /// the work that may use it, as `cudaFree` does).
+    fn drain_owner(&self, ptr: u64) {
+        if let Some(ctx) = self.memory.find(ptr).and_then(|a| self.context(a.ctx).ok()) {
+            self.drain_context(&ctx);
+        }
     }
 
     /// The sticky-error check of calls that otherwise need no context (`cuMemFree`).
@@ -343,6 +363,7 @@ impl Driver {
             Some(a) if a.base == addr && a.kind == MemoryKind::HostAlloc => {}
             _ => return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemFreeHost({addr:#x}): not pinned host memory"))),
         }
+        self.drain_owner(addr);
         let allocation = self.memory.remove(addr).ok_or(CuError::INVALID_VALUE)?;
         self.release_allocation(&allocation);
         Ok(())
@@ -404,6 +425,7 @@ impl Driver {
         let addr = ptr as usize as u64;
         match self.memory.find(addr) {
             Some(a) if a.base == addr && a.kind == MemoryKind::HostRegistered => {
+                self.drain_owner(addr);
                 self.memory.remove(addr);
                 Ok(())
             }

@@ -153,7 +153,13 @@ impl Driver {
         Ok(())
     }
 
-    pub(crate) fn unload_module_object(&self, m: ModuleHandle, _module: &Module) {
+    pub(crate) fn unload_module_object(&self, m: ModuleHandle, module: &Module) {
+        // Queued launches keep the code alive, but the module's globals may be in use:
+        // let the context's work finish first, and write its output (a CUDA flush point).
+        if let Ok(ctx) = self.context(module.ctx) {
+            self.drain_context(&ctx);
+            self.flush_output(&ctx);
+        }
         for (handle, f) in self.functions.all() {
             if f.module == m {
                 let _ = self.functions.remove(handle);

@@ -17,7 +17,7 @@ const MAX_BLOCKS_PER_SM: u64 = 32;
 const REGISTERS_PER_SM: u64 = 65536;
 
 impl Driver {
-    fn active_blocks(&self, f: &Function, block_size: u32, dynamic_smem: usize) -> u64 {
+    pub(crate) fn active_blocks(&self, f: &Function, block_size: u32, dynamic_smem: usize) -> u64 {
         let props = self.devices[f.device].backend.properties();
         if block_size == 0 || block_size > self.max_threads(f) {
             return 0;

@@ -1,17 +1,27 @@
 //! Streams: `cuStreamCreate*`, `Destroy`, `Synchronize`, `Query`, `GetFlags`,
 //! `GetPriority`, `GetCtx`, `GetDevice`, `GetId`, `WaitEvent`, host functions.
 //!
-//! Work runs synchronously, so a stream never has pending work: `Query` answers success
-//! and `Synchronize` only waits for the device and reports a sticky error. Streams are
-//! still real objects of their context, with validated handles. The default streams are
-//! the values 0 (NULL), `CU_STREAM_LEGACY` (1) and `CU_STREAM_PER_THREAD` (2); they are
-//! valid everywhere and mean the current context's default stream.
+//! Every stream is a queue of operations run in order, asynchronously to the host (see
+//! [`crate::exec`]). The default streams are the handle values 0 (NULL) and
+//! `CU_STREAM_LEGACY` (1), the context's legacy default stream, and `CU_STREAM_PER_THREAD`
+//! (2), the calling thread's per-thread default stream in the current context. The ABI
+//! passes `CU_STREAM_PER_THREAD` for a NULL stream in the `_ptsz`/`_ptds` entry points.
+//!
+//! Semantics (CUDA driver API, "Stream synchronization behavior"): work on the legacy
+//! default stream waits for earlier work of every blocking stream of its context, and work
+//! on a blocking stream waits for earlier work of the legacy default stream; per-thread
+//! default streams are blocking streams that do not synchronize with each other; streams
+//! created with `CU_STREAM_NON_BLOCKING` take part in none of this. Priorities are accepted
+//! and reported back; all streams share the device fairly.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use crate::context::Context;
 use crate::diag::fail;
+use crate::exec::{HostFn, Queue, QueueKind, Work};
 use crate::{CtxHandle, CuError, CuResult, Driver, EventHandle, StreamHandle};
 
 /// `cuCtxGetStreamPriorityRange`'s least (lowest) priority.
@@ -25,6 +35,13 @@ pub const STREAM_PER_THREAD: u64 = 2;
 /// `CU_STREAM_NON_BLOCKING`.
 pub const STREAM_NON_BLOCKING: u32 = 1;
 
+impl StreamHandle {
+    /// `CU_STREAM_LEGACY`: the legacy default stream.
+    pub const LEGACY: StreamHandle = StreamHandle(STREAM_LEGACY);
+    /// `CU_STREAM_PER_THREAD`: the calling thread's per-thread default stream.
+    pub const PER_THREAD: StreamHandle = StreamHandle(STREAM_PER_THREAD);
+}
+
 /// A created stream.
 pub struct Stream {
     pub ctx: CtxHandle,
@@ -32,6 +49,14 @@ pub struct Stream {
     pub priority: i32,
     /// `cuStreamGetId`.
     pub id: u64,
+    pub(crate) queue: Arc<Queue>,
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        // Work still queued runs to its end; then the worker exits.
+        self.queue.orphan();
+    }
 }
 
 static NEXT_STREAM_ID: AtomicU64 = AtomicU64::new(16);
@@ -39,6 +64,21 @@ static NEXT_STREAM_ID: AtomicU64 = AtomicU64::new(16);
 /// Whether `stream` is one of the default-stream values.
 pub fn is_default_stream(stream: StreamHandle) -> bool {
     stream.0 == 0 || stream.0 == STREAM_LEGACY || stream.0 == STREAM_PER_THREAD
+}
+
+/// This thread's per-thread default streams, by (driver, context).
+struct PerThreadQueues(HashMap<(u64, CtxHandle), Arc<Queue>>);
+
+impl Drop for PerThreadQueues {
+    fn drop(&mut self) {
+        for q in self.0.values() {
+            q.orphan();
+        }
+    }
+}
+
+thread_local! {
+    static PER_THREAD: RefCell<PerThreadQueues> = RefCell::new(PerThreadQueues(HashMap::new()));
 }
 
 impl Driver {
@@ -55,6 +95,47 @@ impl Driver {
         self.context_or_current(s.ctx)
     }
 
+    /// The context and queue of `stream`; the context must be usable.
+    pub(crate) fn stream_queue(&self, stream: StreamHandle) -> CuResult<(Arc<Context>, Arc<Queue>)> {
+        match stream.0 {
+            0 | STREAM_LEGACY => {
+                let ctx = self.current_context()?;
+                let q = ctx.queues().legacy.clone();
+                Ok((ctx, q))
+            }
+            STREAM_PER_THREAD => {
+                let ctx = self.current_context()?;
+                let q = self.per_thread_queue(&ctx);
+                Ok((ctx, q))
+            }
+            _ => {
+                let s = self.stream(stream)?;
+                let ctx = self.context_or_current(s.ctx)?;
+                Ok((ctx, s.queue.clone()))
+            }
+        }
+    }
+
+    fn per_thread_queue(&self, ctx: &Arc<Context>) -> Arc<Queue> {
+        let key = (self.id, ctx.handle);
+        let make = || {
+            let q = Queue::new(QueueKind::PerThread, true, Arc::downgrade(ctx), self.devices[ctx.device].backend.clone());
+            ctx.queues().add(q.clone());
+            q
+        };
+        // During thread teardown the map is gone: use a queue that lives for this call.
+        PER_THREAD
+            .try_with(|m| {
+                let mut m = m.borrow_mut();
+                // A queue of an earlier incarnation of the context (reset) is orphaned.
+                if m.0.get(&key).is_some_and(|q| q.is_orphaned()) {
+                    m.0.remove(&key);
+                }
+                m.0.entry(key).or_insert_with(make).clone()
+            })
+            .unwrap_or_else(|_| make())
+    }
+
     /// `cuStreamCreate`: `flags` is `CU_STREAM_DEFAULT` (0) or `CU_STREAM_NON_BLOCKING` (1).
     pub fn stream_create(&self, flags: u32) -> CuResult<StreamHandle> {
         self.stream_create_with_priority(flags, LEAST_PRIORITY)
@@ -68,23 +149,48 @@ impl Driver {
         }
         let priority = priority.clamp(GREATEST_PRIORITY, LEAST_PRIORITY);
         let id = NEXT_STREAM_ID.fetch_add(1, Ordering::Relaxed);
-        Ok(self.streams.insert(Arc::new(Stream { ctx: ctx.handle, flags, priority, id })))
+        let blocking = flags & STREAM_NON_BLOCKING == 0;
+        let queue = Queue::new(QueueKind::Created, blocking, Arc::downgrade(&ctx), self.devices[ctx.device].backend.clone());
+        ctx.queues().add(queue.clone());
+        Ok(self.streams.insert(Arc::new(Stream { ctx: ctx.handle, flags, priority, id, queue })))
     }
 
-    /// `cuStreamDestroy_v2`. Default streams cannot be destroyed (`INVALID_HANDLE`).
+    /// `cuStreamDestroy_v2`: returns at once; work already queued still runs. Default
+    /// streams cannot be destroyed (`INVALID_HANDLE`).
     pub fn stream_destroy(&self, stream: StreamHandle) -> CuResult<()> {
         self.streams.remove(stream).map(|_| ()).map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("cuStreamDestroy({:#x}): {why:?}", stream.0)))
     }
 
-    /// `cuStreamSynchronize`: waits for the device; reports a sticky error.
+    /// `cuStreamSynchronize`: waits for the stream's work (the legacy default stream: also
+    /// for earlier work of every blocking stream); reports the sticky error or the
+    /// stream's pending asynchronous error.
     pub fn stream_synchronize(&self, stream: StreamHandle) -> CuResult<()> {
-        let ctx = self.stream_context(stream)?;
-        self.device_synchronize(&ctx)
+        let (ctx, q) = self.stream_queue(stream)?;
+        for m in ctx.queues().sync_markers(&q) {
+            m.wait();
+        }
+        self.flush_output(&ctx);
+        if let Some(err) = ctx.sticky_error() {
+            return Err(fail(err, format_args!("cuStreamSynchronize: sticky error from an earlier kernel fault")));
+        }
+        match q.take_error() {
+            Some(err) => Err(fail(err, format_args!("cuStreamSynchronize: an asynchronous operation failed"))),
+            None => Ok(()),
+        }
     }
 
-    /// `cuStreamQuery`: all work is complete (`CUDA_SUCCESS`), unless the context is poisoned.
+    /// `cuStreamQuery`: `CUDA_SUCCESS` when all work is done, `CUDA_ERROR_NOT_READY` while
+    /// some is pending (the sticky error if the context is poisoned).
     pub fn stream_query(&self, stream: StreamHandle) -> CuResult<()> {
-        self.stream_context(stream).map(|_| ())
+        let (ctx, q) = self.stream_queue(stream)?;
+        if ctx.queues().sync_markers(&q).iter().all(|m| m.is_complete()) {
+            if let Some(err) = ctx.sticky_error() {
+                return Err(err);
+            }
+            Ok(())
+        } else {
+            Err(CuError::NOT_READY)
+        }
     }
 
     /// `cuStreamGetFlags`.
@@ -119,7 +225,7 @@ impl Driver {
     }
 
     /// `cuStreamGetId`: unique per stream; the legacy and per-thread default streams
-    /// answer 1 and 2... of this driver's numbering (created streams start at 16).
+    /// answer 1 and 2 of this driver's numbering (created streams start at 16).
     pub fn stream_get_id(&self, stream: StreamHandle) -> CuResult<u64> {
         if is_default_stream(stream) {
             self.current_context()?;
@@ -128,22 +234,29 @@ impl Driver {
         Ok(self.stream(stream)?.id)
     }
 
-    /// `cuStreamWaitEvent`: `flags` 0 or `CU_EVENT_WAIT_EXTERNAL` (1). Nothing to wait for.
+    /// `cuStreamWaitEvent`: `flags` 0 or `CU_EVENT_WAIT_EXTERNAL` (1). Later work on the
+    /// stream waits until the event's last record has completed (nothing to wait for if
+    /// it was never recorded).
     pub fn stream_wait_event(&self, stream: StreamHandle, event: EventHandle, flags: u32) -> CuResult<()> {
-        self.stream_context(stream)?;
-        self.event(event)?;
+        let (ctx, q) = self.stream_queue(stream)?;
+        let e = self.event(event)?;
         if flags & !1 != 0 {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuStreamWaitEvent: flags {flags:#x}")));
+        }
+        if let Some(marker) = e.marker() {
+            if !marker.is_complete() && !Arc::ptr_eq(marker.queue(), &q) {
+                self.submit(&ctx, &q, vec![marker], Work::Nop, true);
+            }
         }
         Ok(())
     }
 
-    /// `cuLaunchHostFunc` / `cuStreamAddCallback`: runs `f` now, in stream order (every
-    /// earlier operation on the stream has completed). The ABI wraps the C callback.
-    pub fn launch_host_func(&self, stream: StreamHandle, f: impl FnOnce(CuResult<()>)) -> CuResult<()> {
-        let ctx = self.stream_context(stream)?;
-        let status = self.device_synchronize(&ctx);
-        f(status);
+    /// `cuLaunchHostFunc` / `cuStreamAddCallback`: `f` runs on a driver thread once every
+    /// earlier operation of the stream has completed, with the stream's status (the
+    /// sticky error, if a kernel faulted); later operations wait for it to return.
+    pub fn launch_host_func(&self, stream: StreamHandle, f: HostFn) -> CuResult<()> {
+        let (ctx, q) = self.stream_queue(stream)?;
+        self.submit(&ctx, &q, Vec::new(), Work::Host(f), false);
         Ok(())
     }
 }

@@ -2,7 +2,7 @@
 
 use std::ffi::c_uint;
 
-use super::{drv, event_handle, stream_handle};
+use super::{drv, event_handle, stream_handle, stream_ptsz};
 use crate::boundary::{export, AbiResult, Out};
 use crate::types::{CUevent, CUstream};
 
@@ -29,7 +29,7 @@ export! {
         drv()?.event_record(event_handle(h_event), stream_handle(h_stream))
     }
     fn cuEventRecord_ptsz(h_event: CUevent, h_stream: CUstream) {
-        drv()?.event_record(event_handle(h_event), stream_handle(h_stream))
+        drv()?.event_record(event_handle(h_event), stream_ptsz(h_stream))
     }
 
     /// `cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned flags)`.
@@ -37,7 +37,7 @@ export! {
         drv()?.event_record_with_flags(event_handle(h_event), stream_handle(h_stream), flags)
     }
     fn cuEventRecordWithFlags_ptsz(h_event: CUevent, h_stream: CUstream, flags: c_uint) {
-        drv()?.event_record_with_flags(event_handle(h_event), stream_handle(h_stream), flags)
+        drv()?.event_record_with_flags(event_handle(h_event), stream_ptsz(h_stream), flags)
     }
 
     /// `cuEventQuery(CUevent hEvent)`.

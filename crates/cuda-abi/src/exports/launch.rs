@@ -9,7 +9,9 @@ use std::ffi::{c_int, c_uint, c_void};
 
 use cuda_driver::launch::{LaunchAttr, LaunchConfigEx};
 
-use super::{drv, function_handle, stream_handle};
+use cuda_driver::StreamHandle;
+
+use super::{drv, function_handle, stream_handle, stream_ptsz};
 use crate::boundary::{export, read_in, slice, AbiResult, Out};
 use crate::types::{CUfunction, CUlaunchConfig, CUstream};
 
@@ -23,13 +25,30 @@ unsafe fn launch(
     grid: [c_uint; 3],
     block: [c_uint; 3],
     shared_mem_bytes: c_uint,
-    h_stream: CUstream,
+    stream: StreamHandle,
     kernel_params: *mut *mut c_void,
     extra: *mut *mut c_void,
 ) -> AbiResult {
     let driver = drv()?;
     // SAFETY: forwarded contract.
-    unsafe { driver.launch_kernel(f.cast(), grid, block, shared_mem_bytes, stream_handle(h_stream), kernel_params, extra) }
+    unsafe { driver.launch_kernel(f.cast(), grid, block, shared_mem_bytes, stream, kernel_params, extra) }
+}
+
+/// `cuLaunchCooperativeKernel`'s body.
+///
+/// # Safety
+/// `kernel_params` as the driver API documents it.
+unsafe fn launch_cooperative(
+    f: CUfunction,
+    grid: [c_uint; 3],
+    block: [c_uint; 3],
+    shared_mem_bytes: c_uint,
+    stream: StreamHandle,
+    kernel_params: *mut *mut c_void,
+) -> AbiResult {
+    let driver = drv()?;
+    // SAFETY: forwarded contract.
+    unsafe { driver.launch_cooperative_kernel(f.cast(), grid, block, shared_mem_bytes, stream, kernel_params) }
 }
 
 /// `cuLaunchKernelEx`'s body.
@@ -37,7 +56,7 @@ unsafe fn launch(
 /// # Safety
 /// `config` is NULL or readable, its attribute array holds `numAttrs` entries, and
 /// `kernel_params` / `extra` are as the driver API documents them.
-unsafe fn launch_ex(config: *const CUlaunchConfig, f: CUfunction, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) -> AbiResult {
+unsafe fn launch_ex(config: *const CUlaunchConfig, f: CUfunction, kernel_params: *mut *mut c_void, extra: *mut *mut c_void, ptsz: bool) -> AbiResult {
     // SAFETY: forwarded contract.
     let config = unsafe { read_in(config) }?;
     // SAFETY: forwarded contract.
@@ -54,7 +73,7 @@ unsafe fn launch_ex(config: *const CUlaunchConfig, f: CUfunction, kernel_params:
         grid: [config.gridDimX, config.gridDimY, config.gridDimZ],
         block: [config.blockDimX, config.blockDimY, config.blockDimZ],
         shared_bytes: config.sharedMemBytes,
-        stream: stream_handle(config.hStream),
+        stream: if ptsz { stream_ptsz(config.hStream) } else { stream_handle(config.hStream) },
         attrs,
     };
     let driver = drv()?;
@@ -108,7 +127,7 @@ export! {
         extra: *mut *mut c_void,
     ) {
         // SAFETY: parameter arrays as the API documents them.
-        unsafe { launch(f, [grid_dim_x, grid_dim_y, grid_dim_z], [block_dim_x, block_dim_y, block_dim_z], shared_mem_bytes, h_stream, kernel_params, extra) }
+        unsafe { launch(f, [grid_dim_x, grid_dim_y, grid_dim_z], [block_dim_x, block_dim_y, block_dim_z], shared_mem_bytes, stream_handle(h_stream), kernel_params, extra) }
     }
 
     fn cuLaunchKernel_ptsz(
@@ -125,18 +144,51 @@ export! {
         extra: *mut *mut c_void,
     ) {
         // SAFETY: as cuLaunchKernel.
-        unsafe { launch(f, [grid_dim_x, grid_dim_y, grid_dim_z], [block_dim_x, block_dim_y, block_dim_z], shared_mem_bytes, h_stream, kernel_params, extra) }
+        unsafe { launch(f, [grid_dim_x, grid_dim_y, grid_dim_z], [block_dim_x, block_dim_y, block_dim_z], shared_mem_bytes, stream_ptsz(h_stream), kernel_params, extra) }
+    }
+
+    /// `cuLaunchCooperativeKernel(CUfunction f, unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, unsigned sharedMemBytes, CUstream hStream, void** kernelParams)`.
+    fn cuLaunchCooperativeKernel(
+        f: CUfunction,
+        grid_dim_x: c_uint,
+        grid_dim_y: c_uint,
+        grid_dim_z: c_uint,
+        block_dim_x: c_uint,
+        block_dim_y: c_uint,
+        block_dim_z: c_uint,
+        shared_mem_bytes: c_uint,
+        h_stream: CUstream,
+        kernel_params: *mut *mut c_void,
+    ) {
+        // SAFETY: parameter array as the API documents it.
+        unsafe { launch_cooperative(f, [grid_dim_x, grid_dim_y, grid_dim_z], [block_dim_x, block_dim_y, block_dim_z], shared_mem_bytes, stream_handle(h_stream), kernel_params) }
+    }
+
+    fn cuLaunchCooperativeKernel_ptsz(
+        f: CUfunction,
+        grid_dim_x: c_uint,
+        grid_dim_y: c_uint,
+        grid_dim_z: c_uint,
+        block_dim_x: c_uint,
+        block_dim_y: c_uint,
+        block_dim_z: c_uint,
+        shared_mem_bytes: c_uint,
+        h_stream: CUstream,
+        kernel_params: *mut *mut c_void,
+    ) {
+        // SAFETY: as cuLaunchCooperativeKernel.
+        unsafe { launch_cooperative(f, [grid_dim_x, grid_dim_y, grid_dim_z], [block_dim_x, block_dim_y, block_dim_z], shared_mem_bytes, stream_ptsz(h_stream), kernel_params) }
     }
 
     /// `cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** kernelParams, void** extra)`.
     fn cuLaunchKernelEx(config: *const CUlaunchConfig, f: CUfunction, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) {
         // SAFETY: arguments as the API documents them.
-        unsafe { launch_ex(config, f, kernel_params, extra) }
+        unsafe { launch_ex(config, f, kernel_params, extra, false) }
     }
 
     fn cuLaunchKernelEx_ptsz(config: *const CUlaunchConfig, f: CUfunction, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) {
         // SAFETY: as cuLaunchKernelEx.
-        unsafe { launch_ex(config, f, kernel_params, extra) }
+        unsafe { launch_ex(config, f, kernel_params, extra, true) }
     }
 
     /// `cuOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, CUfunction func, int blockSize, size_t dynamicSMemSize)`.

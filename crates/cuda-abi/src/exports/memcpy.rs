@@ -9,7 +9,10 @@ use std::ffi::{c_uchar, c_uint, c_ushort, c_void};
 
 use cuda_driver::CuError;
 
-use super::{ctx_handle, drv, stream_handle};
+use cuda_driver::copy::On;
+use cuda_driver::StreamHandle;
+
+use super::{ctx_handle, drv, stream_handle, stream_ptsz};
 use crate::boundary::{export, read_in, AbiResult};
 use crate::types::{memory_type, CUcontext, CUdeviceptr, CUstream, CUDA_MEMCPY2D, CUDA_MEMCPY3D};
 
@@ -58,101 +61,77 @@ unsafe fn memcpy3d_params(p: *const CUDA_MEMCPY3D) -> AbiResult<CUDA_MEMCPY3D> {
 }
 
 // Shared bodies. Each is `unsafe` where the API hands us host memory: the caller (C)
-// promises those pointers are valid for the sizes it passes.
+// promises those pointers are valid for the sizes it passes (until the copy has run, for
+// the asynchronous ones). `on` says which stream and whether the call is blocking.
+
+/// A blocking call on the legacy default stream.
+const LEGACY: On = On::Blocking(StreamHandle::LEGACY);
+/// A blocking `_ptds` call: the per-thread default stream.
+const PER_THREAD: On = On::Blocking(StreamHandle::PER_THREAD);
+
+fn on_async(s: CUstream) -> On {
+    On::Async(stream_handle(s))
+}
+
+fn on_async_ptsz(s: CUstream) -> On {
+    On::Async(stream_ptsz(s))
+}
 
 /// # Safety
 /// Unregistered (host) pointers must be valid for `n` bytes.
-unsafe fn memcpy(dst: CUdeviceptr, src: CUdeviceptr, n: usize, stream: Option<CUstream>) -> AbiResult {
+unsafe fn memcpy(dst: CUdeviceptr, src: CUdeviceptr, n: usize, on: On) -> AbiResult {
     if n > 0 && (dst == 0 || src == 0) {
         return Err(CuError::INVALID_VALUE);
     }
-    let driver = drv()?;
     // SAFETY: forwarded contract.
-    unsafe {
-        match stream {
-            None => driver.memcpy(dst, src, n),
-            Some(s) => driver.memcpy_async(dst, src, n, stream_handle(s)),
-        }
-    }
+    unsafe { drv()?.memcpy_on(dst, src, n, on) }
 }
 
 /// # Safety
 /// `src` must be valid for reading `n` bytes.
-unsafe fn htod(dst: CUdeviceptr, src: *const c_void, n: usize, stream: Option<CUstream>) -> AbiResult {
+unsafe fn htod(dst: CUdeviceptr, src: *const c_void, n: usize, on: On) -> AbiResult {
     let src = host_ptr(src, n)?;
-    let driver = drv()?;
     // SAFETY: forwarded contract.
-    unsafe {
-        match stream {
-            None => driver.memcpy_htod(dst, src, n),
-            Some(s) => driver.memcpy_htod_async(dst, src, n, stream_handle(s)),
-        }
-    }
+    unsafe { drv()?.memcpy_htod_on(dst, src, n, on) }
 }
 
 /// # Safety
 /// `dst` must be valid for writing `n` bytes.
-unsafe fn dtoh(dst: *mut c_void, src: CUdeviceptr, n: usize, stream: Option<CUstream>) -> AbiResult {
+unsafe fn dtoh(dst: *mut c_void, src: CUdeviceptr, n: usize, on: On) -> AbiResult {
     let dst = host_ptr(dst, n)?.cast_mut();
-    let driver = drv()?;
     // SAFETY: forwarded contract.
-    unsafe {
-        match stream {
-            None => driver.memcpy_dtoh(dst, src, n),
-            Some(s) => driver.memcpy_dtoh_async(dst, src, n, stream_handle(s)),
-        }
-    }
+    unsafe { drv()?.memcpy_dtoh_on(dst, src, n, on) }
 }
 
-fn dtod(dst: CUdeviceptr, src: CUdeviceptr, n: usize, stream: Option<CUstream>) -> AbiResult {
-    let driver = drv()?;
-    match stream {
-        None => driver.memcpy_dtod(dst, src, n),
-        Some(s) => driver.memcpy_dtod_async(dst, src, n, stream_handle(s)),
-    }
+fn dtod(dst: CUdeviceptr, src: CUdeviceptr, n: usize, on: On) -> AbiResult {
+    drv()?.memcpy_dtod_on(dst, src, n, on)
 }
 
 /// # Safety
 /// `p` is NULL or readable, and its host sides valid for the region it describes.
-unsafe fn memcpy2d(p: *const CUDA_MEMCPY2D, stream: Option<CUstream>) -> AbiResult {
+unsafe fn memcpy2d(p: *const CUDA_MEMCPY2D, on: On) -> AbiResult {
     // SAFETY: forwarded contract.
     let params = unsafe { memcpy2d_params(p) }?;
-    let driver = drv()?;
     // SAFETY: forwarded contract.
-    unsafe {
-        match stream {
-            None => driver.memcpy_2d(&params),
-            Some(s) => driver.memcpy_2d_async(&params, stream_handle(s)),
-        }
-    }
+    unsafe { drv()?.memcpy_2d_on(&params, on) }
 }
 
 /// # Safety
 /// `p` is NULL or readable, and its host sides valid for the region it describes.
-unsafe fn memcpy3d(p: *const CUDA_MEMCPY3D, stream: Option<CUstream>) -> AbiResult {
+unsafe fn memcpy3d(p: *const CUDA_MEMCPY3D, on: On) -> AbiResult {
     // SAFETY: forwarded contract.
     let params = unsafe { memcpy3d_params(p) }?;
-    let driver = drv()?;
     // SAFETY: forwarded contract.
-    unsafe {
-        match stream {
-            None => driver.memcpy_3d(&params),
-            Some(s) => driver.memcpy_3d_async(&params, stream_handle(s)),
-        }
-    }
+    unsafe { drv()?.memcpy_3d_on(&params, on) }
 }
 
-fn memset(dst: CUdeviceptr, value: u32, elem_size: usize, count: usize, stream: Option<CUstream>) -> AbiResult {
-    let driver = drv()?;
-    match stream {
-        None => driver.memset(dst, value, elem_size, count),
-        Some(s) => driver.memset_async(dst, value, elem_size, count, stream_handle(s)),
-    }
+fn memset(dst: CUdeviceptr, value: u32, elem_size: usize, count: usize, on: On) -> AbiResult {
+    drv()?.memset_on(dst, value, elem_size, count, on)
 }
 
 /// `cuMemcpyPeer`: all devices share one address space here, so a peer copy is a
 /// device-to-device copy once both contexts are known to be valid.
-fn peer(dst: CUdeviceptr, dst_ctx: CUcontext, src: CUdeviceptr, src_ctx: CUcontext, n: usize, stream: Option<CUstream>) -> AbiResult {
+fn peer(dst: CUdeviceptr, dst_ctx: CUcontext, src: CUdeviceptr, src_ctx: CUcontext, n: usize, on: On) -> AbiResult {
     let driver = drv()?;
     for ctx in [dst_ctx, src_ctx] {
         if ctx.is_null() {
@@ -160,236 +139,232 @@ fn peer(dst: CUdeviceptr, dst_ctx: CUcontext, src: CUdeviceptr, src_ctx: CUconte
         }
         driver.ctx_get_device(ctx_handle(ctx))?;
     }
-    dtod(dst, src, n, stream)
+    dtod(dst, src, n, on)
 }
 
 #[allow(clippy::too_many_arguments, reason = "mirrors cuMemsetD2D*Async")]
-fn memset2d(dst: CUdeviceptr, pitch: usize, value: u32, elem_size: usize, width: usize, height: usize, stream: Option<CUstream>) -> AbiResult {
-    let driver = drv()?;
-    match stream {
-        None => driver.memset_2d(dst, pitch, value, elem_size, width, height),
-        Some(s) => driver.memset_2d_async(dst, pitch, value, elem_size, width, height, stream_handle(s)),
-    }
+fn memset2d(dst: CUdeviceptr, pitch: usize, value: u32, elem_size: usize, width: usize, height: usize, on: On) -> AbiResult {
+    drv()?.memset_2d_on(dst, pitch, value, elem_size, width, height, on)
 }
 
 export! {
     /// `cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)` (unified addressing).
     fn cuMemcpy(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize) {
         // SAFETY: host pointers are valid for `byte_count` bytes, per the API.
-        unsafe { memcpy(dst, src, byte_count, None) }
+        unsafe { memcpy(dst, src, byte_count, LEGACY) }
     }
     fn cuMemcpy_ptds(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize) {
         // SAFETY: as cuMemcpy.
-        unsafe { memcpy(dst, src, byte_count, None) }
+        unsafe { memcpy(dst, src, byte_count, PER_THREAD) }
     }
     /// `cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)`.
     fn cuMemcpyAsync(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize, h_stream: CUstream) {
         // SAFETY: as cuMemcpy.
-        unsafe { memcpy(dst, src, byte_count, Some(h_stream)) }
+        unsafe { memcpy(dst, src, byte_count, on_async(h_stream)) }
     }
     fn cuMemcpyAsync_ptsz(dst: CUdeviceptr, src: CUdeviceptr, byte_count: usize, h_stream: CUstream) {
         // SAFETY: as cuMemcpy.
-        unsafe { memcpy(dst, src, byte_count, Some(h_stream)) }
+        unsafe { memcpy(dst, src, byte_count, on_async_ptsz(h_stream)) }
     }
 
     /// `cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount)`.
     fn cuMemcpyHtoD_v2(dst_device: CUdeviceptr, src_host: *const c_void, byte_count: usize) {
         // SAFETY: `src_host` is readable for `byte_count` bytes, per the API.
-        unsafe { htod(dst_device, src_host, byte_count, None) }
+        unsafe { htod(dst_device, src_host, byte_count, LEGACY) }
     }
     fn cuMemcpyHtoD_v2_ptds(dst_device: CUdeviceptr, src_host: *const c_void, byte_count: usize) {
         // SAFETY: as cuMemcpyHtoD_v2.
-        unsafe { htod(dst_device, src_host, byte_count, None) }
+        unsafe { htod(dst_device, src_host, byte_count, PER_THREAD) }
     }
     /// `cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount, CUstream hStream)`.
     fn cuMemcpyHtoDAsync_v2(dst_device: CUdeviceptr, src_host: *const c_void, byte_count: usize, h_stream: CUstream) {
         // SAFETY: as cuMemcpyHtoD_v2.
-        unsafe { htod(dst_device, src_host, byte_count, Some(h_stream)) }
+        unsafe { htod(dst_device, src_host, byte_count, on_async(h_stream)) }
     }
     fn cuMemcpyHtoDAsync_v2_ptsz(dst_device: CUdeviceptr, src_host: *const c_void, byte_count: usize, h_stream: CUstream) {
         // SAFETY: as cuMemcpyHtoD_v2.
-        unsafe { htod(dst_device, src_host, byte_count, Some(h_stream)) }
+        unsafe { htod(dst_device, src_host, byte_count, on_async_ptsz(h_stream)) }
     }
 
     /// `cuMemcpyDtoH_v2(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount)`.
     fn cuMemcpyDtoH_v2(dst_host: *mut c_void, src_device: CUdeviceptr, byte_count: usize) {
         // SAFETY: `dst_host` is writable for `byte_count` bytes, per the API.
-        unsafe { dtoh(dst_host, src_device, byte_count, None) }
+        unsafe { dtoh(dst_host, src_device, byte_count, LEGACY) }
     }
     fn cuMemcpyDtoH_v2_ptds(dst_host: *mut c_void, src_device: CUdeviceptr, byte_count: usize) {
         // SAFETY: as cuMemcpyDtoH_v2.
-        unsafe { dtoh(dst_host, src_device, byte_count, None) }
+        unsafe { dtoh(dst_host, src_device, byte_count, PER_THREAD) }
     }
     /// `cuMemcpyDtoHAsync_v2(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)`.
     fn cuMemcpyDtoHAsync_v2(dst_host: *mut c_void, src_device: CUdeviceptr, byte_count: usize, h_stream: CUstream) {
         // SAFETY: as cuMemcpyDtoH_v2.
-        unsafe { dtoh(dst_host, src_device, byte_count, Some(h_stream)) }
+        unsafe { dtoh(dst_host, src_device, byte_count, on_async(h_stream)) }
     }
     fn cuMemcpyDtoHAsync_v2_ptsz(dst_host: *mut c_void, src_device: CUdeviceptr, byte_count: usize, h_stream: CUstream) {
         // SAFETY: as cuMemcpyDtoH_v2.
-        unsafe { dtoh(dst_host, src_device, byte_count, Some(h_stream)) }
+        unsafe { dtoh(dst_host, src_device, byte_count, on_async_ptsz(h_stream)) }
     }
 
     /// `cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)`.
     fn cuMemcpyDtoD_v2(dst_device: CUdeviceptr, src_device: CUdeviceptr, byte_count: usize) {
-        dtod(dst_device, src_device, byte_count, None)
+        dtod(dst_device, src_device, byte_count, LEGACY)
     }
     fn cuMemcpyDtoD_v2_ptds(dst_device: CUdeviceptr, src_device: CUdeviceptr, byte_count: usize) {
-        dtod(dst_device, src_device, byte_count, None)
+        dtod(dst_device, src_device, byte_count, PER_THREAD)
     }
     /// `cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)`.
     fn cuMemcpyDtoDAsync_v2(dst_device: CUdeviceptr, src_device: CUdeviceptr, byte_count: usize, h_stream: CUstream) {
-        dtod(dst_device, src_device, byte_count, Some(h_stream))
+        dtod(dst_device, src_device, byte_count, on_async(h_stream))
     }
     fn cuMemcpyDtoDAsync_v2_ptsz(dst_device: CUdeviceptr, src_device: CUdeviceptr, byte_count: usize, h_stream: CUstream) {
-        dtod(dst_device, src_device, byte_count, Some(h_stream))
+        dtod(dst_device, src_device, byte_count, on_async_ptsz(h_stream))
     }
 
     /// `cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount)`.
     fn cuMemcpyPeer(dst_device: CUdeviceptr, dst_context: CUcontext, src_device: CUdeviceptr, src_context: CUcontext, byte_count: usize) {
-        peer(dst_device, dst_context, src_device, src_context, byte_count, None)
+        peer(dst_device, dst_context, src_device, src_context, byte_count, LEGACY)
     }
     fn cuMemcpyPeer_ptds(dst_device: CUdeviceptr, dst_context: CUcontext, src_device: CUdeviceptr, src_context: CUcontext, byte_count: usize) {
-        peer(dst_device, dst_context, src_device, src_context, byte_count, None)
+        peer(dst_device, dst_context, src_device, src_context, byte_count, PER_THREAD)
     }
     /// `cuMemcpyPeerAsync(..., size_t ByteCount, CUstream hStream)`.
     fn cuMemcpyPeerAsync(dst_device: CUdeviceptr, dst_context: CUcontext, src_device: CUdeviceptr, src_context: CUcontext, byte_count: usize, h_stream: CUstream) {
-        peer(dst_device, dst_context, src_device, src_context, byte_count, Some(h_stream))
+        peer(dst_device, dst_context, src_device, src_context, byte_count, on_async(h_stream))
     }
     fn cuMemcpyPeerAsync_ptsz(dst_device: CUdeviceptr, dst_context: CUcontext, src_device: CUdeviceptr, src_context: CUcontext, byte_count: usize, h_stream: CUstream) {
-        peer(dst_device, dst_context, src_device, src_context, byte_count, Some(h_stream))
+        peer(dst_device, dst_context, src_device, src_context, byte_count, on_async_ptsz(h_stream))
     }
 
     /// `cuMemcpy2D_v2(const CUDA_MEMCPY2D* pCopy)`.
     fn cuMemcpy2D_v2(p_copy: *const CUDA_MEMCPY2D) {
         // SAFETY: `p_copy` and the host memory it names are valid, per the API.
-        unsafe { memcpy2d(p_copy, None) }
+        unsafe { memcpy2d(p_copy, LEGACY) }
     }
     fn cuMemcpy2D_v2_ptds(p_copy: *const CUDA_MEMCPY2D) {
         // SAFETY: as cuMemcpy2D_v2.
-        unsafe { memcpy2d(p_copy, None) }
+        unsafe { memcpy2d(p_copy, PER_THREAD) }
     }
     /// `cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D* pCopy)`.
     fn cuMemcpy2DUnaligned_v2(p_copy: *const CUDA_MEMCPY2D) {
         // SAFETY: as cuMemcpy2D_v2.
-        unsafe { memcpy2d(p_copy, None) }
+        unsafe { memcpy2d(p_copy, LEGACY) }
     }
     fn cuMemcpy2DUnaligned_v2_ptds(p_copy: *const CUDA_MEMCPY2D) {
         // SAFETY: as cuMemcpy2D_v2.
-        unsafe { memcpy2d(p_copy, None) }
+        unsafe { memcpy2d(p_copy, PER_THREAD) }
     }
     /// `cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D* pCopy, CUstream hStream)`.
     fn cuMemcpy2DAsync_v2(p_copy: *const CUDA_MEMCPY2D, h_stream: CUstream) {
         // SAFETY: as cuMemcpy2D_v2.
-        unsafe { memcpy2d(p_copy, Some(h_stream)) }
+        unsafe { memcpy2d(p_copy, on_async(h_stream)) }
     }
     fn cuMemcpy2DAsync_v2_ptsz(p_copy: *const CUDA_MEMCPY2D, h_stream: CUstream) {
         // SAFETY: as cuMemcpy2D_v2.
-        unsafe { memcpy2d(p_copy, Some(h_stream)) }
+        unsafe { memcpy2d(p_copy, on_async_ptsz(h_stream)) }
     }
 
     /// `cuMemcpy3D_v2(const CUDA_MEMCPY3D* pCopy)`.
     fn cuMemcpy3D_v2(p_copy: *const CUDA_MEMCPY3D) {
         // SAFETY: `p_copy` and the host memory it names are valid, per the API.
-        unsafe { memcpy3d(p_copy, None) }
+        unsafe { memcpy3d(p_copy, LEGACY) }
     }
     fn cuMemcpy3D_v2_ptds(p_copy: *const CUDA_MEMCPY3D) {
         // SAFETY: as cuMemcpy3D_v2.
-        unsafe { memcpy3d(p_copy, None) }
+        unsafe { memcpy3d(p_copy, PER_THREAD) }
     }
     /// `cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D* pCopy, CUstream hStream)`.
     fn cuMemcpy3DAsync_v2(p_copy: *const CUDA_MEMCPY3D, h_stream: CUstream) {
         // SAFETY: as cuMemcpy3D_v2.
-        unsafe { memcpy3d(p_copy, Some(h_stream)) }
+        unsafe { memcpy3d(p_copy, on_async(h_stream)) }
     }
     fn cuMemcpy3DAsync_v2_ptsz(p_copy: *const CUDA_MEMCPY3D, h_stream: CUstream) {
         // SAFETY: as cuMemcpy3D_v2.
-        unsafe { memcpy3d(p_copy, Some(h_stream)) }
+        unsafe { memcpy3d(p_copy, on_async_ptsz(h_stream)) }
     }
 
     /// `cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N)`.
     fn cuMemsetD8_v2(dst_device: CUdeviceptr, uc: c_uchar, n: usize) {
-        memset(dst_device, u32::from(uc), 1, n, None)
+        memset(dst_device, u32::from(uc), 1, n, LEGACY)
     }
     fn cuMemsetD8_v2_ptds(dst_device: CUdeviceptr, uc: c_uchar, n: usize) {
-        memset(dst_device, u32::from(uc), 1, n, None)
+        memset(dst_device, u32::from(uc), 1, n, PER_THREAD)
     }
     /// `cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N)`.
     fn cuMemsetD16_v2(dst_device: CUdeviceptr, us: c_ushort, n: usize) {
-        memset(dst_device, u32::from(us), 2, n, None)
+        memset(dst_device, u32::from(us), 2, n, LEGACY)
     }
     fn cuMemsetD16_v2_ptds(dst_device: CUdeviceptr, us: c_ushort, n: usize) {
-        memset(dst_device, u32::from(us), 2, n, None)
+        memset(dst_device, u32::from(us), 2, n, PER_THREAD)
     }
     /// `cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N)`.
     fn cuMemsetD32_v2(dst_device: CUdeviceptr, ui: c_uint, n: usize) {
-        memset(dst_device, ui, 4, n, None)
+        memset(dst_device, ui, 4, n, LEGACY)
     }
     fn cuMemsetD32_v2_ptds(dst_device: CUdeviceptr, ui: c_uint, n: usize) {
-        memset(dst_device, ui, 4, n, None)
+        memset(dst_device, ui, 4, n, PER_THREAD)
     }
     /// `cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream)`.
     fn cuMemsetD8Async(dst_device: CUdeviceptr, uc: c_uchar, n: usize, h_stream: CUstream) {
-        memset(dst_device, u32::from(uc), 1, n, Some(h_stream))
+        memset(dst_device, u32::from(uc), 1, n, on_async(h_stream))
     }
     fn cuMemsetD8Async_ptsz(dst_device: CUdeviceptr, uc: c_uchar, n: usize, h_stream: CUstream) {
-        memset(dst_device, u32::from(uc), 1, n, Some(h_stream))
+        memset(dst_device, u32::from(uc), 1, n, on_async_ptsz(h_stream))
     }
     /// `cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream)`.
     fn cuMemsetD16Async(dst_device: CUdeviceptr, us: c_ushort, n: usize, h_stream: CUstream) {
-        memset(dst_device, u32::from(us), 2, n, Some(h_stream))
+        memset(dst_device, u32::from(us), 2, n, on_async(h_stream))
     }
     fn cuMemsetD16Async_ptsz(dst_device: CUdeviceptr, us: c_ushort, n: usize, h_stream: CUstream) {
-        memset(dst_device, u32::from(us), 2, n, Some(h_stream))
+        memset(dst_device, u32::from(us), 2, n, on_async_ptsz(h_stream))
     }
     /// `cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream)`.
     fn cuMemsetD32Async(dst_device: CUdeviceptr, ui: c_uint, n: usize, h_stream: CUstream) {
-        memset(dst_device, ui, 4, n, Some(h_stream))
+        memset(dst_device, ui, 4, n, on_async(h_stream))
     }
     fn cuMemsetD32Async_ptsz(dst_device: CUdeviceptr, ui: c_uint, n: usize, h_stream: CUstream) {
-        memset(dst_device, ui, 4, n, Some(h_stream))
+        memset(dst_device, ui, 4, n, on_async_ptsz(h_stream))
     }
 
     /// `cuMemsetD2D8_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height)`.
     fn cuMemsetD2D8_v2(dst_device: CUdeviceptr, dst_pitch: usize, uc: c_uchar, width: usize, height: usize) {
-        memset2d(dst_device, dst_pitch, u32::from(uc), 1, width, height, None)
+        memset2d(dst_device, dst_pitch, u32::from(uc), 1, width, height, LEGACY)
     }
     fn cuMemsetD2D8_v2_ptds(dst_device: CUdeviceptr, dst_pitch: usize, uc: c_uchar, width: usize, height: usize) {
-        memset2d(dst_device, dst_pitch, u32::from(uc), 1, width, height, None)
+        memset2d(dst_device, dst_pitch, u32::from(uc), 1, width, height, PER_THREAD)
     }
     /// `cuMemsetD2D16_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height)`.
     fn cuMemsetD2D16_v2(dst_device: CUdeviceptr, dst_pitch: usize, us: c_ushort, width: usize, height: usize) {
-        memset2d(dst_device, dst_pitch, u32::from(us), 2, width, height, None)
+        memset2d(dst_device, dst_pitch, u32::from(us), 2, width, height, LEGACY)
     }
     fn cuMemsetD2D16_v2_ptds(dst_device: CUdeviceptr, dst_pitch: usize, us: c_ushort, width: usize, height: usize) {
-        memset2d(dst_device, dst_pitch, u32::from(us), 2, width, height, None)
+        memset2d(dst_device, dst_pitch, u32::from(us), 2, width, height, PER_THREAD)
     }
     /// `cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height)`.
     fn cuMemsetD2D32_v2(dst_device: CUdeviceptr, dst_pitch: usize, ui: c_uint, width: usize, height: usize) {
-        memset2d(dst_device, dst_pitch, ui, 4, width, height, None)
+        memset2d(dst_device, dst_pitch, ui, 4, width, height, LEGACY)
     }
     fn cuMemsetD2D32_v2_ptds(dst_device: CUdeviceptr, dst_pitch: usize, ui: c_uint, width: usize, height: usize) {
-        memset2d(dst_device, dst_pitch, ui, 4, width, height, None)
+        memset2d(dst_device, dst_pitch, ui, 4, width, height, PER_THREAD)
     }
     /// `cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream)`.
     fn cuMemsetD2D8Async(dst_device: CUdeviceptr, dst_pitch: usize, uc: c_uchar, width: usize, height: usize, h_stream: CUstream) {
-        memset2d(dst_device, dst_pitch, u32::from(uc), 1, width, height, Some(h_stream))
+        memset2d(dst_device, dst_pitch, u32::from(uc), 1, width, height, on_async(h_stream))
     }
     fn cuMemsetD2D8Async_ptsz(dst_device: CUdeviceptr, dst_pitch: usize, uc: c_uchar, width: usize, height: usize, h_stream: CUstream) {
-        memset2d(dst_device, dst_pitch, u32::from(uc), 1, width, height, Some(h_stream))
+        memset2d(dst_device, dst_pitch, u32::from(uc), 1, width, height, on_async_ptsz(h_stream))
     }
     /// `cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream)`.
     fn cuMemsetD2D16Async(dst_device: CUdeviceptr, dst_pitch: usize, us: c_ushort, width: usize, height: usize, h_stream: CUstream) {
-        memset2d(dst_device, dst_pitch, u32::from(us), 2, width, height, Some(h_stream))
+        memset2d(dst_device, dst_pitch, u32::from(us), 2, width, height, on_async(h_stream))
     }
     fn cuMemsetD2D16Async_ptsz(dst_device: CUdeviceptr, dst_pitch: usize, us: c_ushort, width: usize, height: usize, h_stream: CUstream) {
-        memset2d(dst_device, dst_pitch, u32::from(us), 2, width, height, Some(h_stream))
+        memset2d(dst_device, dst_pitch, u32::from(us), 2, width, height, on_async_ptsz(h_stream))
     }
     /// `cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream)`.
     fn cuMemsetD2D32Async(dst_device: CUdeviceptr, dst_pitch: usize, ui: c_uint, width: usize, height: usize, h_stream: CUstream) {
-        memset2d(dst_device, dst_pitch, ui, 4, width, height, Some(h_stream))
+        memset2d(dst_device, dst_pitch, ui, 4, width, height, on_async(h_stream))
     }
     fn cuMemsetD2D32Async_ptsz(dst_device: CUdeviceptr, dst_pitch: usize, ui: c_uint, width: usize, height: usize, h_stream: CUstream) {
-        memset2d(dst_device, dst_pitch, ui, 4, width, height, Some(h_stream))
+        memset2d(dst_device, dst_pitch, ui, 4, width, height, on_async_ptsz(h_stream))
     }
 }

@@ -4,8 +4,9 @@
 //! check and convert the raw arguments (NULL required pointers ->
 //! `CUDA_ERROR_INVALID_VALUE`, before any side effect), call one `cuda_driver::Driver`
 //! method, write the outputs. Variants that differ only in ABI (`_v2`, `_ptds`, `_ptsz`)
-//! call the same driver method: work runs synchronously, so the per-thread and legacy
-//! default streams behave alike.
+//! call the same driver method; the per-thread-default-stream twins pass
+//! `CU_STREAM_PER_THREAD` where the plain call means the legacy default stream: a NULL
+//! stream in `_ptsz` calls ([`stream_ptsz`]), the implied stream of blocking `_ptds` calls.
 //!
 //! `build.rs` finds every `fn cuXxx(` here and points the `cuGetProcAddress` table at it
 //! instead of a generated stub, so adding an entry point is: write it here, and add its
@@ -48,6 +49,20 @@ pub(crate) fn ctx_raw(c: CtxHandle) -> CUcontext {
 pub(crate) fn stream_handle(s: CUstream) -> StreamHandle {
     StreamHandle::from_raw(s.cast())
 }
+
+/// The stream of a `_ptsz` call: NULL means the calling thread's per-thread default stream.
+pub(crate) fn stream_ptsz(s: CUstream) -> StreamHandle {
+    match stream_handle(s) {
+        h if h.is_null() => StreamHandle::PER_THREAD,
+        h => h,
+    }
+}
+
+/// Raw pointers and C function pointers captured by work that runs on a driver thread:
+/// the API contract makes them usable from any thread.
+pub(crate) struct SendBox<T>(pub T);
+// SAFETY: see the type's docs.
+unsafe impl<T> Send for SendBox<T> {}
 
 pub(crate) fn event_handle(e: CUevent) -> EventHandle {
     EventHandle::from_raw(e.cast())

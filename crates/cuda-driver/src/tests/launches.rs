@@ -126,12 +126,14 @@ fn parameter_packing() {
     }
 }
 
-/// Launches `f` with one u64 parameter block of zeros and the given shape.
+/// Launches `f` with one u64 parameter block of zeros and the given shape, and waits for
+/// it (a launch only queues the kernel; its fault shows at the synchronization).
 fn launch(driver: &Driver, f: *mut c_void, grid: [u32; 3], block: [u32; 3], shared: u32) -> CuResult<()> {
     let mut words = [0u64; 4];
     let mut args: Vec<*mut c_void> = words.iter_mut().map(|w| (w as *mut u64).cast()).collect();
     // SAFETY: four 8-byte arguments cover every test kernel's parameters.
-    unsafe { driver.launch_kernel(f, grid, block, shared, StreamHandle::NULL, args.as_mut_ptr(), std::ptr::null_mut()) }
+    unsafe { driver.launch_kernel(f, grid, block, shared, StreamHandle::NULL, args.as_mut_ptr(), std::ptr::null_mut()) }?;
+    driver.stream_synchronize(StreamHandle::NULL)
 }
 
 #[test]
@@ -183,8 +185,8 @@ fn libraries_kernels_and_launch_validation() {
     assert_eq!(launch(&driver, m.as_raw(), [1, 1, 1], [1, 1, 1], 0).unwrap_err(), CuError::INVALID_HANDLE);
     assert_eq!(launch(&driver, std::ptr::null_mut(), [1, 1, 1], [1, 1, 1], 0).unwrap_err(), CuError::INVALID_HANDLE);
 
-    // cuLaunchKernelEx: clusters and cooperative launches are not supported.
-    let config = LaunchConfigEx { grid: [1; 3], block: [1; 3], shared_bytes: 0, stream: StreamHandle::NULL, attrs: vec![LaunchAttr::Cooperative(1)] };
+    // cuLaunchKernelEx: clusters are not supported.
+    let config = LaunchConfigEx { grid: [1; 3], block: [1; 3], shared_bytes: 0, stream: StreamHandle::NULL, attrs: vec![LaunchAttr::ClusterDimension([2, 1, 1])] };
     // SAFETY: validation fails before parameters are read.
     assert_eq!(unsafe { driver.launch_kernel_ex(&config, k.as_raw(), std::ptr::null_mut(), std::ptr::null_mut()) }.unwrap_err(), CuError::NOT_SUPPORTED);
     assert_eq!(LaunchAttr::from_raw(4, &[2, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]), LaunchAttr::ClusterDimension([2, 1, 1]));
@@ -224,6 +226,7 @@ fn kernel_faults_are_sticky_until_reset() {
     let fault = driver.module_get_function(m, "fault_kernel").unwrap();
     let stream = driver.stream_create(0).unwrap();
     assert_eq!(launch(&driver, fault.as_raw(), [1; 3], [1; 3], 0).unwrap_err(), CuError::ILLEGAL_ADDRESS);
+    assert_eq!(driver.stream_query(stream).unwrap_err(), CuError::ILLEGAL_ADDRESS);
     assert_eq!(driver.ctx_synchronize(CtxHandle::NULL).unwrap_err(), CuError::ILLEGAL_ADDRESS);
     assert_eq!(driver.mem_alloc(8).unwrap_err(), CuError::ILLEGAL_ADDRESS);
     assert_eq!(driver.mem_free(0).unwrap_err(), CuError::ILLEGAL_ADDRESS);
@@ -264,9 +267,11 @@ fn streams_and_events() {
     driver.event_query(e0).unwrap();
     driver.event_synchronize(e0).unwrap();
     driver.stream_wait_event(s, e0, 0).unwrap();
-    let mut ran = false;
-    driver.launch_host_func(s, |status| ran = status.is_ok()).unwrap();
-    assert!(ran);
+    let ran = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let r = ran.clone();
+    driver.launch_host_func(s, Box::new(move |status| r.store(status.is_ok(), std::sync::atomic::Ordering::SeqCst))).unwrap();
+    driver.stream_synchronize(s).unwrap();
+    assert!(ran.load(std::sync::atomic::Ordering::SeqCst));
 
     // Stale and wrong-kind handles: INVALID_HANDLE.
     driver.stream_destroy(s).unwrap();
@@ -280,4 +285,25 @@ fn streams_and_events() {
     assert_eq!(driver.stream_destroy(StreamHandle(1)).unwrap_err(), CuError::INVALID_HANDLE);
     // SAFETY: validation fails before any access.
     assert_eq!(unsafe { driver.memcpy_htod_async(0, std::ptr::null(), 0, s) }.unwrap_err(), CuError::INVALID_HANDLE);
+}
+
+#[test]
+fn cooperative_launches_are_limited_to_resident_blocks() {
+    let (driver, device) = setup();
+    let m = load_module(&driver);
+    let saxpy = driver.module_get_function(m, "saxpy").unwrap();
+    // Fake device: 4 SMs, 6 blocks of 256 threads per SM.
+    assert_eq!(driver.occupancy_max_active_blocks(saxpy, 256, 0, 0).unwrap(), 6);
+    let mut words = [0u64; 4];
+    let mut args: Vec<*mut c_void> = words.iter_mut().map(|w| (w as *mut u64).cast()).collect();
+    // SAFETY: four 8-byte arguments cover saxpy's parameters.
+    let mut coop = |grid: u32| unsafe { driver.launch_cooperative_kernel(saxpy.as_raw(), [grid, 1, 1], [256, 1, 1], 0, StreamHandle::NULL, args.as_mut_ptr()) };
+    coop(24).unwrap();
+    assert_eq!(coop(25).unwrap_err(), CuError::COOPERATIVE_LAUNCH_TOO_LARGE);
+    let config = LaunchConfigEx { grid: [25, 1, 1], block: [256, 1, 1], shared_bytes: 0, stream: StreamHandle::NULL, attrs: vec![LaunchAttr::Cooperative(1)] };
+    // SAFETY: validation fails before parameters are read.
+    assert_eq!(unsafe { driver.launch_kernel_ex(&config, saxpy.as_raw(), std::ptr::null_mut(), std::ptr::null_mut()) }.unwrap_err(), CuError::COOPERATIVE_LAUNCH_TOO_LARGE);
+    driver.ctx_synchronize(CtxHandle::NULL).unwrap();
+    assert_eq!(device.launches.lock().unwrap().iter().filter(|l| l.0 == "saxpy").count(), 1);
+    assert_eq!(driver.device_attribute(0, 95).unwrap(), 1, "CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH");
 }

@@ -1,0 +1,488 @@
+//! Stream execution: every stream is a [`Queue`] of operations (kernel launches, copies,
+//! fills, event records, waits, host callbacks) run in order, asynchronously to the host,
+//! by a worker thread of its own. Queues of different streams run concurrently (their
+//! kernels share the backend's worker pool).
+//!
+//! # Ordering
+//! Each operation gets a sequence number in its queue; a queue's `completed` counter says
+//! how far it has run. A [`Marker`] `(queue, seq)` names the point after one operation:
+//! events hold the marker of their last record, `cuStreamWaitEvent` adds the event's
+//! marker as a dependency of a no-op, and CUDA's implicit synchronization of the legacy
+//! default stream becomes dependencies computed at submission ([`Driver::submit`]):
+//! - an operation on the legacy default stream waits for all work already submitted to
+//!   every *blocking* stream of the context (created without `CU_STREAM_NON_BLOCKING`,
+//!   and the per-thread default streams);
+//! - an operation on a blocking stream waits for all work already submitted to the legacy
+//!   default stream.
+//!
+//! Dependencies only ever name operations submitted earlier, so waiting never cycles.
+//!
+//! # Who runs an operation
+//! A queue's worker thread is started on demand and exits after being idle for a while.
+//! Operations the host waits for anyway (blocking copies, event records, waits) run on the
+//! calling thread when their queue is idle and their dependencies are complete
+//! ([`Driver::submit_and_wait`], [`Driver::submit`] with `inline_ok`): no thread hand-off
+//! for synchronous programs. Exactly one thread runs a queue's operations at a time (the
+//! `running` token), so they complete in order.
+//!
+//! # Errors
+//! A faulting kernel stores its sticky error in the context; the operations still queued
+//! in that context are then skipped (host callbacks are still called, with the error as
+//! their status) and every later call that needs the context reports the error. A
+//! non-sticky error of an asynchronous operation is kept in its queue and reported by the
+//! next synchronization of that queue or of the context.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, Weak};
+use std::time::{Duration, Instant};
+
+use backend_api::{Device, DeviceError};
+
+use crate::context::Context;
+use crate::{CuError, CuResult};
+
+/// How long an idle queue keeps its worker thread.
+const IDLE_WORKER: Duration = Duration::from_secs(2);
+
+/// Work that runs on a device (or in host memory) and may fail.
+pub(crate) type RunFn = Box<dyn FnOnce() -> Result<(), DeviceError> + Send>;
+/// A host callback: receives the stream's status.
+pub(crate) type HostFn = Box<dyn FnOnce(CuResult<()>) + Send>;
+
+/// When an event's record completed (`cuEventElapsedTime`).
+pub(crate) type Stamp = OnceLock<Instant>;
+
+/// One operation.
+pub(crate) enum Work {
+    /// A launch, copy or fill.
+    Run(RunFn),
+    /// `cuLaunchHostFunc` / `cuStreamAddCallback`.
+    Host(HostFn),
+    /// `cuEventRecord`: the time at which all earlier work of the stream completed.
+    Record(Arc<Stamp>),
+    /// Only ordering (a wait for an event, a synchronization point).
+    Nop,
+}
+
+struct Op {
+    seq: u64,
+    deps: Vec<Marker>,
+    work: Work,
+    /// Where a waiting caller wants the result (synchronous operations).
+    report: Option<Arc<Report>>,
+}
+
+/// The outcome of one operation, for the thread that waits for it.
+#[derive(Default)]
+pub(crate) struct Report(Mutex<Option<Result<(), DeviceError>>>);
+
+impl Report {
+    fn set(&self, r: Result<(), DeviceError>) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+    }
+
+    pub(crate) fn take(&self) -> Result<(), DeviceError> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).take().unwrap_or(Ok(()))
+    }
+}
+
+/// Which stream a queue belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum QueueKind {
+    /// The legacy default stream (`0` / `CU_STREAM_LEGACY`).
+    Legacy,
+    /// A thread's per-thread default stream (`CU_STREAM_PER_THREAD`, `_ptsz` calls).
+    PerThread,
+    /// A stream from `cuStreamCreate*`.
+    Created,
+}
+
+struct QState {
+    ops: VecDeque<Op>,
+    /// An executor (worker or inline caller) is running an operation of this queue.
+    running: bool,
+    worker: bool,
+    /// The stream is gone (destroyed, or its thread exited): the worker exits when idle.
+    orphaned: bool,
+    /// A non-sticky error of an asynchronous operation, reported at the next sync.
+    error: Option<CuError>,
+}
+
+/// The operations of one stream.
+pub(crate) struct Queue {
+    pub(crate) kind: QueueKind,
+    /// Blocking w.r.t. the legacy default stream (everything but `CU_STREAM_NON_BLOCKING`).
+    pub(crate) blocking: bool,
+    ctx: Weak<Context>,
+    device: Arc<dyn Device>,
+    /// Sequence number of the last operation submitted / completed.
+    submitted: AtomicU64,
+    completed: AtomicU64,
+    state: Mutex<QState>,
+    cv: Condvar,
+}
+
+/// The point right after operation `seq` of `queue`.
+#[derive(Clone)]
+pub(crate) struct Marker {
+    queue: Arc<Queue>,
+    seq: u64,
+}
+
+impl Marker {
+    pub(crate) fn is_complete(&self) -> bool {
+        self.queue.completed.load(Ordering::Acquire) >= self.seq
+    }
+
+    pub(crate) fn wait(&self) {
+        self.queue.wait_for(self.seq);
+    }
+
+    pub(crate) fn queue(&self) -> &Arc<Queue> {
+        &self.queue
+    }
+}
+
+impl Queue {
+    pub(crate) fn new(kind: QueueKind, blocking: bool, ctx: Weak<Context>, device: Arc<dyn Device>) -> Arc<Queue> {
+        Arc::new(Queue {
+            kind,
+            blocking,
+            ctx,
+            device,
+            submitted: AtomicU64::new(0),
+            completed: AtomicU64::new(0),
+            state: Mutex::new(QState { ops: VecDeque::new(), running: false, worker: false, orphaned: false, error: None }),
+            cv: Condvar::new(),
+        })
+    }
+
+    fn state(&self) -> MutexGuard<'_, QState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The marker after the last submitted operation, if it has not completed yet.
+    pub(crate) fn tail(self: &Arc<Self>) -> Option<Marker> {
+        let seq = self.submitted.load(Ordering::Acquire);
+        (self.completed.load(Ordering::Acquire) < seq).then(|| Marker { queue: self.clone(), seq })
+    }
+
+    /// The marker after the last submitted operation (complete or not).
+    pub(crate) fn tail_marker(self: &Arc<Self>) -> Marker {
+        Marker { queue: self.clone(), seq: self.submitted.load(Ordering::Acquire) }
+    }
+
+    /// Whether everything submitted has completed.
+    pub(crate) fn is_idle(&self) -> bool {
+        self.completed.load(Ordering::Acquire) >= self.submitted.load(Ordering::Acquire)
+    }
+
+    /// Waits until operation `seq` has completed.
+    pub(crate) fn wait_for(&self, seq: u64) {
+        if self.completed.load(Ordering::Acquire) >= seq {
+            return;
+        }
+        let mut st = self.state();
+        while self.completed.load(Ordering::Acquire) < seq {
+            st = self.cv.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Takes the pending non-sticky error.
+    pub(crate) fn take_error(&self) -> Option<CuError> {
+        self.state().error.take()
+    }
+
+    /// The stream is gone; the worker exits once the queue is idle.
+    pub(crate) fn orphan(&self) {
+        self.state().orphaned = true;
+        self.cv.notify_all();
+    }
+
+    pub(crate) fn is_orphaned(&self) -> bool {
+        self.state().orphaned
+    }
+
+    /// Appends an operation; starts the worker if needed. Returns its sequence number.
+    fn push(self: &Arc<Self>, deps: Vec<Marker>, work: Work, report: Option<Arc<Report>>) -> u64 {
+        let mut st = self.state();
+        let seq = self.submitted.load(Ordering::Relaxed) + 1;
+        self.submitted.store(seq, Ordering::Release);
+        st.ops.push_back(Op { seq, deps, work, report });
+        if !st.worker {
+            st.worker = true;
+            let q = self.clone();
+            let spawned = std::thread::Builder::new().name("cuda-stream".into()).spawn(move || q.worker_loop());
+            if spawned.is_err() {
+                st.worker = false;
+                drop(st);
+                // No thread to spare: run the queue here.
+                self.run_here();
+                return seq;
+            }
+        } else {
+            self.cv.notify_all();
+        }
+        seq
+    }
+
+    /// Tries to take the `running` token for an operation that runs on the calling thread
+    /// right away: only when nothing is queued or running. Returns its sequence number.
+    fn begin_inline(&self) -> Option<u64> {
+        let mut st = self.state();
+        if st.running || !st.ops.is_empty() {
+            return None;
+        }
+        st.running = true;
+        let seq = self.submitted.load(Ordering::Relaxed) + 1;
+        self.submitted.store(seq, Ordering::Release);
+        Some(seq)
+    }
+
+    fn finish(&self, seq: u64) {
+        let mut st = self.state();
+        self.completed.store(seq, Ordering::Release);
+        st.running = false;
+        drop(st);
+        self.cv.notify_all();
+    }
+
+    /// Runs queued operations on the calling thread until the queue is empty (used when
+    /// no worker thread can be started).
+    fn run_here(&self) {
+        loop {
+            let op = {
+                let mut st = self.state();
+                while st.running {
+                    st = self.cv.wait(st).unwrap_or_else(|e| e.into_inner());
+                }
+                match st.ops.pop_front() {
+                    Some(op) => {
+                        st.running = true;
+                        op
+                    }
+                    None => return,
+                }
+            };
+            let seq = op.seq;
+            self.execute(op);
+            self.finish(seq);
+        }
+    }
+
+    fn worker_loop(self: Arc<Self>) {
+        loop {
+            let op = {
+                let mut st = self.state();
+                loop {
+                    if !st.running {
+                        if let Some(op) = st.ops.pop_front() {
+                            st.running = true;
+                            break op;
+                        }
+                        if st.orphaned {
+                            st.worker = false;
+                            return;
+                        }
+                    }
+                    let (next, timeout) = self.cv.wait_timeout(st, IDLE_WORKER).unwrap_or_else(|e| e.into_inner());
+                    st = next;
+                    if timeout.timed_out() && st.ops.is_empty() && !st.running {
+                        st.worker = false;
+                        return;
+                    }
+                }
+            };
+            let seq = op.seq;
+            self.execute(op);
+            self.finish(seq);
+        }
+    }
+
+    /// The context's sticky error, if any.
+    fn sticky(&self) -> Option<CuError> {
+        self.ctx.upgrade().and_then(|c| c.sticky_error())
+    }
+
+    /// Runs one operation (the caller holds the `running` token).
+    fn execute(&self, op: Op) {
+        for d in &op.deps {
+            d.wait();
+        }
+        match op.work {
+            Work::Run(f) => {
+                let result = if let Some(e) = self.sticky() { Err(sticky_as_device_error(e)) } else { f() };
+                if let Err(e) = &result {
+                    let code = crate::error::from_device(e);
+                    if code.is_sticky() {
+                        if let Some(ctx) = self.ctx.upgrade() {
+                            ctx.set_sticky(code);
+                        }
+                    } else if op.report.is_none() {
+                        let mut st = self.state();
+                        st.error.get_or_insert(code);
+                    }
+                }
+                if let Some(r) = &op.report {
+                    r.set(result);
+                }
+            }
+            Work::Host(f) => {
+                self.device.flush_output();
+                let status = match self.sticky() {
+                    Some(e) => Err(e),
+                    None => Ok(()),
+                };
+                // A panic must not take the stream down; the callback is foreign code
+                // wrapped by the ABI, which never unwinds.
+                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(status)));
+            }
+            Work::Record(stamp) => {
+                let _ = stamp.set(Instant::now());
+            }
+            Work::Nop => {}
+        }
+    }
+}
+
+/// Operations skipped because of a sticky error report that error.
+fn sticky_as_device_error(e: CuError) -> DeviceError {
+    match e {
+        CuError::ILLEGAL_ADDRESS => DeviceError::IllegalAddress,
+        CuError::ASSERT => DeviceError::Assert,
+        CuError::ILLEGAL_INSTRUCTION => DeviceError::IllegalInstruction,
+        _ => DeviceError::LaunchFailed,
+    }
+}
+
+/// The queues of a context: its legacy default stream and every other stream.
+pub(crate) struct ContextQueues {
+    pub(crate) legacy: Arc<Queue>,
+    all: Mutex<Vec<Arc<Queue>>>,
+}
+
+impl ContextQueues {
+    pub(crate) fn new(ctx: Weak<Context>, device: Arc<dyn Device>) -> ContextQueues {
+        let legacy = Queue::new(QueueKind::Legacy, true, ctx, device);
+        ContextQueues { legacy: legacy.clone(), all: Mutex::new(vec![legacy]) }
+    }
+
+    fn list(&self) -> MutexGuard<'_, Vec<Arc<Queue>>> {
+        self.all.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Registers a new stream's queue (and forgets idle queues of streams that are gone).
+    pub(crate) fn add(&self, q: Arc<Queue>) {
+        let mut all = self.list();
+        all.retain(|q| !(q.kind != QueueKind::Legacy && q.is_idle() && q.is_orphaned()));
+        all.push(q);
+    }
+
+    /// Every queue of the context.
+    pub(crate) fn snapshot(&self) -> Vec<Arc<Queue>> {
+        self.list().clone()
+    }
+
+    /// Waits for everything submitted to every queue so far; returns the first pending
+    /// non-sticky error (taking all of them).
+    pub(crate) fn drain_all(&self) -> Option<CuError> {
+        let queues = self.snapshot();
+        let markers: Vec<Marker> = queues.iter().map(|q| q.tail_marker()).collect();
+        for m in &markers {
+            m.wait();
+        }
+        let mut first = None;
+        for q in &queues {
+            if let Some(e) = q.take_error() {
+                first.get_or_insert(e);
+            }
+        }
+        first
+    }
+
+    /// As [`ContextQueues::drain_all`], leaving pending errors in place.
+    pub(crate) fn drain_all_quiet(&self) {
+        let markers: Vec<Marker> = self.snapshot().iter().map(|q| q.tail_marker()).collect();
+        for m in &markers {
+            m.wait();
+        }
+    }
+
+    /// After teardown: the streams are gone.
+    pub(crate) fn orphan_all(&self) {
+        let mut all = self.list();
+        for q in all.iter().filter(|q| q.kind != QueueKind::Legacy) {
+            q.orphan();
+        }
+        all.retain(|q| q.kind == QueueKind::Legacy);
+    }
+
+    /// The markers an operation submitted to `q` must wait for (legacy-stream semantics).
+    pub(crate) fn implicit_deps(&self, q: &Arc<Queue>) -> Vec<Marker> {
+        if !q.blocking {
+            return Vec::new();
+        }
+        if q.kind == QueueKind::Legacy {
+            self.list().iter().filter(|o| o.blocking && !Arc::ptr_eq(o, q)).filter_map(|o| o.tail()).collect()
+        } else {
+            self.legacy.tail().into_iter().collect()
+        }
+    }
+
+    /// Markers that a synchronization of `q` waits for: its own tail, and for the legacy
+    /// stream also the work of every blocking stream.
+    pub(crate) fn sync_markers(&self, q: &Arc<Queue>) -> Vec<Marker> {
+        let mut v = vec![q.tail_marker()];
+        if q.kind == QueueKind::Legacy {
+            v.extend(self.implicit_deps(q));
+        }
+        v
+    }
+}
+
+/// Submission, on the driver.
+impl crate::Driver {
+    /// Submits `work` to `q`. With `inline_ok`, an operation whose queue is idle and whose
+    /// dependencies are complete runs right here on the calling thread.
+    pub(crate) fn submit(&self, ctx: &Context, q: &Arc<Queue>, extra_deps: Vec<Marker>, work: Work, inline_ok: bool) -> Marker {
+        let mut deps = ctx.queues().implicit_deps(q);
+        deps.extend(extra_deps.into_iter().filter(|m| !m.is_complete()));
+        if inline_ok && deps.iter().all(|m| m.is_complete()) {
+            if let Some(seq) = q.begin_inline() {
+                q.execute(Op { seq, deps: Vec::new(), work, report: None });
+                q.finish(seq);
+                return Marker { queue: q.clone(), seq };
+            }
+        }
+        let seq = q.push(deps, work, None);
+        Marker { queue: q.clone(), seq }
+    }
+
+    /// Submits `f` to `q` and waits for it (a blocking copy or fill): runs it on the
+    /// calling thread when `q` is idle and nothing it depends on is pending.
+    pub(crate) fn submit_and_wait(&self, ctx: &Context, q: &Arc<Queue>, f: RunFn) -> CuResult<()> {
+        let deps = ctx.queues().implicit_deps(q);
+        let report = Arc::new(Report::default());
+        if deps.iter().all(|m| m.is_complete()) {
+            if let Some(seq) = q.begin_inline() {
+                q.execute(Op { seq, deps: Vec::new(), work: Work::Run(f), report: Some(report.clone()) });
+                q.finish(seq);
+                return self.finish_sync(ctx, report.take());
+            }
+        }
+        let seq = q.push(deps, Work::Run(f), Some(report.clone()));
+        q.wait_for(seq);
+        self.finish_sync(ctx, report.take())
+    }
+
+    fn finish_sync(&self, ctx: &Context, r: Result<(), DeviceError>) -> CuResult<()> {
+        self.flush_output(ctx);
+        r.map_err(|e| self.device_error(ctx, e))
+    }
+
+    /// Writes device `printf` output of completed launches (a CUDA flush point).
+    pub(crate) fn flush_output(&self, ctx: &Context) {
+        self.devices[ctx.device].backend.flush_output();
+    }
+}
