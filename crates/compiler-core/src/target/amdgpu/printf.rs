@@ -19,10 +19,11 @@
 //!
 //! ```text
 //! record header      u32 size (whole record, a multiple of 8), u32 kind
-//! kind 1, printf     u32 format_len (with its NUL), u32 args_len,
+//! kind 1, printf     u32 format_len (with its NUL), u32 args_len, u32 strings_len, u32 0,
 //!                    format bytes (NUL-terminated), padded to 8,
 //!                    args_len bytes: the vprintf argument buffer as nvcc packed it, padded to 8,
-//!                    the string of every non-null %s argument, in order, NUL-terminated
+//!                    strings_len bytes: every non-null %s argument's string, in order,
+//!                    NUL-terminated (padding bytes are not initialized)
 //! kind 2, assert     u32 line, u32 0, u32 block[3], u32 thread[3],
 //!                    message, file and function, each NUL-terminated
 //! ```
@@ -32,7 +33,7 @@
 use std::fmt::Write;
 
 /// Header bytes of a printf record.
-pub const PRINTF_HEADER: usize = 16;
+pub const PRINTF_HEADER: usize = 24;
 /// Header bytes of an assert record.
 pub const ASSERT_HEADER: usize = 40;
 /// Offset of the first record in the buffer.
@@ -87,13 +88,14 @@ fn decode_record(kind: u32, rec: &[u8]) -> Option<Record> {
     };
     match kind {
         KIND_PRINTF => {
-            let (flen, alen) = (u32_at(8)? as usize, u32_at(12)? as usize);
+            let (flen, alen, slen) = (u32_at(8)? as usize, u32_at(12)? as usize, u32_at(16)? as usize);
             let format = rec.get(PRINTF_HEADER..PRINTF_HEADER + flen.checked_sub(1)?)?.to_vec();
             let args_at = PRINTF_HEADER + flen.div_ceil(8) * 8;
             let args = rec.get(args_at..args_at + alen)?.to_vec();
             let mut at = args_at + alen.div_ceil(8) * 8;
+            let strings_end = at.checked_add(slen).filter(|&e| e <= rec.len())?;
             let mut strings = Vec::new();
-            while at < rec.len() {
+            while at < strings_end {
                 match cstr(at) {
                     Some((s, next)) => {
                         strings.push(s);
@@ -188,6 +190,11 @@ write:
   store i32 %fl32, ptr %flp, align 8
   %abp = getelementptr i8, ptr %rec, i64 12
   store i32 %ab32, ptr %abp, align 4
+  %sb32 = trunc i64 %sb to i32
+  %sbp = getelementptr i8, ptr %rec, i64 16
+  store i32 %sb32, ptr %sbp, align 8
+  %zp = getelementptr i8, ptr %rec, i64 20
+  store i32 0, ptr %zp, align 4
   %fdst = getelementptr i8, ptr %rec, i64 {PRINTF_HEADER}
   call void @llvm.memcpy.p0.p0.i64(ptr %fdst, ptr %fmt, i64 %fl, i1 false)
   %aoff = add i64 %fl8, {PRINTF_HEADER}
@@ -382,16 +389,18 @@ mod tests {
     fn decodes_printf_and_assert_records() {
         // printf("%d %s\n", 7, "hi"): format 7 bytes + NUL, args: i32 at 0, ptr at 8.
         let mut r = Vec::new();
-        r.extend(48u32.to_le_bytes());
+        r.extend(56u32.to_le_bytes());
         r.extend(KIND_PRINTF.to_le_bytes());
-        r.extend(8u32.to_le_bytes());
+        r.extend(7u32.to_le_bytes());
         r.extend(16u32.to_le_bytes());
-        r.extend(b"%d %s\n\0\0");
+        r.extend(3u32.to_le_bytes());
+        r.extend(0u32.to_le_bytes());
+        r.extend(b"%d %s\n\0\xff");
         r.extend(7u32.to_le_bytes());
         r.extend([0; 4]);
         r.extend(0x1234u64.to_le_bytes());
-        r.extend(b"hi\0\0\0\0\0\0");
-        assert_eq!(r.len(), 48);
+        r.extend(b"hi\0\xff\xff\xff\xff\xff");
+        assert_eq!(r.len(), 56);
         let mut a = Vec::new();
         a.extend(56u32.to_le_bytes());
         a.extend(KIND_ASSERT.to_le_bytes());
