@@ -1,0 +1,76 @@
+// Device printf output appears at synchronization points, like CUDA's: after the host's
+// own output printed between a launch and the synchronization, with the output of
+// launches on one stream in launch order. The program checks its own stdout by running
+// the printing part in a child whose stdout is a pipe.
+#define CTEST_NAME "printf_order"
+#include "ctest.h"
+
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+__global__ void say(int launch) { printf("device launch %d thread %d\n", launch, (int)threadIdx.x); }
+
+static std::vector<std::string> lines_of(const std::string &s) {
+  std::vector<std::string> v;
+  size_t start = 0;
+  while (start < s.size()) {
+    size_t end = s.find('\n', start);
+    if (end == std::string::npos) end = s.size();
+    v.push_back(s.substr(start, end - start));
+    start = end + 1;
+  }
+  return v;
+}
+
+int main() {
+  int fds[2];
+  if (pipe(fds) != 0) {
+    printf("FAIL %s: pipe failed\n", CTEST_NAME);
+    return 1;
+  }
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    dup2(fds[1], 1);
+    say<<<1, 4>>>(1);
+    say<<<1, 4>>>(2);
+    printf("host before sync\n");
+    fflush(stdout);
+    if (cudaDeviceSynchronize() != cudaSuccess) _exit(1);
+    printf("host after sync\n");
+    fflush(stdout);
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string out;
+  char buf[4096];
+  ssize_t got;
+  while ((got = read(fds[0], buf, sizeof(buf))) > 0) out.append(buf, (size_t)got);
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child failed (status %#x)", status);
+
+  std::vector<std::string> lines = lines_of(out);
+  EXPECT(lines.size() == 10, "%zu lines of output, want 10:\n%s", lines.size(), out.c_str());
+  if (lines.size() == 10) {
+    EXPECT(lines[0] == "host before sync", "line 0: \"%s\"", lines[0].c_str());
+    EXPECT(lines[9] == "host after sync", "line 9: \"%s\"", lines[9].c_str());
+    unsigned seen[2] = {0, 0};
+    for (int i = 1; i <= 8; i++) {
+      int launch = -1, thread = -1;
+      if (sscanf(lines[i].c_str(), "device launch %d thread %d", &launch, &thread) != 2 || launch < 1 || launch > 2 ||
+          thread < 0 || thread > 3) {
+        ctest_fail("line %d: \"%s\"", i, lines[i].c_str());
+        continue;
+      }
+      EXPECT(launch == (i <= 4 ? 1 : 2), "line %d is from launch %d: launches out of order", i, launch);
+      seen[launch - 1] |= 1u << thread;
+    }
+    EXPECT(seen[0] == 15 && seen[1] == 15, "threads seen: %#x %#x", seen[0], seen[1]);
+  }
+  return ctest_finish();
+}
