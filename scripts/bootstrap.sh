@@ -22,6 +22,7 @@ log() { echo "bootstrap: $*"; }
 APT_PACKAGES=(
   llvm-19-dev libclang-19-dev libclang-cpp19-dev libpolly-19-dev clang-19 lld-19 libzstd-dev
   g++ make python3-venv binutils coreutils
+  libhsa-runtime64-1
 )
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -1,0 +1,216 @@
+//! Loaded modules: PTX -> code object -> HSA executable; kernel launches.
+
+use crate::device::{alloc_in, Shared};
+use crate::ffi::{self, Executable, ExecutableSymbol};
+use crate::status;
+use backend_api::{DeviceError, GlobalInfo, KernelInfo, LaunchConfig, LoadError, LoadOptions, LoadedModule, ParamLayout};
+use compiler_core::target::amdgpu::{abi, codegen, AmdgpuOptions, LDS_BYTES};
+use std::ffi::{c_void, CString};
+use std::sync::Arc;
+
+struct Kernel {
+    info: KernelInfo,
+    object: u64,
+    kernarg_size: usize,
+    group_fixed: u32,
+    private: u32,
+}
+
+/// A PTX module loaded on one GPU.
+pub struct HsaModule {
+    shared: Arc<Shared>,
+    executable: Executable,
+    kernels: Vec<Kernel>,
+    globals: Vec<(String, GlobalInfo)>,
+    log: String,
+}
+
+// SAFETY: the executable handle is only read after loading; ROCr is thread-safe.
+unsafe impl Send for HsaModule {}
+unsafe impl Sync for HsaModule {}
+
+fn symbol_info<T: Copy + Default>(shared: &Shared, sym: ExecutableSymbol, attr: u32) -> T {
+    let mut v = T::default();
+    // SAFETY: `attr`'s value has the size of `T`.
+    unsafe { (shared.rt.hsa.hsa_executable_symbol_get_info)(sym, attr, &mut v as *mut T as *mut c_void) };
+    v
+}
+
+fn load_error(what: &str, st: u32) -> LoadError {
+    LoadError::Codegen(format!("{what}: {} (CUresult {})", status::name(st), status::cu_result(st)))
+}
+
+pub(crate) fn load(shared: Arc<Shared>, ptx: &str, options: &LoadOptions) -> Result<HsaModule, LoadError> {
+    let mut opts = AmdgpuOptions::new(&shared.gfx);
+    opts.opt_level = options.optimization_level.map(|l| l.min(3)).unwrap_or(2);
+    let co = codegen::compile_ptx(ptx, &opts).map_err(|e| match e {
+        codegen::AmdgpuError::Ptx(d) => LoadError::InvalidPtx { log: compiler_core::diag::render(&d) },
+        other => LoadError::Codegen(other.to_string()),
+    })?;
+    let hsa = &shared.rt.hsa;
+    let mut reader = ffi::Handle::default();
+    // SAFETY: the ELF bytes outlive the reader (destroyed below).
+    let st = unsafe { (hsa.hsa_code_object_reader_create_from_memory)(co.elf.as_ptr() as *const c_void, co.elf.len(), &mut reader) };
+    if st != ffi::STATUS_SUCCESS {
+        return Err(load_error("code object reader", st));
+    }
+    let mut exe = Executable::default();
+    let result = (|| {
+        // SAFETY: creating, loading and freezing an executable we own.
+        unsafe {
+            let st = (hsa.hsa_executable_create_alt)(0, ffi::DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, std::ptr::null(), &mut exe);
+            if st != ffi::STATUS_SUCCESS {
+                return Err(load_error("executable", st));
+            }
+            let mut loaded = ffi::Handle::default();
+            let st = (hsa.hsa_executable_load_agent_code_object)(exe, shared.agent, reader, std::ptr::null(), &mut loaded);
+            if st != ffi::STATUS_SUCCESS {
+                return Err(load_error("loading the code object", st));
+            }
+            let st = (hsa.hsa_executable_freeze)(exe, std::ptr::null());
+            if st != ffi::STATUS_SUCCESS {
+                return Err(load_error("freezing the executable", st));
+            }
+        }
+        Ok(())
+    })();
+    // SAFETY: the executable no longer needs the reader.
+    unsafe { (hsa.hsa_code_object_reader_destroy)(reader) };
+    if let Err(e) = result {
+        if exe.0 != 0 {
+            // SAFETY: our executable, never used.
+            unsafe { (hsa.hsa_executable_destroy)(exe) };
+        }
+        return Err(e);
+    }
+    let lookup = |name: &str| -> Option<ExecutableSymbol> {
+        let c = CString::new(name).ok()?;
+        let mut sym = ExecutableSymbol::default();
+        // SAFETY: frozen executable, NUL-terminated name.
+        let st = unsafe { (hsa.hsa_executable_get_symbol_by_name)(exe, c.as_ptr(), &shared.agent, &mut sym) };
+        (st == ffi::STATUS_SUCCESS).then_some(sym)
+    };
+    let mut kernels = Vec::new();
+    for k in &co.kernels {
+        let sym = lookup(&format!("{}.kd", k.name)).ok_or_else(|| LoadError::Codegen(format!("kernel {} is missing from its code object", k.name)))?;
+        let max = match (k.reqntid, k.maxntid) {
+            (Some(r), _) | (None, Some(r)) => r.iter().map(|&x| x.max(1)).product::<u32>().min(1024),
+            _ => 1024,
+        };
+        kernels.push(Kernel {
+            info: KernelInfo {
+                name: k.name.clone(),
+                params: k.params.iter().map(|&(offset, size)| ParamLayout { offset, size }).collect(),
+                param_buffer_size: k.param_buffer_size,
+                static_shared_bytes: co.static_lds_bytes as u32,
+                local_bytes_per_thread: symbol_info::<u32>(&shared, sym, ffi::SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE),
+                max_threads_per_block: max,
+                required_block: k.reqntid,
+                num_regs: 32,
+            },
+            object: symbol_info(&shared, sym, ffi::SYMBOL_INFO_KERNEL_OBJECT),
+            kernarg_size: symbol_info::<u32>(&shared, sym, ffi::SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE) as usize,
+            group_fixed: symbol_info(&shared, sym, ffi::SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE),
+            private: symbol_info(&shared, sym, ffi::SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE),
+        });
+    }
+    let mut globals = Vec::new();
+    for g in &co.globals {
+        if let Some(sym) = lookup(&g.symbol) {
+            let address: u64 = symbol_info(&shared, sym, ffi::SYMBOL_INFO_VARIABLE_ADDRESS);
+            globals.push((g.name.clone(), GlobalInfo { address, size: g.size as usize }));
+        }
+    }
+    let log = co.warnings.iter().map(|w| w.message.clone()).collect::<Vec<_>>().join("\n");
+    Ok(HsaModule { shared, executable: exe, kernels, globals, log })
+}
+
+impl HsaModule {
+    fn run(&self, k: &Kernel, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError> {
+        let threads = config.block.iter().map(|&b| b as u64).product::<u64>();
+        let items = (0..3).map(|d| config.grid[d] as u64 * config.block[d] as u64);
+        if threads > 1024 || items.clone().any(|n| n > u32::MAX as u64) {
+            return Err(DeviceError::OutOfResources);
+        }
+        if (k.group_fixed.max(k.info.static_shared_bytes) as u64) + config.dynamic_shared_bytes as u64 > LDS_BYTES {
+            return Err(DeviceError::OutOfResources);
+        }
+        let shape = abi::LaunchShape { grid: config.grid, block: config.block, dynamic_shared_bytes: config.dynamic_shared_bytes };
+        let rt = &self.shared.rt;
+        let printf = {
+            let mut p = self.shared.printf.lock().unwrap_or_else(|e| e.into_inner());
+            p.1 += 1;
+            p.0
+        };
+        let kernargs = abi::build_kernargs(params, &shape, printf as u64);
+        let size = kernargs.len().max(k.kernarg_size);
+        let result = match alloc_in(rt, rt.kernarg_pool, self.shared.agent, size) {
+            Err(st) => Err(status::device_error(st)),
+            Ok(kp) => {
+                // SAFETY: host-visible kernarg memory of `size` >= kernargs.len() bytes.
+                unsafe { std::ptr::copy_nonoverlapping(kernargs.as_ptr(), kp as *mut u8, kernargs.len()) };
+                let group_fixed = k.group_fixed.max(k.info.static_shared_bytes);
+                let packet = abi::dispatch_packet(&shape, k.object, kp as u64, group_fixed, k.private, 0);
+                let r = self.shared.queues.run(packet);
+                // SAFETY: the dispatch is over (or its queue is dead).
+                unsafe { (rt.hsa.hsa_amd_memory_pool_free)(kp as *mut c_void) };
+                r.map_err(status::device_error)
+            }
+        };
+        let asserted = self.drain_printf();
+        match result {
+            Err(_) if asserted => Err(DeviceError::Assert),
+            r => r,
+        }
+    }
+
+    /// Print what the launches wrote, once none is running. Returns whether an assert
+    /// record was seen.
+    fn drain_printf(&self) -> bool {
+        let mut p = self.shared.printf.lock().unwrap_or_else(|e| e.into_inner());
+        p.1 -= 1;
+        if p.1 > 0 {
+            return false;
+        }
+        // SAFETY: the buffer is ours, host memory of its capacity plus the header, and no
+        // kernel is writing to it.
+        let bytes = unsafe {
+            let cap = *(p.0 as *const u64) as usize;
+            std::slice::from_raw_parts(p.0 as *const u8, cap + compiler_core::target::amdgpu::printf::RECORDS_OFFSET)
+        };
+        let asserted = crate::printf::emit(bytes);
+        // SAFETY: as above; reset `used`.
+        unsafe { *((p.0 + 8) as *mut u64) = 0 };
+        asserted
+    }
+}
+
+impl LoadedModule for HsaModule {
+    fn kernel(&self, name: &str) -> Option<KernelInfo> {
+        self.kernels.iter().find(|k| k.info.name == name).map(|k| k.info.clone())
+    }
+
+    fn global(&self, name: &str) -> Option<GlobalInfo> {
+        self.globals.iter().find(|g| g.0 == name).map(|g| g.1)
+    }
+
+    fn kernel_names(&self) -> Vec<String> {
+        self.kernels.iter().map(|k| k.info.name.clone()).collect()
+    }
+
+    fn info_log(&self) -> String {
+        self.log.clone()
+    }
+
+    fn launch(&self, kernel: &str, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError> {
+        let k = self.kernels.iter().find(|k| k.info.name == kernel).ok_or_else(|| DeviceError::NotSupported(format!("no kernel {kernel}")))?;
+        self.run(k, config, params)
+    }
+}
+
+impl Drop for HsaModule {
+    fn drop(&mut self) {
+        // SAFETY: no launch of this module is running (the driver waits before unloading).
+        unsafe { (self.shared.rt.hsa.hsa_executable_destroy)(self.executable) };
+    }
+}
