@@ -104,11 +104,18 @@ impl Target for HostTarget {
         (name == "__ptx_linear_tid").then(linear_tid)
     }
 
+    fn supports_regions(&self) -> bool {
+        true
+    }
+
     fn entry_wrappers(&self, k: &KernelMeta, _module: &ModuleInfo, ir: &mut String) {
         let body = ll_global(&format!("{}.body", k.name));
         let thread = ll_global(&format!("{}.thread", k.name));
         let block = ll_global(&format!("{}.block", k.name));
         let _ = writeln!(ir, "define void {thread}(ptr %params, ptr %ctx) {{\n  call void {body}(ptr %ctx, ptr %params)\n  ret void\n}}");
+        if let Some(r) = k.regions {
+            region_wrappers(&k.name, r.sites, ir);
+        }
         if k.uses_barrier {
             return;
         }
@@ -165,6 +172,36 @@ exit:
             tz = tid + 8,
         );
     }
+}
+
+/// Compile IR lowered for the host into a relocatable object (or assembly text) for this
+/// machine's CPU, as `crate::host` would JIT it: for inspecting what PTX becomes.
+pub fn emit(ir: &str, opt_level: u32, assembly: bool) -> Result<Vec<u8>, String> {
+    use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target as LlvmTarget, TargetMachine};
+    LlvmTarget::initialize_native(&InitializationConfig::default())?;
+    let triple = TargetMachine::get_default_triple();
+    let target = LlvmTarget::from_triple(&triple).map_err(|e| e.to_string())?;
+    let level = match opt_level {
+        0 => inkwell::OptimizationLevel::None,
+        1 => inkwell::OptimizationLevel::Less,
+        2 => inkwell::OptimizationLevel::Default,
+        _ => inkwell::OptimizationLevel::Aggressive,
+    };
+    let tm = target
+        .create_target_machine(&triple, &TargetMachine::get_host_cpu_name().to_string(), &TargetMachine::get_host_cpu_features().to_string(), level, RelocMode::PIC, CodeModel::Default)
+        .ok_or("cannot create a target machine for the host")?;
+    let context = inkwell::context::Context::create();
+    let buf = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "ptx");
+    let module = context.create_module_from_ir(buf).map_err(|e| format!("IR parse: {e}"))?;
+    module.verify().map_err(|e| format!("IR verify: {e}"))?;
+    module.set_triple(&triple);
+    module.set_data_layout(&tm.get_target_data().get_data_layout());
+    module
+        .run_passes(&format!("default<O{}>", opt_level.min(3)), &tm, inkwell::passes::PassBuilderOptions::create())
+        .map_err(|e| format!("optimize: {e}"))?;
+    let kind = if assembly { FileType::Assembly } else { FileType::Object };
+    let out = tm.write_to_memory_buffer(&module, kind).map_err(|e| e.to_string())?;
+    Ok(out.as_slice().to_vec())
 }
 
 /// Load the runtime callback at `offset` of the `ThreadCtx` into `%f`.
@@ -303,4 +340,90 @@ fn warp_collective(i: &Intrinsic) -> String {
         ),
         other => unreachable!("host target: no definition for {other}"),
     }
+}
+
+/// The loops of a barrier-region kernel (see `lower::regions`): `k.region.S(params, ctx,
+/// save, states)` runs every thread of the block from resume point `S` (all threads must
+/// be there: the runtime checks) and `k.region.any(params, ctx, save, states, S)` runs only
+/// the threads whose state is `S`. Each thread's next state is written to `states[t]`.
+fn region_wrappers(name: &str, sites: u32, ir: &mut String) {
+    let rbody = ll_global(&format!("{name}.rbody"));
+    let mut emit = |fname: String, extra_param: &str, state: &str, check: bool| {
+        let (ntid, tid) = (host_abi::OFFSET_NTID, host_abi::OFFSET_TID);
+        let check_code = if check {
+            "  %st.p = getelementptr i32, ptr %states, i64 %t\n  %st = load i32, ptr %st.p\n  %skip = icmp ne i32 %st, %S\n  br i1 %skip, label %x.next.bb, label %x.run\nx.run:\n"
+        } else {
+            ""
+        };
+        let _ = write!(
+            ir,
+            r#"define void {fname}(ptr %params, ptr noalias %ctx, ptr noalias %save, ptr noalias %states{extra_param}) {{
+entry:
+  %ntx.p = getelementptr i8, ptr %ctx, i64 {ntx}
+  %nty.p = getelementptr i8, ptr %ctx, i64 {nty}
+  %ntz.p = getelementptr i8, ptr %ctx, i64 {ntz}
+  %ntx = load i32, ptr %ntx.p
+  %nty = load i32, ptr %nty.p
+  %ntz = load i32, ptr %ntz.p
+  %ntx64 = zext i32 %ntx to i64
+  %nty64 = zext i32 %nty to i64
+  %ntz64 = zext i32 %ntz to i64
+  %nxy = mul i64 %ntx64, %nty64
+  %n = mul i64 %nxy, %ntz64
+  %tx.p = getelementptr i8, ptr %ctx, i64 {tx}
+  %ty.p = getelementptr i8, ptr %ctx, i64 {ty}
+  %tz.p = getelementptr i8, ptr %ctx, i64 {tz}
+  br label %z.head
+z.head:
+  %z = phi i32 [ 0, %entry ], [ %z.next, %y.exit ]
+  %z.done = icmp uge i32 %z, %ntz
+  br i1 %z.done, label %exit, label %y.head
+y.head:
+  %y = phi i32 [ 0, %z.head ], [ %y.next, %x.exit ]
+  %y.done = icmp uge i32 %y, %nty
+  br i1 %y.done, label %y.exit, label %x.head
+x.head:
+  %x = phi i32 [ 0, %y.head ], [ %x.next, %x.next.bb ]
+  %x.done = icmp uge i32 %x, %ntx
+  br i1 %x.done, label %x.exit, label %x.body
+x.body:
+  %z64 = zext i32 %z to i64
+  %y64 = zext i32 %y to i64
+  %x64 = zext i32 %x to i64
+  %zy = mul i64 %z64, %nty64
+  %zy2 = add i64 %zy, %y64
+  %row = mul i64 %zy2, %ntx64
+  %t = add i64 %row, %x64
+{check_code}  store i32 %x, ptr %tx.p
+  store i32 %y, ptr %ty.p
+  store i32 %z, ptr %tz.p
+  %next = call i32 {rbody}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 {state})
+  %next.p = getelementptr i32, ptr %states, i64 %t
+  store i32 %next, ptr %next.p
+  br label %x.next.bb
+x.next.bb:
+  %x.next = add i32 %x, 1
+  br label %x.head
+x.exit:
+  %y.next = add i32 %y, 1
+  br label %y.head
+y.exit:
+  %z.next = add i32 %z, 1
+  br label %z.head
+exit:
+  ret void
+}}
+"#,
+            ntx = ntid,
+            nty = ntid + 4,
+            ntz = ntid + 8,
+            tx = tid,
+            ty = tid + 4,
+            tz = tid + 8,
+        );
+    };
+    for s in 0..=sites {
+        emit(ll_global(&format!("{name}.region.{s}")), "", &s.to_string(), false);
+    }
+    emit(ll_global(&format!("{name}.region.any")), ", i32 %S", "%S", true);
 }

@@ -142,4 +142,10 @@ pub trait Target: Sync {
 
     /// Emit the entry points of kernel `k`, whose body is `@"k.body"(ptr %ctx, ptr %params)`.
     fn entry_wrappers(&self, k: &KernelMeta, module: &ModuleInfo, ir: &mut String);
+
+    /// Whether kernels with block barriers are also cut into barrier regions (see
+    /// `lower::regions`); the target's `entry_wrappers` then runs them.
+    fn supports_regions(&self) -> bool {
+        false
+    }
 }

@@ -121,6 +121,15 @@ pub fn compile_lowered(lowered: LoweredModule, target: &AmdgpuTarget, options: &
 
 /// IR text -> optimized -> relocatable AMDGPU object.
 pub fn emit_object(ir: &str, target: &AmdgpuTarget, opt: u32) -> Result<Vec<u8>, AmdgpuError> {
+    emit(ir, target, opt, FileType::Object)
+}
+
+/// IR text -> optimized -> AMDGPU assembly text.
+pub fn emit_assembly(ir: &str, target: &AmdgpuTarget, opt: u32) -> Result<String, AmdgpuError> {
+    emit(ir, target, opt, FileType::Assembly).map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+fn emit(ir: &str, target: &AmdgpuTarget, opt: u32, file_type: FileType) -> Result<Vec<u8>, AmdgpuError> {
     let tm = machine(target.processor(), target.wavefront_size(), opt)?;
     let context = Context::create();
     let buf = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "ptx");
@@ -139,7 +148,7 @@ pub fn emit_object(ir: &str, target: &AmdgpuTarget, opt: u32) -> Result<Vec<u8>,
             format!("not supported on AMD GPUs yet: the module needs library functions {}", undefined.join(", ")),
         )]));
     }
-    let obj = tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| AmdgpuError::Llvm(format!("code generation: {e}")))?;
+    let obj = tm.write_to_memory_buffer(&module, file_type).map_err(|e| AmdgpuError::Llvm(format!("code generation: {e}")))?;
     Ok(obj.as_slice().to_vec())
 }
 
