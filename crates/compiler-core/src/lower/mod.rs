@@ -26,6 +26,7 @@ mod instr;
 pub mod intrinsics;
 mod memory;
 mod module;
+mod regions;
 mod rounding;
 mod sreg;
 pub mod types;
@@ -33,6 +34,7 @@ mod warp;
 
 pub(crate) use module::ll_global;
 pub use module::{lower_module, lower_module_for};
+pub(crate) use module::{define_intrinsics, intrinsic_declarations};
 
 /// What the runtime needs to know about one lowered kernel.
 #[derive(Clone, Debug)]
@@ -49,7 +51,21 @@ pub struct KernelMeta {
     pub maxntid: Option<[u32; 3]>,
     /// Bytes of `.local` memory declared in the kernel.
     pub local_bytes: u64,
+    /// Set when the kernel was also cut at its barriers into regions (the CPU fast path;
+    /// see `regions`).
+    pub regions: Option<RegionMeta>,
 }
+
+/// A kernel's barrier regions: states `0..=sites` are resume points (0 is the start).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegionMeta {
+    pub sites: u32,
+    /// Bytes of the save area per thread (registers live across barriers, `.local`).
+    pub save_bytes_per_thread: u64,
+}
+
+/// The state a thread reports when it has finished the kernel.
+pub const REGION_EXIT: u32 = regions::EXIT;
 
 /// A module variable in `.global` or `.const` space.
 #[derive(Clone, Debug)]

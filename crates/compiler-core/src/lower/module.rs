@@ -140,6 +140,19 @@ pub fn lower_module_for(m: &Module, target: &dyn Target) -> Result<LoweredModule
                     if let Some(mut meta) = meta {
                         // A kernel calling a function that synchronizes synchronizes too.
                         meta.uses_barrier |= fibers.contains(&f.name);
+                        if meta.uses_barrier && target.supports_regions() {
+                            let plan = super::regions::plan(f, calls_synchronizing(f, &fibers));
+                            if let Some(plan) = plan {
+                                let region = super::RegionMeta {
+                                    sites: plan.live_after.len() as u32,
+                                    save_bytes_per_thread: plan.save_bytes_per_thread,
+                                };
+                                match super::func::lower_function_mode(&cx, f, &mut ir, Some(plan)) {
+                                    Ok(_) => meta.regions = Some(region),
+                                    Err(mut e) => errors.append(&mut e),
+                                }
+                            }
+                        }
                         target.entry_wrappers(&meta, &info, &mut ir);
                         out.kernels.push(meta);
                     }
@@ -160,9 +173,24 @@ pub fn lower_module_for(m: &Module, target: &dyn Target) -> Result<LoweredModule
     Ok(out)
 }
 
+/// Whether `f` calls a function that synchronizes, or calls through a pointer.
+fn calls_synchronizing(f: &Function, fibers: &std::collections::HashSet<String>) -> bool {
+    fn walk(body: &[Statement], fibers: &std::collections::HashSet<String>) -> bool {
+        body.iter().any(|s| match s {
+            Statement::Instr(i) if i.opcode == "call" => match i.operands.iter().find(|o| !matches!(o, Operand::List(_))) {
+                Some(Operand::Ident { name, .. }) if !name.starts_with('%') => fibers.contains(name),
+                _ => true,
+            },
+            Statement::Block(b) => walk(b, fibers),
+            _ => false,
+        })
+    }
+    f.body.as_deref().map(|b| walk(b, fibers)).unwrap_or(false)
+}
+
 /// Append the target's definition of every `@__ptx_*` function the module calls, and of
 /// those the definitions call in turn.
-fn define_intrinsics(target: &dyn Target, info: &ModuleInfo, ir: &mut String) {
+pub(crate) fn define_intrinsics(target: &dyn Target, info: &ModuleInfo, ir: &mut String) {
     let mut defined = std::collections::HashSet::new();
     let mut scan_from = 0;
     loop {
@@ -198,7 +226,7 @@ fn define_intrinsics(target: &dyn Target, info: &ModuleInfo, ir: &mut String) {
 
 /// `declare` lines for every `@llvm.*` intrinsic the IR calls, derived from the call sites
 /// (LLVM's IR parser needs a declaration for each callee).
-fn intrinsic_declarations(ir: &str) -> String {
+pub(crate) fn intrinsic_declarations(ir: &str) -> String {
     let mut seen = std::collections::BTreeMap::new();
     for line in ir.lines() {
         let Some(call) = line.find("call ") else { continue };

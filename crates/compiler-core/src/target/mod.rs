@@ -149,3 +149,46 @@ pub trait Target: Sync {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lower::intrinsics::INTRINSICS;
+
+    /// Every target defines every intrinsic with the contract's signature, and a module
+    /// calling all of them (with the target's definitions, helpers and declarations)
+    /// parses and verifies in LLVM.
+    #[test]
+    fn every_target_defines_every_intrinsic() {
+        let mut targets: Vec<Box<dyn Target>> = vec![Box::new(host::HostTarget)];
+        for &(gfx, _) in amdgpu::GPUS.iter().filter(|g| ["gfx90a", "gfx1100"].contains(&g.0)) {
+            let t = amdgpu::AmdgpuTarget::new(&amdgpu::AmdgpuOptions::new(gfx)).unwrap();
+            targets.push(Box::new(t));
+        }
+        let info = ModuleInfo { static_shared_bytes: 100, dynamic_shared_offset: Some(112) };
+        for t in &targets {
+            let mut ir = t.module_header();
+            ir.push_str("define void @caller(ptr %ctx) {\n");
+            for i in INTRINSICS {
+                let def = t.define_intrinsic(i, &info);
+                let want = format!("define internal {} @{}(", i.ret, i.name);
+                assert!(def.contains(&want), "{}: {} is defined as\n{def}", t.name(), i.name);
+                let args: Vec<String> = i.params.split(", ").enumerate().map(|(k, ty)| match (k, ty) {
+                    (0, "ptr") => "ptr %ctx".to_string(),
+                    (_, "ptr") => "ptr null".to_string(),
+                    (_, ty) => format!("{ty} 0"),
+                }).collect();
+                let call = if i.ret == "void" { String::new() } else { format!("%r.{} = ", i.name) };
+                ir.push_str(&format!("  {call}call {} @{}({})\n", i.ret, i.name, args.join(", ")));
+            }
+            ir.push_str("  ret void\n}\n");
+            crate::lower::define_intrinsics(t.as_ref(), &info, &mut ir);
+            let decls = crate::lower::intrinsic_declarations(&ir);
+            ir.push_str(&decls);
+            let ctx = inkwell::context::Context::create();
+            let buf = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "t");
+            let m = ctx.create_module_from_ir(buf).unwrap_or_else(|e| panic!("{}: {e}\n{ir}", t.name()));
+            m.verify().unwrap_or_else(|e| panic!("{}: {e}", t.name()));
+        }
+    }
+}
