@@ -7,6 +7,7 @@
 //! Invariant: nothing here knows about the CUDA driver API or any runtime; the only
 //! contract with the CPU runtime is [`host_abi`].
 
+pub mod cache;
 pub mod diag;
 pub mod host;
 pub mod host_abi;
