@@ -103,3 +103,13 @@ const _: () = {
     assert!(core::mem::offset_of!(ThreadCtx, envreg) == OFFSET_ENVREG);
     assert!(core::mem::offset_of!(ThreadCtx, spin_yield) == OFFSET_SPIN_YIELD);
 };
+
+/// `k.region.S(params, ctx, save, states)`: runs every thread of the block from barrier
+/// resume point `S` to its next barrier (see `lower::regions`), writing each thread's next
+/// state (a barrier number, or `lower::REGION_EXIT`) to `states[t]`. `save` is the block's
+/// save area (`save_bytes_per_thread * nthreads` bytes).
+pub type RegionFn = unsafe extern "C" fn(params: *const u8, ctx: *mut ThreadCtx, save: *mut u8, states: *mut u32);
+
+/// `k.region.any(params, ctx, save, states, S)`: like [`RegionFn`] but runs only the
+/// threads whose state is `S` (barriers reached in divergent code).
+pub type RegionAnyFn = unsafe extern "C" fn(params: *const u8, ctx: *mut ThreadCtx, save: *mut u8, states: *mut u32, state: u32);

@@ -18,7 +18,8 @@
 
 use crate::fault::{self, Armed, Exit, Suspend};
 use crate::pool::BlockCursor;
-use compiler_core::host::HostKernel;
+use compiler_core::host::{HostKernel, HostRegions};
+use compiler_core::lower::REGION_EXIT;
 use compiler_core::host_abi::ThreadCtx;
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
@@ -46,7 +47,15 @@ pub struct BlockScratch {
     /// The fiber scheduler's round: every live fiber runs once per round, from one
     /// suspension point (barrier or warp collective) to the next.
     round: u32,
+    /// Barrier-region kernels: the block's save area and each thread's resume state.
+    save: Vec<u128>,
+    states: Vec<u32>,
 }
+
+/// Forces kernels with barriers onto the fiber path even when they have a barrier-region
+/// fast path (for comparisons and as an escape hatch): `CUDA_CPU_FORCE_FIBERS=1`.
+pub static FORCE_FIBERS: std::sync::LazyLock<std::sync::atomic::AtomicBool> =
+    std::sync::LazyLock::new(|| std::sync::atomic::AtomicBool::new(std::env::var_os("CUDA_CPU_FORCE_FIBERS").is_some_and(|v| v != "0")));
 
 /// Lanes in a warp (PTX from NVIDIA's tools assumes 32).
 const WARP: usize = 32;
@@ -178,7 +187,64 @@ impl LaunchShape<'_> {
                 // the call.
                 unsafe { block_fn(self.params.as_ptr(), &mut ctx) };
             }
-            None => self.run_fibers(base, scratch),
+            None => match &self.kernel.regions {
+                Some(regions) if !FORCE_FIBERS.load(Ordering::Relaxed) => self.run_regions(regions, base, scratch, y),
+                _ => self.run_fibers(base, scratch),
+            },
+        }
+    }
+
+    /// The barrier-region fast path (see `compiler_core::lower::regions`): every thread
+    /// runs from its resume point to its next barrier, a region at a time. While all
+    /// threads stop at the same barrier (the usual case) the whole block runs each region
+    /// as one vectorizable loop; threads that stopped at different barriers (divergent
+    /// code) are resumed group by group, which is the fiber scheduler's round without
+    /// fibers. Exited threads count as arrived.
+    fn run_regions(&self, regions: &HostRegions, base: ThreadCtx, scratch: &mut BlockScratch, y: &Yielder<(), Suspend>) {
+        let n = self.block.iter().map(|&d| d as usize).product::<usize>();
+        let words = (regions.save_bytes_per_thread * n).div_ceil(16).max(1);
+        if scratch.save.len() < words {
+            scratch.save.resize(words, 0);
+        }
+        scratch.states.clear();
+        scratch.states.resize(n, 0);
+        let mut rt = FiberRuntime { yielder: y, fault: self.fault, warp: std::ptr::null_mut(), lane: 0, round: std::ptr::null(), spins: 0 };
+        let mut ctx = ThreadCtx { runtime: &mut rt as *mut FiberRuntime as *mut _, ..base };
+        let save = scratch.save.as_mut_ptr() as *mut u8;
+        let params = self.params.as_ptr();
+        let mut uniform = Some(0u32);
+        let mut pending: Vec<u32> = Vec::new();
+        loop {
+            match uniform {
+                Some(state) => {
+                    let f = regions.by_state[state as usize];
+                    // SAFETY: `k.region.S` has the `RegionFn` ABI; the save area holds
+                    // `save_bytes_per_thread * n` bytes and `states` n entries.
+                    unsafe { f(params, &mut ctx, save, scratch.states.as_mut_ptr()) };
+                }
+                None => {
+                    for &state in &pending {
+                        // SAFETY: as above, for `k.region.any`.
+                        unsafe { (regions.any)(params, &mut ctx, save, scratch.states.as_mut_ptr(), state) };
+                    }
+                }
+            }
+            let first = scratch.states[0];
+            if scratch.states.iter().all(|&s| s == first) {
+                if first == REGION_EXIT {
+                    return;
+                }
+                uniform = Some(first);
+            } else {
+                pending.clear();
+                pending.extend(scratch.states.iter().copied().filter(|&s| s != REGION_EXIT));
+                pending.sort_unstable();
+                pending.dedup();
+                if pending.is_empty() {
+                    return;
+                }
+                uniform = None;
+            }
         }
     }
 

@@ -118,7 +118,8 @@ impl FnLowerer<'_> {
                     }
                 }
                 self.intrinsic("__ptx_assertfail", &vals.join(", "));
-                self.emit_terminator("ret void");
+                let ret = self.ret_exit();
+                self.emit_terminator(ret);
                 Ok(())
             }
             _ => Err(self.err(format!(

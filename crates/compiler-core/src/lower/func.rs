@@ -39,10 +39,29 @@ pub(crate) struct FnLowerer<'a> {
     pub span: Span,
     /// The `CC.CF` carry flag's alloca.
     pub carry: String,
+    /// Set when lowering a kernel's region body (see `regions`).
+    pub region: Option<super::regions::RegionPlan>,
+    /// Barrier sites seen so far in region mode.
+    pub region_site: usize,
+    /// The resume blocks of region mode (appended after the body).
+    pub resume_blocks: String,
 }
 
 /// Lower one function with a body. Kernels also return their metadata.
 pub(crate) fn lower_function<'a>(cx: &'a ModuleCx<'a>, f: &Function, ir: &mut String) -> Result<Option<KernelMeta>, Vec<Diagnostic>> {
+    lower_function_mode(cx, f, ir, None)
+}
+
+/// Lower `f`; with `region`, lower the kernel's region body `k.rbody` instead (see
+/// `regions`): `i32 (ctx, params, save, i64 nthreads, i64 t, i32 state)` that runs thread
+/// `t` from resume point `state` to its next barrier and returns that barrier's state.
+pub(crate) fn lower_function_mode<'a>(
+    cx: &'a ModuleCx<'a>,
+    f: &Function,
+    ir: &mut String,
+    region: Option<super::regions::RegionPlan>,
+) -> Result<Option<KernelMeta>, Vec<Diagnostic>> {
+    let is_region = region.is_some();
     let mut l = FnLowerer {
         cx,
         prelude: String::new(),
@@ -56,6 +75,9 @@ pub(crate) fn lower_function<'a>(cx: &'a ModuleCx<'a>, f: &Function, ir: &mut St
         local_bytes: 0,
         span: f.span,
         carry: String::new(),
+        region,
+        region_site: 0,
+        resume_blocks: String::new(),
     };
     let _ = writeln!(l.prelude, "  %shared = call ptr @__ptx_shared_base(ptr %ctx)");
     let carry = l.alloca("i1", 1);
@@ -63,8 +85,21 @@ pub(crate) fn lower_function<'a>(cx: &'a ModuleCx<'a>, f: &Function, ir: &mut St
     l.carry = carry;
     let mut sig_params = vec!["ptr %ctx".to_string()];
     let mut meta = None;
+    if let Some(plan) = &l.region {
+        sig_params.extend(["ptr %params", "ptr noalias %save", "i64 %nthreads", "i64 %t", "i32 %state"].map(String::from));
+        // Each saved value's address for this thread: its array plus t elements.
+        for (k, slot) in plan.slots.iter().enumerate() {
+            let _ = writeln!(
+                l.prelude,
+                "  %slot.{k}.base = mul i64 %nthreads, {}\n  %slot.{k}.off = mul i64 %t, {}\n  %slot.{k}.at = add i64 %slot.{k}.base, %slot.{k}.off\n  %slot.{k} = getelementptr i8, ptr %save, i64 %slot.{k}.at",
+                slot.prefix, slot.size
+            );
+        }
+    }
     if l.is_kernel {
-        sig_params.push("ptr %params".into());
+        if !is_region {
+            sig_params.push("ptr %params".into());
+        }
         let mut layout = Vec::new();
         let mut aligns = Vec::new();
         let mut off: u64 = 0;
@@ -88,6 +123,7 @@ pub(crate) fn lower_function<'a>(cx: &'a ModuleCx<'a>, f: &Function, ir: &mut St
             reqntid: f.tuning.reqntid,
             maxntid: f.tuning.maxntid,
             local_bytes: 0,
+            regions: None,
         });
     } else {
         for (i, p) in f.returns.iter().enumerate() {
@@ -104,10 +140,29 @@ pub(crate) fn lower_function<'a>(cx: &'a ModuleCx<'a>, f: &Function, ir: &mut St
     l.collect_labels(body);
     l.statements(body, &mut errors);
     if !l.terminated {
-        l.emit("ret void");
+        let ret = l.ret_exit();
+        l.emit(ret);
     }
     if !errors.is_empty() {
         return Err(errors);
+    }
+    if is_region {
+        // Enter at the resume point of `%state`: 0 is the kernel's start.
+        let cases: String = (1..=l.region_site).map(|k| format!(" i32 {k}, label %resume.{k}")).collect();
+        let name = ll_global(&format!("{}.rbody", f.name));
+        let _ = write!(
+            ir,
+            "define internal i32 {name}({}) alwaysinline {{\nentry:\n{}  switch i32 %state, label %start [{cases} ]\nstart:\n{}{}}}\n",
+            sig_params.join(", "),
+            l.prelude,
+            l.body,
+            l.resume_blocks
+        );
+        return Ok(meta.map(|mut m| {
+            m.uses_barrier = true;
+            m.local_bytes = l.local_bytes;
+            m
+        }));
     }
     let name = if l.is_kernel { ll_global(&format!("{}.body", f.name)) } else { ll_global(&f.name) };
     let attrs = if l.is_kernel { " alwaysinline" } else { "" };
@@ -151,6 +206,45 @@ impl<'a> FnLowerer<'a> {
         self.body.push_str("  ");
         self.body.push_str(line.as_ref());
         self.body.push('\n');
+    }
+
+    /// The instruction that ends the thread (`ret`/`exit`): in region mode it reports the
+    /// `EXIT` state.
+    pub fn ret_exit(&self) -> String {
+        if self.region.is_some() {
+            format!("ret i32 {}", super::regions::EXIT as i32)
+        } else {
+            "ret void".to_string()
+        }
+    }
+
+    /// A whole-block barrier in region mode: save the registers live after it, stop with
+    /// its state, and emit the resume block that restores them.
+    pub fn region_barrier(&mut self) -> R<()> {
+        self.region_site += 1;
+        let k = self.region_site;
+        let plan = self.region.as_ref().expect("region mode");
+        let live: Vec<(String, usize)> = match plan.live_after.get(k - 1) {
+            Some(names) => names.iter().map(|n| (n.clone(), plan.slots.iter().position(|s| &s.name == n).expect("live register has a slot"))).collect(),
+            None => return Err(self.err("barrier sites do not match the region plan")),
+        };
+        let mut resume = format!("resume.{k}:\n");
+        for (name, idx) in &live {
+            let Some(Local::Reg { ptr, ty }) = self.lookup(name).cloned() else {
+                return Err(self.err(format!("register {name} is live across a barrier but not in scope")));
+            };
+            let st = storage(ty);
+            let v = self.t();
+            self.emit(format!("{v} = load {st}, ptr {ptr}"));
+            self.emit(format!("store {st} {v}, ptr %slot.{idx}"));
+            let r = self.t();
+            let _ = writeln!(resume, "  {r} = load {st}, ptr %slot.{idx}\n  store {st} {r}, ptr {ptr}");
+        }
+        let _ = writeln!(resume, "  br label %after.{k}");
+        self.resume_blocks.push_str(&resume);
+        self.emit_terminator(format!("ret i32 {k}"));
+        self.start_block(&format!("after.{k}"));
+        Ok(())
     }
 
     /// Emit a terminator (br/ret/unreachable).
@@ -293,7 +387,11 @@ impl<'a> FnLowerer<'a> {
                 if v.space == StateSpace::Local {
                     self.local_bytes += size;
                 }
-                let ptr = self.alloca(&format!("[{size} x i8]"), align);
+                let slot = self.region.as_ref().and_then(|p| p.slots.iter().position(|s| s.name == v.name));
+                let ptr = match (v.space, slot) {
+                    (StateSpace::Local, Some(idx)) => format!("%slot.{idx}"),
+                    _ => self.alloca(&format!("[{size} x i8]"), align),
+                };
                 self.scopes.last_mut().unwrap().insert(v.name.clone(), Local::Mem { ptr });
             }
             // Laid out with the module's shared window by `lower_module`.

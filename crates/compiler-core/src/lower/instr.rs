@@ -66,12 +66,14 @@ impl FnLowerer<'_> {
             "lop3" => self.lop3(&m, ops),
             "atom" | "red" => self.atom(&i.opcode, &m, ops),
             "ret" | "exit" => {
-                self.emit_terminator("ret void");
+                let ret = self.ret_exit();
+                self.emit_terminator(ret);
                 Ok(())
             }
             "trap" => {
                 self.intrinsic("__ptx_trap", "");
-                self.emit_terminator("ret void");
+                let ret = self.ret_exit();
+                self.emit_terminator(ret);
                 Ok(())
             }
             "call" => self.call(&m, ops),

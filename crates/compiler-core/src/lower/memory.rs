@@ -213,6 +213,9 @@ impl FnLowerer<'_> {
             }
         }
         self.uses_barrier = true;
+        if self.region.is_some() {
+            return self.region_barrier();
+        }
         self.intrinsic("__ptx_barrier", &format!("i32 {id}, i32 {count}"));
         Ok(())
     }

@@ -1,0 +1,250 @@
+//! Barrier regions: the CPU fast path for kernels with block barriers.
+//!
+//! A kernel whose only synchronization is `bar.sync`/`barrier.sync` of the whole block
+//! (no thread count, no warp collectives, no calls into functions that synchronize) is
+//! cut at its barriers into regions. The host target then emits one function per resume
+//! point that runs *all* threads of the block from that point to their next barrier as a
+//! plain loop over threads, which LLVM can vectorize. Registers live across a barrier
+//! are saved to and restored from a per-block save area laid out as structure-of-arrays
+//! (one array per register, indexed by the linear thread id), and `.local` memory lives
+//! there permanently so its addresses stay valid across regions.
+//!
+//! Every thread returns the number of the barrier it stopped at (or `EXIT`), so barriers
+//! in divergent code stay correct: the runtime resumes each group of threads from its own
+//! barrier (the fiber scheduler's rounds, without fibers). See `cpu-backend`'s block
+//! runner for that side.
+//!
+//! This module decides eligibility and computes the save layout from a liveness
+//! analysis over the PTX instruction list.
+
+use crate::lower::types::size_of;
+use crate::ptx::ast::*;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+/// The state a thread returns when it has finished the kernel.
+pub(crate) const EXIT: u32 = u32::MAX;
+
+/// One value kept in the save area.
+#[derive(Clone, Debug)]
+pub(crate) struct SaveSlot {
+    pub name: String,
+    /// Bytes per thread.
+    pub size: u64,
+    /// This slot's array starts at `prefix * nthreads` in the save area.
+    pub prefix: u64,
+}
+
+/// How a kernel is cut at its barriers.
+#[derive(Clone, Debug)]
+pub(crate) struct RegionPlan {
+    /// Registers live after barrier site `k` (state `k + 1`), by name.
+    pub live_after: Vec<Vec<String>>,
+    /// Register slots (by name) and `.local` variables (by name), in layout order.
+    pub slots: Vec<SaveSlot>,
+    pub save_bytes_per_thread: u64,
+}
+
+/// One flattened body element.
+enum Item<'a> {
+    Label(&'a str),
+    Instr(&'a Instruction),
+}
+
+fn flatten<'a>(body: &'a [Statement], out: &mut Vec<Item<'a>>, regs: &mut HashMap<String, ScalarType>, locals: &mut Vec<&'a VarDecl>) {
+    for s in body {
+        match s {
+            Statement::Label { name, .. } => out.push(Item::Label(name)),
+            Statement::Instr(i) => out.push(Item::Instr(i)),
+            Statement::Block(b) => flatten(b, out, regs, locals),
+            Statement::Var(v) if v.space == StateSpace::Reg => match v.count {
+                Some(n) => (0..n).for_each(|i| {
+                    regs.insert(format!("{}{i}", v.name), v.ty);
+                }),
+                None => {
+                    regs.insert(v.name.clone(), v.ty);
+                }
+            },
+            Statement::Var(v) if v.space == StateSpace::Local => locals.push(v),
+            _ => {}
+        }
+    }
+}
+
+/// Whether `i` is a whole-block barrier the region split supports.
+fn is_block_barrier(i: &Instruction) -> bool {
+    (i.opcode == "bar" || i.opcode == "barrier")
+        && !i.modifiers.iter().any(|m| matches!(m.as_str(), ".warp" | ".arrive" | ".red"))
+        && i.operands.len() <= 1
+}
+
+/// Instructions whose first operand is written (PTX ISA: "d" comes first). Anything not
+/// listed is treated as reading every operand, which only makes liveness larger (safe).
+fn writes_first_operand(i: &Instruction) -> bool {
+    !matches!(
+        i.opcode.as_str(),
+        "st" | "red" | "bar" | "barrier" | "bra" | "brx" | "call" | "ret" | "exit" | "trap" | "membar" | "fence" | "prefetch"
+            | "prefetchu" | "cp" | "nanosleep" | "pmevent" | "brkpt" | "mbarrier" | "discard" | "applypriority" | "stmatrix"
+    )
+}
+
+fn names_in(op: &Operand, out: &mut Vec<String>) {
+    match op {
+        Operand::Ident { name, .. } => out.push(name.clone()),
+        Operand::Not(o) => names_in(o, out),
+        Operand::Address { base: AddressBase::Ident(n), .. } => out.push(n.clone()),
+        Operand::Vector(v) | Operand::List(v) => v.iter().for_each(|o| names_in(o, out)),
+        Operand::SymbolOffset { symbol, .. } => out.push(symbol.clone()),
+        _ => {}
+    }
+}
+
+/// (uses, kills) of one instruction, restricted to registers.
+fn uses_defs(i: &Instruction, regs: &HashMap<String, ScalarType>) -> (Vec<String>, Vec<String>) {
+    let mut uses = Vec::new();
+    let mut defs = Vec::new();
+    if let Some(g) = &i.guard {
+        uses.push(g.predicate.clone());
+    }
+    for (k, op) in i.operands.iter().enumerate() {
+        if k == 0 && writes_first_operand(i) {
+            names_in(op, &mut defs);
+        } else if i.opcode == "call" && matches!(op, Operand::List(_)) && k == 0 {
+            // `call (ret), f, (args)`: the leading list is written.
+            names_in(op, &mut defs);
+        } else {
+            names_in(op, &mut uses);
+        }
+    }
+    uses.retain(|n| regs.contains_key(n));
+    defs.retain(|n| regs.contains_key(n));
+    // A guarded write may not happen: it kills nothing.
+    if i.guard.is_some() {
+        uses.extend(defs.iter().cloned());
+        defs.clear();
+    }
+    (uses, defs)
+}
+
+/// Plan the region split of kernel `f`, or `None` when it must run as fibers.
+/// `calls_synchronizing` says whether `f` calls a function that synchronizes (or calls
+/// through a pointer).
+pub(crate) fn plan(f: &Function, calls_synchronizing: bool) -> Option<RegionPlan> {
+    if f.kind != FunctionKind::Entry || calls_synchronizing {
+        return None;
+    }
+    let body = f.body.as_deref()?;
+    let mut items = Vec::new();
+    let mut regs = HashMap::new();
+    let mut locals = Vec::new();
+    flatten(body, &mut items, &mut regs, &mut locals);
+    let mut sites = Vec::new();
+    for (k, it) in items.iter().enumerate() {
+        if let Item::Instr(i) = it {
+            if super::warp::is_collective(i) {
+                return None;
+            }
+            if i.opcode == "bar" || i.opcode == "barrier" {
+                if !is_block_barrier(i) {
+                    return None;
+                }
+                sites.push(k);
+            }
+        }
+    }
+    if sites.is_empty() {
+        return None;
+    }
+    // CFG successors by item index.
+    let labels: HashMap<&str, usize> = items.iter().enumerate().filter_map(|(k, it)| match it {
+        Item::Label(l) => Some((*l, k)),
+        _ => None,
+    }).collect();
+    let n = items.len();
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (k, it) in items.iter().enumerate() {
+        match it {
+            Item::Label(_) => {
+                if k + 1 < n {
+                    succ[k].push(k + 1)
+                }
+            }
+            Item::Instr(i) => {
+                let unconditional = i.guard.is_none();
+                match i.opcode.as_str() {
+                    "bra" => {
+                        let target = i.operands.first().and_then(|o| match o {
+                            Operand::Ident { name, .. } => labels.get(name.as_str()).copied(),
+                            _ => None,
+                        });
+                        match target {
+                            Some(t) => succ[k].push(t),
+                            None => return None,
+                        }
+                        if !unconditional && k + 1 < n {
+                            succ[k].push(k + 1);
+                        }
+                    }
+                    "brx" => return None,
+                    "ret" | "exit" | "trap" if unconditional => {}
+                    _ => {
+                        if k + 1 < n {
+                            succ[k].push(k + 1)
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Backward liveness to a fixpoint.
+    let ud: Vec<(Vec<String>, Vec<String>)> = items
+        .iter()
+        .map(|it| match it {
+            Item::Instr(i) => uses_defs(i, &regs),
+            Item::Label(_) => (Vec::new(), Vec::new()),
+        })
+        .collect();
+    let mut live_in: Vec<HashSet<String>> = vec![HashSet::new(); n];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for k in (0..n).rev() {
+            let mut out: HashSet<String> = HashSet::new();
+            for &s in &succ[k] {
+                out.extend(live_in[s].iter().cloned());
+            }
+            for d in &ud[k].1 {
+                out.remove(d);
+            }
+            out.extend(ud[k].0.iter().cloned());
+            if out.len() != live_in[k].len() {
+                live_in[k] = out;
+                changed = true;
+            }
+        }
+    }
+    let live_after: Vec<Vec<String>> = sites
+        .iter()
+        .map(|&k| {
+            let mut v: Vec<String> = if k + 1 < n { live_in[k + 1].iter().cloned().collect() } else { Vec::new() };
+            v.sort();
+            v
+        })
+        .collect();
+    // Layout: locals first (16-byte strides), then registers by decreasing size, so every
+    // array starts aligned for its element size.
+    let mut slots = Vec::new();
+    let mut prefix = 0u64;
+    for v in &locals {
+        let size = super::module::var_size(v).max(1).div_ceil(16) * 16;
+        slots.push(SaveSlot { name: v.name.clone(), size, prefix });
+        prefix += size;
+    }
+    let saved: BTreeSet<&String> = live_after.iter().flatten().collect();
+    let mut reg_slots: Vec<(u64, &String)> = saved.iter().map(|n| (size_of(regs[*n]), *n)).collect();
+    reg_slots.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));
+    for (size, name) in reg_slots {
+        slots.push(SaveSlot { name: name.clone(), size, prefix });
+        prefix += size;
+    }
+    Some(RegionPlan { live_after, slots, save_bytes_per_thread: prefix })
+}

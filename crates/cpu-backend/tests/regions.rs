@@ -1,0 +1,187 @@
+//! The barrier-region fast path (`compiler_core::lower::regions`): kernels with block
+//! barriers run region by region without fibers. Each kernel here is checked against a
+//! Rust computation of what CUDA defines, on the fast path and on the fiber path.
+
+use backend_api::{LaunchConfig, LoadOptions};
+use cpu_backend::block::FORCE_FIBERS;
+use std::sync::atomic::Ordering;
+use std::sync::Mutex;
+
+/// Tests flip the process-wide fiber switch: run them one at a time.
+static SWITCH: Mutex<()> = Mutex::new(());
+
+/// Registers and `.local` memory live across barriers, threads that exit before the
+/// first barrier, and a barrier reached on two different paths (even/odd threads).
+const DIVERGENT: &str = r#".version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u32 n)
+{
+  .local .align 4 .b8 loc[16];
+  .shared .align 4 .b8 sh[4096];
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<6>;
+  .reg .pred %p<4>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r9, [n];
+  mov.u32 %r1, %tid.x;
+  setp.ge.u32 %p1, %r1, %r9;
+  @%p1 bra DONE;
+  mul.lo.s32 %r2, %r1, 7;
+  st.local.u32 [loc+4], %r2;
+  shl.b32 %r3, %r1, 2;
+  mov.u32 %r4, sh;
+  add.s32 %r4, %r4, %r3;
+  st.shared.u32 [%r4], %r1;
+  bar.sync 0;
+  add.s32 %r5, %r1, 1;
+  rem.u32 %r5, %r5, %r9;
+  shl.b32 %r5, %r5, 2;
+  mov.u32 %r6, sh;
+  add.s32 %r6, %r6, %r5;
+  ld.shared.u32 %r7, [%r6];
+  and.b32 %r8, %r1, 1;
+  setp.eq.u32 %p2, %r8, 0;
+  @%p2 bra EVEN;
+  add.s32 %r7, %r7, 1000;
+  bar.sync 0;
+  bra.uni JOIN;
+EVEN:
+  add.s32 %r7, %r7, 2000;
+  barrier.sync 0;
+JOIN:
+  ld.local.u32 %r3, [loc+4];
+  add.s32 %r7, %r7, %r3;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r7;
+DONE:
+  ret;
+}
+"#;
+
+fn launch(ptx: &str, kernel: &str, block: u32, grid: u32, params: &[u8]) {
+    let d = cpu_backend::devices().remove(0);
+    let m = d.load_ptx(ptx, &LoadOptions::default()).unwrap();
+    let cfg = LaunchConfig { grid: [grid, 1, 1], block: [block, 1, 1], dynamic_shared_bytes: 0 };
+    m.launch(kernel, &cfg, params).unwrap();
+}
+
+#[test]
+fn the_fast_path_is_taken() {
+    let m = compiler_core::host::compile_ptx(DIVERGENT, &Default::default()).unwrap();
+    let r = m.kernels[0].regions.as_ref().expect("a region plan");
+    assert_eq!(r.by_state.len(), 4, "start + three barriers");
+}
+
+#[test]
+fn divergent_barriers_exits_and_live_values() {
+    let _one = SWITCH.lock().unwrap();
+    let d = cpu_backend::devices().remove(0);
+    for fibers in [false, true] {
+        FORCE_FIBERS.store(fibers, Ordering::Relaxed);
+        for (block, n) in [(256u32, 256u32), (256, 200), (1024, 1000), (64, 1)] {
+            let out = d.alloc(block as usize * 4).unwrap();
+            d.memset(out, 0xdead_beef, 4, block as usize).unwrap();
+            let mut params = out.to_le_bytes().to_vec();
+            params.extend_from_slice(&n.to_le_bytes());
+            launch(DIVERGENT, "k", block, 3, &params);
+            let mut got = vec![0u32; block as usize];
+            unsafe { d.copy_from_device(got.as_mut_ptr() as *mut u8, out, block as usize * 4).unwrap() };
+            for t in 0..block {
+                let want = if t < n { (t + 1) % n + if t % 2 == 0 { 2000 } else { 1000 } + 7 * t } else { 0xdead_beef };
+                assert_eq!(got[t as usize], want, "fibers={fibers} block={block} n={n} t={t}");
+            }
+            d.free(out).unwrap();
+        }
+    }
+    FORCE_FIBERS.store(false, Ordering::Relaxed);
+}
+
+/// A shared-memory bitonic sort of one block (barriers inside loops).
+pub const BITONIC: &str = r#".version 8.0
+.target sm_80
+.address_size 64
+.visible .entry sort(.param .u64 data)
+{
+  .shared .align 4 .b8 keys[4096];
+  .reg .b32 %r<20>;
+  .reg .b64 %rd<6>;
+  .reg .pred %p<6>;
+  ld.param.u64 %rd1, [data];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ntid.x;
+  mov.u32 %r3, %ctaid.x;
+  mad.lo.s32 %r4, %r3, %r2, %r1;
+  mul.wide.u32 %rd2, %r4, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r5, [%rd3];
+  mov.u32 %r6, keys;
+  shl.b32 %r7, %r1, 2;
+  add.s32 %r8, %r6, %r7;
+  st.shared.u32 [%r8], %r5;
+  bar.sync 0;
+  mov.u32 %r9, 2;
+OUTER:
+  setp.gt.u32 %p1, %r9, %r2;
+  @%p1 bra FINISH;
+  shr.u32 %r10, %r9, 1;
+INNER:
+  setp.eq.u32 %p2, %r10, 0;
+  @%p2 bra NEXT_OUTER;
+  xor.b32 %r11, %r1, %r10;
+  setp.le.u32 %p3, %r11, %r1;
+  @%p3 bra SKIP;
+  shl.b32 %r12, %r11, 2;
+  add.s32 %r12, %r6, %r12;
+  ld.shared.u32 %r13, [%r8];
+  ld.shared.u32 %r14, [%r12];
+  and.b32 %r15, %r1, %r9;
+  setp.eq.u32 %p4, %r15, 0;
+  setp.gt.u32 %p5, %r13, %r14;
+  xor.pred %p5, %p5, %p4;
+  @%p5 bra SKIP;
+  st.shared.u32 [%r8], %r14;
+  st.shared.u32 [%r12], %r13;
+SKIP:
+  bar.sync 0;
+  shr.u32 %r10, %r10, 1;
+  bra.uni INNER;
+NEXT_OUTER:
+  shl.b32 %r9, %r9, 1;
+  bra.uni OUTER;
+FINISH:
+  ld.shared.u32 %r16, [%r8];
+  st.global.u32 [%rd3], %r16;
+  ret;
+}
+"#;
+
+#[test]
+fn bitonic_sort_on_both_paths() {
+    let _one = SWITCH.lock().unwrap();
+    let d = cpu_backend::devices().remove(0);
+    let (block, grid) = (1024usize, 4usize);
+    let mut seed = 12345u32;
+    let input: Vec<u32> = (0..block * grid)
+        .map(|_| {
+            seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+            seed >> 8
+        })
+        .collect();
+    for fibers in [false, true] {
+        FORCE_FIBERS.store(fibers, Ordering::Relaxed);
+        let p = d.alloc(input.len() * 4).unwrap();
+        unsafe { d.copy_to_device(p, input.as_ptr() as *const u8, input.len() * 4).unwrap() };
+        launch(BITONIC, "sort", block as u32, grid as u32, &p.to_le_bytes());
+        let mut got = vec![0u32; input.len()];
+        unsafe { d.copy_from_device(got.as_mut_ptr() as *mut u8, p, input.len() * 4).unwrap() };
+        for b in 0..grid {
+            let mut want = input[b * block..(b + 1) * block].to_vec();
+            want.sort_unstable();
+            assert_eq!(&got[b * block..(b + 1) * block], &want[..], "fibers={fibers} block {b}");
+        }
+        d.free(p).unwrap();
+    }
+    FORCE_FIBERS.store(false, Ordering::Relaxed);
+}
