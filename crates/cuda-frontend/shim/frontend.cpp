@@ -33,6 +33,8 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/MultiplexConsumer.h>
+#include <clang/Serialization/ASTWriter.h>
+#include <clang/Serialization/PCHContainerOperations.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/CrashRecoveryContext.h>
@@ -46,6 +48,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 using namespace clang;
 
@@ -82,6 +85,7 @@ struct cf_request {
   int default_device;       // namespace-scope variables default to __device__
   int syntax_only;          // stop after semantic analysis
   unsigned stack_size;      // stack of the compile thread, bytes
+  int build_pch;            // the input is a header: serialize it as a PCH instead
 };
 
 // Results of cf_compile.
@@ -352,15 +356,20 @@ class OurConsumer : public ASTConsumer {
   void Initialize(ASTContext &ctx) override { ctx_ = &ctx; }
 
   bool HandleTopLevelDecl(DeclGroupRef group) override {
-    if (!req_->default_device || !ctx_) return true;
-    for (Decl *d : group) mark_device(d);
+    if (!ctx_) return true;
+    for (Decl *d : group) {
+      if (req_->default_device) mark_device(d);
+      // Only this translation unit's own declarations are checked (not the PCH's):
+      // template instantiations are reached through their templates.
+      if (req_->lanemask_check) top_level_.push_back(d);
+    }
     return true;
   }
 
   void HandleTranslationUnit(ASTContext &ctx) override {
     if (req_->lanemask_check && !diags_.hasErrorOccurred()) {
       LaneMaskChecker checker(ctx, diags_, lanemask_id_);
-      checker.TraverseDecl(ctx.getTranslationUnitDecl());
+      for (Decl *d : top_level_) checker.TraverseDecl(d);
     }
   }
 
@@ -390,6 +399,30 @@ class OurConsumer : public ASTConsumer {
   DiagnosticsEngine &diags_;
   unsigned lanemask_id_;
   ASTContext *ctx_ = nullptr;
+  std::vector<Decl *> top_level_;
+};
+
+// Serializes the preprocessed and analysed header into memory (a prefix translation
+// unit, as clang's GeneratePCHAction does, without an output file).
+class MemoryPCHAction : public ASTFrontendAction {
+ public:
+  explicit MemoryPCHAction(std::shared_ptr<PCHBuffer> buffer) : buffer_(std::move(buffer)) {}
+  TranslationUnitKind getTranslationUnitKind() override { return TU_Prefix; }
+  bool hasASTFileSupport() const override { return false; }
+
+ protected:
+  bool BeginSourceFileAction(CompilerInstance &ci) override {
+    ci.getLangOpts().CompilingPCH = true;
+    return true;
+  }
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, llvm::StringRef) override {
+    return std::make_unique<PCHGenerator>(ci.getPreprocessor(), ci.getModuleCache(), "/__nvrtc_pch__/prelude.pch", "",
+                                          buffer_, llvm::ArrayRef<std::shared_ptr<ModuleFileExtension>>(),
+                                          /*AllowASTWithErrors=*/false, /*IncludeTimestamps=*/false);
+  }
+
+ private:
+  std::shared_ptr<PCHBuffer> buffer_;
 };
 
 // Our consumer in front of clang's code generator (or alone, for syntax-only runs).
@@ -425,7 +458,7 @@ class OurSyntaxOnlyAction : public SyntaxOnlyAction {
   unsigned lanemask_id_;
 };
 
-int compile_inner(const cf_request *req, LLVMModuleRef *out) {
+int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_out) {
   clang::noteBottomOfStack();
   // Diagnostics for the argument list itself.
   auto diag_opts = llvm::makeIntrusiveRefCnt<DiagnosticOptions>();
@@ -439,8 +472,13 @@ int compile_inner(const cf_request *req, LLVMModuleRef *out) {
   }
   FrontendOptions &fe = invocation->getFrontendOpts();
   fe.Inputs.clear();
-  fe.Inputs.emplace_back(req->main_path, InputKind(Language::CUDA));
-  fe.ProgramAction = req->syntax_only ? frontend::ParseSyntaxOnly : frontend::EmitLLVMOnly;
+  if (req->build_pch) {
+    fe.Inputs.emplace_back(req->main_path, InputKind(Language::CUDA, InputKind::Source, false, InputKind::HeaderUnit_None, true));
+    fe.ProgramAction = frontend::GeneratePCH;
+  } else {
+    fe.Inputs.emplace_back(req->main_path, InputKind(Language::CUDA));
+    fe.ProgramAction = req->syntax_only ? frontend::ParseSyntaxOnly : frontend::EmitLLVMOnly;
+  }
   fe.DisableFree = false;
   // No "N warnings generated" on stderr: every diagnostic goes to the program log.
   invocation->getDiagnosticOpts().ShowCarets = false;
@@ -472,6 +510,15 @@ int compile_inner(const cf_request *req, LLVMModuleRef *out) {
   ci.createFileManager(overlay);
 
   bool ok;
+  if (req->build_pch) {
+    auto buffer = std::make_shared<PCHBuffer>();
+    MemoryPCHAction act(buffer);
+    ok = ci.ExecuteAction(act);
+    *out = nullptr;
+    if (!ok || ci.getDiagnostics().hasErrorOccurred() || !buffer->IsComplete) return CF_ERRORS;
+    pch_out->assign(buffer->Data.data(), buffer->Data.size());
+    return CF_OK;
+  }
   if (req->syntax_only) {
     OurSyntaxOnlyAction act(req, lanemask_id);
     ok = ci.ExecuteAction(act);
@@ -494,10 +541,12 @@ extern "C" {
 void cf_init(void) { std::call_once(g_init_once, init_once); }
 
 // Compiles one translation unit. On CF_OK, *out is a module in req->ctx that the caller
-// owns. On CF_CRASH, *crash_msg (if not null) gets a malloc'ed description.
-int cf_compile(const cf_request *req, LLVMModuleRef *out, char **crash_msg) {
+// owns (or, with req->build_pch, *pch_data/*pch_len a malloc'ed serialized header). On
+// CF_CRASH, *crash_msg (if not null) gets a malloc'ed description.
+int cf_compile(const cf_request *req, LLVMModuleRef *out, char **crash_msg, char **pch_data, size_t *pch_len) {
   cf_init();
   *out = nullptr;
+  std::string pch;
   if (crash_msg) *crash_msg = nullptr;
   CrashRecoveryScope scope;
   llvm::CrashRecoveryContext crc;
@@ -506,7 +555,7 @@ int cf_compile(const cf_request *req, LLVMModuleRef *out, char **crash_msg) {
   std::string fatal;
   auto body = [&]() {
     g_fatal_slot = &fatal;
-    result = compile_inner(req, &module);
+    result = compile_inner(req, &module, &pch);
     g_fatal_slot = nullptr;
   };
   bool completed = crc.RunSafelyOnThread(body, req->stack_size ? req->stack_size : (8u << 20));
@@ -519,6 +568,11 @@ int cf_compile(const cf_request *req, LLVMModuleRef *out, char **crash_msg) {
     return CF_CRASH;
   }
   *out = module;
+  if (req->build_pch && result == CF_OK && pch_data && pch_len) {
+    *pch_data = static_cast<char *>(malloc(pch.size() ? pch.size() : 1));
+    memcpy(*pch_data, pch.data(), pch.size());
+    *pch_len = pch.size();
+  }
   return result;
 }
 

@@ -38,6 +38,7 @@ pub struct CfRequest {
     pub default_device: c_int,
     pub syntax_only: c_int,
     pub stack_size: c_uint,
+    pub build_pch: c_int,
 }
 
 pub const CF_OK: c_int = 0;
@@ -56,7 +57,13 @@ pub const CF_KIND_LANEMASK: c_int = 2;
 
 extern "C" {
     pub fn cf_init();
-    pub fn cf_compile(req: *const CfRequest, out: *mut LLVMModuleRef, crash_msg: *mut *mut c_char) -> c_int;
+    pub fn cf_compile(
+        req: *const CfRequest,
+        out: *mut LLVMModuleRef,
+        crash_msg: *mut *mut c_char,
+        pch_data: *mut *mut c_char,
+        pch_len: *mut usize,
+    ) -> c_int;
     pub fn cf_run_safely(
         f: unsafe extern "C" fn(*mut c_void),
         data: *mut c_void,

@@ -23,6 +23,7 @@ pub mod diag;
 mod ffi;
 pub mod headers;
 mod ir;
+mod pch;
 pub mod options;
 pub mod target;
 
@@ -118,7 +119,9 @@ fn effective_target(req: &Request) -> Target {
     Target { arch, warp_size }
 }
 
-fn cc1_args(o: &Options, t: &Target) -> Vec<String> {
+/// The arguments that define the compile configuration: target, language, floating-point
+/// modes, our macros and header directories. A PCH of the prelude is keyed by them.
+fn config_args(o: &Options, t: &Target) -> Vec<String> {
     let mut a: Vec<String> = Vec::with_capacity(64);
     let mut push = |s: &str| a.push(s.to_string());
     push("-triple");
@@ -159,15 +162,6 @@ fn cc1_args(o: &Options, t: &Target) -> Vec<String> {
     push(BUILTIN_DIR);
     push("-I");
     push(HEADER_DIR);
-    let cwd = std::env::current_dir().ok();
-    for p in &o.include_paths {
-        push("-I");
-        let path = std::path::Path::new(p);
-        match (&cwd, path.is_absolute()) {
-            (Some(cwd), false) => push(&cwd.join(path).to_string_lossy()),
-            _ => push(p),
-        }
-    }
     // Macros of NVRTC and of the target.
     let (major, minor) = VERSION;
     let mut defs: Vec<(String, String)> = vec![
@@ -209,6 +203,21 @@ fn cc1_args(o: &Options, t: &Target) -> Vec<String> {
     for (k, v) in defs {
         a.push(format!("-D{k}={v}"));
     }
+    a
+}
+
+/// The client's part of the arguments: -I, -D/-U, --pre-include, -default-device.
+fn user_args(o: &Options) -> Vec<String> {
+    let mut a: Vec<String> = Vec::new();
+    let cwd = std::env::current_dir().ok();
+    for p in &o.include_paths {
+        a.push("-I".into());
+        let path = std::path::Path::new(p);
+        match (&cwd, path.is_absolute()) {
+            (Some(cwd), false) => a.push(cwd.join(path).to_string_lossy().into_owned()),
+            _ => a.push(p.clone()),
+        }
+    }
     // The client's macros, in order (-U after -D of the same name wins, as in nvcc).
     for d in &o.defines {
         a.push(format!("-D{d}"));
@@ -216,9 +225,6 @@ fn cc1_args(o: &Options, t: &Target) -> Vec<String> {
     for u in &o.undefines {
         a.push(format!("-U{u}"));
     }
-    // The implicit header first, then --pre-include.
-    a.push("-include".into());
-    a.push(format!("{BUILTIN_DIR}/{}", headers::PRELUDE));
     for h in &o.pre_includes {
         a.push("-include".into());
         a.push(h.clone());
@@ -316,6 +322,95 @@ unsafe extern "C" fn on_diag(
     }));
 }
 
+/// One call into the C++ shim.
+pub(crate) struct ShimCall<'a> {
+    pub args: &'a [String],
+    pub main_path: &'a str,
+    pub cwd: &'a str,
+    /// In-memory files besides our headers: (absolute path, bytes ending in a NUL).
+    pub files: &'a [(String, &'a [u8])],
+    pub context: Option<&'a Context>,
+    pub lanemask_check: bool,
+    pub default_device: bool,
+    pub syntax_only: bool,
+    pub build_pch: bool,
+}
+
+pub(crate) struct ShimResult {
+    pub rc: c_int,
+    pub module: LLVMModuleRef,
+    pub crash: Option<String>,
+    pub diags: Vec<Diagnostic>,
+    pub pch: Option<Vec<u8>>,
+}
+
+pub(crate) fn run_shim(call: &ShimCall) -> ShimResult {
+    let mut paths: Vec<CString> = Vec::new();
+    let mut datas: Vec<(*const c_char, usize)> = Vec::new();
+    // Every buffer ends in a NUL that its length does not count (clang's lexer needs it).
+    let mut add = |path: &str, data: &[u8]| {
+        debug_assert_eq!(data.last(), Some(&0));
+        paths.push(CString::new(path.replace('\0', "")).expect("no NUL"));
+        datas.push((data.as_ptr() as *const c_char, data.len() - 1));
+    };
+    for (rel, text) in headers::BUILTIN_HEADERS {
+        add(&format!("{BUILTIN_DIR}/{rel}"), text.as_bytes());
+    }
+    for (path, data) in call.files {
+        add(path, data);
+    }
+    let vfiles: Vec<ffi::CfVfile> = paths
+        .iter()
+        .zip(&datas)
+        .map(|(p, (d, l))| ffi::CfVfile { path: p.as_ptr(), data: *d, len: *l })
+        .collect();
+    let c_args: Vec<CString> = call.args.iter().map(|s| CString::new(s.replace('\0', "")).expect("no NUL")).collect();
+    let argv: Vec<*const c_char> = c_args.iter().map(|s| s.as_ptr()).collect();
+    let c_main = CString::new(call.main_path.replace('\0', "")).expect("no NUL");
+    let c_cwd = CString::new(call.cwd.replace('\0', "")).expect("no NUL");
+    let mut sink = DiagSink { diags: Vec::new() };
+    let request = ffi::CfRequest {
+        argv: argv.as_ptr(),
+        argc: argv.len() as c_int,
+        main_path: c_main.as_ptr(),
+        cwd: c_cwd.as_ptr(),
+        files: vfiles.as_ptr(),
+        nfiles: vfiles.len() as c_int,
+        diag: on_diag,
+        user: &mut sink as *mut DiagSink as *mut c_void,
+        ctx: call.context.map(|c| c.raw()).unwrap_or(std::ptr::null_mut()),
+        lanemask_check: call.lanemask_check as c_int,
+        default_device: call.default_device as c_int,
+        syntax_only: call.syntax_only as c_int,
+        stack_size: 16 << 20,
+        build_pch: call.build_pch as c_int,
+    };
+    let mut module: LLVMModuleRef = std::ptr::null_mut();
+    let mut crash: *mut c_char = std::ptr::null_mut();
+    let mut pch_data: *mut c_char = std::ptr::null_mut();
+    let mut pch_len = 0usize;
+    // SAFETY: every pointer in `request` outlives the call; the shim keeps nothing beyond
+    // it except in the module, which lives in the caller's context.
+    let rc = unsafe { ffi::cf_compile(&request, &mut module, &mut crash, &mut pch_data, &mut pch_len) };
+    let crash = if crash.is_null() {
+        None
+    } else {
+        // SAFETY: malloc'ed NUL-terminated string from the shim.
+        let s = unsafe { cstr(crash) };
+        unsafe { ffi::cf_free(crash) };
+        Some(s)
+    };
+    let pch = if pch_data.is_null() {
+        None
+    } else {
+        // SAFETY: malloc'ed buffer of pch_len bytes from the shim.
+        let v = unsafe { std::slice::from_raw_parts(pch_data as *const u8, pch_len) }.to_vec();
+        unsafe { ffi::cf_free(pch_data) };
+        Some(v)
+    };
+    ShimResult { rc, module, crash, diags: sink.diags, pch }
+}
+
 /// Compiles one program. Thread-safe: independent requests may run concurrently.
 pub fn compile(req: &Request) -> CompileResult {
     match req.options.output {
@@ -339,14 +434,33 @@ pub fn compile(req: &Request) -> CompileResult {
     }
     let t_start = Instant::now();
     let target = effective_target(req);
-    let args = cc1_args(req.options, &target);
+    let config = config_args(req.options, &target);
     let mut prefix_log = String::new();
     for w in &req.options.warnings {
         prefix_log.push_str(w);
         prefix_log.push('\n');
     }
 
-    // Virtual files: our headers, the program's headers, the main file.
+    // The prelude comes precompiled (one PCH per configuration and process), or as text.
+    let pch = pch::get(&config);
+    let mut args = config;
+    let mut extra_files: Vec<(String, &[u8])> = Vec::new();
+    match &pch {
+        Some(p) => {
+            args.push("-include-pch".into());
+            args.push(p.path.clone());
+            extra_files.push((p.path.clone(), &p.data));
+        }
+        None => {
+            args.push("-include".into());
+            args.push(format!("{BUILTIN_DIR}/{}", headers::PRELUDE));
+        }
+    }
+    args.extend(user_args(req.options));
+    args.push("-x".into());
+    args.push("cuda".into());
+    args.push(req.name.to_string());
+
     let cwd = std::env::current_dir().map(|p| p.to_string_lossy().into_owned()).unwrap_or_else(|_| "/".into());
     let main_abs = if req.name.starts_with('/') { req.name.to_string() } else { format!("{}/{}", cwd.trim_end_matches('/'), req.name) };
     let mut main = main_text(req);
@@ -361,70 +475,36 @@ pub fn compile(req: &Request) -> CompileResult {
             t
         })
         .collect();
-    let mut paths: Vec<CString> = Vec::new();
-    let mut datas: Vec<(*const c_char, usize)> = Vec::new();
-    // Every buffer ends in a NUL that its length does not count (clang's lexer needs it).
-    let mut add = |path: String, data: &[u8]| {
-        debug_assert_eq!(data.last(), Some(&0));
-        paths.push(CString::new(path.replace('\0', "")).expect("no NUL"));
-        datas.push((data.as_ptr() as *const c_char, data.len() - 1));
-    };
-    for (rel, text) in headers::BUILTIN_HEADERS {
-        add(format!("{BUILTIN_DIR}/{rel}"), text.as_bytes());
-    }
+    let mut files: Vec<(String, &[u8])> = extra_files;
     for (h, text) in req.headers.iter().zip(&header_texts) {
         let name = h.name.trim_start_matches("./");
         let path = if name.starts_with('/') { name.to_string() } else { format!("{HEADER_DIR}/{name}") };
-        add(path, text);
+        files.push((path, text));
     }
-    add(main_abs, &main);
-    let vfiles: Vec<ffi::CfVfile> = paths
-        .iter()
-        .zip(&datas)
-        .map(|(p, (d, l))| ffi::CfVfile { path: p.as_ptr(), data: *d, len: *l })
-        .collect();
+    files.push((main_abs, &main));
 
-    let mut args = args;
-    args.push("-x".into());
-    args.push("cuda".into());
-    args.push(req.name.to_string());
-    let c_args: Vec<CString> = args.iter().map(|s| CString::new(s.replace('\0', "")).expect("no NUL")).collect();
-    let argv: Vec<*const c_char> = c_args.iter().map(|s| s.as_ptr()).collect();
-    let c_main = CString::new(req.name.replace('\0', "")).expect("no NUL");
-    let c_cwd = CString::new(cwd.clone()).expect("no NUL");
     let context = Context::create();
-    let mut sink = DiagSink { diags: Vec::new() };
-    let request = ffi::CfRequest {
-        argv: argv.as_ptr(),
-        argc: argv.len() as c_int,
-        main_path: c_main.as_ptr(),
-        cwd: c_cwd.as_ptr(),
-        files: vfiles.as_ptr(),
-        nfiles: vfiles.len() as c_int,
-        diag: on_diag,
-        user: &mut sink as *mut DiagSink as *mut c_void,
-        ctx: context.raw(),
-        lanemask_check: req.options.lanemask_warnings as c_int,
-        default_device: req.options.default_device as c_int,
-        syntax_only: req.options.syntax_only as c_int,
-        stack_size: 16 << 20,
-    };
-    let mut raw_module: LLVMModuleRef = std::ptr::null_mut();
-    let mut crash: *mut c_char = std::ptr::null_mut();
-    // SAFETY: every pointer in `request` outlives the call; the shim copies nothing it
-    // keeps beyond it except into the module, which lives in `context`.
-    let rc = unsafe { ffi::cf_compile(&request, &mut raw_module, &mut crash) };
+    let shim = run_shim(&ShimCall {
+        args: &args,
+        main_path: req.name,
+        cwd: &cwd,
+        files: &files,
+        context: Some(&context),
+        lanemask_check: req.options.lanemask_warnings,
+        default_device: req.options.default_device,
+        syntax_only: req.options.syntax_only,
+        build_pch: false,
+    });
+    let (rc, raw_module, crash) = (shim.rc, shim.module, shim.crash);
     let frontend_ms = t_start.elapsed().as_secs_f64() * 1e3;
     let o = req.options;
-    let diags = diag::filter(sink.diags, o.disable_warnings, &o.diag_suppress, &o.diag_error, &o.diag_warn);
+    let diags = diag::filter(shim.diags, o.disable_warnings, &o.diag_suppress, &o.diag_error, &o.diag_warn);
     let has_error = diags.iter().any(|d| d.level >= Level::Error);
     let mut log = prefix_log;
     log.push_str(&diag::render(&diags, req.name));
 
     if rc == ffi::CF_CRASH {
-        // SAFETY: a malloc'ed string from the shim, or null.
-        let why = if crash.is_null() { "the front-end crashed".to_string() } else { unsafe { cstr(crash) } };
-        unsafe { ffi::cf_free(crash) };
+        let why = crash.unwrap_or_else(|| "the front-end crashed".to_string());
         log.push_str(&format!(
             "internal compiler error: {why} while compiling \"{}\"; the compilation was abandoned (the process \
              is unaffected)\n",
