@@ -23,7 +23,7 @@ use compiler_core::lower::REGION_EXIT;
 use compiler_core::host_abi::ThreadCtx;
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 /// Bytes of stack per GPU thread in fiber mode (lazily committed by the OS).
 const FIBER_STACK_BYTES: usize = 256 * 1024;
@@ -89,6 +89,8 @@ pub struct FiberRuntime {
     /// Spin-wait suspensions of this thread, to hand the CPU to other OS threads now
     /// and then when a block only spins.
     spins: u32,
+    /// The OS thread's "executing generated code" flag ([`crate::fault`]).
+    in_kernel: *const AtomicBool,
 }
 
 /// The parts of a launch every block needs.
@@ -118,6 +120,7 @@ impl LaunchShape<'_> {
         let this = self as *const Self as usize;
         let cursor_ptr = cursor as *const BlockCursor as usize;
         let scratch_ptr = scratch as *mut BlockScratch as usize;
+        let in_kernel = fault::in_kernel_flag() as *const AtomicBool as usize;
         // SAFETY: the coroutine borrows `self`, `cursor` and `scratch`; it is driven to
         // completion or force-reset below, before this function returns. `scratch` is not
         // touched here while the coroutine can run.
@@ -125,7 +128,7 @@ impl LaunchShape<'_> {
             Coroutine::with_stack_unchecked(stack, move |y: &Yielder<(), Suspend>, ()| {
                 let (this, cursor, scratch) = (&*(this as *const Self), &*(cursor_ptr as *const BlockCursor), &mut *(scratch_ptr as *mut BlockScratch));
                 while let Some(index) = cursor.take() {
-                    this.run_block(index, scratch, y);
+                    this.run_block(index, scratch, y, &*(in_kernel as *const AtomicBool));
                     if this.fault.load(Ordering::Relaxed) != 0 {
                         break;
                     }
@@ -148,12 +151,21 @@ impl LaunchShape<'_> {
         }
         if self.fault.load(Ordering::Relaxed) != 0 {
             cursor.stop();
+            // Blocks of this launch on other threads may wait for this one forever.
+            fault::interrupt(self.fault);
         }
         scratch.outer_stack = Some(co.into_stack());
     }
 
+    /// Interrupts the threads still running blocks of this launch if it has faulted.
+    pub fn interrupt_if_faulted(&self) {
+        if self.fault.load(Ordering::Relaxed) != 0 {
+            fault::interrupt(self.fault);
+        }
+    }
+
     /// Runs block number `index` (x fastest, then y, then z) on the outer coroutine `y`.
-    fn run_block(&self, index: u64, scratch: &mut BlockScratch, y: &Yielder<(), Suspend>) {
+    fn run_block(&self, index: u64, scratch: &mut BlockScratch, y: &Yielder<(), Suspend>, in_kernel: &AtomicBool) {
         let gx = self.grid[0] as u64;
         let gy = self.grid[1] as u64;
         let ctaid = [(index % gx) as u32, ((index / gx) % gy) as u32, (index / (gx * gy)) as u32];
@@ -173,7 +185,7 @@ impl LaunchShape<'_> {
             runtime: std::ptr::null_mut(),
             barrier: barrier_outside_fiber,
             trap,
-            vprintf: crate::printf::vprintf,
+            vprintf,
             warp_exchange: warp_exchange_outside_fiber,
             assert_fail,
             envreg: self.envreg.as_ptr(),
@@ -181,15 +193,25 @@ impl LaunchShape<'_> {
         };
         match self.kernel.block_fn {
             Some(block_fn) => {
-                let mut rt = FiberRuntime { yielder: y, fault: self.fault, warp: std::ptr::null_mut(), lane: 0, round: std::ptr::null(), spins: 0 };
+                let mut rt = FiberRuntime {
+                    yielder: y,
+                    fault: self.fault,
+                    warp: std::ptr::null_mut(),
+                    lane: 0,
+                    round: std::ptr::null(),
+                    spins: 0,
+                    in_kernel,
+                };
                 let mut ctx = ThreadCtx { runtime: &mut rt as *mut FiberRuntime as *mut _, ..base };
+                in_kernel.store(true, Ordering::Relaxed);
                 // SAFETY: `block_fn` has the `KernelFn` ABI; params and ctx are valid for
                 // the call.
                 unsafe { block_fn(self.params.as_ptr(), &mut ctx) };
+                in_kernel.store(false, Ordering::Relaxed);
             }
             None => match &self.kernel.regions {
-                Some(regions) if !FORCE_FIBERS.load(Ordering::Relaxed) => self.run_regions(regions, base, scratch, y),
-                _ => self.run_fibers(base, scratch),
+                Some(regions) if !FORCE_FIBERS.load(Ordering::Relaxed) => self.run_regions(regions, base, scratch, y, in_kernel),
+                _ => self.run_fibers(base, scratch, in_kernel),
             },
         }
     }
@@ -200,7 +222,7 @@ impl LaunchShape<'_> {
     /// as one vectorizable loop; threads that stopped at different barriers (divergent
     /// code) are resumed group by group, which is the fiber scheduler's round without
     /// fibers. Exited threads count as arrived.
-    fn run_regions(&self, regions: &HostRegions, base: ThreadCtx, scratch: &mut BlockScratch, y: &Yielder<(), Suspend>) {
+    fn run_regions(&self, regions: &HostRegions, base: ThreadCtx, scratch: &mut BlockScratch, y: &Yielder<(), Suspend>, in_kernel: &AtomicBool) {
         let n = self.block.iter().map(|&d| d as usize).product::<usize>();
         let words = (regions.save_bytes_per_thread * n).div_ceil(16).max(1);
         if scratch.save.len() < words {
@@ -208,7 +230,7 @@ impl LaunchShape<'_> {
         }
         scratch.states.clear();
         scratch.states.resize(n, 0);
-        let mut rt = FiberRuntime { yielder: y, fault: self.fault, warp: std::ptr::null_mut(), lane: 0, round: std::ptr::null(), spins: 0 };
+        let mut rt = FiberRuntime { yielder: y, fault: self.fault, warp: std::ptr::null_mut(), lane: 0, round: std::ptr::null(), spins: 0, in_kernel };
         let mut ctx = ThreadCtx { runtime: &mut rt as *mut FiberRuntime as *mut _, ..base };
         let save = scratch.save.as_mut_ptr() as *mut u8;
         let params = self.params.as_ptr();
@@ -218,16 +240,24 @@ impl LaunchShape<'_> {
             match uniform {
                 Some(state) => {
                     let f = regions.by_state[state as usize];
+                    in_kernel.store(true, Ordering::Relaxed);
                     // SAFETY: `k.region.S` has the `RegionFn` ABI; the save area holds
                     // `save_bytes_per_thread * n` bytes and `states` n entries.
                     unsafe { f(params, &mut ctx, save, scratch.states.as_mut_ptr()) };
+                    in_kernel.store(false, Ordering::Relaxed);
                 }
                 None => {
                     for &state in &pending {
+                        in_kernel.store(true, Ordering::Relaxed);
                         // SAFETY: as above, for `k.region.any`.
                         unsafe { (regions.any)(params, &mut ctx, save, scratch.states.as_mut_ptr(), state) };
+                        in_kernel.store(false, Ordering::Relaxed);
                     }
                 }
+            }
+            // Another block of the launch faulted: stop at this barrier.
+            if self.fault.load(Ordering::Relaxed) != 0 {
+                return;
             }
             let first = scratch.states[0];
             if scratch.states.iter().all(|&s| s == first) {
@@ -248,7 +278,7 @@ impl LaunchShape<'_> {
         }
     }
 
-    fn run_fibers(&self, base: ThreadCtx, scratch: &mut BlockScratch) {
+    fn run_fibers(&self, base: ThreadCtx, scratch: &mut BlockScratch, in_kernel: &AtomicBool) {
         let [bx, by, bz] = self.block;
         let n = (bx * by * bz) as usize;
         let thread_fn = self.kernel.thread_fn;
@@ -272,6 +302,7 @@ impl LaunchShape<'_> {
                 lane: i as usize % WARP,
                 round,
                 spins: 0,
+                in_kernel,
             });
         }
         let params = self.params.as_ptr() as usize;
@@ -290,7 +321,9 @@ impl LaunchShape<'_> {
                 unsafe {
                     (*rt).yielder = y;
                     (*ctx).runtime = rt as *mut _;
+                    (*(*rt).in_kernel).store(true, Ordering::Relaxed);
                     thread_fn(params as *const u8, ctx);
+                    (*(*rt).in_kernel).store(false, Ordering::Relaxed);
                 }
                 Exit::Done
             })));
@@ -315,6 +348,11 @@ impl LaunchShape<'_> {
                         return;
                     }
                 }
+            }
+            // Another block of the launch faulted: stop at this barrier.
+            if self.fault.load(Ordering::Relaxed) != 0 {
+                abandon(scratch);
+                return;
             }
         }
         scratch.fibers.clear();
@@ -345,6 +383,31 @@ unsafe fn runtime<'a>(ctx: *mut ThreadCtx) -> &'a mut FiberRuntime {
     unsafe { &mut *((*ctx).runtime as *mut FiberRuntime) }
 }
 
+/// A runtime callback starts: the thread is no longer in generated code.
+///
+/// # Safety
+/// As [`runtime`].
+unsafe fn leave_kernel(ctx: *mut ThreadCtx) {
+    // SAFETY: guaranteed by the caller.
+    unsafe { (*runtime(ctx).in_kernel).store(false, Ordering::Relaxed) };
+}
+
+/// A runtime callback returns to generated code; if the launch has faulted meanwhile,
+/// the thread's block ends here instead.
+///
+/// # Safety
+/// As [`escape`].
+unsafe fn enter_kernel(ctx: *mut ThreadCtx) {
+    // SAFETY: guaranteed by the caller.
+    unsafe {
+        let rt = runtime(ctx);
+        if (*rt.fault).load(Ordering::Relaxed) != 0 {
+            escape(ctx);
+        }
+        (*rt.in_kernel).store(true, Ordering::Relaxed);
+    }
+}
+
 /// Ends the running GPU thread's block for good: suspends its coroutine with
 /// [`Suspend::Abort`]; the scheduler never resumes it.
 ///
@@ -367,6 +430,7 @@ unsafe extern "C" fn warp_exchange_in_fiber(ctx: *mut ThreadCtx, site: u32, valu
     // point into the block scratch that outlives every fiber of the block. Fibers of a
     // block run on one OS thread, one at a time, so these accesses never race.
     unsafe {
+        leave_kernel(ctx);
         let rt = runtime(ctx);
         let round = *rt.round;
         let buf = (round & 1) as usize;
@@ -383,6 +447,7 @@ unsafe extern "C" fn warp_exchange_in_fiber(ctx: *mut ThreadCtx, site: u32, valu
             }
         }
         *arrived = mask;
+        enter_kernel(ctx);
         w.values[buf].as_ptr()
     }
 }
@@ -396,7 +461,11 @@ unsafe extern "C" fn warp_exchange_outside_fiber(ctx: *mut ThreadCtx, _site: u32
 
 unsafe extern "C" fn barrier_in_fiber(ctx: *mut ThreadCtx, _id: u32, _count: u32) {
     // SAFETY: `runtime` was set to this fiber's `FiberRuntime` before the kernel started.
-    unsafe { (*runtime(ctx).yielder).suspend(Suspend::Wait) };
+    unsafe {
+        leave_kernel(ctx);
+        (*runtime(ctx).yielder).suspend(Suspend::Wait);
+        enter_kernel(ctx);
+    }
 }
 
 /// A barrier reached by code running as a thread loop: the compiler only uses `k.block`
@@ -412,19 +481,38 @@ unsafe extern "C" fn barrier_outside_fiber(ctx: *mut ThreadCtx, _id: u32, _count
 unsafe extern "C" fn spin_yield_in_fiber(ctx: *mut ThreadCtx, _nanoseconds: u32) {
     // SAFETY: as in `barrier_in_fiber`.
     unsafe {
+        leave_kernel(ctx);
         let rt = runtime(ctx);
         rt.spins = rt.spins.wrapping_add(1);
         if rt.spins % 64 == 0 {
             std::thread::yield_now();
         }
         (*rt.yielder).suspend(Suspend::Wait);
+        enter_kernel(ctx);
     }
 }
 
 /// A spin-wait iteration in a thread loop: the thread waited for runs on another OS
 /// thread (another block), so give up the CPU.
-unsafe extern "C" fn spin_yield_outside_fiber(_ctx: *mut ThreadCtx, _nanoseconds: u32) {
-    std::thread::yield_now();
+unsafe extern "C" fn spin_yield_outside_fiber(ctx: *mut ThreadCtx, _nanoseconds: u32) {
+    // SAFETY: as in `trap`.
+    unsafe {
+        leave_kernel(ctx);
+        std::thread::yield_now();
+        enter_kernel(ctx);
+    }
+}
+
+/// `vprintf`, as a runtime callback.
+unsafe extern "C" fn vprintf(ctx: *mut ThreadCtx, format: *const u8, args: *const u8) -> i32 {
+    // SAFETY: as in `trap`; the format and arguments are the kernel's (see
+    // `printf::vprintf`).
+    unsafe {
+        leave_kernel(ctx);
+        let n = crate::printf::vprintf(ctx, format, args);
+        enter_kernel(ctx);
+        n
+    }
 }
 
 /// `trap`: the launch fails with `CUDA_ERROR_LAUNCH_FAILED`.
@@ -432,6 +520,7 @@ unsafe extern "C" fn trap(ctx: *mut ThreadCtx) {
     // SAFETY: every ctx handed to generated code has `runtime` pointing to a live
     // `FiberRuntime` whose `fault` points to the launch's fault word.
     unsafe {
+        leave_kernel(ctx);
         fault::record(&*runtime(ctx).fault, fault::FAULT_TRAP);
         escape(ctx)
     }
@@ -442,6 +531,7 @@ unsafe extern "C" fn trap(ctx: *mut ThreadCtx) {
 unsafe extern "C" fn assert_fail(ctx: *mut ThreadCtx, message: *const u8, file: *const u8, line: u32, function: *const u8, char_size: u64) {
     // SAFETY: as in `trap`; the strings are the module's constants (or null).
     unsafe {
+        leave_kernel(ctx);
         {
             let c = &*ctx;
             let text = format!(

@@ -22,6 +22,18 @@
 //!    before ours (or, if that was the default action, the default action is restored
 //!    and the faulting instruction re-executed, so the process dies as it would have).
 //!
+//! # Stopping the rest of a failed launch
+//! CUDA ends the whole grid at a fault. Here the thread that recorded the fault
+//! *interrupts* the other threads running blocks of that launch ([`interrupt`]): it sends
+//! each a SIGSEGV with `tgkill`. The handler recognizes such a signal (`SI_TKILL` from
+//! this process, to a thread whose current launch has a fault recorded) and, if the
+//! thread is executing generated code at that instant (its slot's `in_kernel` flag),
+//! ends the running coroutine as for a fault; otherwise it ignores the signal, and the
+//! runtime notices the fault at the thread's next callback or block boundary. This is
+//! what keeps blocks that spin-wait on a block that faulted (grid barriers, look-back
+//! scans) from hanging the launch. The submitting thread repeats the interrupt while it
+//! waits for such a launch to drain.
+//!
 //! # Invariants
 //! - Faults on any thread that is not running kernel code, or whose stack pointer is not
 //!   on a kernel coroutine stack, are never swallowed.
@@ -30,6 +42,9 @@
 //!   keeps no lock held across code that can fault and owns nothing that needs `Drop`
 //!   beyond memory (which leaks). The runtime callbacks format their output before they
 //!   take the printf lock.
+//! - An interrupt never abandons runtime code (which may hold locks, e.g. inside
+//!   `malloc`): runtime callbacks clear `in_kernel` on entry and set it again just before
+//!   returning to generated code.
 //! - Threads that run kernels have an alternate signal stack, so a stack overflow on a
 //!   fiber (the guard page) is handled like any other bad access.
 //! - Only accesses to unmapped or protected memory fault. Device memory is host memory,
@@ -87,6 +102,8 @@ struct Slot {
     /// Kernel thread id of the owner, 0 when free.
     tid: AtomicI32,
     active: [AtomicBool; 2],
+    /// The thread is executing generated code (not runtime code).
+    in_kernel: AtomicBool,
     handler: [UnsafeCell<Option<Handler>>; 2],
     fault: AtomicPtr<AtomicU32>,
 }
@@ -99,6 +116,7 @@ unsafe impl Sync for Slot {}
 const FREE: Slot = Slot {
     tid: AtomicI32::new(0),
     active: [AtomicBool::new(false), AtomicBool::new(false)],
+    in_kernel: AtomicBool::new(false),
     handler: [UnsafeCell::new(None), UnsafeCell::new(None)],
     fault: AtomicPtr::new(std::ptr::null_mut()),
 };
@@ -165,6 +183,11 @@ fn install_altstack() -> Option<(*mut libc::c_void, usize)> {
     }
 }
 
+/// This thread's "executing generated code" flag.
+pub fn in_kernel_flag() -> &'static AtomicBool {
+    &this_slot().in_kernel
+}
+
 fn this_slot() -> &'static Slot {
     install_handlers();
     THIS_THREAD.with(|t| &SLOTS[t.index])
@@ -215,9 +238,31 @@ impl Armed {
 impl Drop for Armed {
     fn drop(&mut self) {
         compiler_fence(Ordering::SeqCst);
+        self.slot.in_kernel.store(false, Ordering::Relaxed);
         self.slot.active[INNER].store(false, Ordering::Relaxed);
         self.slot.active[OUTER].store(false, Ordering::Relaxed);
+        self.slot.fault.store(std::ptr::null_mut(), Ordering::Relaxed);
         compiler_fence(Ordering::SeqCst);
+    }
+}
+
+/// Interrupts every other thread that runs blocks of the launch whose fault word is
+/// `fault` (see the module docs). Only useful once a fault is recorded.
+pub fn interrupt(fault: &AtomicU32) {
+    let target = fault as *const AtomicU32 as *mut AtomicU32;
+    // SAFETY: getpid/gettid have no preconditions; tgkill only signals threads of this
+    // process. A thread that moved on since we read its slot ignores the signal (its
+    // handler checks its own slot). A thread that exited in between had its tid freed;
+    // Linux hands tids out sequentially up to pid_max before reusing one, so the signal
+    // cannot reach a new thread within the microseconds of this scan.
+    unsafe {
+        let (pid, me) = (libc::getpid(), libc::gettid());
+        for slot in SLOTS.iter() {
+            let tid = slot.tid.load(Ordering::Acquire);
+            if tid != 0 && tid != me && slot.fault.load(Ordering::Relaxed) == target && slot.active[OUTER].load(Ordering::Relaxed) {
+                libc::syscall(libc::SYS_tgkill, pid, tid, libc::SIGSEGV);
+            }
+        }
     }
 }
 
@@ -264,6 +309,30 @@ unsafe extern "C" fn on_signal(sig: libc::c_int, info: *mut libc::siginfo_t, uct
     // SAFETY: the kernel passes a valid ucontext for SA_SIGINFO handlers; everything below
     // is async-signal-safe (atomics, a syscall, writes to the coroutine stack).
     unsafe {
+        if sig == libc::SIGSEGV && (*info).si_code == libc::SI_TKILL && (*info).si_pid() == libc::getpid() {
+            if let Some(slot) = own_slot() {
+                let fault = slot.fault.load(Ordering::Relaxed);
+                if slot.active[OUTER].load(Ordering::Relaxed) && !fault.is_null() && (*fault).load(Ordering::Relaxed) != 0 {
+                    // An interrupt: end the running coroutine if it is in generated code.
+                    if slot.in_kernel.load(Ordering::Relaxed) {
+                        let sp = stack_pointer(uctx);
+                        for level in [INNER, OUTER] {
+                            if !slot.active[level].load(Ordering::Relaxed) {
+                                continue;
+                            }
+                            compiler_fence(Ordering::SeqCst);
+                            let Some(handler) = *slot.handler[level].get() else { continue };
+                            if handler.stack_ptr_in_bounds(sp) {
+                                slot.in_kernel.store(false, Ordering::Relaxed);
+                                redirect(uctx, handler.setup_trap_handler(|| Exit::Faulted));
+                                return;
+                            }
+                        }
+                    }
+                    return;
+                }
+            }
+        }
         if let Some(slot) = own_slot() {
             let sp = stack_pointer(uctx);
             for level in [INNER, OUTER] {
@@ -277,6 +346,7 @@ unsafe extern "C" fn on_signal(sig: libc::c_int, info: *mut libc::siginfo_t, uct
                     if !fault.is_null() {
                         record(&*fault, fault_code(sig));
                     }
+                    slot.in_kernel.store(false, Ordering::Relaxed);
                     let regs = handler.setup_trap_handler(|| Exit::Faulted);
                     redirect(uctx, regs);
                     return;

@@ -36,6 +36,10 @@ impl BlockRunner for Runner<'_> {
     fn run_blocks(&self, cursor: &BlockCursor, worker: &mut WorkerState) {
         self.0.run_blocks(cursor, &mut worker.scratch);
     }
+
+    fn interrupt_if_faulted(&self) {
+        self.0.interrupt_if_faulted();
+    }
 }
 
 /// The cooperative-groups grid workspace (`%envreg1:%envreg2` points to it): the

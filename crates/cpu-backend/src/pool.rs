@@ -63,6 +63,9 @@ impl BlockCursor {
 pub trait BlockRunner: Sync {
     /// Runs blocks taken from `cursor` on this thread until it is exhausted.
     fn run_blocks(&self, cursor: &BlockCursor, worker: &mut WorkerState);
+    /// Called now and then while the submitter waits for the last blocks: if the launch
+    /// has failed, interrupt the threads still running its blocks.
+    fn interrupt_if_faulted(&self) {}
 }
 
 struct Job {
@@ -107,13 +110,20 @@ impl Job {
         }
     }
 
-    fn wait(&self) {
+    fn wait(&self, runner: &dyn BlockRunner) {
         let mut g = self.done.lock().unwrap_or_else(|e| e.into_inner());
         while self.active.load(Ordering::SeqCst) != 0 {
-            g = self.done_cv.wait(g).unwrap_or_else(|e| e.into_inner());
+            let (next, timeout) = self.done_cv.wait_timeout(g, INTERRUPT_PERIOD).unwrap_or_else(|e| e.into_inner());
+            g = next;
+            if timeout.timed_out() {
+                runner.interrupt_if_faulted();
+            }
         }
     }
 }
+
+/// How often a submitter waiting for a failed launch's last blocks interrupts them again.
+const INTERRUPT_PERIOD: std::time::Duration = std::time::Duration::from_millis(5);
 
 struct Shared {
     jobs: Mutex<VecDeque<Arc<Job>>>,
@@ -181,7 +191,8 @@ impl Pool {
             // Unlist it (a worker may have done so already) so no new thread enters.
             self.shared.jobs.lock().unwrap_or_else(|e| e.into_inner()).retain(|j| !Arc::ptr_eq(j, &job));
         }
-        job.wait();
+        // SAFETY: as above; `runner` is alive for this whole call.
+        job.wait(unsafe { &*job.runner });
         !job.panicked.load(Ordering::SeqCst)
     }
 
@@ -189,12 +200,14 @@ impl Pool {
     /// thread runs block 0). Returns false if a block panicked.
     pub fn run_cooperative(&self, total: u64, runner: &(dyn BlockRunner + '_)) -> bool {
         let panicked = AtomicBool::new(false);
+        let finished = AtomicU64::new(0);
         let run_one = |index: u64| {
             let cursor = BlockCursor { next: AtomicU64::new(index), total: index + 1 };
             let ok = catch_unwind(AssertUnwindSafe(|| WORKER.with(|w| runner.run_blocks(&cursor, &mut w.borrow_mut())))).is_ok();
             if !ok {
                 panicked.store(true, Ordering::SeqCst);
             }
+            finished.fetch_add(1, Ordering::SeqCst);
         };
         std::thread::scope(|s| {
             for index in 1..total {
@@ -205,6 +218,10 @@ impl Pool {
                     .expect("spawn a thread for a cooperative block");
             }
             run_one(0);
+            while finished.load(Ordering::SeqCst) < total {
+                std::thread::sleep(INTERRUPT_PERIOD);
+                runner.interrupt_if_faulted();
+            }
         });
         !panicked.load(Ordering::SeqCst)
     }

@@ -219,3 +219,50 @@ fn cooperative_launch_runs_every_block_at_once() {
     unsafe { d.copy_from_device(got.as_mut_ptr() as *mut u8, out, blocks as usize * 4).unwrap() };
     assert!(got.iter().all(|&v| v == blocks), "{got:?}");
 }
+
+/// Block 0 traps; every other block spins forever on a flag nobody sets (in generated
+/// code, with and without barriers around the spin). The launch must end with the trap's
+/// error instead of hanging: the other blocks are interrupted.
+fn spin_or_trap(bar: &str) -> String {
+    format!(
+        r#"{HEADER}
+.visible .entry k(.param .u64 flag)
+{{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [flag];
+  mov.u32 %r1, %ctaid.x;
+  mov.u32 %r3, %tid.x;
+  {bar}
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra SPIN;
+  setp.ne.u32 %p2, %r3, 0;
+  @%p2 bra DONE;
+  trap;
+SPIN:
+  ld.volatile.global.u32 %r2, [%rd1];
+  setp.eq.u32 %p2, %r2, 0;
+  @%p2 bra SPIN;
+  {bar}
+DONE:
+  ret;
+}}
+"#
+    )
+}
+
+#[test]
+fn a_fault_stops_blocks_that_wait_forever() {
+    let d = device();
+    let flag = d.alloc(4).unwrap();
+    d.memset(flag, 0, 4, 1).unwrap();
+    for bar in ["", "bar.sync 0;"] {
+        let m = d.load_ptx(&spin_or_trap(bar), &LoadOptions::default()).unwrap();
+        let t = std::time::Instant::now();
+        assert_eq!(launch(&*m, 8, 32, &flag.to_le_bytes()), Err(DeviceError::LaunchFailed), "{bar}");
+        let cfg = LaunchConfig { grid: [6, 1, 1], block: [32, 1, 1], dynamic_shared_bytes: 0 };
+        assert_eq!(m.launch_cooperative("k", &cfg, &flag.to_le_bytes()), Err(DeviceError::LaunchFailed), "cooperative {bar}");
+        assert!(t.elapsed() < std::time::Duration::from_secs(20), "took {:?}", t.elapsed());
+    }
+}
