@@ -87,10 +87,13 @@ impl Target for HostTarget {
                 define_header(i, &["ctx", "id", "count"]),
                 callback(host_abi::OFFSET_BARRIER)
             ),
-            "__ptx_trap" | "__ptx_assertfail" => {
-                let names: &[&str] = if name == "__ptx_trap" { &["ctx"] } else { &["ctx", "msg", "file", "line", "func"] };
-                format!("{}\n{}  call void %f(ptr %ctx)\n  ret void\n}}\n", define_header(i, names), callback(host_abi::OFFSET_TRAP))
-            }
+            "__ptx_trap" => format!("{}\n{}  call void %f(ptr %ctx)\n  ret void\n}}\n", define_header(i, &["ctx"]), callback(host_abi::OFFSET_TRAP)),
+            // nvcc's strings are of 1-byte characters.
+            "__ptx_assertfail" => format!(
+                "{}\n{}  call void %f(ptr %ctx, ptr %msg, ptr %file, i32 %line, ptr %func, i64 1)\n  ret void\n}}\n",
+                define_header(i, &["ctx", "msg", "file", "line", "func"]),
+                callback(host_abi::OFFSET_ASSERT_FAIL)
+            ),
             "__ptx_vprintf" => format!(
                 "{}\n{}  %r = call i32 %f(ptr %ctx, ptr %fmt, ptr %args)\n  ret i32 %r\n}}\n",
                 define_header(i, &["ctx", "fmt", "args"]),
