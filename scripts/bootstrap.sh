@@ -23,6 +23,7 @@ APT_PACKAGES=(
   llvm-19-dev libclang-19-dev libclang-cpp19-dev libpolly-19-dev clang-19 lld-19 libzstd-dev
   g++ make python3-venv binutils coreutils
   libhsa-runtime64-1
+  pocl-opencl-icd ocl-icd-libopencl1
 )
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -1,0 +1,2 @@
+// The empty kernel for launch latency and throughput.
+extern "C" __global__ void empty() {}
