@@ -7,11 +7,15 @@
 //
 // Asynchrony is observed with "gate" kernels that spin on a flag in mapped pinned host
 // memory until the host (or another kernel) sets it, so nothing depends on timing except
-// the lower bound of one elapsed-time check.
+// the lower bound of one elapsed-time check. A watchdog opens any gate still closed after
+// 10 s, so a missing concurrency shows up as a failed check, not a hang; each section
+// prints its name first.
 #define CTEST_NAME "streams_events"
 #include "ctest.h"
 
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <thread>
 
 // Spins until *flag != 0, then writes `value` to *out.
@@ -72,7 +76,52 @@ struct Flag {
   ~Flag() { cudaFreeHost(host); }
 };
 
+// Opens `f` if it is still closed `seconds` after construction; records that it had to.
+struct Watchdog {
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+  bool fired = false;
+  std::thread t;
+  const char *what;
+  Watchdog(Flag &f, const char *what_, int seconds = 10) : what(what_) {
+    t = std::thread([this, &f, seconds] {
+      std::unique_lock<std::mutex> lock(m);
+      if (!cv.wait_for(lock, std::chrono::seconds(seconds), [this] { return done; })) {
+        fired = true;
+        f.set();
+      }
+    });
+  }
+  ~Watchdog() {
+    {
+      std::lock_guard<std::mutex> lock(m);
+      done = true;
+    }
+    cv.notify_all();
+    t.join();
+    EXPECT(!fired, "%s: the gate had to be opened by the watchdog (work did not run concurrently)", what);
+  }
+};
+
+static void section(const char *name) {
+  printf("streams_events: %s\n", name);
+  fflush(stdout);
+}
+
 int main() {
+  // On NVIDIA GPUs: load every kernel up front (lazy loading may synchronize the context
+  // when a kernel is first launched, which deadlocks a kernel that waits for a later
+  // one), and give streams more hardware queues (no false dependencies between them).
+  setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+  setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", 0);
+  {
+    cudaFuncAttributes attr;
+    CHECK(cudaFuncGetAttributes(&attr, gate));
+    CHECK(cudaFuncGetAttributes(&attr, release));
+    CHECK(cudaFuncGetAttributes(&attr, step_kernel));
+    CHECK(cudaFuncGetAttributes(&attr, combine));
+  }
   int *dvals;  // scratch results
   CHECK(cudaMalloc(&dvals, 16 * sizeof(int)));
   CHECK(cudaMemset(dvals, 0, 16 * sizeof(int)));
@@ -83,6 +132,7 @@ int main() {
   CHECK(cudaStreamCreateWithFlags(&s3, cudaStreamNonBlocking));
 
   // 1. A launch returns before the kernel finishes; queries say NotReady until then.
+  section("1 asynchronous launch");
   {
     Flag f;
     cudaEvent_t e;
@@ -100,9 +150,10 @@ int main() {
   }
 
   // 2. Streams run concurrently: a kernel on s1 waits for a kernel launched later on s2.
+  section("2 concurrent streams");
   {
     Flag f;
-    *f.host = 0;
+    Watchdog w(f, "a kernel on s1 released by a later kernel on s2");
     gate<<<1, 1, 0, s1>>>(f.dev, dvals + 1, 22);
     release<<<1, 1, 0, s2>>>(f.dev);
     CHECK(cudaStreamSynchronize(s1));
@@ -111,8 +162,10 @@ int main() {
 
   // 3. Legacy default stream: waits for the blocking stream s1, but the non-blocking
   // stream s3 runs while s1 is still held.
+  section("3 legacy default stream, non-blocking stream");
   {
     Flag f;
+    Watchdog w(f, "a non-blocking stream while a blocking one is held");
     gate<<<1, 1, 0, s1>>>(f.dev, dvals + 2, 3);
     combine<<<1, 1>>>(dvals + 2, dvals + 3, 4);  // legacy stream: after s1's gate
     combine<<<1, 1, 0, s3>>>(dvals + 1, dvals + 4, 5);
@@ -124,6 +177,7 @@ int main() {
   }
 
   // 4. cudaStreamWaitEvent: s2 waits for s1's gate without the host waiting.
+  section("4 cudaStreamWaitEvent");
   {
     Flag f;
     cudaEvent_t done;
@@ -139,6 +193,7 @@ int main() {
   }
 
   // 5. Event timing: the elapsed time covers the work between the records.
+  section("5 event timing");
   {
     Flag f;
     cudaEvent_t t0, t1;
@@ -160,6 +215,7 @@ int main() {
   }
 
   // 6. A chain of dependent kernels and async copies from pinned memory, in order.
+  section("6 stream order");
   {
     const int n = 1000;
     int *h, *d;
@@ -181,6 +237,7 @@ int main() {
   }
 
   // 7. Host callbacks run in stream order, after the work before them.
+  section("7 host callbacks");
   {
     Flag f;
     CallbackLog *log;
@@ -201,6 +258,7 @@ int main() {
   }
 
   // 8. The per-thread default stream is a stream of its own.
+  section("8 per-thread default stream");
   {
     Flag f;
     gate<<<1, 1, 0, cudaStreamPerThread>>>(f.dev, dvals + 10, 10);
