@@ -83,7 +83,7 @@ fn every_kernel_compiles_for_every_gpu_and_the_code_objects_check_out() {
             let path = dir.join(format!("{}.{gfx}.co", e.file));
             std::fs::write(&path, &co.elf).unwrap();
             let header = run("llvm-readelf", &["-h"], &path);
-            for want in ["DYN (Shared object file)", "EM_AMDGPU", "AMDGPU - HSA", &format!("{gfx}")] {
+            for want in ["DYN (Shared object file)", "EM_AMDGPU", "AMDGPU - HSA", gfx] {
                 assert!(header.contains(want), "{gfx} {}: ELF header lacks {want:?}:\n{header}", e.file);
             }
             // ABI version 3 is code object v5.
@@ -157,6 +157,6 @@ fn unsupported_targets_and_warp_widths_are_refused_clearly() {
     assert_eq!(err("gfx90a:xnack-", 32), "", "target ID features are accepted");
     // A barrier for part of the CTA has no AMDGPU equivalent: refused with the PTX line.
     let ptx = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tbar.sync 1, 64;\n\tret;\n}\n";
-    let e = codegen::compile_ptx(ptx, &AmdgpuOptions::new("gfx1100")).err().expect("refused").to_string();
+    let e = codegen::compile_ptx(ptx, &AmdgpuOptions::new("gfx1100")).expect_err("refused").to_string();
     assert!(e.contains("6:") && e.contains("thread count"), "{e}");
 }

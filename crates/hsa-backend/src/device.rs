@@ -32,6 +32,8 @@ pub(crate) struct Shared {
     pub queues: QueuePool,
     /// The device's printf buffer (host memory) and the launches running now.
     pub printf: Mutex<(usize, u32)>,
+    /// The host staging buffer of copies (allocated at the first copy), one copy at a time.
+    pub staging: Mutex<usize>,
 }
 
 /// One AMD GPU.
@@ -76,7 +78,7 @@ fn pools(hsa: &Hsa, agent: Agent) -> Vec<(MemoryPool, u32, u64)> {
     unsafe { (hsa.hsa_amd_agent_iterate_memory_pools)(agent, collect, &mut all as *mut _ as *mut c_void) };
     all.into_iter()
         .filter(|&p| pool_info::<u32>(hsa, p, ffi::POOL_INFO_SEGMENT) == ffi::SEGMENT_GLOBAL && pool_info::<bool>(hsa, p, ffi::POOL_INFO_RUNTIME_ALLOC_ALLOWED))
-        .map(|p| (p, pool_info::<u32>(hsa, p, ffi::POOL_INFO_GLOBAL_FLAGS), pool_info::<u64>(hsa, p, ffi::POOL_INFO_SIZE) as u64))
+        .map(|p| (p, pool_info::<u32>(hsa, p, ffi::POOL_INFO_GLOBAL_FLAGS), pool_info::<u64>(hsa, p, ffi::POOL_INFO_SIZE)))
         .collect()
 }
 
@@ -94,6 +96,8 @@ pub(crate) fn discover() -> Result<Vec<Arc<HsaDevice>>, String> {
     unsafe { (hsa.hsa_iterate_agents)(collect, &mut agents as *mut _ as *mut c_void) };
     let (gpus, cpus): (Vec<Agent>, Vec<Agent>) = agents.into_iter().partition(|&a| agent_info::<u32>(&hsa, a, ffi::AGENT_INFO_DEVICE) == Some(ffi::DEVICE_TYPE_GPU));
     if gpus.is_empty() {
+        // SAFETY: balances the successful hsa_init above; nothing of ROCr is in use.
+        unsafe { (hsa.hsa_shut_down)() };
         return Err("ROCr reports no GPU agent".into());
     }
     let cpu = *cpus.first().ok_or("ROCr reports no CPU agent")?;
@@ -190,7 +194,7 @@ impl HsaDevice {
             *(printf as *mut u64) = (PRINTF_BYTES - compiler_core::target::amdgpu::printf::RECORDS_OFFSET) as u64;
         }
         let queues = QueuePool::new(hsa.clone(), agent, rt.timestamp_hz);
-        let shared = Arc::new(Shared { rt: rt.clone(), agent, gfx, queues, printf: Mutex::new((printf, 0)) });
+        let shared = Arc::new(Shared { rt: rt.clone(), agent, gfx, queues, printf: Mutex::new((printf, 0)), staging: Mutex::new(0) });
         Ok(HsaDevice { shared, props, device_pool, allocations: Mutex::new(HashMap::new()) })
     }
 
@@ -215,11 +219,15 @@ impl HsaDevice {
         check(st)
     }
 
-    /// Copy through a host staging buffer: `fill(staging, offset, n)` prepares or consumes
-    /// each chunk; `to_device` says the direction.
+    /// Copy through the device's host staging buffer: `chunk(staging, offset, n)` prepares
+    /// or consumes each chunk; `to_device` says the direction.
     fn staged(&self, dev: DevicePtr, size: usize, to_device: bool, mut chunk: impl FnMut(*mut u8, usize, usize)) -> Result<(), DeviceError> {
-        let n = size.min(STAGING_BYTES).max(1);
-        let staging = alloc_host(&self.shared.rt, self.shared.agent, n).map_err(status::device_error)?;
+        let n = STAGING_BYTES;
+        let mut guard = self.shared.staging.lock().unwrap_or_else(|e| e.into_inner());
+        if *guard == 0 {
+            *guard = alloc_host(&self.shared.rt, self.shared.agent, n).map_err(status::device_error)?;
+        }
+        let staging = *guard;
         let (gpu, cpu) = (self.shared.agent, self.shared.rt.cpu);
         let mut done = 0;
         let mut result = Ok(());
@@ -235,8 +243,6 @@ impl HsaDevice {
             }
             done += len;
         }
-        // SAFETY: allocated above, no copy in flight.
-        unsafe { (self.hsa().hsa_amd_memory_pool_free)(staging as *mut c_void) };
         result
     }
 }
@@ -329,7 +335,7 @@ impl Device for HsaDevice {
             2 => (value & 0xffff) * 0x0001_0001,
             _ => value,
         };
-        if dst % 4 == 0 && bytes % 4 == 0 {
+        if dst.is_multiple_of(4) && bytes.is_multiple_of(4) {
             // SAFETY: the driver checked the range lies in an allocation.
             return check(unsafe { (self.hsa().hsa_amd_memory_fill)(dst as *mut c_void, pattern, bytes / 4) });
         }

@@ -115,6 +115,7 @@ macro_rules! api {
 
 api! {
     hsa_init: fn() -> hsa_status_t;
+    hsa_shut_down: fn() -> hsa_status_t;
     hsa_status_string: fn(hsa_status_t, *mut *const libc::c_char) -> hsa_status_t;
     hsa_system_get_info: fn(u32, *mut c_void) -> hsa_status_t;
     hsa_iterate_agents: fn(AgentCallback, *mut c_void) -> hsa_status_t;

@@ -25,8 +25,6 @@ impl FnLowerer<'_> {
         Ok(())
     }
 
-    /// Special registers (PTX ISA 10), as u32 values.
-
     /// `call` (PTX ISA 9.7.12.6). Every function takes `(ctx, returns..., params...)` as
     /// pointers to their `.param` storage; values in registers or immediates are spilled
     /// to a temporary so the callee sees the same layout.

@@ -34,6 +34,7 @@ mod warp;
 
 pub(crate) use module::ll_global;
 pub use module::{lower_module, lower_module_for};
+#[cfg(test)]
 pub(crate) use module::{define_intrinsics, intrinsic_declarations};
 
 /// What the runtime needs to know about one lowered kernel.

@@ -67,7 +67,7 @@ pub fn decode(bytes: &[u8]) -> Drained {
     while at + 8 <= end {
         let (Some(size), Some(kind)) = (u32_at(at), u32_at(at + 4)) else { break };
         let size = size as usize;
-        if size < 8 || size % 8 != 0 || at + size > end {
+        if size < 8 || !size.is_multiple_of(8) || at + size > end {
             break;
         }
         let rec = &bytes[at..at + size];
