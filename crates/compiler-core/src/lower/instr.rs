@@ -634,6 +634,8 @@ impl FnLowerer<'_> {
                 "lg2" => self.emit(format!("{t} = call {vt} @llvm.log2.{s}({vt} {a})")),
                 "sin" => self.emit(format!("{t} = call {vt} @llvm.sin.{s}({vt} {a})")),
                 "cos" => self.emit(format!("{t} = call {vt} @llvm.cos.{s}({vt} {a})")),
+                // Through an intrinsic: not every target can lower llvm.tanh.
+                "tanh" if vt == "float" => self.emit(format!("{t} = call float @__ptx_tanh_f32(float {a})")),
                 "tanh" => self.emit(format!("{t} = call {vt} @llvm.tanh.{s}({vt} {a})")),
                 _ => return Err(self.err(format!("{op} is not defined on floating-point types"))),
             }

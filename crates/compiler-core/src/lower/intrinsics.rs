@@ -38,6 +38,7 @@
 //! | `void __ptx_trap(ctx)` | `trap`: the launch fails; the calling thread does not continue |
 //! | `void __ptx_assertfail(ctx, ptr message, ptr file, i32 line, ptr function)` | CUDA's `__assertfail`: report, then trap |
 //! | `i32 __ptx_vprintf(ctx, ptr format, ptr args)` | CUDA's `vprintf` (argument buffer packed as nvcc packs it) |
+//! | `float __ptx_tanh_f32(float x)` | `tanh.approx.f32` (a maximum relative error of 2^-11 is enough) |
 //!
 //! Atomics, fences and ordered loads/stores are plain LLVM instructions; the target maps
 //! PTX scopes to `syncscope`s ([`crate::target::Target::sync_scope`]).
@@ -93,6 +94,7 @@ pub const INTRINSICS: &[Intrinsic] = &[
     i("__ptx_trap", "void", "ptr"),
     i("__ptx_assertfail", "void", "ptr, ptr, ptr, i32, ptr"),
     i("__ptx_vprintf", "i32", "ptr, ptr, ptr"),
+    i("__ptx_tanh_f32", "float", "float"),
 ];
 
 /// `redux.sync` operations in the order of their `op` code.

@@ -94,6 +94,7 @@ impl Target for HostTarget {
                 define_header(i, &["ctx", "msg", "file", "line", "func"]),
                 callback(host_abi::OFFSET_ASSERT_FAIL)
             ),
+            "__ptx_tanh_f32" => format!("{}\n  %r = call float @llvm.tanh.f32(float %x)\n  ret float %r\n}}\n", define_header(i, &["x"])),
             "__ptx_vprintf" => format!(
                 "{}\n{}  %r = call i32 %f(ptr %ctx, ptr %fmt, ptr %args)\n  ret i32 %r\n}}\n",
                 define_header(i, &["ctx", "fmt", "args"]),

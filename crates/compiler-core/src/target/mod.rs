@@ -176,6 +176,7 @@ mod tests {
                 let args: Vec<String> = i.params.split(", ").enumerate().map(|(k, ty)| match (k, ty) {
                     (0, "ptr") => "ptr %ctx".to_string(),
                     (_, "ptr") => "ptr null".to_string(),
+                    (_, "float") => "float 0.0".to_string(),
                     (_, ty) => format!("{ty} 0"),
                 }).collect();
                 let call = if i.ret == "void" { String::new() } else { format!("%r.{} = ", i.name) };

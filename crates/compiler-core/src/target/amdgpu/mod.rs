@@ -248,6 +248,12 @@ impl Target for AmdgpuTarget {
                 "{}\n  call void @__ptx_assert_record(ptr %ctx, ptr %msg, ptr %file, i32 %line, ptr %func)\n  call void @llvm.trap()\n  unreachable\n}}\n",
                 h(&["ctx", "msg", "file", "line", "func"])
             ),
+            // tanh(x) = sign(x) (1 - 2 / (e^(2|x|) + 1)) (e^(2|x|) = inf gives exactly 1);
+            // below |x| = 1/16, where that cancels, x - x^3/3 + 2x^5/15.
+            "__ptx_tanh_f32" => format!(
+                "{}\n  %ax = call float @llvm.fabs.f32(float %x)\n  %two = fmul float %ax, 2.0\n  %e = call float @llvm.exp.f32(float %two)\n  %d = fadd float %e, 1.0\n  %q = fdiv arcp float 2.0, %d\n  %m = fsub float 1.0, %q\n  %big = call float @llvm.copysign.f32(float %m, float %x)\n  %x2 = fmul float %x, %x\n  %p0 = fmul float %x2, 0x3FC1111120000000\n  %p1 = fadd float %p0, 0xBFD5555560000000\n  %p2 = fmul float %p1, %x2\n  %p3 = fmul float %p2, %x\n  %small = fadd float %x, %p3\n  %tiny = fcmp olt float %ax, 0.0625\n  %r = select i1 %tiny, float %small, float %big\n  ret float %r\n}}\n",
+                h(&["x"])
+            ),
             "__ptx_vprintf" => format!(
                 "{}\n  %r = call i32 @__ptx_printf_record(ptr %fmt, ptr %args)\n  ret i32 %r\n}}\n",
                 h(&["ctx", "fmt", "args"])
