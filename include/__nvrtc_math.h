@@ -19,6 +19,10 @@
 
 #include "__nvrtc_math_coeffs.h"
 
+/* No floating-point contraction in here: the double-double steps depend on every product
+   and sum being rounded exactly where written (fused forms are spelled __builtin_fma). */
+#pragma clang fp contract(off)
+
 #define __NVM static __device__ __forceinline__
 #define __NVMI static __device__ __attribute__((noinline))
 
@@ -451,19 +455,27 @@ __NVD double log10(double __x) {
   __nv_dd __l = __nv_dd_mul(__nv_log_dd(__x), {__NV_LOG10E_HI, __NV_LOG10E_LO});
   return __l.hi + __l.lo;
 }
+/* log1p(x + xl) as a double-double (xl: a tail below x's last bit). */
+__NVM __nv_dd __nv_log1p_dd2(double __x, double __xl) {
+  if (__x > -0.29289321881345243 && __x < 0.41421356237309503) {
+    __nv_dd __l = __nv_log1p_dd(__x);
+    return __nv_fast_two_sum(__l.hi, __l.lo + __xl / (1.0 + __x));
+  }
+  /* u = 1 + x in double-double; log1p = log(u_hi) + u_lo / u_hi. */
+  __nv_dd __u = __nv_two_sum(1.0, __x);
+  __u.lo += __xl;
+  __nv_dd __l = __nv_log_dd(__u.hi);
+  return __nv_fast_two_sum(__l.hi, __l.lo + __u.lo / __u.hi);
+}
 __NVD double log1p(double __x) {
   if (__x != __x) return __x + __x;
   if (__x < -1.0) return __NV_NAN;
   if (__x == -1.0) return -__NV_INF;
   if (__nv_isinf(__x)) return __x;
-  double __ax = __builtin_fabs(__x);
-  if (__ax < 0x1p-54) return __x;
-  if (__x > -0.29289321881345243 && __x < 0.41421356237309503) return __nv_log1p_kernel(__x);
-  /* u = 1 + x rounded; log1p(x) = log(u) + (x - (u - 1)) / u. */
-  double __u = 1.0 + __x;
-  double __c = (__u > 2.0) ? (__x - (__u - 1.0)) : ((__x + 1.0) - __u);
-  __nv_dd __l = __nv_log_dd(__u);
-  return __l.hi + (__l.lo + __c / __u);
+  if (__builtin_fabs(__x) < 0x1p-54) return __x;
+  if (__x > 0x1p1000) { __nv_dd __l = __nv_log_dd(__x); return __l.hi + __l.lo; }
+  __nv_dd __l = __nv_log1p_dd2(__x, 0.0);
+  return __l.hi + __l.lo;
 }
 
 /* ---- power ---------------------------------------------------------------------------------------- */
@@ -865,14 +877,11 @@ __NVD double atanh(double __x) {
   if (__ax > 1.0) return __NV_NAN;
   if (__ax == 1.0) return __builtin_copysign(__NV_INF, __x);
   if (__ax < 0x1p-28) return __x;
-  double __r;
-  if (__ax < 0.5) {
-    double __t = __ax + __ax;
-    __r = 0.5 * log1p(__t + __t * __ax / (1.0 - __ax));
-  } else {
-    __r = 0.5 * log1p((__ax + __ax) / (1.0 - __ax));
-  }
-  return __builtin_copysign(__r, __x);
+  /* atanh(a) = log1p(2a / (1 - a)) / 2 with the quotient in double-double. */
+  __nv_dd __den = __nv_two_sum(1.0, -__ax);
+  __nv_dd __q = __nv_dd_div({__ax + __ax, 0.0}, __den);
+  __nv_dd __l = __nv_log1p_dd2(__q.hi, __q.lo);
+  return __builtin_copysign(0.5 * (__l.hi + __l.lo), __x);
 }
 
 /* ---- roots and norms ----------------------------------------------------------------------------------- */
@@ -970,25 +979,26 @@ __NVD double rnorm(int __n, const double *__v) { return 1.0 / norm(__n, __v); }
 
 /* ---- error function and its inverses ------------------------------------------------------------------ */
 
-/* exp(-x^2) for x >= 0 with x^2 carried in double-double. */
-__NVM double __nv_exp_neg_sq(double __x) {
+/* exp(-(x + xl)^2) for x >= 0 with the square carried in double-double. */
+__NVM double __nv_exp_neg_sq(double __x, double __xl = 0.0) {
   __nv_dd __s = __nv_two_prod(__x, __x);
+  __s.lo = __builtin_fma(2.0 * __x, __xl, __s.lo);
   if (__s.hi > 745.2) return 0.0;
   int __k;
   __nv_dd __e = __nv_exp_kernel(-__s.hi, -__s.lo, &__k);
   return __nv_exp_finish(__e, __k);
 }
-/* erfc(x) for x >= 0.84375. */
-__NVM double __nv_erfc_tail(double __x) {
+/* erfc(x + xl) for x >= 0.84375 (xl: a tail below x's last bit). */
+__NVMI double __nv_erfc_tail(double __x, double __xl = 0.0) {
   if (__x >= 27.3) return 0.0;
   if (__x >= 6.0) {
     double __u = 1.0 / (__x * __x);
-    return __nv_exp_neg_sq(__x) * __nv_poly(__nv_erfc_h, __u) / __x;
+    return __nv_exp_neg_sq(__x, __xl) * __nv_poly(__nv_erfc_h, __u) / __x;
   }
   int __k = 0;
   while (__k < __NV_ERFC_INTERVALS - 1 && __x >= __nv_erfc_edges[__k + 1]) ++__k;
   double __c0 = 0.5 * (__nv_erfc_edges[__k] + __nv_erfc_edges[__k + 1]);
-  return __nv_exp_neg_sq(__x) * __nv_poly_n(__NV_ERFC_G(__k), 22, __x - __c0);
+  return __nv_exp_neg_sq(__x, __xl) * __nv_poly_n(__NV_ERFC_G(__k), 22, (__x - __c0) + __xl);
 }
 __NVD double erf(double __x) {
   if (__x != __x) return __x + __x;
@@ -1060,7 +1070,13 @@ __NVD double erfcinv(double __q) {
   }
   return __x;
 }
-__NVD double normcdf(double __x) { return 0.5 * erfc(-__x * 0.70710678118654752); }
+__NVD double normcdf(double __x) {
+  /* 0.5 erfc(-x/sqrt(2)) with the scaled argument in double-double: erfc's steep tail
+     would magnify the rounding of a plain product. */
+  __nv_dd __t = __nv_dd_mul_d({__NV_RSQRT2_HI, __NV_RSQRT2_LO}, -__x);
+  if (__t.hi >= 0.84375) return 0.5 * __nv_erfc_tail(__t.hi, __t.lo);
+  return 0.5 * erfc(__t.hi);
+}
 __NVD double normcdfinv(double __p) { return -1.4142135623730951 * erfcinv(2.0 * __p); }
 
 /* ---- gamma functions ---------------------------------------------------------------------------------------- */
@@ -1143,13 +1159,19 @@ __NVD double tgamma(double __x) {
   if (__x > 0.0) return __nv_tgamma_pos(__x);
   if (__nv_is_int(__x) || __x == -__NV_INF) return __NV_NAN;
   if (__x > -0x1p-54) return 1.0 / __x;
-  /* Reflection: Gamma(x) = pi / (sin(pi x) Gamma(1 - x)). */
+  if (__x > -1.0) {
+    /* Gamma(x) = Gamma(x + 1) / x; x + 1 is exact below -1/2. */
+    return __nv_tgamma_pos(__x + 1.0) / __x;
+  }
+  /* Reflection with Gamma(1 - x) = -x Gamma(-x) (-x is exact):
+     Gamma(x) = pi / (sin(pi x) (-x) Gamma(-x)). */
   double __s = sinpi(__x);
-  if (__x > -20.0) return __NV_PI_HI / (__s * __nv_tgamma_pos(1.0 - __x));
+  double __ax = -__x;
+  if (__ax < 20.0) return __NV_PI_HI / (__s * __ax * __nv_tgamma_pos(__ax));
   if (__x < -190.0) return __builtin_copysign(0.0, __s);
-  /* exp(log(pi/|s|) - lgamma(1 - x)) in double-double: no overflow in between. */
-  __nv_dd __l = __nv_log_dd(__builtin_fabs(__s));
-  __nv_dd __st = __nv_stirling_dd(1.0 - __x);
+  /* exp(log(pi) - log|s| - log(-x) - lgamma(-x)) in double-double: nothing overflows. */
+  __nv_dd __l = __nv_dd_add(__nv_log_dd(__builtin_fabs(__s)), __nv_log_dd(__ax));
+  __nv_dd __st = __nv_stirling_dd(__ax);
   __nv_dd __a = __nv_dd_add({__NV_LOG_PI_HI, __NV_LOG_PI_LO}, {-__l.hi, -__l.lo});
   __a = __nv_dd_add(__a, {-__st.hi, -__st.lo});
   int __k;
@@ -1638,5 +1660,12 @@ __NVD unsigned long long ullmin(unsigned long long __a, unsigned long long __b) 
 __NVD unsigned long long ullmax(unsigned long long __a, unsigned long long __b) { return __a > __b ? __a : __b; }
 __NVD long long llmin(long long __a, long long __b) { return __a < __b ? __a : __b; }
 __NVD long long llmax(long long __a, long long __b) { return __a > __b ? __a : __b; }
+
+/* Back to the command line's contraction mode for the code that follows. */
+#if __NVRTC_FMAD__
+#pragma clang fp contract(fast)
+#else
+#pragma clang fp contract(off)
+#endif
 
 #endif

@@ -82,7 +82,7 @@ static __device__ const double __nv_lgamma_c12[19] = {0x1.7c9ff21d3df69p+0, 0x1.
 static __device__ const double __nv_lgamma_c13[19] = {0x1.cab0bfa2a2002p+0, 0x1.4190ed71d7a49p+0, 0x1.22a27c22fad85p-3, -0x1.b51fa807f70fep-7, 0x1.ea0c8ce2a7476p-10, -0x1.47afa062b4a07p-12, 0x1.e430b5d8add23p-15, -0x1.7d39f12160b58p-17, 0x1.3992b08f31c18p-19, -0x1.0a33c57185081p-21, 0x1.ceccc6e988ed0p-24, -0x1.99b35a8f6c6adp-26, 0x1.6ff2426759e22p-28, -0x1.4e49139364813p-30, 0x1.329448754337fp-32, -0x1.1b5e278c1d2b7p-34, 0x1.07a19bf54f0c3p-36, -0x1.ef546d414cce8p-39, 0x1.d198d661873f8p-41};
 #define __NV_LGAMMA_C(k) (k == 0 ? __nv_lgamma_c0 : k == 1 ? __nv_lgamma_c1 : k == 2 ? __nv_lgamma_c2 : k == 3 ? __nv_lgamma_c3 : k == 4 ? __nv_lgamma_c4 : k == 5 ? __nv_lgamma_c5 : k == 6 ? __nv_lgamma_c6 : k == 7 ? __nv_lgamma_c7 : k == 8 ? __nv_lgamma_c8 : k == 9 ? __nv_lgamma_c9 : k == 10 ? __nv_lgamma_c10 : k == 11 ? __nv_lgamma_c11 : k == 12 ? __nv_lgamma_c12 : __nv_lgamma_c13)
 /* double lgamma/tgamma Stirling correction: w F(v), w = 1/x, v = w^2, x >= 8 (degree 7 on [0.0, 0.015625]) */
-static __device__ const double __nv_lgamma_st[8] = {0x1.55b3a71b66a2ep-69, 0x1.5555555555554p-4, -0x1.6c16c16c08aebp-9, 0x1.a01a012ec1e90p-11, -0x1.381310a20aba1p-11, 0x1.b914b284d9638p-11, -0x1.ed52201eace95p-10, 0x1.416e569a71707p-8};
+static __device__ const double __nv_lgamma_st[8] = {0x1.5555555555555p-4, -0x1.6c16c16c16b29p-9, 0x1.a01a019ee0dbep-11, -0x1.38137ec070147p-11, 0x1.b94f6d6592192p-11, -0x1.f5ff2fdcdf048p-10, 0x1.96db40614b193p-8, -0x1.55b3a71b66a2ep-6};
 /* double tgamma(x) = P(x - 1.125) (degree 15 on [-0.126, 0.126]) */
 static __device__ const double __nv_tgamma_c0[16] = {0x1.e22c196233d21p-1, -0x1.76a409ae3d1a5p-2, 0x1.730bc7f2203e5p-1, -0x1.13a06a04bb710p-1, 0x1.17d53e29bbed7p-1, -0x1.eac649ff652fap-2, 0x1.bcd86c00110ccp-2, -0x1.8c7b2c5d96563p-2, 0x1.61a7ddc20f9a7p-2, -0x1.3ac9ee142cf11p-2, 0x1.180c9c12887c9p-2, -0x1.f21329b3cf15fp-3, 0x1.ba5b8f968befbp-3, -0x1.89410a0a72f21p-3, 0x1.700cb6b5dde7fp-3, -0x1.472a792f6b2fcp-3};
 /* double tgamma(x) = P(x - 1.375) (degree 15 on [-0.126, 0.126]) */
@@ -102,6 +102,9 @@ static __device__ const double __nv_erfcinv_j[13] = {0x1.000a6f95bbe74p+0, -0x1.
 /* 2/3 */
 #define __NV_TWO_THIRDS_HI 0x1.5555555555555p-1
 #define __NV_TWO_THIRDS_LO 0x1.5555555555555p-55
+/* 1/sqrt(2) */
+#define __NV_RSQRT2_HI 0x1.6a09e667f3bcdp-1
+#define __NV_RSQRT2_LO -0x1.bdd3413b26456p-55
 /* 2/5 */
 #define __NV_TWO_FIFTHS_HI 0x1.999999999999ap-2
 #define __NV_TWO_FIFTHS_LO -0x1.999999999999ap-56
@@ -150,7 +153,7 @@ static __device__ const double __nv_erfcinv_j[13] = {0x1.000a6f95bbe74p+0, -0x1.
 #define __NV_PIO2_C3 0x1.3198a2e000000p-69
 #define __NV_PIO2_C4 0x1.b839a252049c1p-104
 /* 2/pi in 24-bit words, most significant first (Payne-Hanek reduction) */
-static __device__ const unsigned int __nv_2_over_pi[56] = {0xa2f983, 0x6e4e44, 0x1529fc, 0x2757d1, 0xf534dd, 0xc0db62, 0x95993c, 0x439041, 0xfe5163, 0xabdebb, 0xc56200, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000, 0x000000};
+static __device__ const unsigned int __nv_2_over_pi[56] = {0xa2f983, 0x6e4e44, 0x1529fc, 0x2757d1, 0xf534dd, 0xc0db62, 0x95993c, 0x439041, 0xfe5163, 0xabdebb, 0xc561b7, 0x246e3a, 0x424dd2, 0xe00649, 0x2eea09, 0xd1921c, 0xfe1deb, 0x1cb129, 0xa73ee8, 0x8235f5, 0x2ebb44, 0x84e99c, 0x7026b4, 0x5f7e41, 0x3991d6, 0x398353, 0x39f49c, 0x845f8b, 0xbdf928, 0x3b1ff8, 0x97ffde, 0x05980f, 0xef2f11, 0x8b5a0a, 0x6d1f6d, 0x367ecf, 0x27cb09, 0xb74f46, 0x3f669e, 0x5fea2d, 0x7527ba, 0xc7ebe5, 0xf17b3d, 0x0739f7, 0x8a5292, 0xea6bfb, 0x5fb11f, 0x8d5d08, 0x560330, 0x46fc7b, 0x6babf0, 0xcfbc20, 0x9af436, 0x1da9e3, 0x91615e, 0xe61b08};
 /* float exp: exp(r) = 1 + r + r^2 Q(r) (degree 4 on [-0.34692, 0.34692]) */
 static __device__ const float __nv_expf_q[5] = {0x1.0000000000000p-1f, 0x1.5554dc0000000p-3f, 0x1.5555180000000p-5f, 0x1.120be20000000p-7f, 0x1.6d117c0000000p-10f};
 /* float exp2: 2^r = 1 + r P(r), |r| <= 1/2 (degree 6 on [-0.5001, 0.5001]) */

@@ -255,6 +255,9 @@ pub(crate) fn finish(
         return Err(Outcome::CompileError);
     }
     fix_linkage(module, req.options.rdc);
+    if std::env::var_os("NVRTC_DUMP_IR").is_some() {
+        eprintln!("{}", module.print_to_string().to_string());
+    }
     let passes_ms = t0.elapsed().as_secs_f64() * 1e3;
     let t1 = Instant::now();
     let ptx = match codegen(module, target, req.options.optimize()) {

@@ -147,7 +147,7 @@ fn config_args(o: &Options, t: &Target) -> Vec<String> {
         push("-vectorize-loops");
         push("-vectorize-slp");
     }
-    push(if o.fmad { "-ffp-contract=fast" } else { "-ffp-contract=off" });
+    push(if o.fmad { "-ffp-contract=fast-honor-pragmas" } else { "-ffp-contract=off" });
     if o.ftz {
         push("-fdenormal-fp-math-f32=preserve-sign,preserve-sign");
     }
@@ -178,6 +178,7 @@ fn config_args(o: &Options, t: &Target) -> Vec<String> {
         ("__CUDA_PREC_SQRT".into(), (o.prec_sqrt as u32).to_string()),
         ("__CUDA_FTZ".into(), (o.ftz as u32).to_string()),
         ("__USE_FAST_MATH__".into(), (o.fast_math as u32).to_string()),
+        ("__NVRTC_FMAD__".into(), (o.fmad as u32).to_string()),
         ("__REDSCALE__".into(), "1".into()),
         ("__SCALE_WARP_SIZE__".into(), t.warp_size.to_string()),
         ("__NVRTC_WARP_SIZE__".into(), t.warp_size.to_string()),

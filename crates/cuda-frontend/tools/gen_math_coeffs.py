@@ -213,9 +213,9 @@ for k in range(14):
         xa=mp.mpf("-0.125"), xb=mp.mpf("0.125"))
 out.append("#define __NV_LGAMMA_C(k) (k == 0 ? __nv_lgamma_c0 : k == 1 ? __nv_lgamma_c1 : k == 2 ? __nv_lgamma_c2 : k == 3 ? __nv_lgamma_c3 : k == 4 ? __nv_lgamma_c4 : k == 5 ? __nv_lgamma_c5 : k == 6 ? __nv_lgamma_c6 : k == 7 ? __nv_lgamma_c7 : k == 8 ? __nv_lgamma_c8 : k == 9 ? __nv_lgamma_c9 : k == 10 ? __nv_lgamma_c10 : k == 11 ? __nv_lgamma_c11 : k == 12 ? __nv_lgamma_c12 : __nv_lgamma_c13)")
 # Stirling correction: lgamma(x) = (x-1/2) log x - x + log(2 pi)/2 + w F(w^2), w = 1/x, x >= 8
-fit("__nv_lgamma_st", "d", 7, 0, mp.mpf(1) / 64, safe(lambda v: (mp.loggamma(1 / mp.sqrt(v)) - (1 / mp.sqrt(v) - mp.mpf(1) / 2) * mp.log(1 / mp.sqrt(v)) + 1 / mp.sqrt(v) - mp.log(2 * mp.pi) / 2) * mp.sqrt(v)),
+fit("__nv_lgamma_st", "d", 7, 0, mp.mpf(1) / 64, safe(lambda v: (mp.loggamma(1 / mp.sqrt(v)) - (1 / mp.sqrt(v) - mp.mpf(1) / 2) * mp.log(1 / mp.sqrt(v)) + 1 / mp.sqrt(v) - mp.log(2 * mp.pi) / 2) / mp.sqrt(v)),
     "double lgamma/tgamma Stirling correction: w F(v), w = 1/x, v = w^2, x >= 8",
-    approx=lambda c, v: horner(c, v), exact=lambda v: (mp.loggamma(1 / mp.sqrt(v)) - (1 / mp.sqrt(v) - mp.mpf(1) / 2) * mp.log(1 / mp.sqrt(v)) + 1 / mp.sqrt(v) - mp.log(2 * mp.pi) / 2) * mp.sqrt(v),
+    approx=lambda c, v: horner(c, v), exact=lambda v: (mp.loggamma(1 / mp.sqrt(v)) - (1 / mp.sqrt(v) - mp.mpf(1) / 2) * mp.log(1 / mp.sqrt(v)) + 1 / mp.sqrt(v) - mp.log(2 * mp.pi) / 2) / mp.sqrt(v),
     xa=mp.mpf(1) / 100000, xb=mp.mpf(1) / 64)
 # tgamma on [1, 2]: 4 chunks of 1/4
 for k in range(4):
@@ -243,6 +243,7 @@ fit("__nv_erfcinv_j", "d", 12, 1 / UB, 1 / UA, lambda v: erfcinv(mp.exp(-(1 / v)
 # --------------------------------------------------------------------------- constants
 dd("__NV_LN2", mp.log(2), "ln 2")
 dd("__NV_TWO_THIRDS", mp.mpf(2) / 3, "2/3")
+dd("__NV_RSQRT2", 1 / mp.sqrt(2), "1/sqrt(2)")
 dd("__NV_TWO_FIFTHS", mp.mpf(2) / 5, "2/5")
 cw_hi = mp.floor(mp.log(2) * 2 ** 42) / 2 ** 42
 cw_mid = mp.mpf(float(mp.log(2) - cw_hi))
@@ -276,6 +277,7 @@ for name, v in (("__NV_PIO2_C1", c1), ("__NV_PIO2_C2", c2), ("__NV_PIO2_C3", c3)
     out.append("#define %s %s" % (name, float(v).hex()))
 # 2/pi bits for Payne-Hanek: 40 words of 24 bits
 bits = []
+mp.mp.prec = 2000  # 56 words of 24 bits need more than the default working precision
 v = 2 / mp.pi
 for i in range(56):
     v *= 2 ** 24
@@ -284,6 +286,7 @@ for i in range(56):
     v -= w
 out.append("/* 2/pi in 24-bit words, most significant first (Payne-Hanek reduction) */")
 out.append("static __device__ const unsigned int __nv_2_over_pi[56] = {%s};" % ", ".join("0x%06x" % b for b in bits))
+mp.mp.prec = 256
 
 # ---------------------------------------------------------------------------- float fast paths
 RF = mp.log(2) / 2 * mp.mpf("1.001")
