@@ -429,3 +429,127 @@ fn created_contexts_stack() {
     ok(unsafe { cuCtxDestroy_v2(ctx) }, "destroy");
     assert_eq!(unsafe { cuCtxGetApiVersion(ctx, &mut version) }, CUresult::ERROR_INVALID_CONTEXT);
 }
+
+/// `gate(flag)`: spins until `*flag != 0`. `bad_store(p)`: stores to `p`.
+const GATE_PTX: &str = "
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry gate(.param .u64 flag)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [flag];
+SPIN:
+    ld.volatile.global.u32 %r1, [%rd1];
+    setp.eq.u32 %p1, %r1, 0;
+    @%p1 bra SPIN;
+    ret;
+}
+.visible .entry bad_store(.param .u64 p)
+{
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [p];
+    mov.u32 %r1, 1;
+    st.global.u32 [%rd1], %r1;
+    ret;
+}
+";
+
+fn load_gate_module() -> (CUmodule, CUfunction, CUfunction) {
+    let ptx = std::ffi::CString::new(GATE_PTX).unwrap();
+    let mut module = null_mut();
+    ok(unsafe { cuModuleLoadData(&mut module, ptx.as_ptr().cast()) }, "load");
+    let (mut gate, mut bad) = (null_mut(), null_mut());
+    ok(unsafe { cuModuleGetFunction(&mut gate, module, c"gate".as_ptr()) }, "gate");
+    ok(unsafe { cuModuleGetFunction(&mut bad, module, c"bad_store".as_ptr()) }, "bad_store");
+    (module, gate, bad)
+}
+
+#[test]
+fn asynchronous_streams_per_thread_stream_and_stream_ordered_memory() {
+    let _ctx = Ctx::new();
+    let (module, gate, _) = load_gate_module();
+    let mut pinned = null_mut();
+    ok(unsafe { cuMemAllocHost_v2(&mut pinned, 4) }, "alloc host");
+    let flag = pinned.cast::<u32>();
+    let open = || unsafe { std::ptr::write_volatile(flag, 1) };
+    let mut dflag = 0;
+    ok(unsafe { cuMemHostGetDevicePointer_v2(&mut dflag, pinned, 0) }, "device pointer");
+    let mut params = [(&mut dflag as *mut u64).cast::<c_void>()];
+
+    // A created stream: the launch returns while the kernel waits; so do queries.
+    unsafe { std::ptr::write_volatile(flag, 0) };
+    let mut stream = null_mut();
+    ok(unsafe { cuStreamCreate(&mut stream, 0) }, "stream");
+    let mut done = null_mut();
+    ok(unsafe { cuEventCreate(&mut done, 0) }, "event");
+    ok(unsafe { cuLaunchKernel(gate, 1, 1, 1, 1, 1, 1, 0, stream, params.as_mut_ptr(), null_mut()) }, "launch");
+    ok(unsafe { cuEventRecord(done, stream) }, "record");
+    unsafe extern "C" fn bump(data: *mut c_void) {
+        unsafe { (*data.cast::<std::sync::atomic::AtomicU32>()).fetch_add(1, std::sync::atomic::Ordering::SeqCst) };
+    }
+    let hits = std::sync::atomic::AtomicU32::new(0);
+    ok(unsafe { cuLaunchHostFunc(stream, Some(bump), (&hits as *const _ as *mut c_void)) }, "host func");
+    assert_eq!(unsafe { cuStreamQuery(stream) }, CUresult(600), "CUDA_ERROR_NOT_READY");
+    assert_eq!(unsafe { cuEventQuery(done) }, CUresult(600));
+    let mut ms = 0.0f32;
+    ok(unsafe { cuEventRecord(done, null_mut()) }, "record on the legacy stream");
+    assert_eq!(unsafe { cuEventQuery(done) }, CUresult(600), "the legacy stream waits for the blocking stream");
+    assert_eq!(unsafe { cuEventElapsedTime(&mut ms, done, done) }, CUresult(600));
+    assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 0, "the callback waits for the kernel");
+    open();
+    ok(unsafe { cuStreamSynchronize(stream) }, "sync");
+    ok(unsafe { cuEventSynchronize(done) }, "event sync");
+    assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 1);
+    ok(unsafe { cuEventElapsedTime(&mut ms, done, done) }, "elapsed");
+    assert_eq!(ms, 0.0);
+
+    // The per-thread default stream: a NULL stream in the _ptsz calls.
+    unsafe { std::ptr::write_volatile(flag, 0) };
+    ok(unsafe { cuLaunchKernel_ptsz(gate, 1, 1, 1, 1, 1, 1, 0, null_mut(), params.as_mut_ptr(), null_mut()) }, "launch ptsz");
+    assert_eq!(unsafe { cuStreamQuery_ptsz(null_mut()) }, CUresult(600));
+    assert_eq!(unsafe { cuStreamQuery(2 as CUstream) }, CUresult(600), "CU_STREAM_PER_THREAD");
+    ok(unsafe { cuStreamQuery(stream) }, "the created stream does not wait for it");
+    let mut capturing = -1;
+    ok(unsafe { cuStreamIsCapturing_ptsz(null_mut(), &mut capturing) }, "is capturing");
+    assert_eq!(capturing, 0);
+    open();
+    ok(unsafe { cuStreamSynchronize_ptsz(null_mut()) }, "sync ptsz");
+
+    // Stream-ordered allocation.
+    let mut p = 0;
+    ok(unsafe { cuMemAllocAsync(&mut p, 1024, stream) }, "alloc async");
+    ok(unsafe { cuMemsetD32Async(p, 5, 256, stream) }, "memset async");
+    let mut host = [0u32; 256];
+    ok(unsafe { cuMemcpyDtoHAsync_v2(host.as_mut_ptr().cast(), p, 1024, stream) }, "copy");
+    ok(unsafe { cuMemFreeAsync(p, stream) }, "free async");
+    assert_eq!(unsafe { cuMemFreeAsync(p, stream) }, CUresult::ERROR_INVALID_VALUE, "already freed");
+    ok(unsafe { cuStreamSynchronize(stream) }, "sync");
+    assert!(host.iter().all(|&v| v == 5));
+
+    ok(unsafe { cuEventDestroy_v2(done) }, "destroy");
+    ok(unsafe { cuStreamDestroy_v2(stream) }, "destroy");
+    ok(unsafe { cuMemFreeHost(pinned) }, "free host");
+    ok(unsafe { cuModuleUnload(module) }, "unload");
+}
+
+#[test]
+fn a_faulting_kernel_leaves_a_sticky_error_and_the_process_survives() {
+    let ctx = Ctx::new();
+    let (_, _, bad) = load_gate_module();
+    let mut p = 0x10u64;
+    let mut params = [(&mut p as *mut u64).cast::<c_void>()];
+    ok(unsafe { cuLaunchKernel(bad, 4, 1, 1, 32, 1, 1, 0, null_mut(), params.as_mut_ptr(), null_mut()) }, "the launch itself");
+    assert_eq!(unsafe { cuCtxSynchronize() }, CUresult(700), "CUDA_ERROR_ILLEGAL_ADDRESS");
+    let mut d = 0;
+    assert_eq!(unsafe { cuMemAlloc_v2(&mut d, 16) }, CUresult(700), "sticky");
+    assert_eq!(unsafe { cuStreamQuery(null_mut()) }, CUresult(700));
+    drop(ctx);
+    // A new context works.
+    let _ctx = Ctx::new();
+    ok(unsafe { cuMemAlloc_v2(&mut d, 16) }, "alloc in a new context");
+    ok(unsafe { cuMemFree_v2(d) }, "free");
+}

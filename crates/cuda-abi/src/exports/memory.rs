@@ -7,9 +7,9 @@ use std::ffi::{c_uint, c_void};
 use cuda_driver::memory::PointerAttrValue;
 use cuda_driver::CuError;
 
-use super::{ctx_raw, drv};
+use super::{ctx_raw, drv, stream_handle, stream_ptsz};
 use crate::boundary::{export, slice, AbiResult, Out};
-use crate::types::{pointer_attribute, CUcontext, CUdeviceptr};
+use crate::types::{pointer_attribute, CUcontext, CUdeviceptr, CUstream};
 
 /// Writes one `cuPointerGetAttribute` value in the C type the attribute documents.
 ///
@@ -58,6 +58,29 @@ export! {
     /// `cuMemFree_v2(CUdeviceptr dptr)`.
     fn cuMemFree_v2(dptr: CUdeviceptr) {
         drv()?.mem_free(dptr)
+    }
+
+    /// `cuMemAllocAsync(CUdeviceptr* dptr, size_t bytesize, CUstream hStream)`: stream-ordered
+    /// allocation (from the device's default pool).
+    fn cuMemAllocAsync(dptr: *mut CUdeviceptr, bytesize: usize, h_stream: CUstream) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(dptr) }?;
+        out.write(drv()?.mem_alloc_async(bytesize, stream_handle(h_stream))?);
+        Ok(())
+    }
+    fn cuMemAllocAsync_ptsz(dptr: *mut CUdeviceptr, bytesize: usize, h_stream: CUstream) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(dptr) }?;
+        out.write(drv()?.mem_alloc_async(bytesize, stream_ptsz(h_stream))?);
+        Ok(())
+    }
+
+    /// `cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)`: freed in stream order.
+    fn cuMemFreeAsync(dptr: CUdeviceptr, h_stream: CUstream) {
+        drv()?.mem_free_async(dptr, stream_handle(h_stream))
+    }
+    fn cuMemFreeAsync_ptsz(dptr: CUdeviceptr, h_stream: CUstream) {
+        drv()?.mem_free_async(dptr, stream_ptsz(h_stream))
     }
 
     /// `cuMemGetInfo_v2(size_t* free, size_t* total)`.

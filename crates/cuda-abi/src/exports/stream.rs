@@ -243,6 +243,24 @@ export! {
         unsafe { host_func(stream_handle(h_stream), f, user_data) }
     }
 
+    /// `cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus* captureStatus)`: stream
+    /// capture is not supported, so no stream is ever capturing
+    /// (`CU_STREAM_CAPTURE_STATUS_NONE`).
+    fn cuStreamIsCapturing(h_stream: CUstream, capture_status: *mut c_int) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(capture_status) }?;
+        drv()?.stream_get_flags(stream_handle(h_stream))?;
+        out.write(0);
+        Ok(())
+    }
+    fn cuStreamIsCapturing_ptsz(h_stream: CUstream, capture_status: *mut c_int) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(capture_status) }?;
+        drv()?.stream_get_flags(stream_ptsz(h_stream))?;
+        out.write(0);
+        Ok(())
+    }
+
     /// `cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void* userData, unsigned flags)`.
     fn cuStreamAddCallback(h_stream: CUstream, callback: CUstreamCallback, user_data: *mut c_void, flags: c_uint) {
         // SAFETY: the callback and its data, as the API promises.
