@@ -30,10 +30,18 @@ pub(crate) struct Shared {
     pub agent: Agent,
     pub gfx: String,
     pub queues: QueuePool,
-    /// The device's printf buffer (host memory) and the launches running now.
-    pub printf: Mutex<(usize, u32)>,
+    /// The device's printf buffer (device memory: the records' atomic claims then need no
+    /// PCIe atomics), the launches running now, and whether one of them can print.
+    pub printf: Mutex<PrintfState>,
     /// The host staging buffer of copies (allocated at the first copy), one copy at a time.
     pub staging: Mutex<usize>,
+}
+
+/// The printf buffer of a device and who uses it.
+pub(crate) struct PrintfState {
+    pub buffer: u64,
+    pub running: u32,
+    pub dirty: bool,
 }
 
 /// One AMD GPU.
@@ -138,6 +146,52 @@ pub fn uuid_bytes(rocr_uuid: &str, domain: u32, bdfid: u32) -> [u8; 16] {
     u
 }
 
+impl Shared {
+    /// One DMA copy, waited for.
+    pub fn dma(&self, dst: *mut c_void, dst_agent: Agent, src: *const c_void, src_agent: Agent, size: usize) -> Result<(), DeviceError> {
+        let hsa = &self.rt.hsa;
+        let mut signal = Signal::default();
+        // SAFETY: a plain signal.
+        check(unsafe { (hsa.hsa_signal_create)(1, 0, std::ptr::null(), &mut signal) })?;
+        // SAFETY: the caller guarantees both ranges; the signal lives until we destroy it.
+        let st = unsafe { (hsa.hsa_amd_memory_async_copy)(dst, dst_agent, src, src_agent, size, 0, std::ptr::null(), signal) };
+        if st == ffi::STATUS_SUCCESS {
+            // SAFETY: waiting on our signal.
+            while unsafe { (hsa.hsa_signal_wait_scacquire)(signal, ffi::SIGNAL_CONDITION_LT, 1, u64::MAX, ffi::WAIT_STATE_BLOCKED) } >= 1 {}
+        }
+        // SAFETY: the copy has completed (or never started).
+        unsafe { (hsa.hsa_signal_destroy)(signal) };
+        check(st)
+    }
+
+    /// Copy through the device's host staging buffer: `chunk(staging, offset, n)` prepares
+    /// or consumes each chunk; `to_device` says the direction.
+    pub fn staged(&self, dev: DevicePtr, size: usize, to_device: bool, mut chunk: impl FnMut(*mut u8, usize, usize)) -> Result<(), DeviceError> {
+        let n = STAGING_BYTES;
+        let mut guard = self.staging.lock().unwrap_or_else(|e| e.into_inner());
+        if *guard == 0 {
+            *guard = alloc_host(&self.rt, self.agent, n).map_err(status::device_error)?;
+        }
+        let staging = *guard;
+        let (gpu, cpu) = (self.agent, self.rt.cpu);
+        let mut done = 0;
+        let mut result = Ok(());
+        while done < size && result.is_ok() {
+            let len = (size - done).min(n);
+            let d = (dev as usize + done) as *mut c_void;
+            if to_device {
+                chunk(staging as *mut u8, done, len);
+                result = self.dma(d, gpu, staging as *const c_void, cpu, len);
+            } else {
+                result = self.dma(staging as *mut c_void, cpu, d, gpu, len);
+                chunk(staging as *mut u8, done, len);
+            }
+            done += len;
+        }
+        result
+    }
+}
+
 impl HsaDevice {
     fn new(rt: Arc<Runtime>, agent: Agent) -> Result<HsaDevice, String> {
         let hsa = &rt.hsa;
@@ -187,63 +241,21 @@ impl HsaDevice {
             host_addressable_memory: false,
             cooperative_launch: false,
         };
-        let printf = alloc_host(&rt, agent, PRINTF_BYTES).map_err(|e| format!("{gfx}: printf buffer: {e}"))?;
-        // SAFETY: freshly allocated host memory of PRINTF_BYTES.
-        unsafe {
-            std::ptr::write_bytes(printf as *mut u8, 0, 16);
-            *(printf as *mut u64) = (PRINTF_BYTES - compiler_core::target::amdgpu::printf::RECORDS_OFFSET) as u64;
-        }
         let queues = QueuePool::new(hsa.clone(), agent, rt.timestamp_hz);
-        let shared = Arc::new(Shared { rt: rt.clone(), agent, gfx, queues, printf: Mutex::new((printf, 0)), staging: Mutex::new(0) });
-        Ok(HsaDevice { shared, props, device_pool, allocations: Mutex::new(HashMap::new()) })
+        let printf = Mutex::new(PrintfState { buffer: 0, running: 0, dirty: false });
+        let shared = Arc::new(Shared { rt: rt.clone(), agent, gfx: gfx.clone(), queues, printf, staging: Mutex::new(0) });
+        let device = HsaDevice { shared, props, device_pool, allocations: Mutex::new(HashMap::new()) };
+        let buffer = device.alloc(PRINTF_BYTES).map_err(|e| format!("{gfx}: printf buffer: {e}"))?;
+        let mut header = [0u8; 16];
+        header[..8].copy_from_slice(&((PRINTF_BYTES - compiler_core::target::amdgpu::printf::RECORDS_OFFSET) as u64).to_le_bytes());
+        // SAFETY: 16 bytes of a fresh allocation of PRINTF_BYTES.
+        unsafe { device.copy_to_device(buffer, header.as_ptr(), 16) }.map_err(|e| format!("{gfx}: printf buffer: {e}"))?;
+        device.shared.printf.lock().unwrap_or_else(|e| e.into_inner()).buffer = buffer;
+        Ok(device)
     }
 
     fn hsa(&self) -> &Hsa {
         &self.shared.rt.hsa
-    }
-
-    /// One DMA copy, waited for.
-    fn dma(&self, dst: *mut c_void, dst_agent: Agent, src: *const c_void, src_agent: Agent, size: usize) -> Result<(), DeviceError> {
-        let hsa = self.hsa();
-        let mut signal = Signal::default();
-        // SAFETY: a plain signal.
-        check(unsafe { (hsa.hsa_signal_create)(1, 0, std::ptr::null(), &mut signal) })?;
-        // SAFETY: the caller guarantees both ranges; the signal lives until we destroy it.
-        let st = unsafe { (hsa.hsa_amd_memory_async_copy)(dst, dst_agent, src, src_agent, size, 0, std::ptr::null(), signal) };
-        if st == ffi::STATUS_SUCCESS {
-            // SAFETY: waiting on our signal.
-            while unsafe { (hsa.hsa_signal_wait_scacquire)(signal, ffi::SIGNAL_CONDITION_LT, 1, u64::MAX, ffi::WAIT_STATE_BLOCKED) } >= 1 {}
-        }
-        // SAFETY: the copy has completed (or never started).
-        unsafe { (hsa.hsa_signal_destroy)(signal) };
-        check(st)
-    }
-
-    /// Copy through the device's host staging buffer: `chunk(staging, offset, n)` prepares
-    /// or consumes each chunk; `to_device` says the direction.
-    fn staged(&self, dev: DevicePtr, size: usize, to_device: bool, mut chunk: impl FnMut(*mut u8, usize, usize)) -> Result<(), DeviceError> {
-        let n = STAGING_BYTES;
-        let mut guard = self.shared.staging.lock().unwrap_or_else(|e| e.into_inner());
-        if *guard == 0 {
-            *guard = alloc_host(&self.shared.rt, self.shared.agent, n).map_err(status::device_error)?;
-        }
-        let staging = *guard;
-        let (gpu, cpu) = (self.shared.agent, self.shared.rt.cpu);
-        let mut done = 0;
-        let mut result = Ok(());
-        while done < size && result.is_ok() {
-            let len = (size - done).min(n);
-            let d = (dev as usize + done) as *mut c_void;
-            if to_device {
-                chunk(staging as *mut u8, done, len);
-                result = self.dma(d, gpu, staging as *const c_void, cpu, len);
-            } else {
-                result = self.dma(staging as *mut c_void, cpu, d, gpu, len);
-                chunk(staging as *mut u8, done, len);
-            }
-            done += len;
-        }
-        result
     }
 }
 
@@ -310,14 +322,14 @@ impl Device for HsaDevice {
     }
 
     unsafe fn copy_to_device(&self, dst: DevicePtr, src: *const u8, size: usize) -> Result<(), DeviceError> {
-        self.staged(dst, size, true, |staging, off, n| {
+        self.shared.staged(dst, size, true, |staging, off, n| {
             // SAFETY: the caller guarantees `src` for `size` bytes; staging holds `n`.
             unsafe { std::ptr::copy_nonoverlapping(src.add(off), staging, n) }
         })
     }
 
     unsafe fn copy_from_device(&self, dst: *mut u8, src: DevicePtr, size: usize) -> Result<(), DeviceError> {
-        self.staged(src, size, false, |staging, off, n| {
+        self.shared.staged(src, size, false, |staging, off, n| {
             // SAFETY: the caller guarantees `dst` for `size` bytes.
             unsafe { std::ptr::copy_nonoverlapping(staging, dst.add(off), n) }
         })
@@ -325,7 +337,7 @@ impl Device for HsaDevice {
 
     fn copy_device_to_device(&self, dst: DevicePtr, src: DevicePtr, size: usize) -> Result<(), DeviceError> {
         let a = self.shared.agent;
-        self.dma(dst as *mut c_void, a, src as *const c_void, a, size)
+        self.shared.dma(dst as *mut c_void, a, src as *const c_void, a, size)
     }
 
     fn memset(&self, dst: DevicePtr, value: u32, elem_size: usize, count: usize) -> Result<(), DeviceError> {
@@ -340,7 +352,7 @@ impl Device for HsaDevice {
             return check(unsafe { (self.hsa().hsa_amd_memory_fill)(dst as *mut c_void, pattern, bytes / 4) });
         }
         let pat = pattern.to_le_bytes();
-        self.staged(dst, bytes, true, |staging, off, n| {
+        self.shared.staged(dst, bytes, true, |staging, off, n| {
             for k in 0..n {
                 // SAFETY: staging holds `n` bytes.
                 unsafe { *staging.add(k) = pat[(off + k) % elem_size.max(1)] };

@@ -23,6 +23,7 @@ pub struct HsaModule {
     kernels: Vec<Kernel>,
     globals: Vec<(String, GlobalInfo)>,
     log: String,
+    uses_printf: bool,
 }
 
 // SAFETY: the executable handle is only read after loading; ROCr is thread-safe.
@@ -122,7 +123,7 @@ pub(crate) fn load(shared: Arc<Shared>, ptx: &str, options: &LoadOptions) -> Res
         }
     }
     let log = co.warnings.iter().map(|w| w.message.clone()).collect::<Vec<_>>().join("\n");
-    Ok(HsaModule { shared, executable: exe, kernels, globals, log })
+    Ok(HsaModule { shared, executable: exe, kernels, globals, log, uses_printf: co.uses_printf })
 }
 
 impl HsaModule {
@@ -139,10 +140,11 @@ impl HsaModule {
         let rt = &self.shared.rt;
         let printf = {
             let mut p = self.shared.printf.lock().unwrap_or_else(|e| e.into_inner());
-            p.1 += 1;
-            p.0
+            p.running += 1;
+            p.dirty |= self.uses_printf;
+            p.buffer
         };
-        let kernargs = abi::build_kernargs(params, &shape, printf as u64);
+        let kernargs = abi::build_kernargs(params, &shape, printf);
         let size = kernargs.len().max(k.kernarg_size);
         let result = match alloc_in(rt, rt.kernarg_pool, self.shared.agent, size) {
             Err(st) => Err(status::device_error(st)),
@@ -168,20 +170,43 @@ impl HsaModule {
     /// record was seen.
     fn drain_printf(&self) -> bool {
         let mut p = self.shared.printf.lock().unwrap_or_else(|e| e.into_inner());
-        p.1 -= 1;
-        if p.1 > 0 {
+        p.running -= 1;
+        if p.running > 0 || !p.dirty {
             return false;
         }
-        // SAFETY: the buffer is ours, host memory of its capacity plus the header, and no
-        // kernel is writing to it.
-        let bytes = unsafe {
-            let cap = *(p.0 as *const u64) as usize;
-            std::slice::from_raw_parts(p.0 as *const u8, cap + compiler_core::target::amdgpu::printf::RECORDS_OFFSET)
-        };
-        let asserted = crate::printf::emit(bytes);
-        // SAFETY: as above; reset `used`.
-        unsafe { *((p.0 + 8) as *mut u64) = 0 };
+        p.dirty = false;
+        let records = compiler_core::target::amdgpu::printf::RECORDS_OFFSET;
+        let mut header = [0u8; 16];
+        // SAFETY: the buffer's header, in device memory we own; no kernel is running.
+        if unsafe { self.read(&mut header, p.buffer) }.is_err() {
+            return false;
+        }
+        let capacity = u64::from_le_bytes(header[..8].try_into().unwrap());
+        let used = u64::from_le_bytes(header[8..].try_into().unwrap());
+        if used == 0 {
+            return false;
+        }
+        let mut bytes = vec![0u8; records + used.min(capacity) as usize];
+        // SAFETY: as above; `bytes` fits in the buffer.
+        if unsafe { self.read(&mut bytes, p.buffer) }.is_err() {
+            return false;
+        }
+        bytes[8..16].copy_from_slice(&used.to_le_bytes());
+        let asserted = crate::printf::emit(&bytes);
+        let zero = 0u64.to_le_bytes();
+        // SAFETY: resetting `used` in our buffer.
+        let _ = unsafe { self.shared.staged(p.buffer + 8, 8, true, |s, _, n| std::ptr::copy_nonoverlapping(zero.as_ptr(), s, n)) };
         asserted
+    }
+
+    /// Copy device memory at `src` into `dst`.
+    ///
+    /// # Safety
+    /// `src..src + dst.len()` is device memory of this device.
+    unsafe fn read(&self, dst: &mut [u8], src: u64) -> Result<(), DeviceError> {
+        let out = dst.as_mut_ptr();
+        // SAFETY: `out` holds dst.len() bytes.
+        self.shared.staged(src, dst.len(), false, |s, off, n| unsafe { std::ptr::copy_nonoverlapping(s, out.add(off), n) })
     }
 }
 

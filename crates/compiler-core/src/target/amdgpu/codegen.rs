@@ -51,6 +51,8 @@ pub struct CodeObject {
     pub globals: Vec<GlobalMeta>,
     /// Bytes of LDS each kernel reserves before the dynamic shared memory.
     pub static_lds_bytes: u64,
+    /// Some kernel may write printf or assert records (see `printf`).
+    pub uses_printf: bool,
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -106,6 +108,7 @@ pub fn compile_lowered(lowered: LoweredModule, target: &AmdgpuTarget, options: &
     if std::env::var_os("PTX_DUMP_IR").is_some() {
         eprintln!("{}", lowered.ir);
     }
+    let uses_printf = lowered.ir.contains("@__ptx_vprintf(") || lowered.ir.contains("@__ptx_assertfail(");
     let object = emit_object(&lowered.ir, target, options.opt_level)?;
     let elf = link(&object)?;
     Ok(CodeObject {
@@ -115,6 +118,7 @@ pub fn compile_lowered(lowered: LoweredModule, target: &AmdgpuTarget, options: &
         kernels: lowered.kernels,
         globals: lowered.globals,
         static_lds_bytes: lds,
+        uses_printf,
         warnings: lowered.warnings,
     })
 }

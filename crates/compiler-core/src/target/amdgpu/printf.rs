@@ -2,9 +2,10 @@
 //! records, and the host-side decoder of the records.
 //!
 //! # Buffer protocol
-//! The runtime allocates one buffer per device in host-coherent memory and passes its
-//! address in every launch's implicit arguments (`abi::implicit::PRINTF_BUFFER`; 0 turns
-//! printing off: `vprintf` returns -1, `assert` only traps).
+//! The runtime allocates one buffer per device in device memory (so the claims below are
+//! device-local atomics, which need no PCIe atomics) and passes its address in every
+//! launch's implicit arguments (`abi::implicit::PRINTF_BUFFER`; 0 turns printing off:
+//! `vprintf` returns -1, `assert` only traps).
 //!
 //! ```text
 //! offset 0   u64 capacity   bytes available for records, from offset 16 (set by the host)
@@ -14,8 +15,8 @@
 //! A device thread measures its record, claims `size` bytes with one system-scope atomic
 //! add on `used`, and writes the record only if it fits in `capacity`; a record that does
 //! not fit is dropped but its claim stays, so the host sees `used > capacity` and reports
-//! the loss. The host reads the records after the launch has completed (the buffer is not
-//! a stream) and resets `used`.
+//! the loss. The host copies the records out after the launch has completed (the buffer is
+//! not a stream) and resets `used`.
 //!
 //! ```text
 //! record header      u32 size (whole record, a multiple of 8), u32 kind
