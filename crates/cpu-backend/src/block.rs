@@ -52,11 +52,6 @@ pub struct BlockScratch {
     states: Vec<u32>,
 }
 
-/// Forces kernels with barriers onto the fiber path even when they have a barrier-region
-/// fast path (for comparisons and as an escape hatch): `CUDA_CPU_FORCE_FIBERS=1`.
-pub static FORCE_FIBERS: std::sync::LazyLock<std::sync::atomic::AtomicBool> =
-    std::sync::LazyLock::new(|| std::sync::atomic::AtomicBool::new(std::env::var_os("CUDA_CPU_FORCE_FIBERS").is_some_and(|v| v != "0")));
-
 /// Lanes in a warp (PTX from NVIDIA's tools assumes 32).
 const WARP: usize = 32;
 
@@ -210,8 +205,8 @@ impl LaunchShape<'_> {
                 in_kernel.store(false, Ordering::Relaxed);
             }
             None => match &self.kernel.regions {
-                Some(regions) if !FORCE_FIBERS.load(Ordering::Relaxed) => self.run_regions(regions, base, scratch, y, in_kernel),
-                _ => self.run_fibers(base, scratch, in_kernel),
+                Some(regions) => self.run_regions(regions, base, scratch, y, in_kernel),
+                None => self.run_fibers(base, scratch, in_kernel),
             },
         }
     }
@@ -249,8 +244,8 @@ impl LaunchShape<'_> {
                 None => {
                     for &state in &pending {
                         in_kernel.store(true, Ordering::Relaxed);
-                        // SAFETY: as above, for `k.region.any`.
-                        unsafe { (regions.any)(params, &mut ctx, save, scratch.states.as_mut_ptr(), state) };
+                        // SAFETY: as above, for `k.region.S.masked`.
+                        unsafe { (regions.masked[state as usize])(params, &mut ctx, save, scratch.states.as_mut_ptr()) };
                         in_kernel.store(false, Ordering::Relaxed);
                     }
                 }
@@ -281,7 +276,7 @@ impl LaunchShape<'_> {
     fn run_fibers(&self, base: ThreadCtx, scratch: &mut BlockScratch, in_kernel: &AtomicBool) {
         let [bx, by, bz] = self.block;
         let n = (bx * by * bz) as usize;
-        let thread_fn = self.kernel.thread_fn;
+        let thread_fn = self.kernel.thread_fn.expect("kernels without a region plan have a thread body");
         // Fibers left behind by a block whose outer coroutine faulted.
         abandon(scratch);
         scratch.ctxs.clear();
@@ -361,16 +356,14 @@ impl LaunchShape<'_> {
 
 /// Resets every unfinished fiber (without unwinding) and keeps the stacks.
 fn abandon(scratch: &mut BlockScratch) {
-    for slot in scratch.fibers.drain(..) {
-        if let Some(mut f) = slot {
-            if !f.done() {
-                // SAFETY: fiber stacks hold no objects that need dropping: the fiber
-                // closure captures plain addresses and the runtime callbacks drop what
-                // they own before suspending.
-                unsafe { f.force_reset() };
-            }
-            scratch.stacks.push(f.into_stack());
+    for mut f in scratch.fibers.drain(..).flatten() {
+        if !f.done() {
+            // SAFETY: fiber stacks hold no objects that need dropping: the fiber closure
+            // captures plain addresses and the runtime callbacks drop what they own
+            // before suspending.
+            unsafe { f.force_reset() };
         }
+        scratch.stacks.push(f.into_stack());
     }
 }
 

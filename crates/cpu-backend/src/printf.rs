@@ -268,8 +268,9 @@ mod tests {
     #[test]
     fn formats_like_c_printf() {
         let hello = c"hi";
-        let cases: &[(&str, Vec<(&str, u64)>, &str)] = &[
-            ("x=%d y=%5.2f\n", vec![("i32", (-7i32) as u32 as u64), ("f64", 3.14159f64.to_bits())], "x=-7 y= 3.14\n"),
+        type Case<'a> = (&'a str, Vec<(&'a str, u64)>, &'a str);
+        let cases: &[Case] = &[
+            ("x=%d y=%5.2f\n", vec![("i32", (-7i32) as u32 as u64), ("f64", 1.23456f64.to_bits())], "x=-7 y= 1.23\n"),
             ("%lld|%llu|%x", vec![("i64", (-5i64) as u64), ("i64", u64::MAX), ("i32", 255)], "-5|18446744073709551615|ff"),
             ("%s!", vec![("i64", hello.as_ptr() as u64)], "hi!"),
             ("100%%", vec![], "100%"),

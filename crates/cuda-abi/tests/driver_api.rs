@@ -492,7 +492,7 @@ fn asynchronous_streams_per_thread_stream_and_stream_ordered_memory() {
         unsafe { (*data.cast::<std::sync::atomic::AtomicU32>()).fetch_add(1, std::sync::atomic::Ordering::SeqCst) };
     }
     let hits = std::sync::atomic::AtomicU32::new(0);
-    ok(unsafe { cuLaunchHostFunc(stream, Some(bump), (&hits as *const _ as *mut c_void)) }, "host func");
+    ok(unsafe { cuLaunchHostFunc(stream, Some(bump), &hits as *const _ as *mut c_void) }, "host func");
     assert_eq!(unsafe { cuStreamQuery(stream) }, CUresult(600), "CUDA_ERROR_NOT_READY");
     assert_eq!(unsafe { cuEventQuery(done) }, CUresult(600));
     let mut ms = 0.0f32;

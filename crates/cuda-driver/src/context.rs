@@ -348,7 +348,7 @@ impl Driver {
     /// Waits for all work of every stream of the context without reporting anything
     /// (before memory or modules that queued work may use go away).
     pub(crate) fn drain_context(&self, context: &Context) {
-        let _ = context.queues().drain_all_quiet();
+        context.queues().drain_all_quiet();
     }
 
     /// `cuCtxGetApiVersion`: 3020 (the `_v2` context API); NULL means current.

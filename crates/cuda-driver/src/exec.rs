@@ -22,8 +22,10 @@
 //! Operations the host waits for anyway (blocking copies, event records, waits) run on the
 //! calling thread when their queue is idle and their dependencies are complete
 //! ([`Driver::submit_and_wait`], [`Driver::submit`] with `inline_ok`): no thread hand-off
-//! for synchronous programs. Exactly one thread runs a queue's operations at a time (the
-//! `running` token), so they complete in order.
+//! for synchronous programs. A thread that waits for a queue runs its pending operations
+//! itself while the worker has not taken them yet ([`Queue::wait_for`]), so `launch;
+//! synchronize` needs no hand-off either. Exactly one thread runs a queue's operations at
+//! a time (the `running` token), so they complete in order.
 //!
 //! # Errors
 //! A faulting kernel stores its sticky error in the context; the operations still queued
@@ -107,6 +109,9 @@ struct QState {
     orphaned: bool,
     /// A non-sticky error of an asynchronous operation, reported at the next sync.
     error: Option<CuError>,
+    /// Threads blocked on `Queue::cv` (the worker when idle, waiting callers): a push
+    /// or completion with nobody waiting skips the futex wake-up system call.
+    waiters: u32,
 }
 
 /// The operations of one stream.
@@ -153,7 +158,7 @@ impl Queue {
             device,
             submitted: AtomicU64::new(0),
             completed: AtomicU64::new(0),
-            state: Mutex::new(QState { ops: VecDeque::new(), running: false, worker: false, orphaned: false, error: None }),
+            state: Mutex::new(QState { ops: VecDeque::new(), running: false, worker: false, orphaned: false, error: None, waiters: 0 }),
             cv: Condvar::new(),
         })
     }
@@ -178,14 +183,30 @@ impl Queue {
         self.completed.load(Ordering::Acquire) >= self.submitted.load(Ordering::Acquire)
     }
 
-    /// Waits until operation `seq` has completed.
+    /// Waits until operation `seq` has completed. While nobody runs the queue's next
+    /// operation (its worker has not woken up yet) and that operation is a launch, copy,
+    /// fill, record or wait, the waiting thread runs it itself: the caller is blocked
+    /// anyway, and `launch; synchronize` then costs no thread hand-off. Host callbacks are
+    /// left to the worker (they run on driver threads).
     pub(crate) fn wait_for(&self, seq: u64) {
         if self.completed.load(Ordering::Acquire) >= seq {
             return;
         }
         let mut st = self.state();
         while self.completed.load(Ordering::Acquire) < seq {
+            if !st.running && st.ops.front().is_some_and(|op| !matches!(op.work, Work::Host(_))) {
+                let op = st.ops.pop_front().expect("checked above");
+                st.running = true;
+                drop(st);
+                let done = op.seq;
+                self.execute(op);
+                self.finish(done);
+                st = self.state();
+                continue;
+            }
+            st.waiters += 1;
             st = self.cv.wait(st).unwrap_or_else(|e| e.into_inner());
+            st.waiters -= 1;
         }
     }
 
@@ -221,7 +242,7 @@ impl Queue {
                 self.run_here();
                 return seq;
             }
-        } else {
+        } else if st.waiters > 0 {
             self.cv.notify_all();
         }
         seq
@@ -244,8 +265,11 @@ impl Queue {
         let mut st = self.state();
         self.completed.store(seq, Ordering::Release);
         st.running = false;
+        let wake = st.waiters > 0;
         drop(st);
-        self.cv.notify_all();
+        if wake {
+            self.cv.notify_all();
+        }
     }
 
     /// Runs queued operations on the calling thread until the queue is empty (used when
@@ -255,7 +279,9 @@ impl Queue {
             let op = {
                 let mut st = self.state();
                 while st.running {
+                    st.waiters += 1;
                     st = self.cv.wait(st).unwrap_or_else(|e| e.into_inner());
+                    st.waiters -= 1;
                 }
                 match st.ops.pop_front() {
                     Some(op) => {
@@ -286,8 +312,10 @@ impl Queue {
                             return;
                         }
                     }
+                    st.waiters += 1;
                     let (next, timeout) = self.cv.wait_timeout(st, IDLE_WORKER).unwrap_or_else(|e| e.into_inner());
                     st = next;
+                    st.waiters -= 1;
                     if timeout.timed_out() && st.ops.is_empty() && !st.running {
                         st.worker = false;
                         return;
