@@ -35,8 +35,8 @@ pub enum HostError {
 #[derive(Clone, Debug)]
 pub struct HostKernel {
     pub meta: KernelMeta,
-    /// One GPU thread (`k.thread`).
-    pub thread_fn: KernelFn,
+    /// One GPU thread (`k.thread`); absent for kernels cut into barrier regions.
+    pub thread_fn: Option<KernelFn>,
     /// All threads of a block as a loop (`k.block`), for kernels without barriers.
     pub block_fn: Option<KernelFn>,
     /// The barrier-region fast path, for kernels whose barriers allow it.
@@ -48,8 +48,8 @@ pub struct HostKernel {
 pub struct HostRegions {
     /// `k.region.S` for each resume point `S` (index = state).
     pub by_state: Vec<crate::host_abi::RegionFn>,
-    /// `k.region.any`.
-    pub any: crate::host_abi::RegionAnyFn,
+    /// `k.region.S.masked`: only the threads whose state is `S`.
+    pub masked: Vec<crate::host_abi::RegionFn>,
     pub save_bytes_per_thread: usize,
 }
 
@@ -153,23 +153,22 @@ fn link(lowered: &LoweredModule, object: &[u8], from_cache: bool) -> Result<Host
     jit.add_object(object)?;
     let mut kernels = Vec::new();
     for meta in &lowered.kernels {
-        let thread = lookup_fn(&jit, &format!("{}.thread", meta.name))?;
+        let thread = if meta.regions.is_some() { None } else { Some(lookup_fn(&jit, &format!("{}.thread", meta.name))?) };
         let block = if meta.uses_barrier { None } else { Some(lookup_fn(&jit, &format!("{}.block", meta.name))?) };
         let regions = match meta.regions {
             Some(r) => {
-                let mut by_state = Vec::new();
+                let (mut by_state, mut masked) = (Vec::new(), Vec::new());
                 for st in 0..=r.sites {
                     let f = lookup_fn(&jit, &format!("{}.region.{st}", meta.name))?;
-                    // SAFETY: `k.region.S` is emitted with the `RegionFn` signature.
-                    by_state.push(unsafe { std::mem::transmute::<KernelFn, crate::host_abi::RegionFn>(f) });
+                    let m = lookup_fn(&jit, &format!("{}.region.{st}.masked", meta.name))?;
+                    // SAFETY: `k.region.S` and `k.region.S.masked` are emitted with the
+                    // `RegionFn` signature.
+                    unsafe {
+                        by_state.push(std::mem::transmute::<KernelFn, crate::host_abi::RegionFn>(f));
+                        masked.push(std::mem::transmute::<KernelFn, crate::host_abi::RegionFn>(m));
+                    }
                 }
-                let any = lookup_fn(&jit, &format!("{}.region.any", meta.name))?;
-                Some(HostRegions {
-                    by_state,
-                    // SAFETY: `k.region.any` is emitted with the `RegionAnyFn` signature.
-                    any: unsafe { std::mem::transmute::<KernelFn, crate::host_abi::RegionAnyFn>(any) },
-                    save_bytes_per_thread: r.save_bytes_per_thread as usize,
-                })
+                Some(HostRegions { by_state, masked, save_bytes_per_thread: r.save_bytes_per_thread as usize })
             }
             None => None,
         };

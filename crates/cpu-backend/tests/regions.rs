@@ -3,8 +3,7 @@
 //! Rust computation of what CUDA defines, on the fast path and on the fiber path.
 
 use backend_api::{LaunchConfig, LoadOptions};
-use cpu_backend::block::FORCE_FIBERS;
-use std::sync::atomic::Ordering;
+use compiler_core::lower::regions::set_enabled;
 use std::sync::Mutex;
 
 /// Tests flip the process-wide fiber switch: run them one at a time.
@@ -72,6 +71,7 @@ fn the_fast_path_is_taken() {
     let m = compiler_core::host::compile_ptx(DIVERGENT, &Default::default()).unwrap();
     let r = m.kernels[0].regions.as_ref().expect("a region plan");
     assert_eq!(r.by_state.len(), 4, "start + three barriers");
+    assert!(m.kernels[0].thread_fn.is_none(), "no fiber body is compiled alongside");
 }
 
 #[test]
@@ -79,7 +79,7 @@ fn divergent_barriers_exits_and_live_values() {
     let _one = SWITCH.lock().unwrap();
     let d = cpu_backend::devices().remove(0);
     for fibers in [false, true] {
-        FORCE_FIBERS.store(fibers, Ordering::Relaxed);
+        set_enabled(!fibers);
         for (block, n) in [(256u32, 256u32), (256, 200), (1024, 1000), (64, 1)] {
             let out = d.alloc(block as usize * 4).unwrap();
             d.memset(out, 0xdead_beef, 4, block as usize).unwrap();
@@ -95,7 +95,7 @@ fn divergent_barriers_exits_and_live_values() {
             d.free(out).unwrap();
         }
     }
-    FORCE_FIBERS.store(false, Ordering::Relaxed);
+    set_enabled(true);
 }
 
 /// A shared-memory bitonic sort of one block (barriers inside loops).
@@ -170,7 +170,7 @@ fn bitonic_sort_on_both_paths() {
         })
         .collect();
     for fibers in [false, true] {
-        FORCE_FIBERS.store(fibers, Ordering::Relaxed);
+        set_enabled(!fibers);
         let p = d.alloc(input.len() * 4).unwrap();
         unsafe { d.copy_to_device(p, input.as_ptr() as *const u8, input.len() * 4).unwrap() };
         launch(BITONIC, "sort", block as u32, grid as u32, &p.to_le_bytes());
@@ -183,5 +183,5 @@ fn bitonic_sort_on_both_paths() {
         }
         d.free(p).unwrap();
     }
-    FORCE_FIBERS.store(false, Ordering::Relaxed);
+    set_enabled(true);
 }

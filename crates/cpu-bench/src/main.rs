@@ -11,7 +11,7 @@
 //! | saxpy, sums | plain Rust on as many threads as our pool (`native.rs`) | baseline / ours |
 //! | SGEMM, stencil | the same kernels in OpenCL on PoCL (`kernels/*.cl`, `ocl.rs`) | PoCL / ours |
 //! | launch latency / throughput | the empty kernel on PoCL (`clEnqueueNDRangeKernel`) | PoCL / ours |
-//! | bitonic sort | our fiber fallback (`cpu_backend::block::FORCE_FIBERS`) | fibers / fast path |
+//! | bitonic sort | our fiber fallback (`compiler_core::lower::regions::set_enabled(false)`) | fibers / fast path |
 //!
 //! Times are medians over the reps. Every result is checked (against the baseline's
 //! result or a reference) before its time is reported. This is a measurement, never a
@@ -453,13 +453,17 @@ impl Bench {
         for c in want.chunks_mut(SORT_N) {
             c.sort_by(f32::total_cmp);
         }
-        let m = self.module("bitonic.ptx");
-        let k = m.function("bitonic_sort_shared");
+        // The path is chosen when a module is compiled: load the kernel once each way.
+        let enabled = compiler_core::lower::regions::enabled();
+        compiler_core::lower::regions::set_enabled(true);
+        let m_fast = self.module("bitonic.ptx");
+        compiler_core::lower::regions::set_enabled(false);
+        let m_fibers = self.module("bitonic.ptx");
+        compiler_core::lower::regions::set_enabled(enabled);
+        let (k_fast, k_fibers) = (m_fast.function("bitonic_sort_shared"), m_fibers.function("bitonic_sort_shared"));
         let d = self.cuda.alloc(input.len() * 4);
-        let force = &*cpu_backend::block::FORCE_FIBERS;
-        let initially = force.load(std::sync::atomic::Ordering::Relaxed);
         let run = |fibers: bool| -> f64 {
-            force.store(fibers, std::sync::atomic::Ordering::Relaxed);
+            let k = if fibers { &k_fibers } else { &k_fast };
             d.upload(&input);
             let t = seconds(|| {
                 k.launch([BLOCKS as u32, 1, 1], [(SORT_N / 2) as u32, 1, 1], 0, &[arg(&d.ptr)]);
@@ -477,7 +481,6 @@ impl Bench {
             fast.push(run(false));
             fibers.push(run(true));
         }
-        force.store(initially, std::sync::atomic::Ordering::Relaxed);
         let (o, b) = (median(&fast), median(&fibers));
         self.rows.push(Row {
             case: format!("bitonic sort in shared memory, {BLOCKS} blocks x {SORT_N}"),

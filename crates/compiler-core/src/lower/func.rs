@@ -39,12 +39,13 @@ pub(crate) struct FnLowerer<'a> {
     pub span: Span,
     /// The `CC.CF` carry flag's alloca.
     pub carry: String,
-    /// Set when lowering a kernel's region body (see `regions`).
-    pub region: Option<super::regions::RegionPlan>,
-    /// Barrier sites seen so far in region mode.
-    pub region_site: usize,
-    /// The resume blocks of region mode (appended after the body).
-    pub resume_blocks: String,
+    /// Set when lowering one region body of a kernel (see `regions`): the plan and the
+    /// resume state this body starts from.
+    pub region: Option<(std::rc::Rc<super::regions::RegionPlan>, usize)>,
+    /// Index of the current label/instruction in body order (region mode).
+    item: usize,
+    /// Every register declared so far, whatever its scope (region mode restores them).
+    all_regs: HashMap<String, (String, ScalarType)>,
 }
 
 /// Lower one function with a body. Kernels also return their metadata.
@@ -52,16 +53,18 @@ pub(crate) fn lower_function<'a>(cx: &'a ModuleCx<'a>, f: &Function, ir: &mut St
     lower_function_mode(cx, f, ir, None)
 }
 
-/// Lower `f`; with `region`, lower the kernel's region body `k.rbody` instead (see
-/// `regions`): `i32 (ctx, params, save, i64 nthreads, i64 t, i32 state)` that runs thread
-/// `t` from resume point `state` to its next barrier and returns that barrier's state.
+/// Lower `f`; with `region = (plan, S)`, lower the kernel's region body `k.rbody.S`
+/// instead (see `regions`): `i32 (ctx, params, save, i64 nthreads, i64 t)` runs thread `t`
+/// from resume point `S` to the next barrier it reaches and returns that barrier's state
+/// (or `regions::EXIT`). Only the code reachable from `S` is emitted.
 pub(crate) fn lower_function_mode<'a>(
     cx: &'a ModuleCx<'a>,
     f: &Function,
     ir: &mut String,
-    region: Option<super::regions::RegionPlan>,
+    region: Option<(std::rc::Rc<super::regions::RegionPlan>, usize)>,
 ) -> Result<Option<KernelMeta>, Vec<Diagnostic>> {
     let is_region = region.is_some();
+    let _ = is_region;
     let mut l = FnLowerer {
         cx,
         prelude: String::new(),
@@ -76,8 +79,8 @@ pub(crate) fn lower_function_mode<'a>(
         span: f.span,
         carry: String::new(),
         region,
-        region_site: 0,
-        resume_blocks: String::new(),
+        item: 0,
+        all_regs: HashMap::new(),
     };
     let _ = writeln!(l.prelude, "  %shared = call ptr @__ptx_shared_base(ptr %ctx)");
     let carry = l.alloca("i1", 1);
@@ -85,8 +88,8 @@ pub(crate) fn lower_function_mode<'a>(
     l.carry = carry;
     let mut sig_params = vec!["ptr %ctx".to_string()];
     let mut meta = None;
-    if let Some(plan) = &l.region {
-        sig_params.extend(["ptr %params", "ptr noalias %save", "i64 %nthreads", "i64 %t", "i32 %state"].map(String::from));
+    if let Some((plan, _)) = &l.region {
+        sig_params.extend(["ptr %params", "ptr noalias %save", "i64 %nthreads", "i64 %t"].map(String::from));
         // Each saved value's address for this thread: its array plus t elements.
         for (k, slot) in plan.slots.iter().enumerate() {
             let _ = writeln!(
@@ -146,17 +149,35 @@ pub(crate) fn lower_function_mode<'a>(
     if !errors.is_empty() {
         return Err(errors);
     }
-    if is_region {
-        // Enter at the resume point of `%state`: 0 is the kernel's start.
-        let cases: String = (1..=l.region_site).map(|k| format!(" i32 {k}, label %resume.{k}")).collect();
-        let name = ll_global(&format!("{}.rbody", f.name));
+    if let Some((plan, state)) = l.region.clone() {
+        // Enter at the resume point: restore the registers live there, then continue at
+        // the code after the barrier.
+        let mut resume = String::new();
+        if state > 0 {
+            let _ = writeln!(resume, "resume:");
+            for name in &plan.live_after[state - 1] {
+                let idx = plan.slots.iter().position(|s| &s.name == name).expect("live register has a slot");
+                let Some((ptr, ty)) = l.all_regs.get(name).cloned() else {
+                    return Err(vec![l.err(format!("register {name} is live across a barrier but never declared"))]);
+                };
+                let st = storage(ty);
+                let r = l.t();
+                let _ = writeln!(resume, "  {r} = load {st}, ptr %slot.{idx}\n  store {st} {r}, ptr {ptr}");
+            }
+            if !l.body.contains(&format!("\nafter.{state}:")) && !l.body.starts_with(&format!("after.{state}:")) {
+                // The barrier was the kernel's last instruction.
+                let _ = writeln!(l.body, "after.{state}:\n  ret i32 {}", super::regions::EXIT as i32);
+            }
+            let _ = writeln!(resume, "  br label %after.{state}");
+        }
+        let first = if state > 0 { "resume" } else { "start" };
+        let name = ll_global(&format!("{}.rbody.{state}", f.name));
         let _ = write!(
             ir,
-            "define internal i32 {name}({}) alwaysinline {{\nentry:\n{}  switch i32 %state, label %start [{cases} ]\nstart:\n{}{}}}\n",
+            "define internal i32 {name}({}) alwaysinline {{\nentry:\n{}  br label %{first}\nstart:\n{}{resume}}}\n",
             sig_params.join(", "),
             l.prelude,
             l.body,
-            l.resume_blocks
         );
         return Ok(meta.map(|mut m| {
             m.uses_barrier = true;
@@ -218,18 +239,13 @@ impl<'a> FnLowerer<'a> {
         }
     }
 
-    /// A whole-block barrier in region mode: save the registers live after it, stop with
-    /// its state, and emit the resume block that restores them.
+    /// A whole-block barrier in region mode: save the registers live after it and stop
+    /// with its state.
     pub fn region_barrier(&mut self) -> R<()> {
-        self.region_site += 1;
-        let k = self.region_site;
-        let plan = self.region.as_ref().expect("region mode");
-        let live: Vec<(String, usize)> = match plan.live_after.get(k - 1) {
-            Some(names) => names.iter().map(|n| (n.clone(), plan.slots.iter().position(|s| &s.name == n).expect("live register has a slot"))).collect(),
-            None => return Err(self.err("barrier sites do not match the region plan")),
-        };
-        let mut resume = format!("resume.{k}:\n");
-        for (name, idx) in &live {
+        let (plan, _) = self.region.clone().expect("region mode");
+        let site = plan.site_items.iter().position(|&k| k == self.item - 1).ok_or_else(|| self.err("barrier is not in the region plan"))?;
+        for name in &plan.live_after[site] {
+            let idx = plan.slots.iter().position(|s| &s.name == name).expect("live register has a slot");
             let Some(Local::Reg { ptr, ty }) = self.lookup(name).cloned() else {
                 return Err(self.err(format!("register {name} is live across a barrier but not in scope")));
             };
@@ -237,14 +253,21 @@ impl<'a> FnLowerer<'a> {
             let v = self.t();
             self.emit(format!("{v} = load {st}, ptr {ptr}"));
             self.emit(format!("store {st} {v}, ptr %slot.{idx}"));
-            let r = self.t();
-            let _ = writeln!(resume, "  {r} = load {st}, ptr %slot.{idx}\n  store {st} {r}, ptr {ptr}");
         }
-        let _ = writeln!(resume, "  br label %after.{k}");
-        self.resume_blocks.push_str(&resume);
-        self.emit_terminator(format!("ret i32 {k}"));
-        self.start_block(&format!("after.{k}"));
+        self.emit_terminator(format!("ret i32 {}", site + 1));
         Ok(())
+    }
+
+    /// In region mode, whether the next label/instruction belongs to this region body; also
+    /// opens the block where the region starts.
+    fn region_item(&mut self) -> bool {
+        let idx = self.item;
+        self.item += 1;
+        let Some((plan, state)) = self.region.clone() else { return true };
+        if state > 0 && idx == plan.start_item(state) {
+            self.start_block(&format!("after.{state}"));
+        }
+        plan.reachable[state].get(idx).copied().unwrap_or(false)
     }
 
     /// Emit a terminator (br/ret/unreachable).
@@ -333,6 +356,9 @@ impl<'a> FnLowerer<'a> {
         for s in body {
             match s {
                 Statement::Label { name, .. } => {
+                    if !self.region_item() {
+                        continue;
+                    }
                     let bb = self.labels[name].clone();
                     self.start_block(&bb);
                 }
@@ -342,6 +368,9 @@ impl<'a> FnLowerer<'a> {
                     }
                 }
                 Statement::Instr(i) => {
+                    if !self.region_item() {
+                        continue;
+                    }
                     self.span = i.span;
                     if let Err(e) = self.instruction(i) {
                         errors.push(e);
@@ -372,11 +401,18 @@ impl<'a> FnLowerer<'a> {
                     Some(n) => {
                         for i in 0..n {
                             let ptr = self.alloca(&ty, align);
-                            self.scopes.last_mut().unwrap().insert(format!("{}{i}", v.name), Local::Reg { ptr, ty: v.ty });
+                            let name = format!("{}{i}", v.name);
+                            if self.region.is_some() {
+                                self.all_regs.insert(name.clone(), (ptr.clone(), v.ty));
+                            }
+                            self.scopes.last_mut().unwrap().insert(name, Local::Reg { ptr, ty: v.ty });
                         }
                     }
                     None => {
                         let ptr = self.alloca(&ty, align);
+                        if self.region.is_some() {
+                            self.all_regs.insert(v.name.clone(), (ptr.clone(), v.ty));
+                        }
                         self.scopes.last_mut().unwrap().insert(v.name.clone(), Local::Reg { ptr, ty: v.ty });
                     }
                 }
@@ -387,7 +423,7 @@ impl<'a> FnLowerer<'a> {
                 if v.space == StateSpace::Local {
                     self.local_bytes += size;
                 }
-                let slot = self.region.as_ref().and_then(|p| p.slots.iter().position(|s| s.name == v.name));
+                let slot = self.region.as_ref().and_then(|(p, _)| p.slots.iter().position(|s| s.name == v.name));
                 let ptr = match (v.space, slot) {
                     (StateSpace::Local, Some(idx)) => format!("%slot.{idx}"),
                     _ => self.alloca(&format!("[{size} x i8]"), align),

@@ -26,7 +26,7 @@ mod instr;
 pub mod intrinsics;
 mod memory;
 mod module;
-mod regions;
+pub mod regions;
 mod rounding;
 mod sreg;
 pub mod types;

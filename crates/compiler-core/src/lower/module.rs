@@ -135,24 +135,46 @@ pub fn lower_module_for(m: &Module, target: &dyn Target) -> Result<LoweredModule
             if f.body.is_none() {
                 continue;
             }
-            match lower_function(&cx, f, &mut ir) {
+            // Kernels with barriers get the barrier-region fast path when they allow it
+            // (and the target runs it); everything else is lowered as one body.
+            let plan = if f.kind == FunctionKind::Entry && fibers.contains(&f.name) && target.supports_regions() && super::regions::enabled() {
+                super::regions::plan(f, calls_synchronizing(f, &fibers)).map(std::rc::Rc::new)
+            } else {
+                None
+            };
+            let lowered = match &plan {
+                Some(plan) => {
+                    let mut first = None;
+                    let mut failed = None;
+                    for state in 0..=plan.live_after.len() {
+                        match super::func::lower_function_mode(&cx, f, &mut ir, Some((plan.clone(), state))) {
+                            Ok(m) => {
+                                first = first.or(m);
+                            }
+                            Err(e) => {
+                                failed = Some(e);
+                                break;
+                            }
+                        }
+                    }
+                    match failed {
+                        Some(e) => Err(e),
+                        None => Ok(first.map(|mut m| {
+                            m.regions = Some(super::RegionMeta {
+                                sites: plan.live_after.len() as u32,
+                                save_bytes_per_thread: plan.save_bytes_per_thread,
+                            });
+                            m
+                        })),
+                    }
+                }
+                None => lower_function(&cx, f, &mut ir),
+            };
+            match lowered {
                 Ok(meta) => {
                     if let Some(mut meta) = meta {
                         // A kernel calling a function that synchronizes synchronizes too.
                         meta.uses_barrier |= fibers.contains(&f.name);
-                        if meta.uses_barrier && target.supports_regions() {
-                            let plan = super::regions::plan(f, calls_synchronizing(f, &fibers));
-                            if let Some(plan) = plan {
-                                let region = super::RegionMeta {
-                                    sites: plan.live_after.len() as u32,
-                                    save_bytes_per_thread: plan.save_bytes_per_thread,
-                                };
-                                match super::func::lower_function_mode(&cx, f, &mut ir, Some(plan)) {
-                                    Ok(_) => meta.regions = Some(region),
-                                    Err(mut e) => errors.append(&mut e),
-                                }
-                            }
-                        }
                         target.entry_wrappers(&meta, &info, &mut ir);
                         out.kernels.push(meta);
                     }

@@ -19,7 +19,25 @@
 
 use crate::lower::types::size_of;
 use crate::ptx::ast::*;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
+
+/// Whether kernels are cut into barrier regions: on unless `CUDA_CPU_FORCE_FIBERS` is set
+/// (then they run as fibers, the general fallback), or as set by [`set_enabled`].
+pub fn enabled() -> bool {
+    match FORCE.load(std::sync::atomic::Ordering::Relaxed) {
+        0 => std::env::var_os("CUDA_CPU_FORCE_FIBERS").is_none_or(|v| v == "0"),
+        1 => true,
+        _ => false,
+    }
+}
+
+/// Override `CUDA_CPU_FORCE_FIBERS` for modules compiled from now on (benchmarks and tests
+/// compare the two paths in one process).
+pub fn set_enabled(on: bool) {
+    FORCE.store(if on { 1 } else { 2 }, std::sync::atomic::Ordering::Relaxed);
+}
+
+static FORCE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
 
 /// The state a thread returns when it has finished the kernel.
 pub(crate) const EXIT: u32 = u32::MAX;
@@ -42,6 +60,19 @@ pub(crate) struct RegionPlan {
     /// Register slots (by name) and `.local` variables (by name), in layout order.
     pub slots: Vec<SaveSlot>,
     pub save_bytes_per_thread: u64,
+    /// Item index (labels and instructions in body order, as the lowering walks them) of
+    /// each barrier site.
+    pub site_items: Vec<usize>,
+    /// For each state `S` (0 = start, `k` = after barrier `k`), the items a thread can
+    /// execute from that resume point up to and including the barriers where it stops.
+    pub reachable: Vec<Vec<bool>>,
+}
+
+impl RegionPlan {
+    /// The item a thread resumes at in state `state`.
+    pub fn start_item(&self, state: usize) -> usize {
+        if state == 0 { 0 } else { self.site_items[state - 1] + 1 }
+    }
 }
 
 /// One flattened body element.
@@ -195,41 +226,91 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool) -> Option<RegionPlan
             }
         }
     }
-    // Backward liveness to a fixpoint.
-    let ud: Vec<(Vec<String>, Vec<String>)> = items
+    // Backward liveness over bitsets, iterated to a fixpoint.
+    let index: HashMap<&str, usize> = regs.keys().enumerate().map(|(k, n)| (n.as_str(), k)).collect();
+    let names: Vec<&str> = {
+        let mut v = vec![""; index.len()];
+        for (n, &k) in &index {
+            v[k] = n;
+        }
+        v
+    };
+    let words = index.len().div_ceil(64).max(1);
+    let to_bits = |list: &[String]| {
+        let mut b = vec![0u64; words];
+        for n in list {
+            let k = index[n.as_str()];
+            b[k / 64] |= 1 << (k % 64);
+        }
+        b
+    };
+    let ud: Vec<(Vec<u64>, Vec<u64>)> = items
         .iter()
         .map(|it| match it {
-            Item::Instr(i) => uses_defs(i, &regs),
-            Item::Label(_) => (Vec::new(), Vec::new()),
+            Item::Instr(i) => {
+                let (u, d) = uses_defs(i, &regs);
+                (to_bits(&u), to_bits(&d))
+            }
+            Item::Label(_) => (vec![0; words], vec![0; words]),
         })
         .collect();
-    let mut live_in: Vec<HashSet<String>> = vec![HashSet::new(); n];
+    let mut live_in: Vec<Vec<u64>> = vec![vec![0u64; words]; n];
     let mut changed = true;
+    let mut out = vec![0u64; words];
     while changed {
         changed = false;
         for k in (0..n).rev() {
-            let mut out: HashSet<String> = HashSet::new();
+            out.iter_mut().for_each(|w| *w = 0);
             for &s in &succ[k] {
-                out.extend(live_in[s].iter().cloned());
+                for (o, l) in out.iter_mut().zip(&live_in[s]) {
+                    *o |= l;
+                }
             }
-            for d in &ud[k].1 {
-                out.remove(d);
-            }
-            out.extend(ud[k].0.iter().cloned());
-            if out.len() != live_in[k].len() {
-                live_in[k] = out;
-                changed = true;
+            let (u, d) = &ud[k];
+            for w in 0..words {
+                let v = (out[w] & !d[w]) | u[w];
+                if v != live_in[k][w] {
+                    live_in[k][w] = v;
+                    changed = true;
+                }
             }
         }
     }
     let live_after: Vec<Vec<String>> = sites
         .iter()
         .map(|&k| {
-            let mut v: Vec<String> = if k + 1 < n { live_in[k + 1].iter().cloned().collect() } else { Vec::new() };
+            let mut v: Vec<String> = Vec::new();
+            if k + 1 < n {
+                for (w, bits) in live_in[k + 1].iter().enumerate() {
+                    for b in 0..64 {
+                        if bits & (1 << b) != 0 {
+                            v.push(names[w * 64 + b].to_string());
+                        }
+                    }
+                }
+            }
             v.sort();
             v
         })
         .collect();
+    // Reachability per resume point; a barrier ends the region it is reached in.
+    let mut reachable = Vec::new();
+    for state in 0..=sites.len() {
+        let start = if state == 0 { 0 } else { sites[state - 1] + 1 };
+        let mut seen = vec![false; n];
+        let mut stack = vec![start];
+        while let Some(k) = stack.pop() {
+            if k >= n || seen[k] {
+                continue;
+            }
+            seen[k] = true;
+            if sites.contains(&k) {
+                continue;
+            }
+            stack.extend(succ[k].iter().copied());
+        }
+        reachable.push(seen);
+    }
     // Layout: locals first (16-byte strides), then registers by decreasing size, so every
     // array starts aligned for its element size.
     let mut slots = Vec::new();
@@ -246,5 +327,5 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool) -> Option<RegionPlan
         slots.push(SaveSlot { name: name.clone(), size, prefix });
         prefix += size;
     }
-    Some(RegionPlan { live_after, slots, save_bytes_per_thread: prefix })
+    Some(RegionPlan { live_after, slots, save_bytes_per_thread: prefix, site_items: sites, reachable })
 }

@@ -116,10 +116,12 @@ impl Target for HostTarget {
         let body = ll_global(&format!("{}.body", k.name));
         let thread = ll_global(&format!("{}.thread", k.name));
         let block = ll_global(&format!("{}.block", k.name));
-        let _ = writeln!(ir, "define void {thread}(ptr %params, ptr %ctx) {{\n  call void {body}(ptr %ctx, ptr %params)\n  ret void\n}}");
         if let Some(r) = k.regions {
+            // Cut into regions: there is no single-thread body to call.
             region_wrappers(&k.name, r.sites, ir);
+            return;
         }
+        let _ = writeln!(ir, "define void {thread}(ptr %params, ptr %ctx) {{\n  call void {body}(ptr %ctx, ptr %params)\n  ret void\n}}");
         if k.uses_barrier {
             return;
         }
@@ -348,16 +350,16 @@ fn warp_collective(i: &Intrinsic) -> String {
 
 /// The loops of a barrier-region kernel (see `lower::regions`): `k.region.S(params, ctx,
 /// save, states)` runs every thread of the block from resume point `S` (all threads must
-/// be there: the runtime checks) and `k.region.any(params, ctx, save, states, S)` runs only
-/// the threads whose state is `S`. Each thread's next state is written to `states[t]`.
+/// be there: the runtime checks) and `k.region.S.masked` runs only the threads whose
+/// state is `S`. Each thread's next state is written to `states[t]`.
 fn region_wrappers(name: &str, sites: u32, ir: &mut String) {
-    let rbody = ll_global(&format!("{name}.rbody"));
     let mut emit = |fname: String, extra_param: &str, state: &str, check: bool| {
+        let rbody = ll_global(&format!("{name}.rbody.{state}"));
         let (ntid, tid) = (host_abi::OFFSET_NTID, host_abi::OFFSET_TID);
         let check_code = if check {
-            "  %st.p = getelementptr i32, ptr %states, i64 %t\n  %st = load i32, ptr %st.p\n  %skip = icmp ne i32 %st, %S\n  br i1 %skip, label %x.next.bb, label %x.run\nx.run:\n"
+            format!("  %st.p = getelementptr i32, ptr %states, i64 %t\n  %st = load i32, ptr %st.p\n  %skip = icmp ne i32 %st, {state}\n  br i1 %skip, label %x.next.bb, label %x.run\nx.run:\n")
         } else {
-            ""
+            String::new()
         };
         let _ = write!(
             ir,
@@ -401,7 +403,7 @@ x.body:
 {check_code}  store i32 %x, ptr %tx.p
   store i32 %y, ptr %ty.p
   store i32 %z, ptr %tz.p
-  %next = call i32 {rbody}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 {state})
+  %next = call i32 {rbody}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t)
   %next.p = getelementptr i32, ptr %states, i64 %t
   store i32 %next, ptr %next.p
   br label %x.next.bb
@@ -428,6 +430,6 @@ exit:
     };
     for s in 0..=sites {
         emit(ll_global(&format!("{name}.region.{s}")), "", &s.to_string(), false);
+        emit(ll_global(&format!("{name}.region.{s}.masked")), "", &s.to_string(), true);
     }
-    emit(ll_global(&format!("{name}.region.any")), ", i32 %S", "%S", true);
 }
