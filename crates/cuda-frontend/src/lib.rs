@@ -24,6 +24,7 @@ mod ffi;
 pub mod headers;
 mod ir;
 mod pch;
+mod rewrite;
 pub mod options;
 pub mod target;
 
@@ -138,6 +139,10 @@ fn config_args(o: &Options, t: &Target) -> Vec<String> {
     push("-fcuda-allow-variadic-functions");
     push("-fno-rtti");
     push("-fno-threadsafe-statics");
+    // NVIDIA's documentation writes `#pragma unroll (N)`: no warning for the parentheses.
+    push("-Wno-cuda-compat");
+    // NVRTC's own pragmas (nv_diag_suppress, ...) are not clang's.
+    push("-Wno-unknown-pragmas");
     push("-discard-value-names");
     push("-ferror-limit");
     push("100");
@@ -162,6 +167,10 @@ fn config_args(o: &Options, t: &Target) -> Vec<String> {
     push(BUILTIN_DIR);
     push("-I");
     push(HEADER_DIR);
+    // Standard-library-like headers (<cstdint>, <type_traits>, cuda/std/...): after the
+    // client's include paths, so a real libcu++ or jitify's own headers win.
+    push("-idirafter");
+    push(&format!("{BUILTIN_DIR}/fallback"));
     // Macros of NVRTC and of the target.
     let (major, minor) = VERSION;
     let mut defs: Vec<(String, String)> = vec![
@@ -245,6 +254,9 @@ fn main_text(req: &Request) -> Vec<u8> {
     // A NUL inside the source ends it (the C API takes a C string).
     if let Some(p) = text.iter().position(|&b| b == 0) {
         text.truncate(p);
+    }
+    if let Some(t) = rewrite::rewrite(&text) {
+        text = t;
     }
     if req.options.no_source_include {
         // NVRTC: the directory of the source is not searched (ours is virtual anyway).
@@ -471,7 +483,7 @@ pub fn compile(req: &Request) -> CompileResult {
         .iter()
         .map(|h| {
             let end = h.text.iter().position(|&b| b == 0).unwrap_or(h.text.len());
-            let mut t = h.text[..end].to_vec();
+            let mut t = rewrite::rewrite(&h.text[..end]).unwrap_or_else(|| h.text[..end].to_vec());
             t.push(0);
             t
         })

@@ -1,0 +1,2 @@
+/* builtin_types.h: its declarations are part of the implicit prelude (ours). */
+#pragma clang system_header

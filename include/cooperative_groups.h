@@ -1,0 +1,209 @@
+/*
+ * Cooperative groups (ours): thread_block, grid_group (grid-wide sync for cooperative
+ * launches), thread_block_tile<N> and tiled_partition, coalesced_group, and the
+ * collectives of cooperative_groups/reduce.h and scan.h.
+ *
+ * Lane masks of tiles and coalesced groups are cudaLaneMask_t (warps of 32 or 64 lanes).
+ */
+#pragma clang system_header
+#ifndef __COOPERATIVE_GROUPS_H__
+#define __COOPERATIVE_GROUPS_H__
+
+#define __NVCG __device__ __forceinline__
+
+namespace cooperative_groups {
+namespace __details {
+__NVCG unsigned int __block_rank() {
+  return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+}
+__NVCG unsigned int __block_size() { return blockDim.x * blockDim.y * blockDim.z; }
+/* Grid-wide barrier: an arrival counter and a generation word per module. */
+static __device__ unsigned int __grid_arrived;
+static __device__ volatile unsigned int __grid_generation;
+__device__ __attribute__((noinline)) static void __grid_sync() {
+  __syncthreads();
+  if (__block_rank() == 0) {
+    unsigned int __blocks = gridDim.x * gridDim.y * gridDim.z;
+    unsigned int __gen = __grid_generation;
+    __threadfence();
+    if (atomicAdd(&__grid_arrived, 1u) == __blocks - 1) {
+      __grid_arrived = 0;
+      __threadfence();
+      __grid_generation = __gen + 1;
+    } else {
+      while (__grid_generation == __gen) {
+#if __CUDA_ARCH__ >= 700
+        __nanosleep(32);
+#endif
+      }
+    }
+    __threadfence();
+  }
+  __syncthreads();
+}
+}  // namespace __details
+
+/* The type-erased group: what tiled_partition(parent, n) returns. */
+class thread_group {
+ protected:
+  unsigned int __size_;
+  unsigned int __rank_;
+  cudaLaneMask_t __mask_; /* lanes of the group within the warp (tiles); 0 for blocks */
+  int __kind_;            /* 0 block, 1 tile, 2 coalesced, 3 grid */
+ public:
+  __NVCG thread_group(int __k, unsigned int __s, unsigned int __r, cudaLaneMask_t __m)
+      : __size_(__s), __rank_(__r), __mask_(__m), __kind_(__k) {}
+  __NVCG unsigned long long size() const { return __size_; }
+  __NVCG unsigned long long num_threads() const { return __size_; }
+  __NVCG unsigned long long thread_rank() const { return __rank_; }
+  __NVCG void sync() const {
+    if (__kind_ == 0) __syncthreads();
+    else if (__kind_ == 3) __details::__grid_sync();
+    else __syncwarp(__mask_);
+  }
+  __NVCG cudaLaneMask_t __lane_mask() const { return __mask_; }
+};
+
+class thread_block : public thread_group {
+ public:
+  __NVCG thread_block() : thread_group(0, __details::__block_size(), __details::__block_rank(), 0) {}
+  static __NVCG void sync() { __syncthreads(); }
+  static __NVCG unsigned int thread_rank() { return __details::__block_rank(); }
+  static __NVCG unsigned int size() { return __details::__block_size(); }
+  static __NVCG unsigned int num_threads() { return __details::__block_size(); }
+  static __NVCG dim3 group_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+  static __NVCG dim3 thread_index() { return dim3(threadIdx.x, threadIdx.y, threadIdx.z); }
+  static __NVCG dim3 group_dim() { return dim3(blockDim.x, blockDim.y, blockDim.z); }
+  static __NVCG dim3 dim_threads() { return group_dim(); }
+};
+__NVCG thread_block this_thread_block() { return thread_block(); }
+
+class grid_group : public thread_group {
+ public:
+  __NVCG grid_group() : thread_group(3, 0, 0, 0) {}
+  static __NVCG bool is_valid() { return true; }
+  static __NVCG void sync() { __details::__grid_sync(); }
+  static __NVCG unsigned long long num_blocks() { return (unsigned long long)gridDim.x * gridDim.y * gridDim.z; }
+  static __NVCG unsigned long long block_rank() { return ((unsigned long long)blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x; }
+  static __NVCG unsigned long long num_threads() { return num_blocks() * __details::__block_size(); }
+  static __NVCG unsigned long long size() { return num_threads(); }
+  static __NVCG unsigned long long thread_rank() { return block_rank() * __details::__block_size() + __details::__block_rank(); }
+  static __NVCG dim3 group_dim() { return dim3(gridDim.x, gridDim.y, gridDim.z); }
+  static __NVCG dim3 dim_blocks() { return group_dim(); }
+  static __NVCG dim3 block_index() { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
+};
+__NVCG grid_group this_grid() { return grid_group(); }
+
+/* A statically sized tile of a warp (N a power of two, at most the warp size). */
+template <unsigned int _N, class _Parent = void> class thread_block_tile;
+
+template <unsigned int _N> class __static_tile {
+  static_assert(_N > 0 && (_N & (_N - 1)) == 0 && _N <= __SCALE_WARP_SIZE__, "tile size must be a power of two up to the warp size");
+
+ protected:
+  __NVCG static cudaLaneMask_t __tile_mask() {
+    unsigned int __lane = __nvvm_read_ptx_sreg_laneid();
+    cudaLaneMask_t __base = (_N == __SCALE_WARP_SIZE__) ? ~(cudaLaneMask_t)0 : (((cudaLaneMask_t)1 << _N) - 1);
+    return __base << (__lane & ~(_N - 1));
+  }
+
+ public:
+  static constexpr unsigned int num_threads_value = _N;
+  __NVCG static unsigned int thread_rank() { return __nvvm_read_ptx_sreg_laneid() & (_N - 1); }
+  __NVCG static unsigned int size() { return _N; }
+  __NVCG static unsigned int num_threads() { return _N; }
+  __NVCG static unsigned int meta_group_rank() { return __details::__block_rank() / _N; }
+  __NVCG static unsigned int meta_group_size() { return (__details::__block_size() + _N - 1) / _N; }
+  __NVCG static void sync() { __syncwarp(__tile_mask()); }
+  template <class _T> __NVCG _T shfl(_T __v, unsigned int __src) const { return __shfl_sync(__tile_mask(), __v, (int)__src, _N); }
+  template <class _T> __NVCG _T shfl_up(_T __v, unsigned int __d) const { return __shfl_up_sync(__tile_mask(), __v, __d, _N); }
+  template <class _T> __NVCG _T shfl_down(_T __v, unsigned int __d) const { return __shfl_down_sync(__tile_mask(), __v, __d, _N); }
+  template <class _T> __NVCG _T shfl_xor(_T __v, unsigned int __m) const { return __shfl_xor_sync(__tile_mask(), __v, (int)__m, _N); }
+  __NVCG int any(int __p) const { return (__ballot_sync(__tile_mask(), __p) & __tile_mask()) != 0; }
+  __NVCG int all(int __p) const { return (__ballot_sync(__tile_mask(), __p) & __tile_mask()) == __tile_mask(); }
+  __NVCG cudaLaneMask_t ballot(int __p) const {
+    cudaLaneMask_t __b = __ballot_sync(__tile_mask(), __p) & __tile_mask();
+    return __b >> (__nvvm_read_ptx_sreg_laneid() & ~(_N - 1));
+  }
+  template <class _T> __NVCG cudaLaneMask_t match_any(_T __v) const {
+    return (__match_any_sync(__tile_mask(), __v) & __tile_mask()) >> (__nvvm_read_ptx_sreg_laneid() & ~(_N - 1));
+  }
+  template <class _T> __NVCG cudaLaneMask_t match_all(_T __v, int &__pred) const {
+    cudaLaneMask_t __r = __match_all_sync(__tile_mask(), __v, &__pred);
+    return (__r & __tile_mask()) >> (__nvvm_read_ptx_sreg_laneid() & ~(_N - 1));
+  }
+  __NVCG operator thread_group() const { return thread_group(1, _N, thread_rank(), __tile_mask()); }
+};
+
+template <unsigned int _N, class _Parent> class thread_block_tile : public __static_tile<_N> {
+ public:
+  __NVCG thread_block_tile() {}
+};
+
+template <unsigned int _N, class _Parent> __NVCG thread_block_tile<_N, _Parent> tiled_partition(const _Parent &) {
+  return thread_block_tile<_N, _Parent>();
+}
+
+/* Dynamic tiling: a thread_group of n threads (n a power of two up to the warp size). */
+__NVCG thread_group tiled_partition(const thread_group &__parent, unsigned int __n) {
+  unsigned int __lane = __nvvm_read_ptx_sreg_laneid();
+  cudaLaneMask_t __base = (__n >= (unsigned int)warpSize) ? ~(cudaLaneMask_t)0 : (((cudaLaneMask_t)1 << __n) - 1);
+  cudaLaneMask_t __m = __base << (__lane & ~(__n - 1));
+  return thread_group(1, __n, (unsigned int)__parent.thread_rank() % __n, __m);
+}
+
+/* The active threads of a warp, at the point of the call. */
+class coalesced_group : public thread_group {
+  __NVCG static unsigned int __lane_of_rank(cudaLaneMask_t __m, unsigned int __r) {
+    for (unsigned int __l = 0; __l < (unsigned int)warpSize; ++__l)
+      if ((__m >> __l) & 1) {
+        if (__r == 0) return __l;
+        --__r;
+      }
+    return 0;
+  }
+
+ public:
+  __NVCG explicit coalesced_group(cudaLaneMask_t __m)
+      : thread_group(2, (unsigned int)__popc(__m), (unsigned int)__popc(__m & __nv_lanemask_lt()), __m) {}
+  __NVCG unsigned long long size() const { return __size_; }
+  __NVCG unsigned long long num_threads() const { return __size_; }
+  __NVCG unsigned long long thread_rank() const { return __rank_; }
+  __NVCG unsigned int meta_group_rank() const { return 0; }
+  __NVCG unsigned int meta_group_size() const { return 1; }
+  __NVCG void sync() const { __syncwarp(__mask_); }
+  template <class _T> __NVCG _T shfl(_T __v, unsigned int __rank) const { return __shfl_sync(__mask_, __v, (int)__lane_of_rank(__mask_, __rank)); }
+  template <class _T> __NVCG _T shfl_down(_T __v, unsigned int __d) const {
+    unsigned int __r = __rank_ + __d;
+    _T __o = __shfl_sync(__mask_, __v, (int)__lane_of_rank(__mask_, __r < __size_ ? __r : __rank_));
+    return __o;
+  }
+  template <class _T> __NVCG _T shfl_up(_T __v, unsigned int __d) const {
+    unsigned int __r = __rank_ >= __d ? __rank_ - __d : __rank_;
+    return __shfl_sync(__mask_, __v, (int)__lane_of_rank(__mask_, __r));
+  }
+  __NVCG int any(int __p) const { return __ballot_sync(__mask_, __p) != 0; }
+  __NVCG int all(int __p) const { return __ballot_sync(__mask_, __p) == __mask_; }
+  __NVCG cudaLaneMask_t ballot(int __p) const {
+    /* Compress the bits of the group's lanes into rank order. */
+    cudaLaneMask_t __b = __ballot_sync(__mask_, __p), __r = 0;
+    unsigned int __k = 0;
+    for (unsigned int __l = 0; __l < (unsigned int)warpSize; ++__l)
+      if ((__mask_ >> __l) & 1) {
+        if ((__b >> __l) & 1) __r |= (cudaLaneMask_t)1 << __k;
+        ++__k;
+      }
+    return __r;
+  }
+};
+__NVCG coalesced_group coalesced_threads() { return coalesced_group(__activemask()); }
+
+template <class _G> __NVCG void sync(const _G &__g) { __g.sync(); }
+template <class _G> __NVCG unsigned long long thread_rank(const _G &__g) { return __g.thread_rank(); }
+template <class _G> __NVCG unsigned long long group_size(const _G &__g) { return __g.size(); }
+
+}  // namespace cooperative_groups
+
+#include "cooperative_groups/reduce.h"
+#undef __NVCG
+#endif

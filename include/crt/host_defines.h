@@ -1,0 +1,2 @@
+/* host_defines.h: its declarations are part of the implicit prelude (ours). */
+#pragma clang system_header

@@ -1,0 +1,2 @@
+/* cuda_device_runtime_api.h: its declarations are part of the implicit prelude (ours). */
+#pragma clang system_header

@@ -1,0 +1,26 @@
+#pragma clang system_header
+#ifndef __NV_FLOAT_H
+#define __NV_FLOAT_H
+#define FLT_RADIX 2
+#define FLT_MANT_DIG __FLT_MANT_DIG__
+#define DBL_MANT_DIG __DBL_MANT_DIG__
+#define FLT_DIG __FLT_DIG__
+#define DBL_DIG __DBL_DIG__
+#define FLT_MIN_EXP __FLT_MIN_EXP__
+#define DBL_MIN_EXP __DBL_MIN_EXP__
+#define FLT_MAX_EXP __FLT_MAX_EXP__
+#define DBL_MAX_EXP __DBL_MAX_EXP__
+#define FLT_MIN_10_EXP __FLT_MIN_10_EXP__
+#define DBL_MIN_10_EXP __DBL_MIN_10_EXP__
+#define FLT_MAX_10_EXP __FLT_MAX_10_EXP__
+#define DBL_MAX_10_EXP __DBL_MAX_10_EXP__
+#define FLT_MAX __FLT_MAX__
+#define DBL_MAX __DBL_MAX__
+#define FLT_MIN __FLT_MIN__
+#define DBL_MIN __DBL_MIN__
+#define FLT_EPSILON __FLT_EPSILON__
+#define DBL_EPSILON __DBL_EPSILON__
+#define FLT_TRUE_MIN __FLT_DENORM_MIN__
+#define DBL_TRUE_MIN __DBL_DENORM_MIN__
+#define DECIMAL_DIG __DECIMAL_DIG__
+#endif

@@ -1,0 +1,2 @@
+#pragma clang system_header
+/* printf is in the implicit prelude. */

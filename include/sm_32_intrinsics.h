@@ -1,0 +1,2 @@
+/* sm_32_intrinsics.h: its declarations are part of the implicit prelude (ours). */
+#pragma clang system_header
