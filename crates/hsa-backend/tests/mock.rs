@@ -1,0 +1,137 @@
+//! The backend end to end against `examples/mock_rocr.rs`, a stand-in ROCr with one
+//! simulated gfx90a (no GPU code runs): device attributes, memory and copies, module
+//! loading through the code object reader, the AQL packet and kernarg segment of a launch,
+//! and a queue error failing a launch without hanging.
+
+use backend_api::{Device, DeviceError, LaunchConfig, LoadOptions};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// The dispatch log of the mock is global: one test at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn mock_path() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let p = exe.parent().unwrap().parent().unwrap().join("examples/libmock_rocr.so");
+    assert!(p.exists(), "{} is missing (cargo test builds it)", p.display());
+    p
+}
+
+fn device() -> Arc<dyn Device> {
+    std::env::set_var("HSA_RUNTIME_LIB", mock_path());
+    let d = hsa_backend::devices();
+    assert_eq!(d.len(), 1, "the mock has one GPU agent");
+    d[0].clone()
+}
+
+fn last_dispatch() -> ([u8; 64], Vec<u8>) {
+    // SAFETY: the mock exports these with these signatures; dlopen returns the instance
+    // the backend loaded.
+    unsafe {
+        let lib = libloading::Library::new(mock_path()).unwrap();
+        let f: libloading::Symbol<unsafe extern "C" fn(*mut u8, *mut u8)> = lib.get(b"mock_rocr_last_dispatch\0").unwrap();
+        let (mut p, mut k) = ([0u8; 64], vec![0u8; 512]);
+        f(p.as_mut_ptr(), k.as_mut_ptr());
+        (p, k)
+    }
+}
+
+fn trap_next(status: u32) {
+    // SAFETY: as above.
+    unsafe {
+        let lib = libloading::Library::new(mock_path()).unwrap();
+        let f: libloading::Symbol<unsafe extern "C" fn(u32)> = lib.get(b"mock_rocr_trap_next\0").unwrap();
+        f(status);
+    }
+}
+
+fn ptx(name: &str) -> String {
+    std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../compiler-core/tests/ptx/amdgpu").join(name)).unwrap()
+}
+
+#[test]
+fn attributes_come_from_the_agent() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = device();
+    let p = d.properties();
+    assert_eq!(p.name, "Mock Instinct (gfx90a)");
+    assert_eq!((p.multiprocessor_count, p.clock_rate_khz, p.memory_bus_width), (104, 1_700_000, 4096));
+    assert_eq!((p.l2_cache_size, p.pci_bus, p.pci_device), (8 << 20, 3, 0));
+    assert_eq!(&p.uuid[..8], &[0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef]);
+    assert_eq!(p.warp_size, 32, "PTX warps, whatever the wavefront");
+    assert_eq!(p.max_threads_per_multiprocessor, 2048);
+    assert_eq!(p.total_memory, 64 << 30);
+}
+
+#[test]
+fn memory_copies_and_memset() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = device();
+    let a = d.alloc(1000).unwrap();
+    let b = d.alloc(1000).unwrap();
+    let data: Vec<u8> = (0..1000).map(|i| (i * 7) as u8).collect();
+    // SAFETY: host buffers of the stated sizes.
+    unsafe { d.copy_to_device(a, data.as_ptr(), 1000).unwrap() };
+    d.copy_device_to_device(b, a, 1000).unwrap();
+    d.memset(b + 1, 0xAB, 1, 5).unwrap();
+    d.memset(b + 8, 0x1234, 2, 4).unwrap();
+    let mut back = vec![0u8; 1000];
+    // SAFETY: as above.
+    unsafe { d.copy_from_device(back.as_mut_ptr(), b, 1000).unwrap() };
+    let mut want = data.clone();
+    want[1..6].fill(0xAB);
+    for k in 0..4 {
+        want[8 + 2 * k..10 + 2 * k].copy_from_slice(&0x1234u16.to_le_bytes());
+    }
+    assert_eq!(back, want);
+    assert!(d.free_memory() <= (64 << 30) - 2000);
+    d.free(a).unwrap();
+    d.free(b).unwrap();
+}
+
+#[test]
+fn a_launch_is_one_aql_packet_with_the_packed_params_and_implicit_args() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = device();
+    let m = d.load_ptx(&ptx("arith.ptx"), &LoadOptions::default()).unwrap();
+    let k = m.kernel("arith").unwrap();
+    assert_eq!(k.params.iter().map(|p| (p.offset, p.size)).collect::<Vec<_>>(), vec![(0, 8), (8, 4), (12, 4)]);
+    assert!(m.global("table").is_some());
+    let mut params = 0xdead_beef_u64.to_le_bytes().to_vec();
+    params.extend(1000u32.to_le_bytes());
+    params.extend(0.5f32.to_le_bytes());
+    let cfg = LaunchConfig { grid: [3, 2, 1], block: [128, 1, 1], dynamic_shared_bytes: 256 };
+    m.launch("arith", &cfg, &params).unwrap();
+    let (p, kargs) = last_dispatch();
+    let u16_at = |o: usize| u16::from_le_bytes(p[o..o + 2].try_into().unwrap());
+    let u32_at = |o: usize| u32::from_le_bytes(p[o..o + 4].try_into().unwrap());
+    assert_eq!(u16_at(0) & 0xff, 2, "kernel dispatch");
+    assert_eq!(u16_at(2), 2, "two dimensions");
+    assert_eq!([u16_at(4), u16_at(6), u16_at(8)], [128, 1, 1]);
+    assert_eq!([u32_at(12), u32_at(16), u32_at(20)], [384, 2, 1], "grid in work-items");
+    assert_eq!(u32_at(28), 256, "group segment: no static LDS, 256 dynamic");
+    assert_ne!(u64::from_le_bytes(p[32..40].try_into().unwrap()), 0, "kernel object");
+    assert_eq!(&kargs[..16], &params[..], "the kernarg segment starts with the packed params");
+    let k32 = |o: usize| u32::from_le_bytes(kargs[16 + o..16 + o + 4].try_into().unwrap());
+    assert_eq!([k32(0), k32(4), k32(8)], [3, 2, 1], "hidden block counts");
+    assert_eq!(u16::from_le_bytes(kargs[28..30].try_into().unwrap()), 128, "hidden group size x");
+    assert_ne!(u64::from_le_bytes(kargs[16 + 72..16 + 80].try_into().unwrap()), 0, "printf buffer");
+    assert_eq!(k32(120), 256, "dynamic LDS size");
+}
+
+#[test]
+fn a_queue_error_fails_the_launch_without_hanging_and_the_device_goes_on() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = device();
+    let m = d.load_ptx(&ptx("printf.ptx"), &LoadOptions::default()).unwrap();
+    let cfg = LaunchConfig { grid: [1, 1, 1], block: [64, 1, 1], dynamic_shared_bytes: 0 };
+    let params = [1u8, 0, 0, 0, 0, 0, 0x80, 0x3f];
+    trap_next(0x1016);
+    assert_eq!(m.launch("hello", &cfg, &params), Err(DeviceError::LaunchFailed));
+    trap_next(43);
+    assert_eq!(m.launch("hello", &cfg, &params), Err(DeviceError::IllegalAddress));
+    assert_eq!(m.launch("hello", &cfg, &params), Ok(()));
+    // Bad PTX is a load error with the line, not a crash.
+    let e = d.load_ptx(".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tbogus.u32 %r1;\n}\n", &LoadOptions::default());
+    assert!(matches!(e, Err(backend_api::LoadError::InvalidPtx { log }) if log.contains("6:")));
+}
