@@ -6,7 +6,8 @@
 //!
 //! Extra exports for the tests: `mock_rocr_last_dispatch(packet, kernargs)` copies the
 //! last packet (64 bytes) and the first 512 bytes of its kernarg segment;
-//! `mock_rocr_trap_next(status)` makes the next dispatch fail with `status`.
+//! `mock_rocr_trap_next(status)` makes the next dispatch fail with `status`;
+//! `mock_rocr_record_next(at, record, len)` makes it write a printf-buffer record.
 
 #![allow(clippy::missing_safety_doc)]
 
@@ -52,6 +53,8 @@ struct State {
     last_packet: Vec<u8>,
     last_kernargs: Vec<u8>,
     trap_next: u32,
+    /// A record the next dispatch writes into its printf buffer, found at this kernarg offset.
+    record_next: Option<(usize, Vec<u8>)>,
     next_handle: u64,
 }
 
@@ -280,6 +283,12 @@ pub unsafe extern "C" fn hsa_signal_store_screlease(s: u64, value: i64) {
         let kernarg = u64::from_le_bytes(packet[40..48].try_into().unwrap()) as *const u8;
         let mut args = vec![0u8; 512];
         unsafe { std::ptr::copy_nonoverlapping(kernarg, args.as_mut_ptr(), 512.min(with(|st| st.allocations.get(&(kernarg as usize)).copied().unwrap_or(0)))) };
+        if let Some((at, record)) = with(|st| st.record_next.take()) {
+            let buf = u64::from_le_bytes(args[at..at + 8].try_into().unwrap()) as *mut u8;
+            // Claim as the device code does, then write the record.
+            let used = unsafe { &*(buf.add(8) as *const std::sync::atomic::AtomicU64) }.fetch_add(record.len() as u64, Ordering::AcqRel);
+            unsafe { std::ptr::copy_nonoverlapping(record.as_ptr(), buf.add(16 + used as usize), record.len()) };
+        }
         let trap = with(|st| {
             st.last_packet = packet.to_vec();
             st.last_kernargs = args;
@@ -378,6 +387,14 @@ pub unsafe extern "C" fn mock_rocr_last_dispatch(packet: *mut u8, kernargs: *mut
         std::ptr::copy_nonoverlapping(s.last_packet.as_ptr(), packet, s.last_packet.len().min(64));
         std::ptr::copy_nonoverlapping(s.last_kernargs.as_ptr(), kernargs, s.last_kernargs.len().min(512));
     })
+}
+
+/// The next dispatch writes `len` bytes at `record` into the printf buffer whose address
+/// is at byte `at` of its kernarg segment.
+#[no_mangle]
+pub unsafe extern "C" fn mock_rocr_record_next(at: usize, record: *const u8, len: usize) {
+    let r = unsafe { std::slice::from_raw_parts(record, len) }.to_vec();
+    with(|s| s.record_next = Some((at, r)))
 }
 
 #[no_mangle]

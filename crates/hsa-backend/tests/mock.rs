@@ -45,6 +45,15 @@ fn trap_next(status: u32) {
     }
 }
 
+fn record_next(at: usize, record: &[u8]) {
+    // SAFETY: as above.
+    unsafe {
+        let lib = libloading::Library::new(mock_path()).unwrap();
+        let f: libloading::Symbol<unsafe extern "C" fn(usize, *const u8, usize)> = lib.get(b"mock_rocr_record_next\0").unwrap();
+        f(at, record.as_ptr(), record.len());
+    }
+}
+
 fn ptx(name: &str) -> String {
     std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../compiler-core/tests/ptx/amdgpu").join(name)).unwrap()
 }
@@ -131,6 +140,17 @@ fn a_queue_error_fails_the_launch_without_hanging_and_the_device_goes_on() {
     trap_next(43);
     assert_eq!(m.launch("hello", &cfg, &params), Err(DeviceError::IllegalAddress));
     assert_eq!(m.launch("hello", &cfg, &params), Ok(()));
+    // An assert record before the trap makes it CUDA_ERROR_ASSERT.
+    let mut rec = Vec::new();
+    for v in [56u32, 2, 7, 0, 0, 0, 0, 5, 0, 0] {
+        rec.extend(v.to_le_bytes());
+    }
+    rec.extend(b"x\0a.cu\0f\0");
+    rec.resize(56, 0);
+    record_next(8 + 72, &rec);
+    trap_next(0x1016);
+    assert_eq!(m.launch("hello", &cfg, &params), Err(DeviceError::Assert));
+    assert_eq!(m.launch("hello", &cfg, &params), Ok(()), "the buffer was drained");
     // Bad PTX is a load error with the line, not a crash.
     let e = d.load_ptx(".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tbogus.u32 %r1;\n}\n", &LoadOptions::default());
     assert!(matches!(e, Err(backend_api::LoadError::InvalidPtx { log }) if log.contains("6:")));
