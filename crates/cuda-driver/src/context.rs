@@ -224,14 +224,25 @@ impl Driver {
     /// The current context for a call that uses it: active, with no sticky error.
     pub fn current_context(&self) -> CuResult<Arc<Context>> {
         let ctx = self.current_context_any()?;
-        ctx.check_usable()?;
+        self.usable(&ctx)?;
         Ok(ctx)
+    }
+
+    /// `ctx.check_usable()`; when it reports a sticky error, the device output of the
+    /// launches that led to it (a failed `assert`'s message) is written first, as CUDA
+    /// prints it by the time the error is reported.
+    fn usable(&self, ctx: &Context) -> CuResult<()> {
+        let r = ctx.check_usable();
+        if r.is_err() && ctx.sticky_error().is_some() {
+            self.flush_output(ctx);
+        }
+        r
     }
 
     /// `ctx`, or the current context when `ctx` is NULL; checked usable.
     pub(crate) fn context_or_current(&self, ctx: CtxHandle) -> CuResult<Arc<Context>> {
         let ctx = if ctx.is_null() { self.current_context_any()? } else { self.context(ctx)? };
-        ctx.check_usable()?;
+        self.usable(&ctx)?;
         Ok(ctx)
     }
 
