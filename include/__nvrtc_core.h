@@ -35,6 +35,16 @@
 /* nvcc spells this for function templates it must not check on the host side. */
 #define __nv_exec_check_disable__
 
+#if __cplusplus >= 201103L
+/* nvcc's closure-type traits. clang does not tell __device__ lambdas from other function
+   objects: these answer true for class types with a (non-template) call operator. */
+template <class _T, class = void> struct __nv_has_call_operator { static constexpr bool value = false; };
+template <class _T> struct __nv_has_call_operator<_T, decltype((void)&_T::operator())> { static constexpr bool value = true; };
+#define __nv_is_extended_device_lambda_closure_type(X) (__nv_has_call_operator<X>::value)
+#define __nv_is_extended_host_device_lambda_closure_type(X) (__nv_has_call_operator<X>::value)
+#define __nv_is_extended_device_lambda_with_preserved_return_type(X) (__nv_has_call_operator<X>::value)
+#endif
+
 /* Our language extensions (see ARCHITECTURE.md, "NVRTC"). */
 #define __builtin_provable(x) (__builtin_constant_p((bool)(x)) && (bool)(x))
 

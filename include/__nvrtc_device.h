@@ -319,7 +319,15 @@ __NVD unsigned short atomicCAS(unsigned short *__a, unsigned short __c, unsigned
 
 /* ---- integer intrinsics ------------------------------------------------------------------ */
 
+#if __NV_WAVE64
 __NVD int __popc(unsigned int __x) { return __builtin_popcount(__x); }
+#else
+/* Spelled with cudaLaneMask_t (the same type here) so a lane mask passed in is not narrowed. */
+__NVD int __popc(cudaLaneMask_t __x) { return __builtin_popcount(__x); }
+/* Lane-mask overloads next to the int ones. */
+__NVD int __ffs(cudaLaneMask_t __x) { return __builtin_ffs((int)__x); }
+__NVD int __clz(cudaLaneMask_t __x) { return __x ? __builtin_clz(__x) : 32; }
+#endif
 __NVD int __popcll(unsigned long long __x) { return __builtin_popcountll(__x); }
 __NVD int __clz(int __x) { return __x ? __builtin_clz((unsigned int)__x) : 32; }
 __NVD int __clzll(long long __x) { return __x ? __builtin_clzll((unsigned long long)__x) : 64; }

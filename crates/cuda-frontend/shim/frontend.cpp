@@ -223,7 +223,7 @@ class LaneMaskChecker : public RecursiveASTVisitor<LaneMaskChecker> {
   }
 
   bool VisitImplicitCastExpr(ImplicitCastExpr *e) {
-    if (e->getCastKind() != CK_IntegralCast) return true;
+    if (e->getCastKind() != CK_IntegralCast || e->isPartOfExplicitCast()) return true;
     if (is_mask_expr(e->getSubExpr())) check_dest(e->getType(), e->getExprLoc(), e->getSubExpr());
     return true;
   }
@@ -348,6 +348,74 @@ class LaneMaskChecker : public RecursiveASTVisitor<LaneMaskChecker> {
   std::set<unsigned> reported_;
 };
 
+// ---- inline PTX binding rules ------------------------------------------------------
+//
+// Inline asm operands follow the rules of the source documents rather than GCC's:
+//   * write-only outputs ("=r") are read-write ("+r"): the asm may read them first;
+//   * the register class of an operand follows the type of its expression (h: 16-bit,
+//     r: 32-bit integer, l: 64-bit integer or pointer, f: float, d: double), whatever
+//     letter was written;
+//   * inputs may be written by the asm; the writes stay inside it (the back-end copies
+//     every input into a register of its own);
+//   * an `asm volatile` with no instructions is left exactly as it is.
+class AsmBindingRewriter : public RecursiveASTVisitor<AsmBindingRewriter> {
+ public:
+  explicit AsmBindingRewriter(ASTContext &ctx, bool instantiations) : ctx_(ctx), instantiations_(instantiations) {}
+  bool shouldVisitTemplateInstantiations() const { return instantiations_; }
+
+  bool VisitGCCAsmStmt(GCCAsmStmt *a) {
+    llvm::StringRef text = a->getAsmString()->getString();
+    if (text.trim().empty()) return true;
+    // The rewrites keep the constraint's length, so the literal is updated in place.
+    for (unsigned i = 0; i < a->getNumOutputs(); ++i) patch(a->getOutputConstraintLiteral(i), a->getOutputExpr(i)->getType(), true);
+    for (unsigned i = 0; i < a->getNumInputs(); ++i) patch(a->getInputConstraintLiteral(i), a->getInputExpr(i)->getType(), false);
+    return true;
+  }
+
+ private:
+  void patch(StringLiteral *lit, QualType t, bool output) {
+    if (!lit || lit->getCharByteWidth() != 1) return;
+    std::string c = lit->getString().str();
+    std::string n = fix(c, t, output);
+    if (n == c || n.size() != c.size()) return;
+    memcpy(const_cast<char *>(lit->getBytes().data()), n.data(), n.size());
+  }
+  // The register letter the type of the expression calls for, or 0 to keep the letter.
+  char letter_for(QualType t) {
+    t = t.getCanonicalType().getNonReferenceType();
+    if (t->isPointerType()) return 'l';
+    if (t->isRealFloatingType()) {
+      uint64_t bits = ctx_.getTypeSize(t);
+      return bits == 32 ? 'f' : bits == 64 ? 'd' : bits == 16 ? 'h' : 0;
+    }
+    if (t->isIntegralOrEnumerationType() && !t->isBooleanType()) {
+      uint64_t bits = ctx_.getTypeSize(t);
+      return bits == 16 ? 'h' : bits == 32 ? 'r' : bits == 64 ? 'l' : 0;
+    }
+    return 0;
+  }
+  std::string fix(const std::string &c, QualType t, bool output) {
+    // Only the simple single-letter register constraints are rewritten.
+    size_t pos = 0;
+    std::string prefix;
+    while (pos < c.size() && (c[pos] == '=' || c[pos] == '+' || c[pos] == '&')) prefix += c[pos++];
+    std::string rest = c.substr(pos);
+    if (rest.size() != 1 || std::string("hrlfd").find(rest[0]) == std::string::npos) return c;
+    char want = letter_for(t);
+    char letter = want ? want : rest[0];
+    if (output && prefix.find('=') != std::string::npos && prefix.find('&') == std::string::npos) {
+      // "=r" reads as "+r".
+      std::string p2 = prefix;
+      for (char &ch : p2)
+        if (ch == '=') ch = '+';
+      prefix = p2;
+    }
+    return prefix + letter;
+  }
+  ASTContext &ctx_;
+  bool instantiations_;
+};
+
 class OurConsumer : public ASTConsumer {
  public:
   OurConsumer(const cf_request *req, DiagnosticsEngine &diags, unsigned lanemask_id)
@@ -359,14 +427,18 @@ class OurConsumer : public ASTConsumer {
     if (!ctx_) return true;
     for (Decl *d : group) {
       if (req_->default_device) mark_device(d);
+      AsmBindingRewriter(*ctx_, false).TraverseDecl(d);
       // Only this translation unit's own declarations are checked (not the PCH's):
       // template instantiations are reached through their templates.
       if (req_->lanemask_check) top_level_.push_back(d);
+      asm_decls_.push_back(d);
     }
     return true;
   }
 
   void HandleTranslationUnit(ASTContext &ctx) override {
+    // Template instantiations exist now: give their asm statements the same rules.
+    for (Decl *d : asm_decls_) AsmBindingRewriter(ctx, true).TraverseDecl(d);
     if (req_->lanemask_check && !diags_.hasErrorOccurred()) {
       LaneMaskChecker checker(ctx, diags_, lanemask_id_);
       for (Decl *d : top_level_) checker.TraverseDecl(d);
@@ -400,6 +472,7 @@ class OurConsumer : public ASTConsumer {
   unsigned lanemask_id_;
   ASTContext *ctx_ = nullptr;
   std::vector<Decl *> top_level_;
+  std::vector<Decl *> asm_decls_;
 };
 
 // Serializes the preprocessed and analysed header into memory (a prefix translation

@@ -255,6 +255,7 @@ pub(crate) fn finish(
         return Err(Outcome::CompileError);
     }
     fix_linkage(module, req.options.rdc);
+    crate::asm::rewrite_module(module, target.warp_size);
     if std::env::var_os("NVRTC_DUMP_IR").is_some() {
         eprintln!("{}", module.print_to_string().to_string());
     }

@@ -19,6 +19,7 @@
 //! [`diag`]. Nothing here panics on bad input; a crash inside clang or LLVM becomes an
 //! internal error with a log line saying what happened.
 
+mod asm;
 pub mod diag;
 mod ffi;
 pub mod headers;
@@ -262,10 +263,20 @@ fn main_text(req: &Request) -> Vec<u8> {
         // NVRTC: the directory of the source is not searched (ours is virtual anyway).
     }
     if !req.name_expressions.is_empty() {
-        let auto = if req.options.std == Std::Cxx03 { "__auto_type" } else { "auto" };
+        // A host-device function resolves the expression (kernels' addresses can be taken
+        // there, overloaded ones included); a device variable keeps the entity referenced.
+        let modern = !matches!(req.options.std, Std::Cxx03 | Std::Cxx11);
         text.extend_from_slice(b"\n#line 1 \"__nv_name_map\"\n");
         for (i, e) in req.name_expressions.iter().enumerate() {
-            text.extend_from_slice(format!("__device__ {auto} {NAME_EXPR_PREFIX}{i} = {e};\n").as_bytes());
+            let line = if modern {
+                format!(
+                    "__host__ __device__ constexpr auto {NAME_EXPR_PREFIX}fn_{i}() {{ return {e}; }} __device__ auto {NAME_EXPR_PREFIX}{i} = {NAME_EXPR_PREFIX}fn_{i}();\n"
+                )
+            } else {
+                let auto = if req.options.std == Std::Cxx03 { "__auto_type" } else { "auto" };
+                format!("__device__ {auto} {NAME_EXPR_PREFIX}{i} = {e};\n")
+            };
+            text.extend_from_slice(line.as_bytes());
         }
     }
     if req.options.default_device {
