@@ -61,18 +61,25 @@ __NVM double __nv_poly_n(const double *__c, int __n, double __t) {
 struct __nv_dd {
   double hi, lo;
 };
+/* (C++03 has no braced initializers for return values and arguments.) */
+__NVM __nv_dd __nv_mkdd(double __h, double __l) {
+  __nv_dd __r;
+  __r.hi = __h;
+  __r.lo = __l;
+  return __r;
+}
 __NVM __nv_dd __nv_two_sum(double __a, double __b) {
   double __s = __a + __b;
   double __bb = __s - __a;
-  return {__s, (__a - (__s - __bb)) + (__b - __bb)};
+  return __nv_mkdd(__s, (__a - (__s - __bb)) + (__b - __bb));
 }
 __NVM __nv_dd __nv_fast_two_sum(double __a, double __b) {
   double __s = __a + __b;
-  return {__s, __b - (__s - __a)};
+  return __nv_mkdd(__s, __b - (__s - __a));
 }
 __NVM __nv_dd __nv_two_prod(double __a, double __b) {
   double __p = __a * __b;
-  return {__p, __builtin_fma(__a, __b, -__p)};
+  return __nv_mkdd(__p, __builtin_fma(__a, __b, -__p));
 }
 __NVM __nv_dd __nv_dd_add(__nv_dd __a, __nv_dd __b) {
   __nv_dd __s = __nv_two_sum(__a.hi, __b.hi);
@@ -346,7 +353,7 @@ __NVD double exp2(double __x) {
   if (__x != __x) return __x + __x;
   if (__x >= 1024.0) return __NV_INF;
   if (__x < -1075.0) return 0.0;
-  __nv_dd __t = __nv_dd_mul_d({__NV_LN2_HI, __NV_LN2_LO}, __x);
+  __nv_dd __t = __nv_dd_mul_d(__nv_mkdd(__NV_LN2_HI, __NV_LN2_LO), __x);
   int __k;
   __nv_dd __p = __nv_exp_kernel(__t.hi, __t.lo, &__k);
   return __nv_exp_finish(__p, __k);
@@ -355,7 +362,7 @@ __NVD double exp10(double __x) {
   if (__x != __x) return __x + __x;
   if (__x > 308.2547155599167) return __NV_INF;
   if (__x < -323.6072453387798) return 0.0;
-  __nv_dd __t = __nv_dd_mul_d({__NV_LN10_HI, __NV_LN10_LO}, __x);
+  __nv_dd __t = __nv_dd_mul_d(__nv_mkdd(__NV_LN10_HI, __NV_LN10_LO), __x);
   int __k;
   __nv_dd __p = __nv_exp_kernel(__t.hi, __t.lo, &__k);
   return __nv_exp_finish(__p, __k);
@@ -374,7 +381,7 @@ __NVD double expm1(double __x) {
   /* 2^k (hi + lo) - 1, with the subtraction done before the final rounding. */
   if (__k > 60) return __nv_exp_finish(__p, __k) - 1.0;
   double __s = __nv_bitsd((long long)(__k + 1023) << 52);
-  __nv_dd __e = {__p.hi * __s, __p.lo * __s};
+  __nv_dd __e = __nv_mkdd(__p.hi * __s, __p.lo * __s);
   __nv_dd __d = __nv_two_sum(__e.hi, -1.0);
   return __d.hi + (__d.lo + __e.lo);
 }
@@ -406,13 +413,13 @@ __NVM __nv_dd __nv_log1p_dd(double __f) {
   double __sh = __f / __d;
   double __sl = (__builtin_fma(-__sh, __d, __f) - __sh * __de) / __d;
   /* 2 atanh(s) = 2s + 2s^3/3 + 2s^5/5 + s^7 V(z), the first three terms in dd. */
-  __nv_dd __s = {__sh, __sl};
+  __nv_dd __s = __nv_mkdd(__sh, __sl);
   __nv_dd __s2 = __nv_dd_mul(__s, __s);
   __nv_dd __s3 = __nv_dd_mul(__s2, __s);
   __nv_dd __s5 = __nv_dd_mul(__s3, __s2);
-  __nv_dd __r = {2.0 * __sh, 2.0 * __sl};
-  __r = __nv_dd_add(__r, __nv_dd_mul(__s3, {__NV_TWO_THIRDS_HI, __NV_TWO_THIRDS_LO}));
-  __r = __nv_dd_add(__r, __nv_dd_mul(__s5, {__NV_TWO_FIFTHS_HI, __NV_TWO_FIFTHS_LO}));
+  __nv_dd __r = __nv_mkdd(2.0 * __sh, 2.0 * __sl);
+  __r = __nv_dd_add(__r, __nv_dd_mul(__s3, __nv_mkdd(__NV_TWO_THIRDS_HI, __NV_TWO_THIRDS_LO)));
+  __r = __nv_dd_add(__r, __nv_dd_mul(__s5, __nv_mkdd(__NV_TWO_FIFTHS_HI, __NV_TWO_FIFTHS_LO)));
   double __tail = __s5.hi * __s2.hi * __nv_poly(__nv_log_v, __s2.hi);
   return __nv_fast_two_sum(__r.hi, __r.lo + __tail);
 }
@@ -421,7 +428,7 @@ __NVM __nv_dd __nv_log_dd(double __x) {
   int __e;
   double __f = __nv_log_reduce(__x, &__e);
   __nv_dd __l = __nv_log1p_dd(__f);
-  __nv_dd __el = __nv_dd_mul_d({__NV_LN2_HI, __NV_LN2_LO}, (double)__e);
+  __nv_dd __el = __nv_dd_mul_d(__nv_mkdd(__NV_LN2_HI, __NV_LN2_LO), (double)__e);
   return __nv_dd_add(__el, __l);
 }
 
@@ -443,7 +450,7 @@ __NVD double log2(double __x) {
   if (__nv_isinf(__x)) return __x;
   int __e;
   double __f = __nv_log_reduce(__x, &__e);
-  __nv_dd __l = __nv_dd_mul(__nv_log1p_dd(__f), {__NV_LOG2E_HI, __NV_LOG2E_LO});
+  __nv_dd __l = __nv_dd_mul(__nv_log1p_dd(__f), __nv_mkdd(__NV_LOG2E_HI, __NV_LOG2E_LO));
   __nv_dd __r = __nv_two_sum((double)__e, __l.hi);
   return __r.hi + (__r.lo + __l.lo);
 }
@@ -452,7 +459,7 @@ __NVD double log10(double __x) {
   if (__x < 0.0) return __NV_NAN;
   if (__x == 0.0) return -__NV_INF;
   if (__nv_isinf(__x)) return __x;
-  __nv_dd __l = __nv_dd_mul(__nv_log_dd(__x), {__NV_LOG10E_HI, __NV_LOG10E_LO});
+  __nv_dd __l = __nv_dd_mul(__nv_log_dd(__x), __nv_mkdd(__NV_LOG10E_HI, __NV_LOG10E_LO));
   return __l.hi + __l.lo;
 }
 /* log1p(x + xl) as a double-double (xl: a tail below x's last bit). */
@@ -574,7 +581,7 @@ __NVMI int __nv_rem_pio2_large(double __x, double *__rh, double *__rl) {
   double __fhi = (double)__fh * 0x1p-64;
   double __flo = (double)(long long)(__fh - (unsigned long long)(__fhi * 0x1p64)) * 0x1p-64 + (double)__fl * 0x1p-128;
   __nv_dd __f = __nv_fast_two_sum(__fhi, __flo);
-  __nv_dd __r = __nv_dd_mul(__f, {__NV_PIO2_HI, __NV_PIO2_LO});
+  __nv_dd __r = __nv_dd_mul(__f, __nv_mkdd(__NV_PIO2_HI, __NV_PIO2_LO));
   if (__fneg) { __r.hi = -__r.hi; __r.lo = -__r.lo; }
   if (__neg) { __r.hi = -__r.hi; __r.lo = -__r.lo; __q = (4 - __q) & 3; }
   *__rh = __r.hi;
@@ -789,7 +796,7 @@ __NVD double sinh(double __x) {
     int __k;
     __nv_dd __e = __nv_exp_kernel(__ax, 0.0, &__k);
     double __s = __nv_bitsd((long long)(__k + 1023) << 52);
-    __nv_dd __ex = {__e.hi * __s, __e.lo * __s};
+    __nv_dd __ex = __nv_mkdd(__e.hi * __s, __e.lo * __s);
     double __inv = 1.0 / (__ex.hi + __ex.lo);
     __nv_dd __d = __nv_two_sum(__ex.hi, -__inv);
     __r = 0.5 * (__d.hi + (__d.lo + __ex.lo));
@@ -809,7 +816,7 @@ __NVD double cosh(double __x) {
     int __k;
     __nv_dd __e = __nv_exp_kernel(__ax, 0.0, &__k);
     double __s = __nv_bitsd((long long)(__k + 1023) << 52);
-    __nv_dd __ex = {__e.hi * __s, __e.lo * __s};
+    __nv_dd __ex = __nv_mkdd(__e.hi * __s, __e.lo * __s);
     double __inv = 1.0 / (__ex.hi + __ex.lo);
     __nv_dd __d = __nv_two_sum(__ex.hi, __inv);
     return 0.5 * (__d.hi + (__d.lo + __ex.lo));
@@ -833,9 +840,9 @@ __NVD double tanh(double __x) {
     int __k;
     __nv_dd __e = __nv_exp_kernel(2.0 * __ax, 0.0, &__k);
     double __s = __nv_bitsd((long long)(__k + 1023) << 52);
-    __nv_dd __ex = {__e.hi * __s, __e.lo * __s};
-    __nv_dd __num = __nv_dd_add(__ex, {-1.0, 0.0});
-    __nv_dd __den = __nv_dd_add(__ex, {1.0, 0.0});
+    __nv_dd __ex = __nv_mkdd(__e.hi * __s, __e.lo * __s);
+    __nv_dd __num = __nv_dd_add(__ex, __nv_mkdd(-1.0, 0.0));
+    __nv_dd __den = __nv_dd_add(__ex, __nv_mkdd(1.0, 0.0));
     __nv_dd __q = __nv_dd_div(__num, __den);
     __r = __q.hi + __q.lo;
   } else {
@@ -879,7 +886,7 @@ __NVD double atanh(double __x) {
   if (__ax < 0x1p-28) return __x;
   /* atanh(a) = log1p(2a / (1 - a)) / 2 with the quotient in double-double. */
   __nv_dd __den = __nv_two_sum(1.0, -__ax);
-  __nv_dd __q = __nv_dd_div({__ax + __ax, 0.0}, __den);
+  __nv_dd __q = __nv_dd_div(__nv_mkdd(__ax + __ax, 0.0), __den);
   __nv_dd __l = __nv_log1p_dd2(__q.hi, __q.lo);
   return __builtin_copysign(0.5 * (__l.hi + __l.lo), __x);
 }
@@ -1073,7 +1080,7 @@ __NVD double erfcinv(double __q) {
 __NVD double normcdf(double __x) {
   /* 0.5 erfc(-x/sqrt(2)) with the scaled argument in double-double: erfc's steep tail
      would magnify the rounding of a plain product. */
-  __nv_dd __t = __nv_dd_mul_d({__NV_RSQRT2_HI, __NV_RSQRT2_LO}, -__x);
+  __nv_dd __t = __nv_dd_mul_d(__nv_mkdd(__NV_RSQRT2_HI, __NV_RSQRT2_LO), -__x);
   if (__t.hi >= 0.84375) return 0.5 * __nv_erfc_tail(__t.hi, __t.lo);
   return 0.5 * erfc(__t.hi);
 }
@@ -1095,10 +1102,10 @@ __NVM double __nv_lgamma_mid(double __x) {
 __NVM __nv_dd __nv_stirling_dd(double __x) {
   __nv_dd __l = __nv_log_dd(__x);
   __nv_dd __a = __nv_dd_mul_d(__l, __x - 0.5);
-  __a = __nv_dd_add(__a, {-__x, 0.0});
-  __a = __nv_dd_add(__a, {__NV_LOG_2PI_HALF_HI, __NV_LOG_2PI_HALF_LO});
+  __a = __nv_dd_add(__a, __nv_mkdd(-__x, 0.0));
+  __a = __nv_dd_add(__a, __nv_mkdd(__NV_LOG_2PI_HALF_HI, __NV_LOG_2PI_HALF_LO));
   double __w = 1.0 / __x;
-  return __nv_dd_add(__a, {__w * __nv_poly(__nv_lgamma_st, __w * __w), 0.0});
+  return __nv_dd_add(__a, __nv_mkdd(__w * __nv_poly(__nv_lgamma_st, __w * __w), 0.0));
 }
 __NVM double __nv_lgamma_pos(double __x) {
   if (__x < 0x1p-60) return -log(__x);
@@ -1106,7 +1113,7 @@ __NVM double __nv_lgamma_pos(double __x) {
   if (__x < 4.125) return __nv_lgamma_mid(__x);
   if (__x < 8.0) {
     /* Down to [3.125, 4.125) with the product in double-double. */
-    __nv_dd __p = {1.0, 0.0};
+    __nv_dd __p = __nv_mkdd(1.0, 0.0);
     double __y = __x;
     while (__y >= 4.125) { __y -= 1.0; __p = __nv_dd_mul_d(__p, __y); }
     __nv_dd __l = __nv_log_dd(__p.hi);
@@ -1141,7 +1148,7 @@ __NVM double __nv_tgamma_pos(double __x) {
   if (__x < 1.0) return __nv_tgamma_12(__x + 1.0) / __x;
   if (__x < 2.0) return __nv_tgamma_12(__x);
   if (__x < 20.0) {
-    __nv_dd __p = {1.0, 0.0};
+    __nv_dd __p = __nv_mkdd(1.0, 0.0);
     double __y = __x;
     while (__y >= 2.0) { __y -= 1.0; __p = __nv_dd_mul_d(__p, __y); }
     double __g = __nv_tgamma_12(__y);
@@ -1172,8 +1179,8 @@ __NVD double tgamma(double __x) {
   /* exp(log(pi) - log|s| - log(-x) - lgamma(-x)) in double-double: nothing overflows. */
   __nv_dd __l = __nv_dd_add(__nv_log_dd(__builtin_fabs(__s)), __nv_log_dd(__ax));
   __nv_dd __st = __nv_stirling_dd(__ax);
-  __nv_dd __a = __nv_dd_add({__NV_LOG_PI_HI, __NV_LOG_PI_LO}, {-__l.hi, -__l.lo});
-  __a = __nv_dd_add(__a, {-__st.hi, -__st.lo});
+  __nv_dd __a = __nv_dd_add(__nv_mkdd(__NV_LOG_PI_HI, __NV_LOG_PI_LO), __nv_mkdd(-__l.hi, -__l.lo));
+  __a = __nv_dd_add(__a, __nv_mkdd(-__st.hi, -__st.lo));
   int __k;
   __nv_dd __e = __nv_exp_kernel(__a.hi, __a.lo, &__k);
   return __builtin_copysign(__nv_exp_finish(__e, __k), __s);

@@ -44,6 +44,7 @@
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm-c/Core.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <set>
@@ -86,6 +87,7 @@ struct cf_request {
   int syntax_only;          // stop after semantic analysis
   unsigned stack_size;      // stack of the compile thread, bytes
   int build_pch;            // the input is a header: serialize it as a PCH instead
+  int test_crash;           // tests of crash recovery: 1 SIGSEGV, 2 fatal error, 3 abort()
 };
 
 // Results of cf_compile.
@@ -533,6 +535,12 @@ class OurSyntaxOnlyAction : public SyntaxOnlyAction {
 
 int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_out) {
   clang::noteBottomOfStack();
+  switch (req->test_crash) {
+    case 1: { volatile int *p = nullptr; *p = 1; break; }
+    case 2: llvm::report_fatal_error("test: a fatal error inside the front-end");
+    case 3: abort();
+    default: break;
+  }
   // Diagnostics for the argument list itself.
   auto diag_opts = llvm::makeIntrusiveRefCnt<DiagnosticOptions>();
   auto invocation = std::make_shared<CompilerInvocation>();

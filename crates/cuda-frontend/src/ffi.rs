@@ -39,6 +39,7 @@ pub struct CfRequest {
     pub syntax_only: c_int,
     pub stack_size: c_uint,
     pub build_pch: c_int,
+    pub test_crash: c_int,
 }
 
 pub const CF_OK: c_int = 0;

@@ -346,6 +346,21 @@ unsafe extern "C" fn on_diag(
     }));
 }
 
+/// Tests of crash recovery put one of these words in a program to make the front-end
+/// crash on purpose.
+fn test_crash_marker(src: &[u8]) -> i32 {
+    let has = |w: &[u8]| src.windows(w.len()).any(|x| x == w);
+    if has(b"__nvrtc_test_crash_segv__") {
+        1
+    } else if has(b"__nvrtc_test_crash_fatal__") {
+        2
+    } else if has(b"__nvrtc_test_crash_abort__") {
+        3
+    } else {
+        0
+    }
+}
+
 /// One call into the C++ shim.
 pub(crate) struct ShimCall<'a> {
     pub args: &'a [String],
@@ -358,6 +373,8 @@ pub(crate) struct ShimCall<'a> {
     pub default_device: bool,
     pub syntax_only: bool,
     pub build_pch: bool,
+    /// Crash-recovery tests: 1 SIGSEGV, 2 LLVM fatal error, 3 abort().
+    pub test_crash: i32,
 }
 
 pub(crate) struct ShimResult {
@@ -408,6 +425,7 @@ pub(crate) fn run_shim(call: &ShimCall) -> ShimResult {
         syntax_only: call.syntax_only as c_int,
         stack_size: 16 << 20,
         build_pch: call.build_pch as c_int,
+        test_crash: call.test_crash,
     };
     let mut module: LLVMModuleRef = std::ptr::null_mut();
     let mut crash: *mut c_char = std::ptr::null_mut();
@@ -518,6 +536,7 @@ pub fn compile(req: &Request) -> CompileResult {
         default_device: req.options.default_device,
         syntax_only: req.options.syntax_only,
         build_pch: false,
+        test_crash: test_crash_marker(req.source),
     });
     let (rc, raw_module, crash) = (shim.rc, shim.module, shim.crash);
     let frontend_ms = t_start.elapsed().as_secs_f64() * 1e3;

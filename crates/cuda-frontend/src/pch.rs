@@ -56,6 +56,7 @@ fn build(config: &[String]) -> Option<Arc<Pch>> {
         default_device: false,
         syntax_only: false,
         build_pch: true,
+        test_crash: 0,
     });
     let mut data = r.pch?;
     if r.rc != crate::ffi::CF_OK {

@@ -31,7 +31,7 @@
 //! | `void __ptx_barrier(ctx, i32 id, i32 count)` | `bar.sync id{, count}` (count 0: the whole CTA), with CTA-scope acquire/release |
 //! | `void __ptx_warp_sync(ctx, i32 site, i32 membermask)` | `bar.warp.sync` |
 //! | `i32 __ptx_activemask(ctx, i32 site)` | `activemask`: the lanes executing this call |
-//! | `{i32,i1} __ptx_shfl(ctx, i32 site, i32 mode, i32 a, i32 b, i32 c, i32 membermask)` | `shfl.sync`; mode 0 up, 1 down, 2 bfly, 3 idx; returns the value and the in-range predicate (PTX ISA 9.7.8.6) |
+//! | `i32 __ptx_shfl(ctx, i32 site, i32 a, i32 src_lane, i32 membermask)` | `shfl.sync` (PTX ISA 9.7.8.6) after the lowering computed the source lane (0..31): `a` of lane `src_lane`, or the caller's own `a` when that lane is not executing the call |
 //! | `{i32,i32} __ptx_vote(ctx, i32 site, i1 p, i32 membermask)` | `vote`: (lanes of `active` whose `p` holds, `active` = executing lanes in `membermask`) |
 //! | `i32 __ptx_redux(ctx, i32 site, i32 op, i32 a, i32 membermask)` | `redux.sync` over the executing lanes in `membermask`; op: [`REDUX_OPS`] |
 //! | `{i32,i32} __ptx_match(ctx, i32 site, i64 a, i32 membermask)` | `match.sync`: (lanes of `active` whose value equals `a`, `active`) |
@@ -87,7 +87,7 @@ pub const INTRINSICS: &[Intrinsic] = &[
     i("__ptx_barrier", "void", "ptr, i32, i32"),
     i("__ptx_warp_sync", "void", "ptr, i32, i32"),
     i("__ptx_activemask", "i32", "ptr, i32"),
-    i("__ptx_shfl", "{ i32, i1 }", "ptr, i32, i32, i32, i32, i32, i32"),
+    i("__ptx_shfl", "i32", "ptr, i32, i32, i32, i32"),
     i("__ptx_vote", "{ i32, i32 }", "ptr, i32, i1, i32"),
     i("__ptx_redux", "i32", "ptr, i32, i32, i32, i32"),
     i("__ptx_match", "{ i32, i32 }", "ptr, i32, i64, i32"),
@@ -100,7 +100,7 @@ pub const INTRINSICS: &[Intrinsic] = &[
 /// `redux.sync` operations in the order of their `op` code.
 pub const REDUX_OPS: [&str; 8] = ["add", "min.s", "max.s", "min.u", "max.u", "and", "or", "xor"];
 
-/// `shfl.sync` modes in the order of their `mode` code.
+/// `shfl.sync` modes.
 pub const SHFL_MODES: [&str; 4] = ["up", "down", "bfly", "idx"];
 
 /// The intrinsic named `name`.

@@ -51,24 +51,57 @@ impl FnLowerer<'_> {
     }
 
     /// `shfl.sync.{up,down,bfly,idx}.b32 d[|p], a, b, c, membermask` (PTX ISA 9.7.8.6):
-    /// `c` packs the clamp value in bits 0-4 and the segment mask in bits 8-12.
+    /// `c` packs the clamp value in bits 0-4 and the segment mask in bits 8-12. The source
+    /// lane and the in-range predicate are PTX arithmetic, computed here; the target only
+    /// reads `a` from the source lane.
     fn shfl(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
         if ops.len() < 4 {
             return Err(self.err("shfl needs d, a, b, c"));
         }
         let mode = SHFL_MODES
             .iter()
-            .position(|x| m.has(&format!(".{x}")))
+            .find(|x| m.has(&format!(".{x}")))
             .ok_or_else(|| self.err("shfl needs a mode (.up/.down/.bfly/.idx)"))?;
         let a = self.src(&ops[1], ScalarType::B(32))?;
         let b = self.src(&ops[2], ScalarType::U(32))?;
         let c = self.src(&ops[3], ScalarType::U(32))?;
         let member = self.member_mask(ops.get(4))?;
+        let lane = self.intrinsic("__ptx_sreg_laneid", "");
+        let op = |l: &mut Self, text: String| {
+            let t = l.t();
+            l.emit(format!("{t} = {text}"));
+            t
+        };
+        let bv = op(self, format!("and i32 {b}, 31"));
+        let cv = op(self, format!("and i32 {c}, 31"));
+        let s8 = op(self, format!("lshr i32 {c}, 8"));
+        let seg = op(self, format!("and i32 {s8}, 31"));
+        let nseg = op(self, format!("xor i32 {seg}, 31"));
+        let minl = op(self, format!("and i32 {lane}, {seg}"));
+        let cpart = op(self, format!("and i32 {cv}, {nseg}"));
+        let maxl = op(self, format!("or i32 {minl}, {cpart}"));
+        let (j, pval) = match *mode {
+            "up" => {
+                let j = op(self, format!("sub i32 {lane}, {bv}"));
+                (j.clone(), op(self, format!("icmp sge i32 {j}, {maxl}")))
+            }
+            "down" => {
+                let j = op(self, format!("add i32 {lane}, {bv}"));
+                (j.clone(), op(self, format!("icmp sle i32 {j}, {maxl}")))
+            }
+            "bfly" => {
+                let j = op(self, format!("xor i32 {lane}, {bv}"));
+                (j.clone(), op(self, format!("icmp sle i32 {j}, {maxl}")))
+            }
+            _ => {
+                let bn = op(self, format!("and i32 {bv}, {nseg}"));
+                let j = op(self, format!("or i32 {minl}, {bn}"));
+                (j.clone(), op(self, format!("icmp sle i32 {j}, {maxl}")))
+            }
+        };
+        let src = op(self, format!("select i1 {pval}, i32 {j}, i32 {lane}"));
         let site = self.site();
-        let res = self.intrinsic("__ptx_shfl", &format!("i32 {site}, i32 {mode}, i32 {a}, i32 {b}, i32 {c}, i32 {member}"));
-        let (r, pval) = (self.t(), self.t());
-        self.emit(format!("{r} = extractvalue {{ i32, i1 }} {res}, 0"));
-        self.emit(format!("{pval} = extractvalue {{ i32, i1 }} {res}, 1"));
+        let r = self.intrinsic("__ptx_shfl", &format!("i32 {site}, i32 {a}, i32 {src}, i32 {member}"));
         match &ops[0] {
             Operand::List(dp) if dp.len() == 2 => {
                 self.dst(&dp[0], ScalarType::B(32), &r)?;

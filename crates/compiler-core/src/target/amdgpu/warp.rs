@@ -23,49 +23,20 @@ pub(super) fn define(wave: u32, i: &Intrinsic) -> String {
             "{}\n  fence syncscope(\"wavefront\") acq_rel\n  call void @llvm.amdgcn.wave.barrier()\n  ret void\n}}\n",
             define_header(i, &["ctx", "site", "member"])
         ),
+        // Reading a lane that is not executing is undefined in PTX; we return the lane's own value.
         "__ptx_shfl" => format!(
             r#"{}
-{prologue}  %bv = and i32 %b, 31
-  %cv = and i32 %c, 31
-  %s8 = lshr i32 %c, 8
-  %seg = and i32 %s8, 31
-  %nseg = xor i32 %seg, 31
-  %minl = and i32 %lane, %seg
-  %cpart = and i32 %cv, %nseg
-  %maxl = or i32 %minl, %cpart
-  %j.up = sub i32 %lane, %bv
-  %p.up = icmp sge i32 %j.up, %maxl
-  %j.down = add i32 %lane, %bv
-  %p.down = icmp sle i32 %j.down, %maxl
-  %j.bfly = xor i32 %lane, %bv
-  %p.bfly = icmp sle i32 %j.bfly, %maxl
-  %bn = and i32 %bv, %nseg
-  %j.idx = or i32 %minl, %bn
-  %p.idx = icmp sle i32 %j.idx, %maxl
-  %is.up = icmp eq i32 %mode, 0
-  %is.down = icmp eq i32 %mode, 1
-  %is.bfly = icmp eq i32 %mode, 2
-  %j.0 = select i1 %is.bfly, i32 %j.bfly, i32 %j.idx
-  %j.1 = select i1 %is.down, i32 %j.down, i32 %j.0
-  %j = select i1 %is.up, i32 %j.up, i32 %j.1
-  %p.0 = select i1 %is.bfly, i1 %p.bfly, i1 %p.idx
-  %p.1 = select i1 %is.down, i1 %p.down, i1 %p.0
-  %pval = select i1 %is.up, i1 %p.up, i1 %p.1
-  %src = select i1 %pval, i32 %j, i32 %lane
-  ; Reading a lane that is not executing is undefined in PTX; we return the lane's own value.
-  %bit = shl i32 1, %src
+{prologue}  %bit = shl i32 1, %src
   %has = and i32 %bit, %arrived
   %ok = icmp ne i32 %has, 0
   %idx = select i1 %ok, i32 %src, i32 %lane
   %hw = or i32 %base, %idx
   %addr = shl i32 %hw, 2
   %r = call i32 @llvm.amdgcn.ds.bpermute(i32 %addr, i32 %a)
-  %res.0 = insertvalue {{ i32, i1 }} poison, i32 %r, 0
-  %res = insertvalue {{ i32, i1 }} %res.0, i1 %pval, 1
-  ret {{ i32, i1 }} %res
+  ret i32 %r
 }}
 "#,
-            define_header(i, &["ctx", "site", "mode", "a", "b", "c", "member"])
+            define_header(i, &["ctx", "site", "a", "src", "member"])
         ),
         "__ptx_vote" => format!(
             r#"{}
