@@ -172,6 +172,7 @@ pub(crate) fn lower_function_mode<'a>(
         }
         let first = if state > 0 { "resume" } else { "start" };
         let name = ll_global(&format!("{}.rbody.{state}", f.name));
+        l.prelude = prune_prelude(&l.prelude, &[&l.body, &resume]);
         let _ = write!(
             ir,
             "define internal i32 {name}({}) alwaysinline {{\nentry:\n{}  br label %{first}\nstart:\n{}{resume}}}\n",
@@ -187,6 +188,7 @@ pub(crate) fn lower_function_mode<'a>(
     }
     let name = if l.is_kernel { ll_global(&format!("{}.body", f.name)) } else { ll_global(&f.name) };
     let attrs = if l.is_kernel { " alwaysinline" } else { "" };
+    l.prelude = prune_prelude(&l.prelude, &[&l.body]);
     let _ = write!(
         ir,
         "define internal void {name}({}){attrs} {{\nentry:\n{}  br label %start\nstart:\n{}}}\n",
@@ -199,6 +201,59 @@ pub(crate) fn lower_function_mode<'a>(
         m.local_bytes = l.local_bytes;
         m
     }))
+}
+
+/// Drop the entry block's definitions nothing uses: the lowering declares an alloca for
+/// every register up front, and a region body (or a kernel) uses only some of them. LLVM
+/// would delete them too, but only after parsing and verifying them in every function.
+fn prune_prelude(prelude: &str, users: &[&str]) -> String {
+    fn refs(text: &str, out: &mut std::collections::HashSet<String>) {
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] == b'%' {
+                let start = i + 1;
+                let mut j = start;
+                while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'.' || b[j] == b'_') {
+                    j += 1;
+                }
+                out.insert(text[start..j].to_string());
+                i = j;
+            } else {
+                i += 1;
+            }
+        }
+    }
+    let mut used = std::collections::HashSet::new();
+    for u in users {
+        refs(u, &mut used);
+    }
+    let lines: Vec<&str> = prelude.lines().collect();
+    let mut keep = vec![false; lines.len()];
+    for (k, line) in lines.iter().enumerate().rev() {
+        let t = line.trim_start();
+        let def = t.strip_prefix('%').and_then(|r| r.split_once(" = ")).map(|(d, _)| d);
+        let mut mine = std::collections::HashSet::new();
+        refs(t, &mut mine);
+        let needed = match def {
+            Some(d) => used.contains(d),
+            None => mine.iter().any(|r| used.contains(r)),
+        };
+        if needed {
+            keep[k] = true;
+            if def.is_some() {
+                used.extend(mine);
+            }
+        }
+    }
+    let mut out = String::with_capacity(prelude.len());
+    for (k, line) in lines.iter().enumerate() {
+        if keep[k] {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 fn param_local(p: &VarDecl, ptr: String) -> Local {
