@@ -244,15 +244,14 @@ fn warp_collective(i: &Intrinsic) -> String {
         "__ptx_shfl" => format!(
             r#"{}
   %a64 = zext i32 %a to i64
-{}  %lane = call i32 @__ptx_sreg_laneid(ptr %ctx)
-  %bit = shl i32 1, %src
+{}  %bit = shl i32 1, %src
   %has = and i32 %bit, %arrived
   %ok = icmp ne i32 %has, 0
-  %idx = select i1 %ok, i32 %src, i32 %lane
-  %idx64 = zext i32 %idx to i64
-  %vp = getelementptr i64, ptr %vals, i64 %idx64
+  %src64 = zext i32 %src to i64
+  %vp = getelementptr i64, ptr %vals, i64 %src64
   %v = load i64, ptr %vp
-  %r = trunc i64 %v to i32
+  %t = trunc i64 %v to i32
+  %r = select i1 %ok, i32 %t, i32 %a
   ret i32 %r
 }}
 "#,

@@ -29,10 +29,10 @@ pub(super) fn define(wave: u32, i: &Intrinsic) -> String {
 {prologue}  %bit = shl i32 1, %src
   %has = and i32 %bit, %arrived
   %ok = icmp ne i32 %has, 0
-  %idx = select i1 %ok, i32 %src, i32 %lane
-  %hw = or i32 %base, %idx
+  %hw = or i32 %base, %src
   %addr = shl i32 %hw, 2
-  %r = call i32 @llvm.amdgcn.ds.bpermute(i32 %addr, i32 %a)
+  %v = call i32 @llvm.amdgcn.ds.bpermute(i32 %addr, i32 %a)
+  %r = select i1 %ok, i32 %v, i32 %a
   ret i32 %r
 }}
 "#,
