@@ -109,3 +109,7 @@ const _: () = {
 /// state (a barrier number, or `lower::REGION_EXIT`) to `states[t]`. `save` is the block's
 /// save area (`save_bytes_per_thread * nthreads` bytes).
 pub type RegionFn = unsafe extern "C" fn(params: *const u8, ctx: *mut ThreadCtx, save: *mut u8, states: *mut u32);
+
+/// `k.region.masked(params, ctx, save, states, S)`: like [`RegionFn`] but runs only the
+/// threads whose state is `S` (barriers reached in divergent code).
+pub type RegionMaskedFn = unsafe extern "C" fn(params: *const u8, ctx: *mut ThreadCtx, save: *mut u8, states: *mut u32, state: u32);

@@ -244,8 +244,8 @@ impl LaunchShape<'_> {
                 None => {
                     for &state in &pending {
                         in_kernel.store(true, Ordering::Relaxed);
-                        // SAFETY: as above, for `k.region.S.masked`.
-                        unsafe { (regions.masked[state as usize])(params, &mut ctx, save, scratch.states.as_mut_ptr()) };
+                        // SAFETY: as above, for `k.region.masked`.
+                        unsafe { (regions.masked)(params, &mut ctx, save, scratch.states.as_mut_ptr(), state) };
                         in_kernel.store(false, Ordering::Relaxed);
                     }
                 }

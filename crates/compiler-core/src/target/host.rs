@@ -320,11 +320,14 @@ fn warp_collective(i: &Intrinsic) -> String {
 
 /// The loops of a barrier-region kernel (see `lower::regions`): `k.region.S(params, ctx,
 /// save, states)` runs every thread of the block from resume point `S` (all threads must
-/// be there: the runtime checks) and `k.region.S.masked` runs only the threads whose
+/// be there: the runtime checks) and `k.region.masked(.., S)` runs only the threads whose
 /// state is `S`. Each thread's next state is written to `states[t]`.
 fn region_wrappers(name: &str, sites: u32, ir: &mut String) {
     let mut emit = |fname: String, extra_param: &str, state: &str, check: bool| {
-        let rbody = ll_global(&format!("{name}.rbody.{state}"));
+        // The masked loop is the rare divergent case: it calls one out-of-line dispatcher
+        // instead of inlining every region again.
+        let rbody = if check { ll_global(&format!("{name}.rbody.any")) } else { ll_global(&format!("{name}.rbody.{state}")) };
+        let state_arg = if check { ", i32 %S" } else { "" };
         let (ntid, tid) = (host_abi::OFFSET_NTID, host_abi::OFFSET_TID);
         let check_code = if check {
             format!("  %st.p = getelementptr i32, ptr %states, i64 %t\n  %st = load i32, ptr %st.p\n  %skip = icmp ne i32 %st, {state}\n  br i1 %skip, label %x.next.bb, label %x.run\nx.run:\n")
@@ -373,7 +376,7 @@ x.body:
 {check_code}  store i32 %x, ptr %tx.p
   store i32 %y, ptr %ty.p
   store i32 %z, ptr %tz.p
-  %next = call i32 {rbody}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t)
+  %next = call i32 {rbody}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t{state_arg})
   %next.p = getelementptr i32, ptr %states, i64 %t
   store i32 %next, ptr %next.p
   br label %x.next.bb
@@ -400,6 +403,14 @@ exit:
     };
     for s in 0..=sites {
         emit(ll_global(&format!("{name}.region.{s}")), "", &s.to_string(), false);
-        emit(ll_global(&format!("{name}.region.{s}.masked")), "", &s.to_string(), true);
     }
+    emit(ll_global(&format!("{name}.region.masked")), ", i32 %S", "%S", true);
+    let any = ll_global(&format!("{name}.rbody.any"));
+    let cases: String = (0..=sites).map(|s| format!(" i32 {s}, label %s{s}")).collect();
+    let _ = write!(ir, "define internal i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 %S) noinline {{\nentry:\n  switch i32 %S, label %none [{cases} ]\nnone:\n  ret i32 -1\n");
+    for s in 0..=sites {
+        let body = ll_global(&format!("{name}.rbody.{s}"));
+        let _ = write!(ir, "s{s}:\n  %r{s} = call i32 {body}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t)\n  ret i32 %r{s}\n");
+    }
+    let _ = writeln!(ir, "}}");
 }
