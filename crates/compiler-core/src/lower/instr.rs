@@ -80,7 +80,15 @@ impl FnLowerer<'_> {
             "bar" | "barrier" if is_barrier(i) => self.barrier(&m, ops),
             "bar" | "barrier" => Ok(()), // bar.warp.sync: threads of a warp run in order here
             "membar" | "fence" => self.fence(&i.opcode, &m),
-            "nanosleep" | "prefetch" | "prefetchu" | "pmevent" | "discard" | "applypriority" | "createpolicy" => Ok(()),
+            "nanosleep" => {
+                let ns = match ops.first() {
+                    Some(o) => self.src(o, ScalarType::U(32))?,
+                    None => "0".into(),
+                };
+                self.intrinsic("__ptx_nanosleep", &format!("i32 {ns}"));
+                Ok(())
+            }
+            "prefetch" | "prefetchu" | "pmevent" | "discard" | "applypriority" | "createpolicy" => Ok(()),
             op => Err(self.err(format!("instruction '{op}' is not supported yet"))),
         }
     }

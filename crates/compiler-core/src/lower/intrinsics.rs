@@ -24,6 +24,8 @@
 //! | `i32 __ptx_sreg_laneid(ctx)`, `__ptx_sreg_warpid`, `__ptx_sreg_nwarpid` | lane in the warp, warp in the CTA, warp slots |
 //! | `i32 __ptx_sreg_smid(ctx)`, `__ptx_sreg_nsmid`, `__ptx_sreg_gridid` | processor and grid ids |
 //! | `i32 __ptx_sreg_dynamic_smem_size(ctx)`, `__ptx_sreg_total_smem_size` | shared memory of this launch, in bytes |
+//! | `i32 __ptx_envreg(ctx, i32 n)` | `%envreg<n>`: a value the driver sets per launch (cooperative groups read the grid workspace address from `%envreg1:%envreg2`) |
+//! | `void __ptx_nanosleep(ctx, i32 ns)` | `nanosleep`: the thread is spinning; give the processor to others |
 //! | `i64 __ptx_clock64(ctx)` | a per-processor cycle counter (`%clock`, `%clock64`) |
 //! | `i64 __ptx_globaltimer(ctx)` | a global nanosecond timer (`%globaltimer`) |
 //! | `ptr __ptx_shared_base(ctx)` | generic address of the CTA's shared window: `.shared` address `a` is byte `a` of it; static variables first, the dynamic array at the module's 16-aligned end of them |
@@ -78,6 +80,8 @@ pub const INTRINSICS: &[Intrinsic] = &[
     i("__ptx_sreg_gridid", "i32", "ptr"),
     i("__ptx_sreg_dynamic_smem_size", "i32", "ptr"),
     i("__ptx_sreg_total_smem_size", "i32", "ptr"),
+    i("__ptx_envreg", "i32", "ptr, i32"),
+    i("__ptx_nanosleep", "void", "ptr, i32"),
     i("__ptx_clock64", "i64", "ptr"),
     i("__ptx_globaltimer", "i64", "ptr"),
     i("__ptx_shared_base", "ptr", "ptr"),

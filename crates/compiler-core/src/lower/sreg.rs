@@ -31,7 +31,13 @@ impl FnLowerer<'_> {
                 self.emit(format!("{r} = trunc i64 {s} to i32"));
                 return Ok(Some(r));
             }
-            _ => return Ok(None),
+            _ => {
+                // `%envreg0` .. `%envreg31` (PTX ISA 10.13).
+                if let Some(n) = name.strip_prefix("%envreg").and_then(|n| n.parse::<u32>().ok()).filter(|&n| n < 32) {
+                    return Ok(Some(self.intrinsic("__ptx_envreg", &format!("i32 {n}"))));
+                }
+                return Ok(None);
+            }
         };
         Ok(Some(self.intrinsic(&reg, "")))
     }

@@ -70,6 +70,16 @@ impl Target for HostTarget {
             };
         }
         match name {
+            "__ptx_envreg" => format!(
+                "{}\n  %pp = getelementptr i8, ptr %ctx, i64 {}\n  %p = load ptr, ptr %pp\n  %e = zext i32 %n to i64\n  %q = getelementptr i32, ptr %p, i64 %e\n  %v = load i32, ptr %q\n  ret i32 %v\n}}\n",
+                define_header(i, &["ctx", "n"]),
+                host_abi::OFFSET_ENVREG
+            ),
+            "__ptx_nanosleep" => format!(
+                "{}\n  %fp = getelementptr i8, ptr %ctx, i64 {}\n  %f = load ptr, ptr %fp\n  call void %f(ptr %ctx, i32 %ns)\n  ret void\n}}\n",
+                define_header(i, &["ctx", "ns"]),
+                host_abi::OFFSET_SPIN_YIELD
+            ),
             "__ptx_clock64" | "__ptx_globaltimer" => {
                 format!("{}\n  %v = call i64 @llvm.readcyclecounter()\n  ret i64 %v\n}}\n", define_header(i, &["ctx"]))
             }

@@ -225,6 +225,10 @@ impl Target for AmdgpuTarget {
         match name {
             // gfx11's cycle counter (SHADER_CYCLES) has 20 bits: use the 64-bit constant
             // clock there instead.
+            // No driver-set environment registers on this target yet: cooperative launches
+            // are not supported there.
+            "__ptx_envreg" => format!("{}\n  ret i32 0\n}}\n", h(&["ctx", "n"])),
+            "__ptx_nanosleep" => format!("{}\n  call void @llvm.amdgcn.s.sleep(i32 2)\n  ret void\n}}\n", h(&["ctx", "ns"])),
             "__ptx_clock64" if self.processor.starts_with("gfx11") => ret("  %v = call i64 @llvm.readsteadycounter()\n".into(), "%v"),
             "__ptx_clock64" => ret("  %v = call i64 @llvm.readcyclecounter()\n".into(), "%v"),
             // The constant clock runs at 100 MHz on the supported processors.
