@@ -46,10 +46,8 @@ pub struct HostKernel {
 /// A kernel cut at its barriers (see `lower::regions`).
 #[derive(Clone, Debug)]
 pub struct HostRegions {
-    /// `k.region.S` for each resume point `S` (index = state).
-    pub by_state: Vec<crate::host_abi::RegionFn>,
-    /// `k.region.masked`: only the threads whose state is the given one.
-    pub masked: crate::host_abi::RegionMaskedFn,
+    /// `k.region`.
+    pub run: crate::host_abi::RegionFn,
     pub save_bytes_per_thread: usize,
 }
 
@@ -157,16 +155,10 @@ fn link(lowered: &LoweredModule, object: &[u8], from_cache: bool) -> Result<Host
         let block = if meta.uses_barrier { None } else { Some(lookup_fn(&jit, &format!("{}.block", meta.name))?) };
         let regions = match meta.regions {
             Some(r) => {
-                let mut by_state = Vec::new();
-                for st in 0..=r.sites {
-                    let f = lookup_fn(&jit, &format!("{}.region.{st}", meta.name))?;
-                    // SAFETY: `k.region.S` is emitted with the `RegionFn` signature.
-                    by_state.push(unsafe { std::mem::transmute::<KernelFn, crate::host_abi::RegionFn>(f) });
-                }
-                let m = lookup_fn(&jit, &format!("{}.region.masked", meta.name))?;
-                // SAFETY: `k.region.masked` is emitted with the `RegionMaskedFn` signature.
-                let masked = unsafe { std::mem::transmute::<KernelFn, crate::host_abi::RegionMaskedFn>(m) };
-                Some(HostRegions { by_state, masked, save_bytes_per_thread: r.save_bytes_per_thread as usize })
+                let f = lookup_fn(&jit, &format!("{}.region", meta.name))?;
+                // SAFETY: `k.region` is emitted with the `RegionFn` signature.
+                let run = unsafe { std::mem::transmute::<KernelFn, crate::host_abi::RegionFn>(f) };
+                Some(HostRegions { run, save_bytes_per_thread: r.save_bytes_per_thread as usize })
             }
             None => None,
         };

@@ -104,12 +104,9 @@ const _: () = {
     assert!(core::mem::offset_of!(ThreadCtx, spin_yield) == OFFSET_SPIN_YIELD);
 };
 
-/// `k.region.S(params, ctx, save, states)`: runs every thread of the block from barrier
-/// resume point `S` to its next barrier (see `lower::regions`), writing each thread's next
-/// state (a barrier number, or `lower::REGION_EXIT`) to `states[t]`. `save` is the block's
-/// save area (`save_bytes_per_thread * nthreads` bytes).
-pub type RegionFn = unsafe extern "C" fn(params: *const u8, ctx: *mut ThreadCtx, save: *mut u8, states: *mut u32);
-
-/// `k.region.masked(params, ctx, save, states, S)`: like [`RegionFn`] but runs only the
-/// threads whose state is `S` (barriers reached in divergent code).
-pub type RegionMaskedFn = unsafe extern "C" fn(params: *const u8, ctx: *mut ThreadCtx, save: *mut u8, states: *mut u32, state: u32);
+/// `k.region(params, ctx, save, states, S, masked)`: runs the block's threads from barrier
+/// resume point `S` to their next barrier (see `lower::regions`): all of them, or when
+/// `masked != 0` only those whose `states[t]` is `S`. Each thread's next state (a barrier
+/// number, or `lower::REGION_EXIT`) goes to `states[t]`. `save` is the block's save area
+/// (`save_bytes_per_thread * nthreads` bytes).
+pub type RegionFn = unsafe extern "C" fn(params: *const u8, ctx: *mut ThreadCtx, save: *mut u8, states: *mut u32, state: u32, masked: u32);

@@ -234,18 +234,17 @@ impl LaunchShape<'_> {
         loop {
             match uniform {
                 Some(state) => {
-                    let f = regions.by_state[state as usize];
                     in_kernel.store(true, Ordering::Relaxed);
-                    // SAFETY: `k.region.S` has the `RegionFn` ABI; the save area holds
+                    // SAFETY: `k.region` has the `RegionFn` ABI; the save area holds
                     // `save_bytes_per_thread * n` bytes and `states` n entries.
-                    unsafe { f(params, &mut ctx, save, scratch.states.as_mut_ptr()) };
+                    unsafe { (regions.run)(params, &mut ctx, save, scratch.states.as_mut_ptr(), state, 0) };
                     in_kernel.store(false, Ordering::Relaxed);
                 }
                 None => {
                     for &state in &pending {
                         in_kernel.store(true, Ordering::Relaxed);
-                        // SAFETY: as above, for `k.region.masked`.
-                        unsafe { (regions.masked)(params, &mut ctx, save, scratch.states.as_mut_ptr(), state) };
+                        // SAFETY: as above; masked, only threads in `state` run.
+                        unsafe { (regions.run)(params, &mut ctx, save, scratch.states.as_mut_ptr(), state, 1) };
                         in_kernel.store(false, Ordering::Relaxed);
                     }
                 }

@@ -70,7 +70,8 @@ fn launch(ptx: &str, kernel: &str, block: u32, grid: u32, params: &[u8]) {
 fn the_fast_path_is_taken() {
     let m = compiler_core::host::compile_ptx(DIVERGENT, &Default::default()).unwrap();
     let r = m.kernels[0].regions.as_ref().expect("a region plan");
-    assert_eq!(r.by_state.len(), 4, "start + three barriers");
+    assert_eq!(m.kernels[0].meta.regions.map(|r| r.sites), Some(3), "three barriers");
+    assert!(r.save_bytes_per_thread >= 16, "the .local array lives in the save area");
     assert!(m.kernels[0].thread_fn.is_none(), "no fiber body is compiled alongside");
 }
 

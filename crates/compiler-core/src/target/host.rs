@@ -328,25 +328,26 @@ fn warp_collective(i: &Intrinsic) -> String {
     }
 }
 
-/// The loops of a barrier-region kernel (see `lower::regions`): `k.region.S(params, ctx,
-/// save, states)` runs every thread of the block from resume point `S` (all threads must
-/// be there: the runtime checks) and `k.region.masked(.., S)` runs only the threads whose
-/// state is `S`. Each thread's next state is written to `states[t]`.
+/// The loop of a barrier-region kernel (see `lower::regions`): `k.region(params, ctx,
+/// save, states, S, masked)` runs the threads of the block from resume point `S` to their
+/// next barrier (all of them, or with `masked` only those whose state is `S`), writing
+/// each thread's next state to `states[t]`. One loop dispatches to every region body:
+/// region loops do not vectorize anyway (shared-memory traffic and the state store), so
+/// a loop per resume point would only multiply compile time.
 fn region_wrappers(name: &str, sites: u32, ir: &mut String) {
-    let mut emit = |fname: String, extra_param: &str, state: &str, check: bool| {
-        // The masked loop is the rare divergent case: it calls one out-of-line dispatcher
-        // instead of inlining every region again.
-        let rbody = if check { ll_global(&format!("{name}.rbody.any")) } else { ll_global(&format!("{name}.rbody.{state}")) };
-        let state_arg = if check { ", i32 %S" } else { "" };
-        let (ntid, tid) = (host_abi::OFFSET_NTID, host_abi::OFFSET_TID);
-        let check_code = if check {
-            format!("  %st.p = getelementptr i32, ptr %states, i64 %t\n  %st = load i32, ptr %st.p\n  %skip = icmp ne i32 %st, {state}\n  br i1 %skip, label %x.next.bb, label %x.run\nx.run:\n")
-        } else {
-            String::new()
-        };
-        let _ = write!(
-            ir,
-            r#"define void {fname}(ptr %params, ptr noalias %ctx, ptr noalias %save, ptr noalias %states{extra_param}) {{
+    let (ntid, tid) = (host_abi::OFFSET_NTID, host_abi::OFFSET_TID);
+    let any = ll_global(&format!("{name}.rbody.any"));
+    let cases: String = (0..=sites).map(|s| format!(" i32 {s}, label %s{s}")).collect();
+    let _ = write!(ir, "define internal i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 %S) alwaysinline {{\nentry:\n  switch i32 %S, label %none [{cases} ]\nnone:\n  ret i32 -1\n");
+    for s in 0..=sites {
+        let body = ll_global(&format!("{name}.rbody.{s}"));
+        let _ = write!(ir, "s{s}:\n  %r{s} = call i32 {body}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t)\n  ret i32 %r{s}\n");
+    }
+    let _ = writeln!(ir, "}}");
+    let region = ll_global(&format!("{name}.region"));
+    let _ = write!(
+        ir,
+        r#"define void {region}(ptr %params, ptr noalias %ctx, ptr noalias %save, ptr noalias %states, i32 %S, i32 %masked) {{
 entry:
   %ntx.p = getelementptr i8, ptr %ctx, i64 {ntx}
   %nty.p = getelementptr i8, ptr %ctx, i64 {nty}
@@ -359,6 +360,7 @@ entry:
   %ntz64 = zext i32 %ntz to i64
   %nxy = mul i64 %ntx64, %nty64
   %n = mul i64 %nxy, %ntz64
+  %check = icmp ne i32 %masked, 0
   %tx.p = getelementptr i8, ptr %ctx, i64 {tx}
   %ty.p = getelementptr i8, ptr %ctx, i64 {ty}
   %tz.p = getelementptr i8, ptr %ctx, i64 {tz}
@@ -383,12 +385,18 @@ x.body:
   %zy2 = add i64 %zy, %y64
   %row = mul i64 %zy2, %ntx64
   %t = add i64 %row, %x64
-{check_code}  store i32 %x, ptr %tx.p
+  %st.p = getelementptr i32, ptr %states, i64 %t
+  br i1 %check, label %x.check, label %x.run
+x.check:
+  %st = load i32, ptr %st.p
+  %skip = icmp ne i32 %st, %S
+  br i1 %skip, label %x.next.bb, label %x.run
+x.run:
+  store i32 %x, ptr %tx.p
   store i32 %y, ptr %ty.p
   store i32 %z, ptr %tz.p
-  %next = call i32 {rbody}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t{state_arg})
-  %next.p = getelementptr i32, ptr %states, i64 %t
-  store i32 %next, ptr %next.p
+  %next = call i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 %S)
+  store i32 %next, ptr %st.p
   br label %x.next.bb
 x.next.bb:
   %x.next = add i32 %x, 1
@@ -403,24 +411,11 @@ exit:
   ret void
 }}
 "#,
-            ntx = ntid,
-            nty = ntid + 4,
-            ntz = ntid + 8,
-            tx = tid,
-            ty = tid + 4,
-            tz = tid + 8,
-        );
-    };
-    for s in 0..=sites {
-        emit(ll_global(&format!("{name}.region.{s}")), "", &s.to_string(), false);
-    }
-    emit(ll_global(&format!("{name}.region.masked")), ", i32 %S", "%S", true);
-    let any = ll_global(&format!("{name}.rbody.any"));
-    let cases: String = (0..=sites).map(|s| format!(" i32 {s}, label %s{s}")).collect();
-    let _ = write!(ir, "define internal i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 %S) noinline {{\nentry:\n  switch i32 %S, label %none [{cases} ]\nnone:\n  ret i32 -1\n");
-    for s in 0..=sites {
-        let body = ll_global(&format!("{name}.rbody.{s}"));
-        let _ = write!(ir, "s{s}:\n  %r{s} = call i32 {body}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t)\n  ret i32 %r{s}\n");
-    }
-    let _ = writeln!(ir, "}}");
+        ntx = ntid,
+        nty = ntid + 4,
+        ntz = ntid + 8,
+        tx = tid,
+        ty = tid + 4,
+        tz = tid + 8,
+    );
 }
