@@ -31,14 +31,26 @@ struct Expect {
     /// The kernel reads implicit arguments (`%ntid`, `%nctaid`, printf buffer...).
     implicit: bool,
     group_segment: u64,
-    /// Regexes (alternatives separated by '|') each of which some instruction must match.
+    /// Instruction prefixes (alternatives separated by '|'), each of which some
+    /// instruction must start with.
     instructions: &'static [&'static str],
+    /// Text the disassembly must contain.
+    contains: &'static [&'static str],
 }
 
 const KERNELS: &[Expect] = &[
-    Expect { file: "arith", kernel: "arith", param_bytes: 16, implicit: true, group_segment: 0, instructions: &["v_fma|v_fmac", "global_store", "s_load_dword|s_load_b"] },
-    Expect { file: "shared", kernel: "block_sum", param_bytes: 16, implicit: true, group_segment: 1024, instructions: &["s_barrier", "ds_write_b32|ds_store_b32", "ds_read_b32|ds_load_b32"] },
-    Expect { file: "warp", kernel: "collectives", param_bytes: 8, implicit: false, group_segment: 0, instructions: &["ds_bpermute_b32", "v_mbcnt_lo_u32_b32"] },
+    Expect { file: "arith", kernel: "arith", param_bytes: 16, implicit: true, group_segment: 0, instructions: &["v_fma|v_fmac", "global_store", "s_load_dword|s_load_b", "v_exp_f32"], contains: &[] },
+    Expect {
+        file: "shared",
+        kernel: "block_sum",
+        param_bytes: 16,
+        implicit: true,
+        group_segment: 1024,
+        instructions: &["s_barrier", "ds_write_b32|ds_store_b32", "ds_read_b32|ds_load_b32"],
+        // The dynamic array is LDS byte 1024, right after the static area.
+        contains: &["offset:1024"],
+    },
+    Expect { file: "warp", kernel: "collectives", param_bytes: 8, implicit: false, group_segment: 0, instructions: &["ds_bpermute_b32", "v_mbcnt_lo_u32_b32"], contains: &[] },
     Expect {
         file: "atomics",
         kernel: "atomics",
@@ -46,8 +58,9 @@ const KERNELS: &[Expect] = &[
         implicit: false,
         group_segment: 16,
         instructions: &["global_atomic_add|global_atomic_add_u32", "global_atomic_cmpswap", "global_atomic_swap", "global_atomic_smax|global_atomic_max_i32", "global_atomic_inc", "global_atomic_add_x2|global_atomic_add_u64", "ds_add_u32|ds_add_rtn_u32"],
+        contains: &[],
     },
-    Expect { file: "printf", kernel: "hello", param_bytes: 8, implicit: true, group_segment: 0, instructions: &["s_trap", "global_atomic_add_x2|flat_atomic_add_x2|global_atomic_add_u64|flat_atomic_add_u64", "s_swappc_b64|s_setpc_b64"] },
+    Expect { file: "printf", kernel: "hello", param_bytes: 8, implicit: true, group_segment: 0, instructions: &["s_trap", "global_atomic_add_x2|flat_atomic_add_x2|global_atomic_add_u64|flat_atomic_add_u64", "s_swappc_b64|s_setpc_b64"], contains: &[] },
 ];
 
 fn ptx(file: &str) -> String {
@@ -106,6 +119,9 @@ fn every_kernel_compiles_for_every_gpu_and_the_code_objects_check_out() {
             let disasm = run("llvm-objdump", &["-d", &format!("--mcpu={gfx}")], &path);
             for class in e.instructions {
                 assert!(matches_any(&disasm, class), "{gfx} {}: no {class} in\n{disasm}", e.kernel);
+            }
+            for text in e.contains {
+                assert!(disasm.contains(text), "{gfx} {}: no {text} in\n{disasm}", e.kernel);
             }
             // Divergent control flow saves and restores EXEC: 64 bits wide on wave64.
             if wave == 64 {
