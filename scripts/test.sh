@@ -7,6 +7,9 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+# Compiled kernels are cached on disk; keep the tests' cache inside this checkout so a
+# run never reuses objects another build of the project left in the user's cache.
+export CUDA_CACHE_PATH="${CUDA_CACHE_PATH:-$ROOT/build/kernel-cache}"
 DRIVER_DIR="$TARGET_DIR/release"
 
 echo "== bootstrap"
