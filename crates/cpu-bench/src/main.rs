@@ -557,7 +557,8 @@ fn main() {
     }
     println!("cpu-bench: load average before: {load_before}");
     let mut bench = Bench { cuda, ptx_dir, threads, reps, opencl, rows: Vec::new() };
-    let steps: [(&str, fn(&mut Bench)); 8] = [
+    type Step = (&'static str, fn(&mut Bench));
+    let steps: [Step; 8] = [
         ("saxpy", |b| b.saxpy()),
         ("sum-shared", |b| b.sum("reduce_shared", "sum, shared-memory tree + __syncthreads")),
         ("sum-shuffle", |b| b.sum("reduce_shuffle", "sum, warp shuffles (__shfl_down_sync)")),

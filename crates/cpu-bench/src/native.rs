@@ -20,16 +20,22 @@ struct SendPtr(*mut f32);
 unsafe impl Send for SendPtr {}
 unsafe impl Sync for SendPtr {}
 
+impl SendPtr {
+    /// The pointer (a method, so closures capture the whole `SendPtr`).
+    fn get(self) -> *mut f32 {
+        self.0
+    }
+}
+
 /// `y = a * x + y`.
 pub fn saxpy(threads: usize, a: f32, x: &[f32], y: &mut [f32]) {
     assert_eq!(x.len(), y.len());
     let yp = SendPtr(y.as_mut_ptr());
     parallel_chunks(x.len(), threads, |_, start, end| {
-        let yp = yp;
         // SAFETY: chunks are disjoint and inside `y`.
-        let y = unsafe { std::slice::from_raw_parts_mut(yp.0.add(start), end - start) };
+        let y = unsafe { std::slice::from_raw_parts_mut(yp.get().add(start), end - start) };
         for (yi, xi) in y.iter_mut().zip(&x[start..end]) {
-            *yi = a * *xi + *yi;
+            *yi += a * *xi;
         }
     });
 }
