@@ -50,11 +50,25 @@ template <int _N> __NVM float __nv_polyf(const float (&__c)[_N], float __t) {
   for (int __i = _N - 2; __i >= 0; --__i) __r = __builtin_fmaf(__r, __t, __c[__i]);
   return __r;
 }
-/* Horner over a table chosen at run time (chunked approximations). */
-__NVM double __nv_poly_n(const double *__c, int __n, double __t) {
-  double __r = __c[__n - 1];
-  for (int __i = __n - 2; __i >= 0; --__i) __r = __builtin_fma(__r, __t, __c[__i]);
+/* Horner over row k of a table (chunked approximations), fully unrolled. */
+template <int _R, int _N> __NVM double __nv_poly_row(const double (&__c)[_R][_N], int __k, double __t) {
+  double __r = __c[__k][_N - 1];
+#pragma unroll
+  for (int __i = _N - 2; __i >= 0; --__i) __r = __builtin_fma(__r, __t, __c[__k][__i]);
   return __r;
+}
+/* 1/d without a division: hardware estimate and two Newton steps (d normal). */
+__NVM double __nv_rcp(double __d) {
+  double __r = __nvvm_rcp_approx_ftz_d(__d);
+  double __e = __builtin_fma(-__d, __r, 1.0);
+  __r = __builtin_fma(__r, __e, __r);
+  __e = __builtin_fma(-__d, __r, 1.0);
+  return __builtin_fma(__r, __e, __r);
+}
+__NVM float __nv_rcpf(float __d) {
+  float __r = __nvvm_rcp_approx_ftz_f(__d);
+  float __e = __builtin_fmaf(-__d, __r, 1.0f);
+  return __builtin_fmaf(__r, __e, __r);
 }
 
 /* Double-double arithmetic: exact sums and products with their rounding errors. */
@@ -402,7 +416,7 @@ __NVM double __nv_log_reduce(double __x, int *__e) {
 }
 /* log1p(f) for f in [sqrt(1/2)-1, sqrt(2)-1], ~0.6 ulp. */
 __NVM double __nv_log1p_kernel(double __f) {
-  double __s = __f / (2.0 + __f);
+  double __s = __f * __nv_rcp(2.0 + __f);
   double __z = __s * __s;
   return __f - __s * (__f - __z * __nv_poly(__nv_log_t, __z));
 }
@@ -1005,7 +1019,7 @@ __NVMI double __nv_erfc_tail(double __x, double __xl = 0.0) {
   int __k = 0;
   while (__k < __NV_ERFC_INTERVALS - 1 && __x >= __nv_erfc_edges[__k + 1]) ++__k;
   double __c0 = 0.5 * (__nv_erfc_edges[__k] + __nv_erfc_edges[__k + 1]);
-  return __nv_exp_neg_sq(__x, __xl) * __nv_poly_n(__NV_ERFC_G(__k), 22, (__x - __c0) + __xl);
+  return __nv_exp_neg_sq(__x, __xl) * __nv_poly_row(__nv_erfc_g, __k, (__x - __c0) + __xl);
 }
 __NVD double erf(double __x) {
   if (__x != __x) return __x + __x;
@@ -1042,7 +1056,7 @@ __NVD double erfcx(double __x) {
   int __k = 0;
   while (__k < __NV_ERFC_INTERVALS - 1 && __x >= __nv_erfc_edges[__k + 1]) ++__k;
   double __c0 = 0.5 * (__nv_erfc_edges[__k] + __nv_erfc_edges[__k + 1]);
-  return __nv_poly_n(__NV_ERFC_G(__k), 22, __x - __c0);
+  return __nv_poly_row(__nv_erfc_g, __k, __x - __c0);
 }
 /* Newton refinement shared by erfinv/erfcinv: solve erfc(x) = q (q small) or erf(x) = y. */
 __NVD double erfcinv(double __q);
@@ -1095,7 +1109,7 @@ __NVM double __nv_lgamma_mid(double __x) {
   if (__k > 13) __k = 13;
   double __c0 = 0.75 + 0.25 * __k;
   double __t = __x - __c0;
-  double __p = __nv_poly_n(__NV_LGAMMA_C(__k), 19, __t);
+  double __p = __nv_poly_row(__nv_lgamma_c, __k, __t);
   return (__k == 1 || __k == 5) ? __t * __p : __p;
 }
 /* (x - 1/2) log x - x + log(2 pi)/2 + w F(w^2) as double-double, x >= 8. */
@@ -1140,7 +1154,7 @@ __NVD double lgamma(double __x) {
 __NVM double __nv_tgamma_12(double __x) { /* [1, 2] */
   int __k = (int)((__x - 1.0) * 4.0);
   if (__k > 3) __k = 3;
-  return __nv_poly_n(__NV_TGAMMA_C(__k), 16, __x - (1.125 + 0.25 * __k));
+  return __nv_poly_row(__nv_tgamma_c, __k, __x - (1.125 + 0.25 * __k));
 }
 __NVM double __nv_tgamma_pos(double __x) {
   if (__x >= 171.62437695630272) return __NV_INF;
@@ -1447,7 +1461,7 @@ __NVD float tanhf(float __x) {
     __r = __builtin_fmaf(__ax * __z, __nv_polyf(__nv_tanhf_h, __z), __ax);
   } else if (__ax < 9.1f) {
     float __e = expf(2.0f * __ax);
-    __r = 1.0f - 2.0f / (__e + 1.0f);
+    __r = 1.0f - 2.0f * __nv_rcpf(__e + 1.0f);
   } else {
     __r = 1.0f;
   }
@@ -1486,7 +1500,21 @@ __NVD float normf(int __n, const float *__v) {
   return (float)__builtin_sqrt(__acc);
 }
 __NVD float rnormf(int __n, const float *__v) { return 1.0f / normf(__n, __v); }
-__NVD float erff(float __x) { return (float)erf((double)__x); }
+__NVD float erff(float __x) {
+  float __ax = __builtin_fabsf(__x);
+  float __r;
+  if (__ax < 0.9f) {
+    float __z = __ax * __ax;
+    float __p = __builtin_fmaf(__z, __nv_polyf(__nv_erff_e, __z), __NV_2_SQRTPI_F_LO);
+    __r = __builtin_fmaf(__ax, __NV_2_SQRTPI_F_HI, __ax * __p);
+  } else if (__ax < 3.92f) {
+    /* erf = 1 - erfc, erfc = 2^L(t): the polynomial fits log2(erfc) */
+    __r = 1.0f - exp2f(__nv_polyf(__nv_erfcf_l, __ax));
+  } else {
+    __r = __ax == __ax ? 1.0f : __ax;
+  }
+  return __builtin_copysignf(__r, __x);
+}
 __NVD float erfcf(float __x) { return (float)erfc((double)__x); }
 __NVD float erfcxf(float __x) { return (float)erfcx((double)__x); }
 __NVD float erfinvf(float __x) { return (float)erfinv((double)__x); }

@@ -33,6 +33,8 @@
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/MultiplexConsumer.h>
+#include <clang/Sema/Sema.h>
+#include <clang/Sema/SemaConsumer.h>
 #include <clang/Serialization/ASTWriter.h>
 #include <clang/Serialization/PCHContainerOperations.h>
 #include <llvm/IR/LLVMContext.h>
@@ -44,6 +46,8 @@
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm-c/Core.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -425,6 +429,10 @@ class OurConsumer : public ASTConsumer {
 
   void Initialize(ASTContext &ctx) override { ctx_ = &ctx; }
 
+  // Declarations coming out of the PCH (our headers) are not the program's: none of our
+  // rewrites or checks apply to them (the default would pass them to HandleTopLevelDecl).
+  void HandleInterestingDecl(DeclGroupRef) override {}
+
   bool HandleTopLevelDecl(DeclGroupRef group) override {
     if (!ctx_) return true;
     for (Decl *d : group) {
@@ -477,6 +485,32 @@ class OurConsumer : public ASTConsumer {
   std::vector<Decl *> asm_decls_;
 };
 
+// Sema keeps the roots of its deferred diagnostics private; an explicit instantiation
+// may name a private member (the standard's access rule for it), which is how we reach it.
+struct DeferredDiagRootsTag {
+  typedef llvm::SmallSetVector<Decl *, 4> Sema::*type;
+  friend type deferred_roots(DeferredDiagRootsTag);
+};
+template <typename Tag, typename Tag::type Member> struct ExposeMember {
+  friend typename Tag::type deferred_roots(Tag) { return Member; }
+};
+template struct ExposeMember<DeferredDiagRootsTag, &Sema::DeclsToCheckForDeferredDiags>;
+
+// Runs before the PCH writer: the prelude's functions need not be roots of the deferred
+// CUDA diagnostics of every program that includes the PCH (reading them back cost most
+// of a small compile). Functions a program calls are still reached from its own roots.
+class PrunePCHConsumer : public SemaConsumer {
+ public:
+  void InitializeSema(Sema &s) override { sema_ = &s; }
+  void ForgetSema() override { sema_ = nullptr; }
+  void HandleTranslationUnit(ASTContext &) override {
+    if (sema_) (sema_->*deferred_roots(DeferredDiagRootsTag())).clear();
+  }
+
+ private:
+  Sema *sema_ = nullptr;
+};
+
 // Serializes the preprocessed and analysed header into memory (a prefix translation
 // unit, as clang's GeneratePCHAction does, without an output file).
 class MemoryPCHAction : public ASTFrontendAction {
@@ -491,9 +525,12 @@ class MemoryPCHAction : public ASTFrontendAction {
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, llvm::StringRef) override {
-    return std::make_unique<PCHGenerator>(ci.getPreprocessor(), ci.getModuleCache(), "/__nvrtc_pch__/prelude.pch", "",
+    std::vector<std::unique_ptr<ASTConsumer>> consumers;
+    consumers.push_back(std::make_unique<PrunePCHConsumer>());
+    consumers.push_back(std::make_unique<PCHGenerator>(ci.getPreprocessor(), ci.getModuleCache(), "/__nvrtc_pch__/prelude.pch", "",
                                           buffer_, llvm::ArrayRef<std::shared_ptr<ModuleFileExtension>>(),
-                                          /*AllowASTWithErrors=*/false, /*IncludeTimestamps=*/false);
+                                          /*AllowASTWithErrors=*/false, /*IncludeTimestamps=*/false));
+    return std::make_unique<MultiplexConsumer>(std::move(consumers));
   }
 
  private:
@@ -533,8 +570,20 @@ class OurSyntaxOnlyAction : public SyntaxOnlyAction {
   unsigned lanemask_id_;
 };
 
+struct PhaseClock {
+  bool on = getenv("NVRTC_PROFILE") != nullptr;
+  std::chrono::steady_clock::time_point t = std::chrono::steady_clock::now();
+  void lap(const char *what) {
+    if (!on) return;
+    auto n = std::chrono::steady_clock::now();
+    fprintf(stderr, "  [shim] %-18s %7.3f ms\n", what, std::chrono::duration<double, std::milli>(n - t).count());
+    t = n;
+  }
+};
+
 int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_out) {
   clang::noteBottomOfStack();
+  PhaseClock clock;
   switch (req->test_crash) {
     case 1: { volatile int *p = nullptr; *p = 1; break; }
     case 2: llvm::report_fatal_error("test: a fatal error inside the front-end");
@@ -551,6 +600,7 @@ int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_ou
     if (!CompilerInvocation::CreateFromArgs(*invocation, args, arg_diags) || arg_diags.hasErrorOccurred())
       return CF_BAD_ARGS;
   }
+  clock.lap("arguments");
   FrontendOptions &fe = invocation->getFrontendOpts();
   fe.Inputs.clear();
   if (req->build_pch) {
@@ -578,6 +628,7 @@ int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_ou
   overlay->pushOverlay(memory);
   if (req->cwd && *req->cwd) overlay->setCurrentWorkingDirectory(req->cwd);
 
+  clock.lap("vfs");
   CompilerInstance ci;
   ci.setInvocation(invocation);
   // Our custom diagnostic needs the engine's ID table, so create the engine first.
@@ -606,8 +657,10 @@ int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_ou
     *out = nullptr;
     return ok && !ci.getDiagnostics().hasErrorOccurred() ? CF_OK : CF_ERRORS;
   }
+  clock.lap("instance");
   OurCodeGenAction act(req, lanemask_id);
   ok = ci.ExecuteAction(act);
+  clock.lap("execute");
   if (!ok || ci.getDiagnostics().hasErrorOccurred()) return CF_ERRORS;
   std::unique_ptr<llvm::Module> module = act.takeModule();
   if (!module) return CF_ERRORS;

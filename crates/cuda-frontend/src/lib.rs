@@ -491,6 +491,8 @@ pub fn compile(req: &Request) -> CompileResult {
         Some(p) => {
             args.push("-include-pch".into());
             args.push(p.path.clone());
+            // The PCH was built by this process from the same configuration: no checks.
+            args.push("-fno-validate-pch".into());
             extra_files.push((p.path.clone(), &p.data));
         }
         None => {
@@ -499,6 +501,9 @@ pub fn compile(req: &Request) -> CompileResult {
         }
     }
     args.extend(user_args(req.options));
+    if std::env::var_os("NVRTC_TIME_REPORT").is_some() {
+        args.push("-ftime-report".into());
+    }
     args.push("-x".into());
     args.push("cuda".into());
     args.push(req.name.to_string());

@@ -43,6 +43,9 @@ fn build(config: &[String]) -> Option<Arc<Pch>> {
     let id = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let prelude = format!("{BUILTIN_DIR}/{}", headers::PRELUDE);
     let mut args = config.to_vec();
+    // Instantiate the templates the prelude's inline functions use now, once, instead of
+    // in every compile that includes the PCH.
+    args.push("-fpch-instantiate-templates".into());
     args.push("-x".into());
     args.push("cuda".into());
     args.push(prelude.clone());

@@ -56,8 +56,14 @@ def lit(v, kind):
     return s + ("f" if kind == "f" else "")
 
 
+FAMILIES = {}
+
 def emit(name, c, kind, comment):
     cr = rounded(c, kind)
+    for fam in ("__nv_erfc_g", "__nv_lgamma_c", "__nv_tgamma_c"):
+        if name.startswith(fam) and name[len(fam):].isdigit():
+            FAMILIES.setdefault(fam, []).append((comment, cr))
+            return cr
     ty = "float" if kind == "f" else "double"
     out.append("/* %s */" % comment)
     out.append("static __device__ const %s %s[%d] = {%s};" % (ty, name, len(cr), ", ".join(lit(v, kind) for v in cr)))
@@ -188,7 +194,17 @@ for k in range(len(ERFC_EDGES) - 1):
         xa=a - c0, xb=b - c0)
 out.append("static __device__ const double __nv_erfc_edges[%d] = {%s};" % (len(ERFC_EDGES), ", ".join(lit(v, "d") for v in ERFC_EDGES)))
 out.append("#define __NV_ERFC_INTERVALS %d" % (len(ERFC_EDGES) - 1))
-out.append("#define __NV_ERFC_G(k) (k == 0 ? __nv_erfc_g0 : k == 1 ? __nv_erfc_g1 : k == 2 ? __nv_erfc_g2 : k == 3 ? __nv_erfc_g3 : k == 4 ? __nv_erfc_g4 : k == 5 ? __nv_erfc_g5 : __nv_erfc_g6)")
+def emit_family(fam):
+    rows = FAMILIES[fam]
+    width = len(rows[0][1])
+    out.append("/* %s[k]: one row per interval; row k: %s ... */" % (fam, rows[0][0]))
+    for comment, _ in rows:
+        out.append("/*   %s */" % comment)
+    out.append("static __device__ const double %s[%d][%d] = {" % (fam, len(rows), width))
+    for _, cr in rows:
+        out.append("  {%s}," % ", ".join(lit(v, "d") for v in cr))
+    out.append("};")
+emit_family("__nv_erfc_g")
 U0, U1 = 1 / mp.mpf(28) ** 2, 1 / mp.mpf(6) ** 2
 fit("__nv_erfc_h", "d", 14, U0 * mp.mpf("0.99"), U1 * mp.mpf("1.001"), lambda u: mp.erfc(1 / mp.sqrt(u)) * mp.exp(1 / u) / mp.sqrt(u),
     "double erfc: erfc(x) = exp(-x^2) / x H(u), u = 1/x^2, x >= 6",
@@ -211,7 +227,7 @@ for k in range(14):
         desc = "lgamma(x) = L(x - %s)" % mp.nstr(c0, 4)
     fit(nm, "d", 18, mp.mpf("-0.126"), mp.mpf("0.126"), g, "double " + desc, approx=ap, exact=ex,
         xa=mp.mpf("-0.125"), xb=mp.mpf("0.125"))
-out.append("#define __NV_LGAMMA_C(k) (k == 0 ? __nv_lgamma_c0 : k == 1 ? __nv_lgamma_c1 : k == 2 ? __nv_lgamma_c2 : k == 3 ? __nv_lgamma_c3 : k == 4 ? __nv_lgamma_c4 : k == 5 ? __nv_lgamma_c5 : k == 6 ? __nv_lgamma_c6 : k == 7 ? __nv_lgamma_c7 : k == 8 ? __nv_lgamma_c8 : k == 9 ? __nv_lgamma_c9 : k == 10 ? __nv_lgamma_c10 : k == 11 ? __nv_lgamma_c11 : k == 12 ? __nv_lgamma_c12 : __nv_lgamma_c13)")
+emit_family("__nv_lgamma_c")
 # Stirling correction: lgamma(x) = (x-1/2) log x - x + log(2 pi)/2 + w F(w^2), w = 1/x, x >= 8
 fit("__nv_lgamma_st", "d", 7, 0, mp.mpf(1) / 64, safe(lambda v: (mp.loggamma(1 / mp.sqrt(v)) - (1 / mp.sqrt(v) - mp.mpf(1) / 2) * mp.log(1 / mp.sqrt(v)) + 1 / mp.sqrt(v) - mp.log(2 * mp.pi) / 2) / mp.sqrt(v)),
     "double lgamma/tgamma Stirling correction: w F(v), w = 1/x, v = w^2, x >= 8",
@@ -223,7 +239,7 @@ for k in range(4):
     fit("__nv_tgamma_c%d" % k, "d", 15, mp.mpf("-0.126"), mp.mpf("0.126"), lambda t, c0=c0: mp.gamma(c0 + t),
         "double tgamma(x) = P(x - %s)" % mp.nstr(c0, 5), approx=lambda c, t: horner(c, t), exact=lambda t, c0=c0: mp.gamma(c0 + t),
         xa=mp.mpf("-0.125"), xb=mp.mpf("0.125"))
-out.append("#define __NV_TGAMMA_C(k) (k == 0 ? __nv_tgamma_c0 : k == 1 ? __nv_tgamma_c1 : k == 2 ? __nv_tgamma_c2 : __nv_tgamma_c3)")
+emit_family("__nv_tgamma_c")
 
 # erfinv initial guess: erfinv(y) = y I(y^2) for |y| <= 0.75 (refined by Newton steps)
 fit("__nv_erfinv_i", "d", 9, 0, mp.mpf("0.5626"), lambda z: mp.erfinv(mp.sqrt(z)) / mp.sqrt(z) if z > 0 else mp.sqrt(mp.pi) / 2,
@@ -308,9 +324,19 @@ fit("__nv_cosf_c", "f", 3, 0, sq(mp.pi / 4 * mp.mpf("1.001")), safe(lambda z: (m
 fit("__nv_tanhf_h", "f", 5, 0, mp.mpf("0.3601"), safe(lambda z: (mp.tanh(mp.sqrt(z)) / mp.sqrt(z) - 1) / z),
     "float tanh: tanh(x) = x + x z H(z), |x| <= 0.6", approx=lambda c, x: x + x ** 3 * horner(c, x * x), exact=mp.tanh,
     xa=mp.mpf("0.001"), xb=mp.mpf("0.6"))
+C0 = 2 / mp.sqrt(mp.pi)
+fit("__nv_erff_e", "f", 7, 0, mp.mpf("0.8101"), safe(lambda z: (mp.erf(mp.sqrt(z)) / mp.sqrt(z) - C0) / z),
+    "float erf: erf(x) = x (2/sqrt(pi) + z E(z)), z = x^2, |x| <= 0.9",
+    approx=lambda c, x: x * (C0 + x * x * horner(c, x * x)), exact=mp.erf, xa=mp.mpf("0.001"), xb=mp.mpf("0.9"))
+fit("__nv_erfcf_l", "f", 11, mp.mpf("0.8999"), mp.mpf("3.9201"), lambda t: mp.log(mp.erfc(t), 2),
+    "float erfc: log2(erfc(t)) = L(t), t in [0.9, 3.92]", approx=lambda c, t: horner(c, t),
+    exact=lambda t: mp.log(mp.erfc(t), 2), xa=mp.mpf("0.9"), xb=mp.mpf("3.92"))
 import struct
 def f32(v):
     return mp.mpf(struct.unpack("f", struct.pack("f", float(v)))[0])
+c0h = f32(2 / mp.sqrt(mp.pi))
+out.append("#define __NV_2_SQRTPI_F_HI %sf" % float(c0h).hex())
+out.append("#define __NV_2_SQRTPI_F_LO %sf" % float(f32(2 / mp.sqrt(mp.pi) - c0h)).hex())
 rest = mp.pi / 2
 for i in range(1, 4):
     part = f32(rest)
