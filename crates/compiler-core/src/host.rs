@@ -46,8 +46,10 @@ pub struct HostKernel {
 /// A kernel cut at its barriers (see `lower::regions`).
 #[derive(Clone, Debug)]
 pub struct HostRegions {
-    /// `k.region`.
+    /// `k.region`: dispatches on the state; also runs the masked (divergent) case.
     pub run: crate::host_abi::RegionFn,
+    /// `k.region.S` for each state, for kernels with few barriers (else empty).
+    pub by_state: Vec<crate::host_abi::RegionFn>,
     pub save_bytes_per_thread: usize,
 }
 
@@ -155,10 +157,19 @@ fn link(lowered: &LoweredModule, object: &[u8], from_cache: bool) -> Result<Host
         let block = if meta.uses_barrier { None } else { Some(lookup_fn(&jit, &format!("{}.block", meta.name))?) };
         let regions = match meta.regions {
             Some(r) => {
-                let f = lookup_fn(&jit, &format!("{}.region", meta.name))?;
-                // SAFETY: `k.region` is emitted with the `RegionFn` signature.
-                let run = unsafe { std::mem::transmute::<KernelFn, crate::host_abi::RegionFn>(f) };
-                Some(HostRegions { run, save_bytes_per_thread: r.save_bytes_per_thread as usize })
+                let region = |name: String| -> Result<crate::host_abi::RegionFn, HostError> {
+                    let f = lookup_fn(&jit, &name)?;
+                    // SAFETY: `k.region` and `k.region.S` are emitted with the `RegionFn`
+                    // signature.
+                    Ok(unsafe { std::mem::transmute::<KernelFn, crate::host_abi::RegionFn>(f) })
+                };
+                let run = region(format!("{}.region", meta.name))?;
+                let by_state = if r.sites <= crate::target::host::MAX_SITES_WITH_LOOPS {
+                    (0..=r.sites).map(|st| region(format!("{}.region.{st}", meta.name))).collect::<Result<Vec<_>, _>>()?
+                } else {
+                    Vec::new()
+                };
+                Some(HostRegions { run, by_state, save_bytes_per_thread: r.save_bytes_per_thread as usize })
             }
             None => None,
         };

@@ -237,7 +237,8 @@ impl LaunchShape<'_> {
                     in_kernel.store(true, Ordering::Relaxed);
                     // SAFETY: `k.region` has the `RegionFn` ABI; the save area holds
                     // `save_bytes_per_thread * n` bytes and `states` n entries.
-                    unsafe { (regions.run)(params, &mut ctx, save, scratch.states.as_mut_ptr(), state, 0) };
+                    let f = regions.by_state.get(state as usize).copied().unwrap_or(regions.run);
+                    unsafe { f(params, &mut ctx, save, scratch.states.as_mut_ptr(), state, 0) };
                     in_kernel.store(false, Ordering::Relaxed);
                 }
                 None => {

@@ -98,15 +98,14 @@ impl CpuModule {
             .ok_or_else(|| DeviceError::NotSupported(format!("no kernel named {kernel}")))?;
         let fault = AtomicU32::new(0);
         let printf = PrintfBuffer::default();
-        // The parameter buffer must be at least as large as the kernel reads.
-        let mut padded;
-        let params = if params.len() < k.meta.param_buffer_size {
-            padded = params.to_vec();
-            padded.resize(k.meta.param_buffer_size, 0);
-            &padded[..]
-        } else {
-            params
-        };
+        // The generated code assumes an 8-aligned buffer at least as large as the kernel's
+        // parameter list (`target/host.rs` declares it `align 8 dereferenceable(size)`).
+        let size = params.len().max(k.meta.param_buffer_size);
+        let mut words = vec![0u64; size.div_ceil(8).max(1)];
+        // SAFETY: `words` holds at least `size >= params.len()` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(params.as_ptr(), words.as_mut_ptr() as *mut u8, params.len()) };
+        // SAFETY: the u64 buffer is viewed as its `size` bytes.
+        let params = unsafe { std::slice::from_raw_parts(words.as_ptr() as *const u8, size) };
         let workspace = GridWorkspace([8, 0, 0, 0]);
         let mut envreg = [0u32; 32];
         if cooperative {

@@ -23,6 +23,12 @@ pub struct HostTarget;
 /// Lanes per warp.
 const WARP: u32 = 32;
 
+/// Kernels with at most this many barriers also get a thread loop per resume point.
+pub const MAX_SITES_WITH_LOOPS: u32 = 4;
+
+/// The metadata node `!invariant.load` refers to (declared in `module_header`).
+const INVARIANT_MD: u32 = 1_000_000;
+
 impl Target for HostTarget {
     fn name(&self) -> &str {
         "host"
@@ -88,10 +94,16 @@ impl Target for HostTarget {
                 define_header(i, &["ctx"]),
                 host_abi::OFFSET_SHARED
             ),
-            // `.global`, `.const` and `.local` addresses are host addresses.
-            "__ptx_ptr_global" | "__ptx_ptr_const" | "__ptx_ptr_local" => {
-                format!("{}\n  %p = inttoptr i64 %a to ptr\n  ret ptr %p\n}}\n", define_header(i, &["a"]))
-            }
+            // `.global` and `.const` addresses are host addresses. They are formed as an
+            // offset from an opaque base (null at run time, but LLVM cannot know) instead of
+            // `inttoptr`, so scalar evolution sees through them and the thread loop can
+            // vectorize; the base is not null-based, so alias analysis stays sound next to
+            // shared memory.
+            "__ptx_ptr_global" | "__ptx_ptr_const" => format!(
+                "{}\n  %b = load ptr, ptr @__ptx_global_base, align 8, !invariant.load !{INVARIANT_MD}\n  %p = getelementptr i8, ptr %b, i64 %a\n  ret ptr %p\n}}\n",
+                define_header(i, &["a"])
+            ),
+            "__ptx_ptr_local" => format!("{}\n  %p = inttoptr i64 %a to ptr\n  ret ptr %p\n}}\n", define_header(i, &["a"])),
             "__ptx_barrier" => format!(
                 "{}\n{}  call void %f(ptr %ctx, i32 %id, i32 %count)\n  ret void\n}}\n",
                 define_header(i, &["ctx", "id", "count"]),
@@ -122,13 +134,17 @@ impl Target for HostTarget {
         true
     }
 
+    fn module_header(&self) -> String {
+        format!("@__ptx_global_base = internal externally_initialized global ptr null\n!{INVARIANT_MD} = !{{}}\n")
+    }
+
     fn entry_wrappers(&self, k: &KernelMeta, _module: &ModuleInfo, ir: &mut String) {
         let body = ll_global(&format!("{}.body", k.name));
         let thread = ll_global(&format!("{}.thread", k.name));
         let block = ll_global(&format!("{}.block", k.name));
         if let Some(r) = k.regions {
             // Cut into regions: there is no single-thread body to call.
-            region_wrappers(&k.name, r.sites, ir);
+            region_wrappers(&k.name, r.sites, k.param_buffer_size, ir);
             return;
         }
         let _ = writeln!(ir, "define void {thread}(ptr %params, ptr %ctx) {{\n  call void {body}(ptr %ctx, ptr %params)\n  ret void\n}}");
@@ -137,9 +153,13 @@ impl Target for HostTarget {
         }
         let ntid = host_abi::OFFSET_NTID;
         let tid = host_abi::OFFSET_TID;
+        // The runtime hands every kernel an 8-aligned parameter buffer of at least
+        // `param_buffer_size` bytes (cpu-backend `module.rs`): telling LLVM lets it hoist
+        // the parameter loads out of the thread loop.
+        let deref = if k.param_buffer_size > 0 { format!("dereferenceable({}) ", k.param_buffer_size) } else { String::new() };
         let _ = write!(
             ir,
-            r#"define void {block}(ptr %params, ptr %ctx) {{
+            r#"define void {block}(ptr noalias align 8 {deref}%params, ptr noalias %ctx) {{
 entry:
   %ntx.p = getelementptr i8, ptr %ctx, i64 {ntx}
   %nty.p = getelementptr i8, ptr %ctx, i64 {nty}
@@ -334,8 +354,9 @@ fn warp_collective(i: &Intrinsic) -> String {
 /// each thread's next state to `states[t]`. One loop dispatches to every region body:
 /// region loops do not vectorize anyway (shared-memory traffic and the state store), so
 /// a loop per resume point would only multiply compile time.
-fn region_wrappers(name: &str, sites: u32, ir: &mut String) {
+fn region_wrappers(name: &str, sites: u32, param_bytes: usize, ir: &mut String) {
     let (ntid, tid) = (host_abi::OFFSET_NTID, host_abi::OFFSET_TID);
+    let deref = if param_bytes > 0 { format!("dereferenceable({param_bytes}) ") } else { String::new() };
     let any = ll_global(&format!("{name}.rbody.any"));
     let cases: String = (0..=sites).map(|s| format!(" i32 {s}, label %s{s}")).collect();
     let _ = write!(ir, "define internal i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 %S) alwaysinline {{\nentry:\n  switch i32 %S, label %none [{cases} ]\nnone:\n  ret i32 -1\n");
@@ -344,10 +365,17 @@ fn region_wrappers(name: &str, sites: u32, ir: &mut String) {
         let _ = write!(ir, "s{s}:\n  %r{s} = call i32 {body}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t)\n  ret i32 %r{s}\n");
     }
     let _ = writeln!(ir, "}}");
-    let region = ll_global(&format!("{name}.region"));
+    // One dispatching loop for every resume point (and for the masked, divergent case);
+    // kernels with few barriers also get a loop per resume point, where the dispatch folds
+    // away and each region is optimized on its own (faster at run time, more to compile).
+    let mut loops = vec![(ll_global(&format!("{name}.region")), "%S".to_string())];
+    if sites <= MAX_SITES_WITH_LOOPS {
+        loops.extend((0..=sites).map(|st| (ll_global(&format!("{name}.region.{st}")), st.to_string())));
+    }
+    for (region, state) in loops {
     let _ = write!(
         ir,
-        r#"define void {region}(ptr %params, ptr noalias %ctx, ptr noalias %save, ptr noalias %states, i32 %S, i32 %masked) {{
+        r#"define void {region}(ptr noalias align 8 {deref}%params, ptr noalias %ctx, ptr noalias %save, ptr noalias %states, i32 %S, i32 %masked) {{
 entry:
   %ntx.p = getelementptr i8, ptr %ctx, i64 {ntx}
   %nty.p = getelementptr i8, ptr %ctx, i64 {nty}
@@ -395,7 +423,7 @@ x.run:
   store i32 %x, ptr %tx.p
   store i32 %y, ptr %ty.p
   store i32 %z, ptr %tz.p
-  %next = call i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 %S)
+  %next = call i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 {state})
   store i32 %next, ptr %st.p
   br label %x.next.bb
 x.next.bb:
@@ -418,4 +446,5 @@ exit:
         ty = tid + 4,
         tz = tid + 8,
     );
+    }
 }
