@@ -160,14 +160,18 @@ fn claim_slot() -> ThreadSlot {
     ThreadSlot { index, altstack: install_altstack() }
 }
 
-/// Gives this thread an alternate signal stack unless it has one.
+/// Gives this thread an alternate signal stack of our own size. A stack the thread
+/// already has is replaced when it is smaller: Rust's runtime gives every thread a
+/// `SIGSTKSZ`-sized one for its stack-overflow message, and the fault handler (which
+/// unwinds a coroutine) needs more than that; overflowing it killed the process when a
+/// kernel overflowed its stack.
 fn install_altstack() -> Option<(*mut libc::c_void, usize)> {
     const SIZE: usize = 64 * 1024;
     // SAFETY: querying and setting the calling thread's signal stack; the new stack is a
     // fresh private mapping.
     unsafe {
         let mut old: libc::stack_t = std::mem::zeroed();
-        if libc::sigaltstack(std::ptr::null(), &mut old) == 0 && old.ss_flags & libc::SS_DISABLE == 0 {
+        if libc::sigaltstack(std::ptr::null(), &mut old) == 0 && old.ss_flags & libc::SS_DISABLE == 0 && old.ss_size >= SIZE {
             return None;
         }
         let p = libc::mmap(std::ptr::null_mut(), SIZE, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0);
@@ -331,6 +335,11 @@ unsafe extern "C" fn on_signal(sig: libc::c_int, info: *mut libc::siginfo_t, uct
                     }
                     return;
                 }
+                // An interrupt that arrives after this thread left the launch it was meant
+                // for: nothing to stop. Threads that run kernels get SIGSEGV through
+                // tgkill only from us, so it must not reach the default action (which
+                // would kill the process).
+                return;
             }
         }
         if let Some(slot) = own_slot() {
