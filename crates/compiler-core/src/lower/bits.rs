@@ -16,9 +16,12 @@ impl FnLowerer<'_> {
         let pos = self.src(&ops[2], ScalarType::U(32))?;
         let len = self.src(&ops[3], ScalarType::U(32))?;
         // pos and len are taken modulo 256 and clamped to the width.
+        // The 32-bit forms take pos and len modulo 256; the 64-bit forms use the whole
+        // 32-bit operands (as the H200 does, see ptx-conformance/hardware-check.md).
+        let keep = if w == 64 { -1 } else { 255 };
         let (p8, l8) = (self.t(), self.t());
-        self.emit(format!("{p8} = and i32 {pos}, 255"));
-        self.emit(format!("{l8} = and i32 {len}, 255"));
+        self.emit(format!("{p8} = and i32 {pos}, {keep}"));
+        self.emit(format!("{l8} = and i32 {len}, {keep}"));
         let (pc, lc) = (self.t(), self.t());
         self.emit(format!("{pc} = call i32 @llvm.umin.i32(i32 {p8}, i32 {w})"));
         self.emit(format!("{lc} = call i32 @llvm.umin.i32(i32 {l8}, i32 {w})"));
@@ -109,9 +112,12 @@ impl FnLowerer<'_> {
         let b = self.src(&ops[2], ty)?;
         let pos = self.src(&ops[3], ScalarType::U(32))?;
         let len = self.src(&ops[4], ScalarType::U(32))?;
+        // The 32-bit forms take pos and len modulo 256; the 64-bit forms use the whole
+        // 32-bit operands (as the H200 does, see ptx-conformance/hardware-check.md).
+        let keep = if w == 64 { -1 } else { 255 };
         let (p8, l8) = (self.t(), self.t());
-        self.emit(format!("{p8} = and i32 {pos}, 255"));
-        self.emit(format!("{l8} = and i32 {len}, 255"));
+        self.emit(format!("{p8} = and i32 {pos}, {keep}"));
+        self.emit(format!("{l8} = and i32 {len}, {keep}"));
         let (pc, lc) = (self.t(), self.t());
         self.emit(format!("{pc} = call i32 @llvm.umin.i32(i32 {p8}, i32 {w})"));
         self.emit(format!("{lc} = call i32 @llvm.umin.i32(i32 {l8}, i32 {w})"));
@@ -149,12 +155,45 @@ impl FnLowerer<'_> {
     /// bit 3 of a nibble replicates the picked byte's sign bit.
     pub(crate) fn prmt(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
         let ops = self.operands(ops, 4)?;
-        if m.flags.iter().any(|f| matches!(*f, ".f4e" | ".b4e" | ".rc8" | ".ecl" | ".ecr" | ".rc16")) {
-            return Err(self.err("prmt with a mode modifier is not supported yet"));
-        }
         let a = self.src(&ops[1], ScalarType::B(32))?;
         let b = self.src(&ops[2], ScalarType::B(32))?;
         let c = self.src(&ops[3], ScalarType::B(32))?;
+        // The modes pick a fixed byte selection by c[1:0]: turn that into the generic
+        // selector (four nibbles, no sign replication) and share the generic path.
+        // Each table row is d.b0..d.b3 for one value of c[1:0].
+        let table: Option<[[u64; 4]; 4]> = m.flags.iter().find_map(|f| match *f {
+            ".f4e" => Some([[0, 1, 2, 3], [1, 2, 3, 4], [2, 3, 4, 5], [3, 4, 5, 6]]),
+            ".b4e" => Some([[0, 7, 6, 5], [1, 0, 7, 6], [2, 1, 0, 7], [3, 2, 1, 0]]),
+            ".rc8" => Some([[0, 0, 0, 0], [1, 1, 1, 1], [2, 2, 2, 2], [3, 3, 3, 3]]),
+            ".ecl" => Some([[0, 1, 2, 3], [1, 1, 2, 3], [2, 2, 2, 3], [3, 3, 3, 3]]),
+            ".ecr" => Some([[0, 0, 0, 0], [0, 1, 1, 1], [0, 1, 2, 2], [0, 1, 2, 3]]),
+            ".rc16" => Some([[0, 1, 0, 1], [2, 3, 2, 3], [0, 1, 0, 1], [2, 3, 2, 3]]),
+            _ => None,
+        });
+        let c = match table {
+            None => c,
+            Some(t) => {
+                let mut packed = 0u64;
+                for (s, row) in t.iter().enumerate() {
+                    for (k, &x) in row.iter().enumerate() {
+                        packed |= x << (16 * s + 4 * k);
+                    }
+                }
+                let s = self.t();
+                self.emit(format!("{s} = and i32 {c}, 3"));
+                let s16 = self.t();
+                self.emit(format!("{s16} = mul i32 {s}, 16"));
+                let s64 = self.t();
+                self.emit(format!("{s64} = zext i32 {s16} to i64"));
+                let sh = self.t();
+                self.emit(format!("{sh} = lshr i64 {packed}, {s64}"));
+                let sel = self.t();
+                self.emit(format!("{sel} = trunc i64 {sh} to i32"));
+                let selm = self.t();
+                self.emit(format!("{selm} = and i32 {sel}, 65535"));
+                selm
+            }
+        };
         let (a64, b64) = (self.t(), self.t());
         self.emit(format!("{a64} = zext i32 {a} to i64"));
         self.emit(format!("{b64} = zext i32 {b} to i64"));
@@ -267,5 +306,174 @@ impl FnLowerer<'_> {
             acc = o;
         }
         self.dst(&ops[0], ScalarType::B(32), &acc)
+    }
+
+    /// `fns.b32 d, mask, base, offset` (PTX ISA 9.7.8.10): the bit position of the n-th
+    /// set bit of `mask` counting from `base` upwards (offset > 0) or downwards (offset
+    /// < 0); offset 0 asks whether bit `base` itself is set. 0xFFFFFFFF if none.
+    pub(crate) fn fns(&mut self, _m: &Mods, ops: &[Operand]) -> R<()> {
+        let ops = self.operands(ops, 4)?;
+        let mk = self.src(&ops[1], ScalarType::B(32))?;
+        let base0 = self.src(&ops[2], ScalarType::U(32))?;
+        let off = self.src(&ops[3], ScalarType::S(32))?;
+        let base = self.t();
+        self.emit(format!("{base} = and i32 {base0}, 31"));
+        let neg = self.t();
+        self.emit(format!("{neg} = icmp slt i32 {off}, 0"));
+        let noff = self.t();
+        self.emit(format!("{noff} = sub i32 0, {off}"));
+        let aoff = self.t();
+        self.emit(format!("{aoff} = select i1 {neg}, i32 {noff}, i32 {off}"));
+        // Upwards: the bits at and above base. Downwards: the bits at and below base,
+        // reversed so that the search runs upwards too.
+        let up = self.t();
+        self.emit(format!("{up} = shl i32 -1, {base}"));
+        let mup = self.t();
+        self.emit(format!("{mup} = and i32 {mk}, {up}"));
+        let rb = self.t();
+        self.emit(format!("{rb} = sub i32 31, {base}"));
+        let down = self.t();
+        self.emit(format!("{down} = lshr i32 -1, {rb}"));
+        let md = self.t();
+        self.emit(format!("{md} = and i32 {mk}, {down}"));
+        let mdr = self.t();
+        self.emit(format!("{mdr} = call i32 @llvm.bitreverse.i32(i32 {md})"));
+        let mut x = self.t();
+        self.emit(format!("{x} = select i1 {neg}, i32 {mdr}, i32 {mup}"));
+        let cnt = self.t();
+        self.emit(format!("{cnt} = sub i32 {aoff}, 1"));
+        // Clear the lowest set bit |offset| - 1 times, then the lowest left is the answer.
+        for i in 0..32 {
+            let c = self.t();
+            self.emit(format!("{c} = icmp ult i32 {i}, {cnt}"));
+            let dm = self.t();
+            self.emit(format!("{dm} = sub i32 {x}, 1"));
+            let y = self.t();
+            self.emit(format!("{y} = and i32 {x}, {dm}"));
+            let nx = self.t();
+            self.emit(format!("{nx} = select i1 {c}, i32 {y}, i32 {x}"));
+            x = nx;
+        }
+        let tz = self.t();
+        self.emit(format!("{tz} = call i32 @llvm.cttz.i32(i32 {x}, i1 false)"));
+        let rtz = self.t();
+        self.emit(format!("{rtz} = sub i32 31, {tz}"));
+        let pos = self.t();
+        self.emit(format!("{pos} = select i1 {neg}, i32 {rtz}, i32 {tz}"));
+        let none = self.t();
+        self.emit(format!("{none} = icmp eq i32 {x}, 0"));
+        let found = self.t();
+        self.emit(format!("{found} = select i1 {none}, i32 -1, i32 {pos}"));
+        // offset 0: base if bit base is set.
+        let sh = self.t();
+        self.emit(format!("{sh} = lshr i32 {mk}, {base}"));
+        let bit = self.t();
+        self.emit(format!("{bit} = trunc i32 {sh} to i1"));
+        let z = self.t();
+        self.emit(format!("{z} = select i1 {bit}, i32 {base}, i32 -1"));
+        let zo = self.t();
+        self.emit(format!("{zo} = icmp eq i32 {off}, 0"));
+        let r = self.t();
+        self.emit(format!("{r} = select i1 {zo}, i32 {z}, i32 {found}"));
+        self.dst(&ops[0], ScalarType::B(32), &r)
+    }
+
+    /// The field width or position of `bmsk`/`szext`: `.clamp` limits it to 32, `.wrap`
+    /// takes it modulo 32.
+    fn width_mode(&mut self, m: &Mods, v: &str) -> String {
+        let t = self.t();
+        if m.has(".clamp") {
+            self.emit(format!("{t} = call i32 @llvm.umin.i32(i32 {v}, i32 32)"));
+        } else {
+            self.emit(format!("{t} = and i32 {v}, 31"));
+        }
+        t
+    }
+
+    /// `bmsk.{clamp,wrap}.b32 d, a, b` (PTX ISA 9.7.8.11): `b` one-bits starting at bit `a`.
+    pub(crate) fn bmsk(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+        let ops = self.operands(ops, 3)?;
+        let a = self.src(&ops[1], ScalarType::U(32))?;
+        let b = self.src(&ops[2], ScalarType::U(32))?;
+        let (pos, w) = (self.width_mode(m, &a), self.width_mode(m, &b));
+        // In 64 bits: 1 << 32 and a shift by 32 are defined there.
+        let (p64, w64) = (self.t(), self.t());
+        self.emit(format!("{p64} = zext i32 {pos} to i64"));
+        self.emit(format!("{w64} = zext i32 {w} to i64"));
+        let one = self.t();
+        self.emit(format!("{one} = shl i64 1, {w64}"));
+        let ones = self.t();
+        self.emit(format!("{ones} = sub i64 {one}, 1"));
+        let sh = self.t();
+        self.emit(format!("{sh} = shl i64 {ones}, {p64}"));
+        let r = self.t();
+        self.emit(format!("{r} = trunc i64 {sh} to i32"));
+        self.dst(&ops[0], ScalarType::B(32), &r)
+    }
+
+    /// `szext.{clamp,wrap}.{u32,s32} d, a, b` (PTX ISA 9.7.8.12): zero- or sign-extend
+    /// the low `b` bits of `a`; 0 when `b` is 0.
+    pub(crate) fn szext(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+        let ty = self.ty0(m)?;
+        let ops = self.operands(ops, 3)?;
+        let a = self.src(&ops[1], ty)?;
+        let b = self.src(&ops[2], ScalarType::U(32))?;
+        let w = self.width_mode(m, &b);
+        let sh = self.t();
+        self.emit(format!("{sh} = sub i32 32, {w}"));
+        let shc = self.t();
+        self.emit(format!("{shc} = call i32 @llvm.umin.i32(i32 {sh}, i32 31)"));
+        let l = self.t();
+        self.emit(format!("{l} = shl i32 {a}, {shc}"));
+        let r = self.t();
+        let op = if is_signed(ty) { "ashr" } else { "lshr" };
+        self.emit(format!("{r} = {op} i32 {l}, {shc}"));
+        let z = self.t();
+        self.emit(format!("{z} = icmp eq i32 {w}, 0"));
+        let d = self.t();
+        self.emit(format!("{d} = select i1 {z}, i32 0, i32 {r}"));
+        self.dst(&ops[0], ty, &d)
+    }
+
+    /// `dp4a.atype.btype d, a, b, c` and `dp2a.{lo,hi}.atype.btype` (PTX ISA 9.7.1.23/24):
+    /// four byte products (dp4a) or two 16-bit x 8-bit products of `a`'s halves with the
+    /// low (.lo) or high (.hi) bytes of `b`, summed with `c` modulo 2^32.
+    pub(crate) fn dot(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
+        if m.types.len() < 2 {
+            return Err(self.err(format!("{op} needs two types")));
+        }
+        let (at, bt) = (m.types[0], m.types[1]);
+        let ct = if is_signed(at) || is_signed(bt) { ScalarType::S(32) } else { ScalarType::U(32) };
+        let ops = self.operands(ops, 4)?;
+        let a = self.src(&ops[1], at)?;
+        let b = self.src(&ops[2], bt)?;
+        let c = self.src(&ops[3], ct)?;
+        // Field k of width w of x, extended to 32 bits by its type's signedness.
+        let field = |l: &mut Self, x: &str, k: u32, w: u32, t: ScalarType| {
+            let s = l.t();
+            l.emit(format!("{s} = lshr i32 {x}, {}", k * w));
+            let tr = l.t();
+            l.emit(format!("{tr} = trunc i32 {s} to i{w}"));
+            let e = l.t();
+            let ext = if is_signed(t) { "sext" } else { "zext" };
+            l.emit(format!("{e} = {ext} i{w} {tr} to i32"));
+            e
+        };
+        let mut acc = c;
+        let n = if op == "dp4a" { 4 } else { 2 };
+        let boff = if m.has(".hi") { 2 } else { 0 };
+        for k in 0..n {
+            let (x, y) = if op == "dp4a" {
+                (field(self, &a, k, 8, at), field(self, &b, k, 8, bt))
+            } else {
+                (field(self, &a, k, 16, at), field(self, &b, k + boff, 8, bt))
+            };
+            let p = self.t();
+            self.emit(format!("{p} = mul i32 {x}, {y}"));
+            let s = self.t();
+            self.emit(format!("{s} = add i32 {acc}, {p}"));
+            acc = s;
+        }
+        self.dst(&ops[0], ct, &acc)
     }
 }

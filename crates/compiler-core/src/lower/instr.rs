@@ -62,6 +62,11 @@ impl FnLowerer<'_> {
             "bfind" => self.bfind(&m, ops),
             "bfi" => self.bfi(&m, ops),
             "prmt" => self.prmt(&m, ops),
+            "fns" => self.fns(&m, ops),
+            "bmsk" => self.bmsk(&m, ops),
+            "szext" => self.szext(&m, ops),
+            "dp4a" | "dp2a" => self.dot(&i.opcode, &m, ops),
+            "testp" => self.testp(&m, ops),
             "shf" => self.shf(&m, ops),
             "lop3" => self.lop3(&m, ops),
             "atom" | "red" => self.atom(&i.opcode, &m, ops),
@@ -210,7 +215,18 @@ impl FnLowerer<'_> {
             let t = self.t();
             let op = if is_signed(dt) { "fptosi" } else { "fptoui" };
             self.emit(format!("{t} = call {dv} @llvm.{op}.sat.{dv}.{}({sv} {r})", llvm_suffix(&sv)));
-            t
+            // NaN gives 0, except from f64 or into 64-bit integers, where the H200 gives
+            // the destination's top bit alone (ptx-conformance/hardware-check.md rule 2).
+            if stype == ScalarType::F64 || bits(dt) == 64 {
+                let nan = self.t();
+                self.emit(format!("{nan} = fcmp uno {sv} {v}, 0.0"));
+                let top = -(1i128 << (bits(dt) - 1));
+                let s = self.t();
+                self.emit(format!("{s} = select i1 {nan}, {dv} {top}, {dv} {t}"));
+                s
+            } else {
+                t
+            }
         } else {
             // Integer to integer: extend by the source's signedness, or truncate; `.sat`
             // clamps to the destination's range.
@@ -296,6 +312,15 @@ impl FnLowerer<'_> {
     }
 
     pub(crate) fn binary(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
+        if matches!(op, "min" | "max") {
+            if let Some(signed) = m.flags.iter().find_map(|f| match *f {
+                ".u16x2" => Some(false),
+                ".s16x2" => Some(true),
+                _ => None,
+            }) {
+                return self.packed_min_max(op, signed, m, ops);
+            }
+        }
         let ty = self.ty0(m)?;
         let ops = self.operands(ops, 3)?;
         let a = self.src(&ops[1], ty)?;
@@ -317,6 +342,19 @@ impl FnLowerer<'_> {
                     return self.dst(&ops[0], ty, &t);
                 }
             }
+            // min/max.xorsign.abs: compare magnitudes, the sign is sign(a) ^ sign(b).
+            let (a, b, xsign) = if matches!(op, "min" | "max") && m.has(".xorsign") && matches!(ty, ScalarType::F32 | ScalarType::F64) {
+                let it = if ty == ScalarType::F32 { "i32" } else { "i64" };
+                let (ia, ib) = (self.bitcast(&a, &vt, it), self.bitcast(&b, &vt, it));
+                let x = self.t();
+                self.emit(format!("{x} = xor {it} {ia}, {ib}"));
+                let (fa, fb) = (self.t(), self.t());
+                self.emit(format!("{fa} = call {vt} @llvm.fabs.{}({vt} {a})", llvm_suffix(&vt)));
+                self.emit(format!("{fb} = call {vt} @llvm.fabs.{}({vt} {b})", llvm_suffix(&vt)));
+                (fa, fb, Some(x))
+            } else {
+                (a, b, None)
+            };
             let t = self.t();
             match op {
                 "add" => self.emit(format!("{t} = fadd {vt} {a}, {b}")),
@@ -328,6 +366,11 @@ impl FnLowerer<'_> {
                 "max" => self.emit(format!("{t} = call {vt} @llvm.maxnum.{}({vt} {a}, {vt} {b})", llvm_suffix(&vt))),
                 _ => return Err(self.err(format!("{op} is not defined on floating-point types"))),
             }
+            let t = if matches!(op, "min" | "max") && matches!(ty, ScalarType::F32 | ScalarType::F64) {
+                self.min_max_fixup(op, ty, &vt, &t, &a, &b, m, xsign.as_deref())
+            } else {
+                t
+            };
             let t = self.ftz_in(&t, ty, m);
             let t = if m.has(".sat") { self.saturate_float(&t, &vt) } else { t };
             let r = self.from_value(&t, ty);
@@ -387,11 +430,92 @@ impl FnLowerer<'_> {
                     _ => "umax",
                 };
                 self.emit(format!("{t} = call {it} @llvm.{f}.{it}({it} {a}, {it} {b})"));
+                if m.has(".relu") {
+                    // .relu (s32): negative results become 0.
+                    let r = self.t();
+                    self.emit(format!("{r} = call {it} @llvm.smax.{it}({it} {t}, {it} 0)"));
+                    return self.dst(&ops[0], ty, &r);
+                }
             }
             "and" | "or" | "xor" => self.emit(format!("{t} = {op} {it} {a}, {b}")),
             _ => unreachable!(),
         }
         self.dst(&ops[0], ty, &t)
+    }
+
+    /// PTX's f32/f64 `min`/`max` beyond LLVM's minnum/maxnum: -0 orders below +0, and
+    /// two NaN operands give the canonical NaN (f32; f64 keeps a NaN operand).
+    #[allow(clippy::too_many_arguments)]
+    fn min_max_fixup(&mut self, op: &str, ty: ScalarType, vt: &str, t: &str, a: &str, b: &str, m: &Mods, xsign: Option<&str>) -> String {
+        // Zeros: max is a + b (+0 unless both are -0), min is -((-a) + (-b)).
+        let isz = self.t();
+        self.emit(format!("{isz} = fcmp oeq {vt} {t}, 0.0"));
+        let same = self.t();
+        self.emit(format!("{same} = fcmp oeq {vt} {a}, {b}"));
+        let both = self.t();
+        self.emit(format!("{both} = and i1 {isz}, {same}"));
+        let z = if op == "max" {
+            let z = self.t();
+            self.emit(format!("{z} = fadd {vt} {a}, {b}"));
+            z
+        } else {
+            let (na, nb, s, z) = (self.t(), self.t(), self.t(), self.t());
+            self.emit(format!("{na} = fneg {vt} {a}"));
+            self.emit(format!("{nb} = fneg {vt} {b}"));
+            self.emit(format!("{s} = fadd {vt} {na}, {nb}"));
+            self.emit(format!("{z} = fneg {vt} {s}"));
+            z
+        };
+        let mut r = self.t();
+        self.emit(format!("{r} = select i1 {both}, {vt} {z}, {vt} {t}"));
+        let it = if ty == ScalarType::F32 { "i32" } else { "i64" };
+        if let Some(x) = xsign {
+            // The magnitude's sign bit is clear: set it from sign(a) ^ sign(b).
+            let sign = if ty == ScalarType::F32 { "-2147483648" } else { "-9223372036854775808" };
+            let s = self.t();
+            self.emit(format!("{s} = and {it} {x}, {sign}"));
+            let ir = self.bitcast(&r, vt, it);
+            let o = self.t();
+            self.emit(format!("{o} = or {it} {ir}, {s}"));
+            r = self.bitcast(&o, it, vt);
+        }
+        // .NaN: any NaN operand gives the canonical NaN; otherwise two NaNs do (f32).
+        let nan = self.t();
+        if m.has(".NaN") {
+            self.emit(format!("{nan} = fcmp uno {vt} {a}, {b}"));
+        } else if ty == ScalarType::F32 {
+            self.emit(format!("{nan} = fcmp uno {vt} {r}, 0.0"));
+        } else {
+            return r;
+        }
+        let canon = if ty == ScalarType::F32 { "0x7FFFFFFFE0000000" } else { "0x7FFFFFFFFFFFFFFF" };
+        let c = self.t();
+        self.emit(format!("{c} = select i1 {nan}, {vt} {canon}, {vt} {r}"));
+        c
+    }
+
+    /// `min`/`max` on `.u16x2`/`.s16x2` (PTX ISA 9.7.1.10/11): per 16-bit half, `.relu`
+    /// (signed only) clamping negative results to 0.
+    fn packed_min_max(&mut self, op: &str, signed: bool, m: &Mods, ops: &[Operand]) -> R<()> {
+        let ops = self.operands(ops, 3)?;
+        let a = self.src(&ops[1], ScalarType::B(32))?;
+        let b = self.src(&ops[2], ScalarType::B(32))?;
+        let (va, vb) = (self.bitcast(&a, "i32", "<2 x i16>"), self.bitcast(&b, "i32", "<2 x i16>"));
+        let f = match (op, signed) {
+            ("min", true) => "smin",
+            ("min", false) => "umin",
+            ("max", true) => "smax",
+            _ => "umax",
+        };
+        let mut t = self.t();
+        self.emit(format!("{t} = call <2 x i16> @llvm.{f}.v2i16(<2 x i16> {va}, <2 x i16> {vb})"));
+        if m.has(".relu") {
+            let r = self.t();
+            self.emit(format!("{r} = call <2 x i16> @llvm.smax.v2i16(<2 x i16> {t}, <2 x i16> zeroinitializer)"));
+            t = r;
+        }
+        let r = self.bitcast(&t, "<2 x i16>", "i32");
+        self.dst(&ops[0], ScalarType::B(32), &r)
     }
 
     /// Extended-precision arithmetic through the carry flag `CC.CF` (PTX ISA 9.7.2):
@@ -603,7 +727,7 @@ impl FnLowerer<'_> {
         } else {
             self.emit(format!("{r} = trunc i64 {p} to i32"));
         }
-        let r = self.add_opt(&r, "i32", ty, ops.get(3).filter(|_| op == "mad24"), false)?;
+        let r = self.add_opt(&r, "i32", ty, ops.get(3).filter(|_| op == "mad24"), m.has(".sat"))?;
         self.dst(&ops[0], ty, &r)
     }
 
@@ -770,6 +894,7 @@ impl FnLowerer<'_> {
         let ops = self.operands(ops, 3)?;
         let a = self.src(&ops[1], ty)?;
         let b = self.src(&ops[2], ty)?;
+        let (a, b) = (self.ftz_in(&a, ty, m), self.ftz_in(&b, ty, m));
         let mut p = self.compare(cmp, ty, &a, &b)?;
         let mut q = None;
         if let Some(bop) = boolop {
@@ -810,6 +935,7 @@ impl FnLowerer<'_> {
         let ops = self.operands(ops, 3)?;
         let a = self.src(&ops[1], st)?;
         let b = self.src(&ops[2], st)?;
+        let (a, b) = (self.ftz_in(&a, st, m), self.ftz_in(&b, st, m));
         let mut p = self.compare(cmp, st, &a, &b)?;
         if let Some(bop) = boolop {
             let c = self.src(&ops[3], ScalarType::Pred)?;
@@ -849,11 +975,58 @@ impl FnLowerer<'_> {
         let a = self.src(&ops[1], dt)?;
         let b = self.src(&ops[2], dt)?;
         let c = self.src(&ops[3], ct)?;
+        let c = self.ftz_in(&c, ct, m);
         let p = self.compare("ge", ct, &c, if ct == ScalarType::F32 { "0.0" } else { "0" })?;
         let st = storage(dt);
         let t = self.t();
         self.emit(format!("{t} = select i1 {p}, {st} {a}, {st} {b}"));
         self.dst(&ops[0], dt, &t)
+    }
+
+    /// `testp.class.{f32,f64} p, a` (PTX ISA 9.7.3.3), on the bits. `.normal` is true
+    /// for zeros too, as on the H200 (ptx-conformance/hardware-check.md rule 5).
+    pub(crate) fn testp(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+        let ty = self.ty0(m)?;
+        let ops = self.operands(ops, 2)?;
+        let a = self.src(&ops[1], ty)?;
+        let (it, signless, inf, min_normal): (&str, u64, u64, u64) = match ty {
+            ScalarType::F32 => ("i32", 0x7fff_ffff, 0x7f80_0000, 0x0080_0000),
+            ScalarType::F64 => ("i64", 0x7fff_ffff_ffff_ffff, 0x7ff0_0000_0000_0000, 0x0010_0000_0000_0000),
+            _ => return Err(self.err("testp is defined on .f32 and .f64")),
+        };
+        let x = self.bitcast(&a, &storage(ty), it);
+        let ab = self.t();
+        self.emit(format!("{ab} = and {it} {x}, {signless}"));
+        let class = m
+            .flags
+            .iter()
+            .map(|f| &f[1..])
+            .find(|f| matches!(*f, "finite" | "infinite" | "number" | "notanumber" | "normal" | "subnormal"))
+            .ok_or_else(|| self.err("testp needs a class"))?;
+        let r = self.t();
+        match class {
+            "finite" => self.emit(format!("{r} = icmp ult {it} {ab}, {inf}")),
+            "infinite" => self.emit(format!("{r} = icmp eq {it} {ab}, {inf}")),
+            "number" => self.emit(format!("{r} = icmp ule {it} {ab}, {inf}")),
+            "notanumber" => self.emit(format!("{r} = icmp ugt {it} {ab}, {inf}")),
+            _ => {
+                // subnormal: 0 < |a| < min normal (as an unsigned range check).
+                let d = self.t();
+                self.emit(format!("{d} = sub {it} {ab}, 1"));
+                let sub = self.t();
+                self.emit(format!("{sub} = icmp ult {it} {d}, {}", min_normal - 1));
+                if class == "subnormal" {
+                    self.emit(format!("{r} = or i1 {sub}, false"));
+                } else {
+                    let fin = self.t();
+                    self.emit(format!("{fin} = icmp ult {it} {ab}, {inf}"));
+                    let ns = self.t();
+                    self.emit(format!("{ns} = xor i1 {sub}, true"));
+                    self.emit(format!("{r} = and i1 {fin}, {ns}"));
+                }
+            }
+        }
+        self.dst(&ops[0], ScalarType::Pred, &r)
     }
 
     pub(crate) fn copysign(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {

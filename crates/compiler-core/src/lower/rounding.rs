@@ -106,6 +106,7 @@ impl FnLowerer<'_> {
     /// this stays exact when the result is subnormal.
     fn directed_f32(&mut self, op: &str, a: &str, b: &str, mode: Directed) -> R<String> {
         let fin = self.all_finite("float", &[a, b]);
+        let fin = if op == "div" { self.nonzero_divisor("float", b, &fin) } else { fin };
         let da = self.fop(format!("fpext float {a} to double"));
         let db = self.fop(format!("fpext float {b} to double"));
         let (s, tail) = match op {
@@ -133,7 +134,40 @@ impl FnLowerer<'_> {
             }
             _ => return Err(self.err(format!("{op} with a directed rounding mode is not supported"))),
         };
-        Ok(self.directed_to_f32(&s, &tail, mode, &fin))
+        let r = self.directed_to_f32(&s, &tail, mode, &fin);
+        Ok(match op {
+            "add" | "sub" if mode == Directed::Down => {
+                let nb = if op == "sub" { self.fop(format!("fneg float {b}")) } else { b.to_string() };
+                self.zero_sign_down("float", &r, a, &nb)
+            }
+            _ => r,
+        })
+    }
+
+    /// x / 0 is an exact infinity, not an overflow: `fin` and "the divisor is not zero".
+    fn nonzero_divisor(&mut self, ty: &str, b: &str, fin: &str) -> String {
+        let nz = self.fop(format!("fcmp one {ty} {b}, 0.0"));
+        self.fop(format!("and i1 {fin}, {nz}"))
+    }
+
+    /// The sign of a zero sum `a + b` rounded down (IEEE 754 6.3): -0 unless both terms
+    /// are +0, which is `-((-a) + (-b))` in round-to-nearest. `r` is the directed result.
+    fn zero_sign_down(&mut self, ty: &str, r: &str, a: &str, b: &str) -> String {
+        let (na, nb) = (self.fop(format!("fneg {ty} {a}")), self.fop(format!("fneg {ty} {b}")));
+        let s = self.fop(format!("fadd {ty} {na}, {nb}"));
+        let z = self.fop(format!("fneg {ty} {s}"));
+        let isz = self.fop(format!("fcmp oeq {ty} {r}, 0.0"));
+        self.fop(format!("select i1 {isz}, {ty} {z}, {ty} {r}"))
+    }
+
+    /// The same for a zero `fma(a, b, c)`: `-fma(-a, b, -c)`.
+    fn fma_zero_sign_down(&mut self, ty: &str, r: &str, a: &str, b: &str, c: &str) -> String {
+        let sfx = llvm_suffix(ty);
+        let (na, nc) = (self.fop(format!("fneg {ty} {a}")), self.fop(format!("fneg {ty} {c}")));
+        let s = self.fop(format!("call {ty} @llvm.fma.{sfx}({ty} {na}, {ty} {b}, {ty} {nc})"));
+        let z = self.fop(format!("fneg {ty} {s}"));
+        let isz = self.fop(format!("fcmp oeq {ty} {r}, 0.0"));
+        self.fop(format!("select i1 {isz}, {ty} {z}, {ty} {r}"))
     }
 
     /// `a op b` for op in add/sub/mul/div with a directed mode; `ty` is float or double.
@@ -144,6 +178,7 @@ impl FnLowerer<'_> {
         let sfx = llvm_suffix(ty);
         let b = if op == "sub" { self.fop(format!("fneg {ty} {b}")) } else { b.to_string() };
         let fin = self.all_finite(ty, &[a, &b]);
+        let fin = if op == "div" { self.nonzero_divisor(ty, &b, &fin) } else { fin };
         let (p, err) = match op {
             "add" | "sub" => {
                 // TwoSum (Knuth): a + b = s + e exactly.
@@ -156,15 +191,28 @@ impl FnLowerer<'_> {
                 (s, e)
             }
             "mul" => {
+                // The error of a subnormal (or underflowed) product is not representable:
+                // compare in the scale of the operands' fractions instead, a = ma 2^ea,
+                // b = mb 2^eb, where p 2^-(ea+eb) is exact and fma's one rounding keeps
+                // the sign of ma mb - p 2^-(ea+eb).
                 let p = self.fop(format!("fmul {ty} {a}, {b}"));
-                let np = self.fop(format!("fneg {ty} {p}"));
-                let e = self.fop(format!("call {ty} @llvm.fma.{sfx}({ty} {a}, {ty} {b}, {ty} {np})"));
+                let (ma, ea) = self.frexp(a);
+                let (mb, eb) = self.frexp(&b);
+                let e = self.fop(format!("add i32 {ea}, {eb}"));
+                let ps = self.ldexp_neg(&p, &e);
+                let np = self.fop(format!("fneg {ty} {ps}"));
+                let e = self.fop(format!("call {ty} @llvm.fma.{sfx}({ty} {ma}, {ty} {mb}, {ty} {np})"));
                 (p, e)
             }
             "div" => {
+                // As for mul: the remainder in the scale of the fractions.
                 let q = self.fop(format!("fdiv {ty} {a}, {b}"));
-                let nq = self.fop(format!("fneg {ty} {q}"));
-                let r = self.fop(format!("call {ty} @llvm.fma.{sfx}({ty} {nq}, {ty} {b}, {ty} {a})"));
+                let (ma, ea) = self.frexp(a);
+                let (mb, eb) = self.frexp(&b);
+                let e = self.fop(format!("sub i32 {ea}, {eb}"));
+                let qs = self.ldexp_neg(&q, &e);
+                let nq = self.fop(format!("fneg {ty} {qs}"));
+                let r = self.fop(format!("call {ty} @llvm.fma.{sfx}({ty} {nq}, {ty} {mb}, {ty} {ma})"));
                 // exact - q = r / b: its sign is sign(r) * sign(b).
                 let e = self.fop(format!("call {ty} @llvm.copysign.{sfx}({ty} 1.0, {ty} {b})"));
                 let e2 = self.fop(format!("fmul {ty} {r}, {e}"));
@@ -172,7 +220,23 @@ impl FnLowerer<'_> {
             }
             _ => return Err(self.err(format!("{op} with a directed rounding mode is not supported"))),
         };
-        Ok(self.adjust(&p, &err, ty, mode, &fin))
+        let r = self.adjust(&p, &err, ty, mode, &fin);
+        Ok(match op {
+            "add" | "sub" if mode == Directed::Down => self.zero_sign_down(ty, &r, a, &b),
+            _ => r,
+        })
+    }
+
+    /// A double's fraction in [0.5, 1) and exponent (0, 0 for a zero).
+    fn frexp(&mut self, x: &str) -> (String, String) {
+        let f = self.fop(format!("call {{ double, i32 }} @llvm.frexp.f64.i32(double {x})"));
+        (self.fop(format!("extractvalue {{ double, i32 }} {f}, 0")), self.fop(format!("extractvalue {{ double, i32 }} {f}, 1")))
+    }
+
+    /// x 2^-e.
+    fn ldexp_neg(&mut self, x: &str, e: &str) -> String {
+        let ne = self.fop(format!("sub i32 0, {e}"));
+        self.fop(format!("call double @llvm.ldexp.f64.i32(double {x}, i32 {ne})"))
     }
 
     /// `sqrt` with a directed mode.
@@ -182,8 +246,18 @@ impl FnLowerer<'_> {
         }
         let sfx = llvm_suffix(ty);
         let s = self.fop(format!("call {ty} @llvm.sqrt.{sfx}({ty} {x})"));
-        let ns = self.fop(format!("fneg {ty} {s}"));
-        let r = self.fop(format!("call {ty} @llvm.fma.{sfx}({ty} {ns}, {ty} {s}, {ty} {x})"));
+        // x - s^2 in the scale of x's fraction (with an even exponent), where s^2 cannot
+        // underflow: x = mx 2^(2h), s 2^-h exact.
+        let (mx, ex) = self.frexp(x);
+        let odd = self.fop(format!("and i32 {ex}, 1"));
+        let is_odd = self.fop(format!("icmp ne i32 {odd}, 0"));
+        let mx2 = self.fop(format!("fmul double {mx}, 2.0"));
+        let mx = self.fop(format!("select i1 {is_odd}, double {mx2}, double {mx}"));
+        let ex = self.fop(format!("sub i32 {ex}, {odd}"));
+        let h = self.fop(format!("ashr i32 {ex}, 1"));
+        let ss = self.ldexp_neg(&s, &h);
+        let ns = self.fop(format!("fneg {ty} {ss}"));
+        let r = self.fop(format!("call {ty} @llvm.fma.{sfx}({ty} {ns}, {ty} {ss}, {ty} {mx})"));
         let fin = self.all_finite(ty, &[x]);
         self.adjust(&s, &r, ty, mode, &fin)
     }
@@ -216,9 +290,42 @@ impl FnLowerer<'_> {
             let nz = self.fop(format!("fcmp one double {err}, 0.0"));
             let signf = self.fop(format!("fptrunc double {sign} to float"));
             let errs = self.fop(format!("select i1 {nz}, float {signf}, float {errf}"));
-            return self.adjust(&q, &errs, "float", mode, &fin);
+            let r = self.adjust(&q, &errs, "float", mode, &fin);
+            return if mode == Directed::Down { self.fma_zero_sign_down(ty, &r, a, b, c) } else { r };
         }
         let p = self.fop(format!("call double @llvm.fma.f64(double {a}, double {b}, double {c})"));
+        // Work in the scale 2^-S of the larger of a b and c (S = max(ea + eb, ec)), where
+        // neither the product's tail nor the result underflows. A term more than 2^1000
+        // below the other only counts by its sign: it stands in as a tiny value.
+        let (ma, ea) = self.frexp(a);
+        let (mb, eb) = self.frexp(b);
+        let (_, ec) = self.frexp(c);
+        let e = self.fop(format!("add i32 {ea}, {eb}"));
+        let (za, zb) = (self.fop(format!("fcmp oeq double {a}, 0.0")), self.fop(format!("fcmp oeq double {b}, 0.0")));
+        let pz = self.fop(format!("or i1 {za}, {zb}"));
+        let cz = self.fop(format!("fcmp oeq double {c}, 0.0"));
+        let e = self.fop(format!("select i1 {pz}, i32 {ec}, i32 {e}"));
+        let ec = self.fop(format!("select i1 {cz}, i32 {e}, i32 {ec}"));
+        let sc = self.fop(format!("call i32 @llvm.smax.i32(i32 {e}, i32 {ec})"));
+        let tiny = "0x0170000000000000"; // 2^-1000
+        // x 2^-shift, or a tiny value of x's sign when its exponent `ex` lies more than
+        // 1000 below S (and x is not zero).
+        let scaled = |l: &mut Self, x: &str, shift: &str, ex: &str, zero: &str| {
+            let d = l.fop(format!("sub i32 {ex}, {sc}"));
+            let far = l.fop(format!("icmp slt i32 {d}, -1000"));
+            let nz = l.fop(format!("xor i1 {zero}, true"));
+            let far = l.fop(format!("and i1 {far}, {nz}"));
+            let t = l.fop(format!("call double @llvm.copysign.f64(double {tiny}, double {x})"));
+            let xs = l.ldexp_neg(x, shift);
+            l.fop(format!("select i1 {far}, double {t}, double {xs}"))
+        };
+        let se = self.fop(format!("sub i32 {sc}, {e}"));
+        let sa = scaled(self, &ma, &se, &e, &pz);
+        let sb = mb;
+        let scv = scaled(self, c, &sc, &ec, &cz);
+        let ps = self.ldexp_neg(&p, &sc);
+        let (a0, b0, c0) = (a, b, c);
+        let (a, b, c) = (sa.as_str(), sb.as_str(), scv.as_str());
         let ph = self.fop(format!("fmul double {a}, {b}"));
         let nph = self.fop(format!("fneg double {ph}"));
         let pl = self.fop(format!("call double @llvm.fma.f64(double {a}, double {b}, double {nph})"));
@@ -228,10 +335,13 @@ impl FnLowerer<'_> {
         let e1 = self.fop(format!("fsub double {ph}, {ab}"));
         let e2 = self.fop(format!("fsub double {c}, {bb}"));
         let e = self.fop(format!("fadd double {e1}, {e2}"));
-        let d = self.fop(format!("fsub double {s}, {p}"));
+        let d = self.fop(format!("fsub double {s}, {ps}"));
         let t = self.fop(format!("fadd double {d}, {e}"));
         let err = self.fop(format!("fadd double {t}, {pl}"));
-        self.adjust(&p, &err, "double", mode, &fin)
+        // Infinite operands give an exact (infinite or NaN) result.
+        let err = self.fop(format!("select i1 {fin}, double {err}, double 0.0"));
+        let r = self.adjust(&p, &err, "double", mode, &fin);
+        if mode == Directed::Down { self.fma_zero_sign_down(ty, &r, a0, b0, c0) } else { r }
     }
 
     /// f64 -> f32 with a directed mode.
