@@ -424,8 +424,9 @@ __NVM double __nv_log1p_kernel(double __f) {
 __NVM __nv_dd __nv_log1p_dd(double __f) {
   double __d = 2.0 + __f;
   double __de = __f - (__d - 2.0);
-  double __sh = __f / __d;
-  double __sl = (__builtin_fma(-__sh, __d, __f) - __sh * __de) / __d;
+  double __rd = __nv_rcp(__d);
+  double __sh = __f * __rd;
+  double __sl = (__builtin_fma(-__sh, __d, __f) - __sh * __de) * __rd;
   /* 2 atanh(s) = 2s + 2s^3/3 + 2s^5/5 + s^7 V(z), the first three terms in dd. */
   __nv_dd __s = __nv_mkdd(__sh, __sl);
   __nv_dd __s2 = __nv_dd_mul(__s, __s);
@@ -1028,7 +1029,11 @@ __NVD double erf(double __x) {
   if (__ax < 0.84375) {
     __r = __ax * __nv_poly(__nv_erf_e, __ax * __ax);
   } else if (__ax < 6.0) {
-    __r = 1.0 - __nv_erfc_tail(__ax);
+    /* erf itself on intervals: no exponential needed. */
+    int __k = 0;
+    while (__k < 6 && __ax >= __nv_erf_edges[__k + 1]) ++__k;
+    double __c0 = 0.5 * (__nv_erf_edges[__k] + __nv_erf_edges[__k + 1]);
+    __r = __nv_poly_row(__nv_erf_d, __k, __ax - __c0);
   } else {
     __r = 1.0;
   }
@@ -1325,18 +1330,24 @@ __NVD float __saturatef(float __x) { return __nvvm_saturate_f(__x); }
 #define __NV_FAST(expr)
 #endif
 
+/* 2^f for f in [-0.5, 0.5] from the hardware's approximation (relative error below
+   2^-22.5 there): expf and exp2f stay within their 2-ulp bounds. */
+__NVM float __nv_ex2f(float __f) { return __nvvm_ex2_approx_f(__f); }
+/* p 2^k for k in [-151, 128], p in [0.7, 1.5]. */
+__NVM float __nv_scalef(float __p, int __k) {
+  if (__k > -126 && __k < 128) return __p * __nv_bitsf((__k + 127) << 23);
+  return __nv_ldexpf(__p, __k);
+}
 __NVD float expf(float __x) {
   __NV_FAST(__expf(__x))
   if (__x != __x) return __x + __x;
   if (__x > 88.72283935546875f) return __NV_INFF;
   if (__x < -103.97208404541016f) return 0.0f;
+  /* x log2(e) = k + f, f carried with the low part of log2(e). */
   float __k = __builtin_rintf(__x * 1.44269502f);
-  float __r = __builtin_fmaf(-__k, 0.693145751953125f, __x);
-  __r = __builtin_fmaf(-__k, 1.428606765330187e-06f, __r);
-  float __p = 1.0f + (__r + __r * __r * __nv_polyf(__nv_expf_q, __r));
-  int __ki = (int)__k;
-  if (__ki > -126 && __ki < 127) return __p * __nv_bitsf((__ki + 127) << 23);
-  return __nv_ldexpf(__p, __ki);
+  float __f = __builtin_fmaf(__x, 1.44269502f, -__k);
+  __f = __builtin_fmaf(__x, 1.9259629911e-08f, __f);
+  return __nv_scalef(__nv_ex2f(__f), (int)__k);
 }
 __NVD float exp2f(float __x) {
   __NV_FAST(__nvvm_ex2_approx_f(__x))
@@ -1344,11 +1355,7 @@ __NVD float exp2f(float __x) {
   if (__x >= 128.0f) return __NV_INFF;
   if (__x < -150.0f) return 0.0f;
   float __k = __builtin_rintf(__x);
-  float __r = __x - __k;
-  float __p = 1.0f + __r * __nv_polyf(__nv_exp2f_p, __r);
-  int __ki = (int)__k;
-  if (__ki > -126 && __ki < 127) return __p * __nv_bitsf((__ki + 127) << 23);
-  return __nv_ldexpf(__p, __ki);
+  return __nv_scalef(__nv_ex2f(__x - __k), (int)__k);
 }
 __NVD float exp10f(float __x) {
   __NV_FAST(__exp10f(__x))
@@ -1371,9 +1378,26 @@ __NVD float logf(float __x) {
   float __ef = (float)(__e + __bias);
   return __builtin_fmaf(__ef, 0.693145751953125f, __builtin_fmaf(__ef, 1.428606765330187e-06f, __l));
 }
+/* log2 of a positive normal double that came from a float, to about 2^-50 (enough for
+   float results and for powf's exponent): s = f/(2+f) from a reciprocal, a short
+   polynomial in s^2. */
+__NVM double __nv_log2_core(double __x) {
+  long long __b = __nv_dbits(__x);
+  int __e = (int)(__b >> 52) - 1023;
+  double __m = __nv_bitsd((__b & 0xfffffffffffffll) | (1023ll << 52));
+  if (__m > 1.4142135623730951) { __m *= 0.5; __e += 1; }
+  double __f = __m - 1.0;
+  double __s = __f * __nv_rcp(2.0 + __f);
+  double __z = __s * __s;
+  return (double)__e + __s * (2.8853900817779268 + __z * __nv_poly(__nv_powf_l, __z));
+}
 __NVD float log2f(float __x) {
   __NV_FAST(__log2f(__x))
-  return (float)log2((double)__x);
+  if (__x != __x) return __x + __x;
+  if (__x < 0.0f) return __NV_NANF;
+  if (__x == 0.0f) return -__NV_INFF;
+  if (__x == __NV_INFF) return __x;
+  return (float)__nv_log2_core((double)__x);
 }
 __NVD float log10f(float __x) {
   __NV_FAST(__log10f(__x))
@@ -1382,10 +1406,30 @@ __NVD float log10f(float __x) {
 __NVD float log1pf(float __x) { return (float)log1p((double)__x); }
 __NVD float powf(float __x, float __y) {
   __NV_FAST(__powf(__x, __y))
+  float __ax = __builtin_fabsf(__x);
+  /* The common case: finite nonzero x, finite y, x not 1, y not 0; x < 0 only with an
+     integer y. Everything else (and huge or tiny results) goes the double way. */
+  bool __yint = __builtin_truncf(__y) == __y;
+  if (__ax > 0.0f && __ax < __NV_INFF && __ax != 1.0f && __y != 0.0f && __builtin_fabsf(__y) < __NV_INFF && (__x > 0.0f || __yint)) {
+    double __t = (double)__y * __nv_log2_core((double)__ax);
+    if (__t < 127.0 && __t > -126.0) {
+      double __k = __builtin_rint(__t);
+      float __r = __nv_scalef(__nv_ex2f((float)(__t - __k)), (int)__k);
+      bool __odd = __x < 0.0f && __builtin_fabsf(__y) < 0x1p24f && (((int)__y) & 1);
+      return __odd ? -__r : __r;
+    }
+  }
   return (float)pow((double)__x, (double)__y);
 }
 
-/* float sin/cos: Cody-Waite in float for |x| < 105615, else the double reduction. */
+/* float sin/cos: Cody-Waite in float for |x| < 105615, else the double reduction (out of
+   line: it is rare, and inlined it would cost every caller registers). */
+__NVMI int __nv_rem_pio2f_slow(float __x, float *__r) {
+  double __rh, __rl;
+  int __q = __nv_rem_pio2((double)__x, &__rh, &__rl);
+  *__r = (float)__rh;
+  return __q;
+}
 __NVM int __nv_rem_pio2f(float __x, float *__r) {
   float __ax = __builtin_fabsf(__x);
   if (__ax <= 0.7853981852531433f) { *__r = __x; return 0; }
@@ -1397,10 +1441,7 @@ __NVM int __nv_rem_pio2f(float __x, float *__r) {
     *__r = __t;
     return (int)__j & 3;
   }
-  double __rh, __rl;
-  int __q = __nv_rem_pio2((double)__x, &__rh, &__rl);
-  *__r = (float)__rh;
-  return __q;
+  return __nv_rem_pio2f_slow(__x, __r);
 }
 __NVM float __nv_sinf_kernel(float __r) {
   float __z = __r * __r;
@@ -1441,7 +1482,12 @@ __NVD void sincosf(float __x, float *__sp, float *__cp) {
 }
 __NVD float tanf(float __x) {
   __NV_FAST(__tanf(__x))
-  return (float)tan((double)__x);
+  if (!__nv_isfinitef(__x)) return __x - __x;
+  float __r;
+  int __q = __nv_rem_pio2f(__x, &__r);
+  float __z = __r * __r;
+  float __t = __builtin_fmaf(__r * __z, __nv_polyf(__nv_tanf_t, __z), __r);
+  return (__q & 1) ? -__nv_rcpf(__t) : __t;
 }
 __NVD float sinpif(float __x) { return (float)sinpi((double)__x); }
 __NVD float cospif(float __x) { return (float)cospi((double)__x); }

@@ -60,7 +60,7 @@ FAMILIES = {}
 
 def emit(name, c, kind, comment):
     cr = rounded(c, kind)
-    for fam in ("__nv_erfc_g", "__nv_lgamma_c", "__nv_tgamma_c"):
+    for fam in ("__nv_erfc_g", "__nv_lgamma_c", "__nv_tgamma_c", "__nv_erf_d"):
         if name.startswith(fam) and name[len(fam):].isdigit():
             FAMILIES.setdefault(fam, []).append((comment, cr))
             return cr
@@ -205,6 +205,16 @@ def emit_family(fam):
         out.append("  {%s}," % ", ".join(lit(v, "d") for v in cr))
     out.append("};")
 emit_family("__nv_erfc_g")
+# erf(x) = P_k(x - c_k) directly (no exponential) on [0.84375, 6)
+ERF_EDGES = [mp.mpf(v) for v in ["0.84375", "1.25", "1.75", "2.25", "2.75", "3.25", "4", "6"]]
+for k in range(len(ERF_EDGES) - 1):
+    a, b = ERF_EDGES[k], ERF_EDGES[k + 1]
+    c0 = (a + b) / 2
+    fit("__nv_erf_d%d" % k, "d", 21, a - c0 - mp.mpf("0.001"), b - c0 + mp.mpf("0.001"), lambda t, c0=c0: mp.erf(c0 + t),
+        "double erf(x) = P(x - %s), x in [%s, %s]" % (mp.nstr(c0, 8), mp.nstr(a, 8), mp.nstr(b, 8)),
+        approx=lambda c, t: horner(c, t), exact=lambda t, c0=c0: mp.erf(c0 + t), xa=a - c0, xb=b - c0)
+emit_family("__nv_erf_d")
+out.append("static __device__ const double __nv_erf_edges[%d] = {%s};" % (len(ERF_EDGES), ", ".join(lit(v, "d") for v in ERF_EDGES)))
 U0, U1 = 1 / mp.mpf(28) ** 2, 1 / mp.mpf(6) ** 2
 fit("__nv_erfc_h", "d", 14, U0 * mp.mpf("0.99"), U1 * mp.mpf("1.001"), lambda u: mp.erfc(1 / mp.sqrt(u)) * mp.exp(1 / u) / mp.sqrt(u),
     "double erfc: erfc(x) = exp(-x^2) / x H(u), u = 1/x^2, x >= 6",
@@ -331,6 +341,14 @@ fit("__nv_erff_e", "f", 7, 0, mp.mpf("0.8101"), safe(lambda z: (mp.erf(mp.sqrt(z
 fit("__nv_erfcf_l", "f", 11, mp.mpf("0.8999"), mp.mpf("3.9201"), lambda t: mp.log(mp.erfc(t), 2),
     "float erfc: log2(erfc(t)) = L(t), t in [0.9, 3.92]", approx=lambda c, t: horner(c, t),
     exact=lambda t: mp.log(mp.erfc(t), 2), xa=mp.mpf("0.9"), xb=mp.mpf("3.92"))
+fit("__nv_tanf_t", "f", 6, 0, sq(mp.pi / 4 * mp.mpf("1.001")), safe(lambda z: (mp.tan(mp.sqrt(z)) / mp.sqrt(z) - 1) / z),
+    "float tan: tan(r) = r + r z T(z), |r| <= pi/4", approx=lambda c, r: r + r ** 3 * horner(c, r * r), exact=mp.tan,
+    xa=mp.mpf("0.001"), xb=mp.pi / 4)
+# powf: log2(1 + f) in double from s = f/(2+f): log2(1+f) = s (A + z P(z)), z = s^2
+fit("__nv_powf_l", "d", 4, 0, ZMAX, safe(lambda z: (2 * mp.atanh(mp.sqrt(z)) / mp.sqrt(z) / mp.log(2) - 2 / mp.log(2)) / z),
+    "powf (double): log2(1+f) = s (2/ln2 + z P(z)), s = f/(2+f), z = s^2",
+    approx=lambda c, f: (f / (2 + f)) * (2 / mp.log(2) + sq(f / (2 + f)) * horner(c, sq(f / (2 + f)))),
+    exact=lambda f: mp.log1p(f) / mp.log(2), xa=mp.mpf("-0.29289"), xb=mp.mpf("0.41421"))
 import struct
 def f32(v):
     return mp.mpf(struct.unpack("f", struct.pack("f", float(v)))[0])

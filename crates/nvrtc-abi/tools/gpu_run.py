@@ -11,6 +11,12 @@ import numpy as np
 import cupy as cp
 
 def fill(kind, dtype, n, rng):
+    if kind.startswith("dom:"):
+        _, _, lo, hi = kind.split(":")
+        lo, hi = float(lo), float(hi)
+        if lo > 0 and hi / lo > 1e3:
+            return np.exp(rng.uniform(np.log(lo), np.log(hi), n)).astype(dtype)
+        return rng.uniform(lo, hi, n).astype(dtype)
     if kind == "zero":
         return np.zeros(n, dtype)
     if kind == "small":
@@ -88,6 +94,22 @@ def main():
                     worst = max(worst, diff)
                     ok &= diff <= max(spec["tol"], 0.0) or np.array_equal(a, b)
             row["same_results"] = bool(ok)
+            if spec["name"].startswith("ulp_"):
+                # Error in float ulps against numpy's double-precision function.
+                ref = spec["args"][0][2].split(":")[1]
+                x = make_args(spec, 1234 + i)[0].astype(np.float64)
+                exact = {"exp": np.exp, "exp2": np.exp2, "log": np.log, "log2": np.log2, "sin": np.sin, "cos": np.cos,
+                         "tan": np.tan, "tanh": np.tanh, "pow25": lambda v: v ** 2.5,
+                         "rsqrt": lambda v: 1.0 / np.sqrt(v)}.get(ref)
+                if ref == "erf":
+                    from math import erf
+                    exact = np.vectorize(erf)
+                e = exact(x)
+                ulp = np.spacing(np.abs(e).astype(np.float32)).astype(np.float64)
+                for tag in ("nv", "ours"):
+                    got = outs[tag][0].astype(np.float64)
+                    fin = np.isfinite(e) & (np.abs(e) < 3.4e38)
+                    row["max_ulp_" + tag] = float(np.max(np.abs(got[fin] - e[fin]) / ulp[fin]))
             row["max_rel_diff"] = worst
             # Timing: interleaved rounds, fresh inputs per tag.
             times = {"nv": [], "ours": []}
@@ -107,7 +129,9 @@ def main():
             row["name"], "loaded" if row.get("loaded") else "FAILED " + row.get("error", ""), row.get("same_results"),
             row.get("max_rel_diff", float("nan")), row.get("ms_nv", float("nan")), row.get("ms_ours", float("nan")),
             row.get("ratio", float("nan"))), flush=True)
-    ratios = [r["ratio"] for r in results if r.get("loaded")]
+        if "max_ulp_ours" in row:
+            print("    ulp error vs numpy: nvidia %.3f ours %.3f" % (row["max_ulp_nv"], row["max_ulp_ours"]), flush=True)
+    ratios = [r["ratio"] for r in results if r.get("loaded") and not r["name"].startswith("ulp_")]
     geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios)) if ratios else float("nan")
     summary = {"device": name, "kernels": len(results), "loaded": sum(1 for r in results if r.get("loaded")),
                "same_results": sum(1 for r in results if r.get("same_results")), "geomean_ratio": geo, "results": results}

@@ -346,3 +346,28 @@ asm(
 );
 dst[blockIdx.x * blockDim.x + threadIdx.x] = out;
 }''', [("f32", 1 << 20, "zero")], ((1 << 20) // 256,), (256,), [0], expr="shuffleBflyKernel")
+
+# Accuracy of float functions on the GPU itself (gpu_run.py measures the error in float
+# ulps against numpy's double-precision functions): the hardware approximations some of
+# them use are exact on the CPU device, so this is where their error shows.
+ULP_FUNCS = [
+    ("expf", "expf(x)", "exp", (-87.0, 88.0)),
+    ("exp2f", "exp2f(x)", "exp2", (-125.0, 127.0)),
+    ("logf", "logf(x)", "log", (1e-30, 1e30)),
+    ("log2f", "log2f(x)", "log2", (1e-30, 1e30)),
+    ("sinf", "sinf(x)", "sin", (-100.0, 100.0)),
+    ("cosf", "cosf(x)", "cos", (-100.0, 100.0)),
+    ("tanf", "tanf(x)", "tan", (-1.5, 1.5)),
+    ("tanhf", "tanhf(x)", "tanh", (-10.0, 10.0)),
+    ("erff", "erff(x)", "erf", (-4.0, 4.0)),
+    ("powf", "powf(x, 2.5f)", "pow25", (1e-3, 1e3)),
+    ("rsqrtf", "rsqrtf(x)", "rsqrt", (1e-30, 1e30)),
+]
+for fname, call, ref, dom in ULP_FUNCS:
+    kernel("ulp_" + fname, r'''
+extern "C" __global__ void ulp_%s(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = %s;
+}''' % (fname, call.replace("(x", "(x[i]", 1)),
+           [("f32", 1 << 20, "dom:%s:%g:%g" % (ref, dom[0], dom[1])), ("f32", 1 << 20, "zero"), ("s_i32", 1 << 20)],
+           ((1 << 20) // 256,), (256,), [1], 1e-5)
