@@ -173,6 +173,14 @@ impl FnLowerer<'_> {
             return Err(self.err("cvt needs destination and source types"));
         }
         let (dt, stype) = (m.types[0], m.types[1]);
+        let narrow16 = matches!(dt, ScalarType::F16 | ScalarType::BF16 | ScalarType::F16x2 | ScalarType::BF16x2)
+            && dt != stype
+            && !matches!(stype, ScalarType::F16x2 | ScalarType::BF16x2 | ScalarType::Pred)
+            && bits(stype) <= 64
+            && !["rni", "rzi", "rmi", "rpi"].iter().any(|r| m.has(&format!(".{r}")));
+        if narrow16 {
+            return self.cvt_to_16(dt, stype, m, ops);
+        }
         let raw = self.src(&ops[1], stype)?;
         let v = self.as_value(&raw, stype);
         let (dv, sv) = (value(dt), value(stype));
@@ -253,6 +261,127 @@ impl FnLowerer<'_> {
         };
         let res = self.from_value(&res, dt);
         self.dst(&ops[0], dt, &res)
+    }
+
+    /// A float or integer source as an exact double, or rounded to odd (64-bit integers).
+    fn to_double(&mut self, raw: &str, stype: ScalarType, m: &Mods) -> String {
+        match stype {
+            ScalarType::F64 => raw.to_string(),
+            ScalarType::F32 => {
+                let v = self.ftz_in(raw, stype, m);
+                let t = self.t();
+                self.emit(format!("{t} = fpext float {v} to double"));
+                t
+            }
+            ScalarType::F16 => {
+                let h = self.as_value(raw, stype);
+                let t = self.t();
+                self.emit(format!("{t} = fpext half {h} to double"));
+                t
+            }
+            ScalarType::BF16 => {
+                let (z, s, f, t) = (self.t(), self.t(), self.t(), self.t());
+                self.emit(format!("{z} = zext i16 {raw} to i32"));
+                self.emit(format!("{s} = shl i32 {z}, 16"));
+                self.emit(format!("{f} = bitcast i32 {s} to float"));
+                self.emit(format!("{t} = fpext float {f} to double"));
+                t
+            }
+            _ => {
+                let w = bits(stype);
+                let signed = is_signed(stype);
+                let x = if w < 64 {
+                    let t = self.t();
+                    self.emit(format!("{t} = {} i{w} {raw} to i64", if signed { "sext" } else { "zext" }));
+                    t
+                } else {
+                    raw.to_string()
+                };
+                let d = self.t();
+                self.emit(format!("{d} = {} i64 {x} to double", if signed { "sitofp" } else { "uitofp" }));
+                if w <= 53 {
+                    return d;
+                }
+                // The sign of x - d, then d rounded to odd (d may be 2^63 or 2^64, just
+                // past the range: then x < d).
+                let limit = if signed { "0x43E0000000000000" } else { "0x43F0000000000000" };
+                let (big, di, lt, gt) = (self.t(), self.t(), self.t(), self.t());
+                self.emit(format!("{big} = fcmp oge double {d}, {limit}"));
+                self.emit(format!("{di} = {} double {d} to i64", if signed { "fptosi" } else { "fptoui" }));
+                let (l, g) = if signed { ("slt", "sgt") } else { ("ult", "ugt") };
+                self.emit(format!("{lt} = icmp {l} i64 {x}, {di}"));
+                self.emit(format!("{gt} = icmp {g} i64 {x}, {di}"));
+                let (below, nb, above, e1, e) = (self.t(), self.t(), self.t(), self.t(), self.t());
+                self.emit(format!("{below} = or i1 {lt}, {big}"));
+                self.emit(format!("{nb} = xor i1 {big}, true"));
+                self.emit(format!("{above} = and i1 {gt}, {nb}"));
+                self.emit(format!("{e1} = select i1 {above}, double 1.0, double 0.0"));
+                self.emit(format!("{e} = select i1 {below}, double -1.0, double {e1}"));
+                self.round_to_odd(&d, &e)
+            }
+        }
+    }
+
+    /// A double rounded to f16/bf16 bits (i16) in the instruction's mode; NaNs keep
+    /// their sign and leading payload, made quiet. `.relu` maps negatives to +0 and NaN
+    /// to the canonical NaN.
+    fn double_to_16(&mut self, d: &str, bf: bool, m: &Mods) -> String {
+        let mode = directed_mode(&m.flags);
+        let r = self.round_to_16(d, bf, mode);
+        let mb = if bf { 7 } else { 10 };
+        let exp_ones: i64 = if bf { 0x7f80 } else { 0x7c00 };
+        let (x, sh, p16, q, s, sg, n, isn) = (self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t());
+        self.emit(format!("{x} = bitcast double {d} to i64"));
+        self.emit(format!("{sh} = lshr i64 {x}, {}", 52 - mb));
+        self.emit(format!("{p16} = trunc i64 {sh} to i16"));
+        self.emit(format!("{q} = and i16 {p16}, {}", (1 << mb) - 1));
+        self.emit(format!("{s} = or i16 {q}, {}", exp_ones | (1 << (mb - 1))));
+        self.emit(format!("{sg} = lshr i64 {x}, 48"));
+        self.emit(format!("{n} = fcmp uno double {d}, 0.0"));
+        let (sg16, sgm, nanb) = (self.t(), self.t(), self.t());
+        self.emit(format!("{sg16} = trunc i64 {sg} to i16"));
+        self.emit(format!("{sgm} = and i16 {sg16}, -32768"));
+        self.emit(format!("{nanb} = or i16 {s}, {sgm}"));
+        self.emit(format!("{isn} = select i1 {n}, i16 {nanb}, i16 {r}"));
+        if !m.has(".relu") {
+            return isn;
+        }
+        let (negr, z, c) = (self.t(), self.t(), self.t());
+        self.emit(format!("{negr} = icmp slt i16 {isn}, 0"));
+        self.emit(format!("{z} = select i1 {negr}, i16 0, i16 {isn}"));
+        self.emit(format!("{c} = select i1 {n}, i16 32767, i16 {z}"));
+        c
+    }
+
+    /// `cvt` into f16/bf16 (and the packing `cvt.{f16x2,bf16x2}.f32 d, a, b`: a in the
+    /// high half): through an exact double and one rounding (PTX ISA 9.7.9.21).
+    fn cvt_to_16(&mut self, dt: ScalarType, stype: ScalarType, m: &Mods, ops: &[Operand]) -> R<()> {
+        let bf = matches!(dt, ScalarType::BF16 | ScalarType::BF16x2);
+        let one = |l: &mut Self, op: &Operand| -> R<String> {
+            let raw = l.src(op, stype)?;
+            let d = l.to_double(&raw, stype, m);
+            Ok(l.double_to_16(&d, bf, m))
+        };
+        if matches!(dt, ScalarType::F16x2 | ScalarType::BF16x2) {
+            let ops = self.operands(ops, 3)?;
+            let hi = one(self, &ops[1])?;
+            let lo = one(self, &ops[2])?;
+            let (h, l, hs, r) = (self.t(), self.t(), self.t(), self.t());
+            self.emit(format!("{h} = zext i16 {hi} to i32"));
+            self.emit(format!("{l} = zext i16 {lo} to i32"));
+            self.emit(format!("{hs} = shl i32 {h}, 16"));
+            self.emit(format!("{r} = or i32 {hs}, {l}"));
+            return self.dst(&ops[0], dt, &r);
+        }
+        let r = one(self, &ops[1])?;
+        let r = if m.has(".sat") {
+            let v = self.as_value(&r, dt);
+            let s = self.saturate_float(&v, &value(dt));
+            self.from_value(&s, dt)
+        } else {
+            r
+        };
+        self.dst(&ops[0], dt, &r)
     }
 
     /// `.ftz` on f32 (PTX ISA 9.7.3): subnormal inputs and results become signed zero.

@@ -384,4 +384,92 @@ impl FnLowerer<'_> {
         let err = self.fop(format!("select i1 {below}, {ty} -1.0, {ty} {e1}"));
         self.adjust(&q, &err, ty, mode, "true")
     }
+
+    /// Round the double `d` to f16 (or bf16) bits, as an i16, in round-to-nearest-even or
+    /// a directed mode, subnormal results and overflow included. `d` must be the exact
+    /// value, or rounded to odd at double precision (then rounding it again is correct:
+    /// both formats have far fewer than 52 fraction bits). NaNs are left to the caller.
+    pub(crate) fn round_to_16(&mut self, d: &str, bf: bool, mode: Option<Directed>) -> String {
+        let (m, bias): (i64, i64) = if bf { (7, 127) } else { (10, 15) };
+        let emin = 1 - bias;
+        let inf_bits: i64 = if bf { 0x7f80 } else { 0x7c00 };
+        let x = self.fop(format!("bitcast double {d} to i64"));
+        let neg = self.fop(format!("icmp slt i64 {x}, 0"));
+        let abs = self.fop(format!("and i64 {x}, 9223372036854775807"));
+        let be = self.fop(format!("lshr i64 {abs}, 52"));
+        let ed = self.fop(format!("sub i64 {be}, 1023"));
+        let frac = self.fop(format!("and i64 {abs}, 4503599627370495"));
+        let normal = self.fop(format!("icmp ne i64 {be}, 0"));
+        let imp = self.fop(format!("select i1 {normal}, i64 4503599627370496, i64 0"));
+        let sig = self.fop(format!("or i64 {frac}, {imp}"));
+        // Bits dropped: 52 - m, and more below the smallest normal exponent.
+        let below = self.fop(format!("sub i64 {emin}, {ed}"));
+        let extra = self.fop(format!("call i64 @llvm.smax.i64(i64 {below}, i64 0)"));
+        let sh0 = self.fop(format!("add i64 {extra}, {}", 52 - m));
+        let sh = self.fop(format!("call i64 @llvm.umin.i64(i64 {sh0}, i64 63)"));
+        let q = self.fop(format!("lshr i64 {sig}, {sh}"));
+        let one = self.fop(format!("shl i64 1, {sh}"));
+        let rmask = self.fop(format!("sub i64 {one}, 1"));
+        let rem = self.fop(format!("and i64 {sig}, {rmask}"));
+        let half = self.fop(format!("lshr i64 {one}, 1"));
+        let inexact = self.fop(format!("icmp ne i64 {rem}, 0"));
+        let inc = match mode {
+            None => {
+                let gt = self.fop(format!("icmp ugt i64 {rem}, {half}"));
+                let eq = self.fop(format!("icmp eq i64 {rem}, {half}"));
+                let odd = self.fop(format!("trunc i64 {q} to i1"));
+                let tie = self.fop(format!("and i1 {eq}, {odd}"));
+                self.fop(format!("or i1 {gt}, {tie}"))
+            }
+            Some(Directed::Zero) => "false".to_string(),
+            Some(Directed::Up) => {
+                let pos = self.fop(format!("xor i1 {neg}, true"));
+                self.fop(format!("and i1 {inexact}, {pos}"))
+            }
+            Some(Directed::Down) => self.fop(format!("and i1 {inexact}, {neg}")),
+        };
+        let inc64 = self.fop(format!("zext i1 {inc} to i64"));
+        // Normal: (biased exponent - 1) << m plus q, whose implicit bit adds the 1 back;
+        // a carry out of the fraction steps the exponent. Subnormal: q alone.
+        let isn = self.fop(format!("icmp sge i64 {ed}, {emin}"));
+        let eb = self.fop(format!("add i64 {ed}, {}", bias - 1));
+        let ebs = self.fop(format!("shl i64 {eb}, {m}"));
+        let base = self.fop(format!("select i1 {isn}, i64 {ebs}, i64 0"));
+        let r0 = self.fop(format!("add i64 {base}, {q}"));
+        let r1 = self.fop(format!("add i64 {r0}, {inc64}"));
+        // Overflow: infinity, or the largest finite value where the mode rounds toward it.
+        let over = self.fop(format!("icmp sge i64 {r1}, {inf_bits}"));
+        let to_max = match mode {
+            None => "false".to_string(),
+            Some(Directed::Zero) => "true".to_string(),
+            Some(Directed::Up) => neg.clone(),
+            Some(Directed::Down) => self.fop(format!("xor i1 {neg}, true")),
+        };
+        let isinf = self.fop(format!("icmp eq i64 {abs}, 9218868437227405312"));
+        let nmax = self.fop(format!("xor i1 {isinf}, true"));
+        let to_max = self.fop(format!("and i1 {to_max}, {nmax}"));
+        let sat = self.fop(format!("select i1 {to_max}, i64 {}, i64 {inf_bits}", inf_bits - 1));
+        let r2 = self.fop(format!("select i1 {over}, i64 {sat}, i64 {r1}"));
+        let sgn = self.fop(format!("select i1 {neg}, i64 32768, i64 0"));
+        let r3 = self.fop(format!("or i64 {r2}, {sgn}"));
+        self.fop(format!("trunc i64 {r3} to i16"))
+    }
+
+    /// `s + e` (an exact sum, `e` far below `s`'s last place) rounded to odd at double
+    /// precision: `s` when exact or odd, else its neighbour toward `e`.
+    pub(crate) fn round_to_odd(&mut self, s: &str, e: &str) -> String {
+        let x = self.fop(format!("bitcast double {s} to i64"));
+        let lsb = self.fop(format!("trunc i64 {x} to i1"));
+        let inexact = self.fop(format!("fcmp one double {e}, 0.0"));
+        let even = self.fop(format!("xor i1 {lsb}, true"));
+        let step = self.fop(format!("and i1 {inexact}, {even}"));
+        // Toward e: magnitude up when e has s's sign.
+        let xe = self.fop(format!("bitcast double {e} to i64"));
+        let same = self.fop(format!("xor i64 {x}, {xe}"));
+        let up = self.fop(format!("icmp sge i64 {same}, 0"));
+        let d = self.fop(format!("select i1 {up}, i64 1, i64 -1"));
+        let y = self.fop(format!("add i64 {x}, {d}"));
+        let z = self.fop(format!("select i1 {step}, i64 {y}, i64 {x}"));
+        self.fop(format!("bitcast i64 {z} to double"))
+    }
 }
