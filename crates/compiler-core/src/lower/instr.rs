@@ -451,6 +451,9 @@ impl FnLowerer<'_> {
             }
         }
         let ty = self.ty0(m)?;
+        if super::half::is_half(ty) && matches!(op, "add" | "sub" | "mul" | "min" | "max") {
+            return self.half_arith(op, ty, m, ops);
+        }
         let ops = self.operands(ops, 3)?;
         let a = self.src(&ops[1], ty)?;
         let b = self.src(&ops[2], ty)?;
@@ -801,6 +804,9 @@ impl FnLowerer<'_> {
 
     pub(crate) fn mad(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
         let ty = self.ty0(m)?;
+        if super::half::is_half(ty) && !m.flags.iter().any(|f| matches!(*f, ".rz" | ".rm" | ".rp")) {
+            return self.half_arith("fma", ty, m, ops);
+        }
         let ops = self.operands(ops, 4)?;
         let a = self.src(&ops[1], ty)?;
         let b = self.src(&ops[2], ty)?;
@@ -862,6 +868,9 @@ impl FnLowerer<'_> {
 
     pub(crate) fn unary(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
         let ty = self.ty0(m)?;
+        if super::half::is_half(ty) && matches!(op, "neg" | "abs") {
+            return self.half_arith(op, ty, m, ops);
+        }
         let ops = self.operands(ops, 2)?;
         let a = self.src(&ops[1], ty)?;
         let t = self.t();
@@ -1023,6 +1032,17 @@ impl FnLowerer<'_> {
         let ops = self.operands(ops, 3)?;
         let a = self.src(&ops[1], ty)?;
         let b = self.src(&ops[2], ty)?;
+        if let (ScalarType::F16x2 | ScalarType::BF16x2, None, Operand::List(pq)) = (ty, boolop, &ops[0]) {
+            // One predicate per half: the first for the low half, the second for the high.
+            if pq.len() == 2 {
+                let lanes = self.half_lanes_f64(ty, &[a, b], m);
+                for (k, l) in lanes.iter().enumerate() {
+                    let p = self.compare(cmp, ScalarType::F64, &l[0], &l[1])?;
+                    self.dst(&pq[k], ScalarType::Pred, &p)?;
+                }
+                return Ok(());
+            }
+        }
         let (a, b) = (self.ftz_in(&a, ty, m), self.ftz_in(&b, ty, m));
         let mut p = self.compare(cmp, ty, &a, &b)?;
         let mut q = None;

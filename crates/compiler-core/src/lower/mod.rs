@@ -22,6 +22,7 @@
 mod bits;
 mod calls;
 mod func;
+mod half;
 mod instr;
 pub mod intrinsics;
 mod memory;
