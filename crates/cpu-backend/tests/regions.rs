@@ -68,6 +68,8 @@ fn launch(ptx: &str, kernel: &str, block: u32, grid: u32, params: &[u8]) {
 
 #[test]
 fn the_fast_path_is_taken() {
+    // The other tests switch regions off for a while: wait for them.
+    let _one = SWITCH.lock().unwrap();
     let m = compiler_core::host::compile_ptx(DIVERGENT, &Default::default()).unwrap();
     let r = m.kernels[0].regions.as_ref().expect("a region plan");
     assert_eq!(m.kernels[0].meta.regions.map(|r| r.sites), Some(3), "three barriers");

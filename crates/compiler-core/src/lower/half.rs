@@ -204,4 +204,9 @@ impl FnLowerer<'_> {
         }
         out
     }
+
+    /// One lane of a 16-bit float operation (for the atomics).
+    pub(crate) fn half_lane_pub(&mut self, op: &str, bf: bool, m: &Mods, x: &[String]) -> String {
+        self.half_lane(op, bf, m, x)
+    }
 }

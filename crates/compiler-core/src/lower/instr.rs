@@ -384,11 +384,37 @@ impl FnLowerer<'_> {
         self.dst(&ops[0], dt, &r)
     }
 
+    /// `mul.ftz`/`div.ftz` on f32 flush results whose exact value is below the smallest
+    /// normal even when they round up to it (tininess before rounding, as on the H200).
+    /// Products are exact in f64; quotients are close enough there to decide.
+    fn ftz_tiny_before(&mut self, op: &str, ty: ScalarType, m: &Mods, a: &str, b: &str, t: &str) -> String {
+        if ty != ScalarType::F32 || !m.has(".ftz") || !matches!(op, "mul" | "div") {
+            return t.to_string();
+        }
+        let (da, db, q, qa, tiny, nz, both, z, r) =
+            (self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t());
+        self.emit(format!("{da} = fpext float {a} to double"));
+        self.emit(format!("{db} = fpext float {b} to double"));
+        self.emit(format!("{q} = {} double {da}, {db}", if op == "mul" { "fmul" } else { "fdiv" }));
+        self.emit(format!("{qa} = call double @llvm.fabs.f64(double {q})"));
+        self.emit(format!("{tiny} = fcmp olt double {qa}, 0x3810000000000000"));
+        self.emit(format!("{nz} = fcmp one double {qa}, 0.0"));
+        self.emit(format!("{both} = and i1 {tiny}, {nz}"));
+        self.emit(format!("{z} = call float @llvm.copysign.f32(float 0.0, float {t})"));
+        self.emit(format!("{r} = select i1 {both}, float {z}, float {t}"));
+        r
+    }
+
     /// `.ftz` on f32 (PTX ISA 9.7.3): subnormal inputs and results become signed zero.
     pub(crate) fn ftz_in(&mut self, v: &str, ty: ScalarType, m: &Mods) -> String {
         if ty != ScalarType::F32 || !m.has(".ftz") {
             return v.to_string();
         }
+        self.flush_f32(v)
+    }
+
+    /// An f32 subnormal becomes a zero of its sign.
+    pub(crate) fn flush_f32(&mut self, v: &str) -> String {
         let a = self.t();
         self.emit(format!("{a} = call float @llvm.fabs.f32(float {v})"));
         let small = self.t();
@@ -469,6 +495,7 @@ impl FnLowerer<'_> {
             if let (Some(mode), true) = (directed_mode(&m.flags), matches!(op, "add" | "sub" | "mul" | "div")) {
                 if matches!(ty, ScalarType::F32 | ScalarType::F64) {
                     let t = self.directed_binary(op, &vt, &a, &b, mode)?;
+                    let t = self.ftz_tiny_before(op, ty, m, &a, &b, &t);
                     let t = self.ftz_in(&t, ty, m);
                     let t = if m.has(".sat") { self.saturate_float(&t, &vt) } else { t };
                     return self.dst(&ops[0], ty, &t);
@@ -503,6 +530,7 @@ impl FnLowerer<'_> {
             } else {
                 t
             };
+            let t = self.ftz_tiny_before(op, ty, m, &a, &b, &t);
             let t = self.ftz_in(&t, ty, m);
             let t = if m.has(".sat") { self.saturate_float(&t, &vt) } else { t };
             let r = self.from_value(&t, ty);

@@ -162,6 +162,29 @@ impl FnLowerer<'_> {
             }
             return Ok(());
         }
+        // Float adds with PTX's rounding rules (f32 flushes subnormals, f16/bf16 round
+        // once, lane by lane) as a compare-and-swap loop on the bits.
+        if op == "add" && matches!(ty, ScalarType::F32 | ScalarType::F16 | ScalarType::BF16 | ScalarType::F16x2 | ScalarType::BF16x2) {
+            let it = format!("i{}", bits(ty));
+            let bi = self.as_int(&b, ty);
+            let (lp, done) = (self.new_block("atom_cas"), self.new_block("atom_done"));
+            self.emit_terminator(format!("br label %{lp}"));
+            self.start_block(&lp);
+            let cur = self.t();
+            self.emit(format!("{cur} = load atomic {it}, ptr {ptr}{sync} monotonic, align {size}"));
+            let new = self.float_add_bits(ty, m, &cur, &bi);
+            let pair = self.t();
+            self.emit(format!("{pair} = cmpxchg ptr {ptr}, {it} {cur}, {it} {new}{sync} {} {}, align {size}", ord.llvm(), ord.cmpxchg_failure().llvm()));
+            let ok = self.t();
+            self.emit(format!("{ok} = extractvalue {{ {it}, i1 }} {pair}, 1"));
+            self.emit_terminator(format!("br i1 {ok}, label %{done}, label %{lp}"));
+            self.start_block(&done);
+            if let Some(d) = dst {
+                let r = self.bitcast(&cur, &it, &st);
+                self.dst(d, ty, &r)?;
+            }
+            return Ok(());
+        }
         let rmw = match (op, is_float(ty), is_signed(ty)) {
             ("add", true, _) => "fadd",
             ("add", false, _) => "add",
@@ -188,6 +211,38 @@ impl FnLowerer<'_> {
             self.dst(d, ty, &r)?;
         }
         Ok(())
+    }
+
+    /// The bits of `x + y` for the float type `ty`, both given as integer bits.
+    fn float_add_bits(&mut self, ty: ScalarType, m: &Mods, x: &str, y: &str) -> String {
+        if ty == ScalarType::F32 {
+            let (fx, fy) = (self.bitcast(x, "i32", "float"), self.bitcast(y, "i32", "float"));
+            let (fx, fy) = (self.flush_f32(&fx), self.flush_f32(&fy));
+            let s = self.t();
+            self.emit(format!("{s} = fadd float {fx}, {fy}"));
+            let s = self.flush_f32(&s);
+            return self.bitcast(&s, "float", "i32");
+        }
+        let bf = matches!(ty, ScalarType::BF16 | ScalarType::BF16x2);
+        if bits(ty) == 16 {
+            return self.half_lane_pub("add", bf, m, &[x.to_string(), y.to_string()]);
+        }
+        let mut halves = Vec::new();
+        for sh in [0, 16] {
+            let (a, b) = (self.t(), self.t());
+            self.emit(format!("{a} = lshr i32 {x}, {sh}"));
+            self.emit(format!("{b} = lshr i32 {y}, {sh}"));
+            let (a16, b16) = (self.t(), self.t());
+            self.emit(format!("{a16} = trunc i32 {a} to i16"));
+            self.emit(format!("{b16} = trunc i32 {b} to i16"));
+            halves.push(self.half_lane_pub("add", bf, m, &[a16, b16]));
+        }
+        let (lo, hi, his, r) = (self.t(), self.t(), self.t(), self.t());
+        self.emit(format!("{lo} = zext i16 {} to i32", halves[0]));
+        self.emit(format!("{hi} = zext i16 {} to i32", halves[1]));
+        self.emit(format!("{his} = shl i32 {hi}, 16"));
+        self.emit(format!("{r} = or i32 {his}, {lo}"));
+        r
     }
 
     pub(crate) fn as_int(&mut self, v: &str, ty: ScalarType) -> String {
