@@ -151,15 +151,29 @@ impl Target for HostTarget {
         if k.uses_barrier {
             return;
         }
-        let ntid = host_abi::OFFSET_NTID;
-        let tid = host_abi::OFFSET_TID;
         // The runtime hands every kernel an 8-aligned parameter buffer of at least
         // `param_buffer_size` bytes (cpu-backend `module.rs`): telling LLVM lets it hoist
         // the parameter loads out of the thread loop.
-        let deref = if k.param_buffer_size > 0 { format!("dereferenceable({}) ", k.param_buffer_size) } else { String::new() };
-        let _ = write!(
-            ir,
-            r#"define void {block}(ptr noalias align 8 {deref}%params, ptr noalias %ctx) {{
+        let signature = format!("ptr noalias align 8 {}%params, ptr noalias %ctx", dereferenceable(k.param_buffer_size));
+        let per_thread = format!("  call void {body}(ptr %ctx, ptr %params)\n  br label %x.next.bb\n");
+        ir.push_str(&thread_loop(&block, &signature, "", &per_thread));
+    }
+}
+
+/// `dereferenceable(n) ` for a parameter buffer of `n` bytes (nothing when empty).
+fn dereferenceable(n: usize) -> String {
+    if n > 0 { format!("dereferenceable({n}) ") } else { String::new() }
+}
+
+/// A function `fname(signature)` that runs `per_thread` once for every thread of the
+/// block, x fastest: the CPU's thread loop, shared by `k.block` and `k.region`. Before
+/// `per_thread` the thread's `%tid` is stored in the ctx and `%t` (its linear id, i64)
+/// and `%n` (the block's thread count) are defined; `per_thread` must end by branching to
+/// `%x.next.bb`. `prologue` runs once in the entry block.
+fn thread_loop(fname: &str, signature: &str, prologue: &str, per_thread: &str) -> String {
+    let (ntid, tid) = (host_abi::OFFSET_NTID, host_abi::OFFSET_TID);
+    format!(
+        r#"define void {fname}({signature}) {{
 entry:
   %ntx.p = getelementptr i8, ptr %ctx, i64 {ntx}
   %nty.p = getelementptr i8, ptr %ctx, i64 {nty}
@@ -167,10 +181,15 @@ entry:
   %ntx = load i32, ptr %ntx.p
   %nty = load i32, ptr %nty.p
   %ntz = load i32, ptr %ntz.p
+  %ntx64 = zext i32 %ntx to i64
+  %nty64 = zext i32 %nty to i64
+  %ntz64 = zext i32 %ntz to i64
+  %nxy = mul i64 %ntx64, %nty64
+  %n = mul i64 %nxy, %ntz64
   %tx.p = getelementptr i8, ptr %ctx, i64 {tx}
   %ty.p = getelementptr i8, ptr %ctx, i64 {ty}
   %tz.p = getelementptr i8, ptr %ctx, i64 {tz}
-  br label %z.head
+{prologue}  br label %z.head
 z.head:
   %z = phi i32 [ 0, %entry ], [ %z.next, %y.exit ]
   %z.done = icmp uge i32 %z, %ntz
@@ -180,14 +199,21 @@ y.head:
   %y.done = icmp uge i32 %y, %nty
   br i1 %y.done, label %y.exit, label %x.head
 x.head:
-  %x = phi i32 [ 0, %y.head ], [ %x.next, %x.body ]
+  %x = phi i32 [ 0, %y.head ], [ %x.next, %x.next.bb ]
   %x.done = icmp uge i32 %x, %ntx
   br i1 %x.done, label %x.exit, label %x.body
 x.body:
+  %z64 = zext i32 %z to i64
+  %y64 = zext i32 %y to i64
+  %x64 = zext i32 %x to i64
+  %zy = mul i64 %z64, %nty64
+  %zy2 = add i64 %zy, %y64
+  %row = mul i64 %zy2, %ntx64
+  %t = add i64 %row, %x64
   store i32 %x, ptr %tx.p
   store i32 %y, ptr %ty.p
   store i32 %z, ptr %tz.p
-  call void {body}(ptr %ctx, ptr %params)
+{per_thread}x.next.bb:
   %x.next = add i32 %x, 1
   br label %x.head
 x.exit:
@@ -200,14 +226,13 @@ exit:
   ret void
 }}
 "#,
-            ntx = ntid,
-            nty = ntid + 4,
-            ntz = ntid + 8,
-            tx = tid,
-            ty = tid + 4,
-            tz = tid + 8,
-        );
-    }
+        ntx = ntid,
+        nty = ntid + 4,
+        ntz = ntid + 8,
+        tx = tid,
+        ty = tid + 4,
+        tz = tid + 8,
+    )
 }
 
 /// Compile IR lowered for the host into a relocatable object (or assembly text) for this
@@ -355,8 +380,6 @@ fn warp_collective(i: &Intrinsic) -> String {
 /// region loops do not vectorize anyway (shared-memory traffic and the state store), so
 /// a loop per resume point would only multiply compile time.
 fn region_wrappers(name: &str, sites: u32, param_bytes: usize, ir: &mut String) {
-    let (ntid, tid) = (host_abi::OFFSET_NTID, host_abi::OFFSET_TID);
-    let deref = if param_bytes > 0 { format!("dereferenceable({param_bytes}) ") } else { String::new() };
     let any = ll_global(&format!("{name}.rbody.any"));
     let cases: String = (0..=sites).map(|s| format!(" i32 {s}, label %s{s}")).collect();
     let _ = write!(ir, "define internal i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 %S) alwaysinline {{\nentry:\n  switch i32 %S, label %none [{cases} ]\nnone:\n  ret i32 -1\n");
@@ -365,6 +388,10 @@ fn region_wrappers(name: &str, sites: u32, param_bytes: usize, ir: &mut String) 
         let _ = write!(ir, "s{s}:\n  %r{s} = call i32 {body}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t)\n  ret i32 %r{s}\n");
     }
     let _ = writeln!(ir, "}}");
+    let signature = format!(
+        "ptr noalias align 8 {}%params, ptr noalias %ctx, ptr noalias %save, ptr noalias %states, i32 %S, i32 %masked",
+        dereferenceable(param_bytes)
+    );
     // One dispatching loop for every resume point (and for the masked, divergent case);
     // kernels with few barriers also get a loop per resume point, where the dispatch folds
     // away and each region is optimized on its own (faster at run time, more to compile).
@@ -373,78 +400,9 @@ fn region_wrappers(name: &str, sites: u32, param_bytes: usize, ir: &mut String) 
         loops.extend((0..=sites).map(|st| (ll_global(&format!("{name}.region.{st}")), st.to_string())));
     }
     for (region, state) in loops {
-    let _ = write!(
-        ir,
-        r#"define void {region}(ptr noalias align 8 {deref}%params, ptr noalias %ctx, ptr noalias %save, ptr noalias %states, i32 %S, i32 %masked) {{
-entry:
-  %ntx.p = getelementptr i8, ptr %ctx, i64 {ntx}
-  %nty.p = getelementptr i8, ptr %ctx, i64 {nty}
-  %ntz.p = getelementptr i8, ptr %ctx, i64 {ntz}
-  %ntx = load i32, ptr %ntx.p
-  %nty = load i32, ptr %nty.p
-  %ntz = load i32, ptr %ntz.p
-  %ntx64 = zext i32 %ntx to i64
-  %nty64 = zext i32 %nty to i64
-  %ntz64 = zext i32 %ntz to i64
-  %nxy = mul i64 %ntx64, %nty64
-  %n = mul i64 %nxy, %ntz64
-  %check = icmp ne i32 %masked, 0
-  %tx.p = getelementptr i8, ptr %ctx, i64 {tx}
-  %ty.p = getelementptr i8, ptr %ctx, i64 {ty}
-  %tz.p = getelementptr i8, ptr %ctx, i64 {tz}
-  br label %z.head
-z.head:
-  %z = phi i32 [ 0, %entry ], [ %z.next, %y.exit ]
-  %z.done = icmp uge i32 %z, %ntz
-  br i1 %z.done, label %exit, label %y.head
-y.head:
-  %y = phi i32 [ 0, %z.head ], [ %y.next, %x.exit ]
-  %y.done = icmp uge i32 %y, %nty
-  br i1 %y.done, label %y.exit, label %x.head
-x.head:
-  %x = phi i32 [ 0, %y.head ], [ %x.next, %x.next.bb ]
-  %x.done = icmp uge i32 %x, %ntx
-  br i1 %x.done, label %x.exit, label %x.body
-x.body:
-  %z64 = zext i32 %z to i64
-  %y64 = zext i32 %y to i64
-  %x64 = zext i32 %x to i64
-  %zy = mul i64 %z64, %nty64
-  %zy2 = add i64 %zy, %y64
-  %row = mul i64 %zy2, %ntx64
-  %t = add i64 %row, %x64
-  %st.p = getelementptr i32, ptr %states, i64 %t
-  br i1 %check, label %x.check, label %x.run
-x.check:
-  %st = load i32, ptr %st.p
-  %skip = icmp ne i32 %st, %S
-  br i1 %skip, label %x.next.bb, label %x.run
-x.run:
-  store i32 %x, ptr %tx.p
-  store i32 %y, ptr %ty.p
-  store i32 %z, ptr %tz.p
-  %next = call i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 {state})
-  store i32 %next, ptr %st.p
-  br label %x.next.bb
-x.next.bb:
-  %x.next = add i32 %x, 1
-  br label %x.head
-x.exit:
-  %y.next = add i32 %y, 1
-  br label %y.head
-y.exit:
-  %z.next = add i32 %z, 1
-  br label %z.head
-exit:
-  ret void
-}}
-"#,
-        ntx = ntid,
-        nty = ntid + 4,
-        ntz = ntid + 8,
-        tx = tid,
-        ty = tid + 4,
-        tz = tid + 8,
-    );
+        let per_thread = format!(
+            "  %st.p = getelementptr i32, ptr %states, i64 %t\n  br i1 %check, label %x.check, label %x.run\nx.check:\n  %st = load i32, ptr %st.p\n  %skip = icmp ne i32 %st, %S\n  br i1 %skip, label %x.next.bb, label %x.run\nx.run:\n  %next = call i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 {state})\n  store i32 %next, ptr %st.p\n  br label %x.next.bb\n"
+        );
+        ir.push_str(&thread_loop(&region, &signature, "  %check = icmp ne i32 %masked, 0\n", &per_thread));
     }
 }
