@@ -51,6 +51,26 @@ fn main() {
     println!("cargo:rustc-link-lib=dylib=stdc++");
 
     embed_headers(&manifest);
+
+    // Identifies what a cached PCH depends on besides its arguments: the shim and the
+    // headers (the prelude's serialized form changes with either).
+    let mut h: u64 = 0xcbf29ce484222325;
+    let mut feed = |bytes: &[u8]| {
+        for b in bytes {
+            h ^= *b as u64;
+            h = h.wrapping_mul(0x100000001b3);
+        }
+    };
+    feed(&std::fs::read(manifest.join("shim/frontend.cpp")).unwrap());
+    let root = manifest.join("../../include");
+    let mut files = Vec::new();
+    walk(&root.canonicalize().unwrap(), &root.canonicalize().unwrap(), &mut files);
+    files.sort();
+    for f in &files {
+        feed(f.as_bytes());
+        feed(&std::fs::read(root.join(f)).unwrap());
+    }
+    println!("cargo:rustc-env=CUDA_FRONTEND_BUILD_HASH={h:016x}");
 }
 
 /// `$OUT_DIR/builtin_headers.rs`: `(relative path, contents + NUL)` of every file under the

@@ -50,7 +50,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <condition_variable>
+#include <deque>
+#include <functional>
 #include <mutex>
+#include <pthread.h>
 #include <set>
 #include <string>
 #include <vector>
@@ -132,6 +136,86 @@ struct CrashRecoveryScope {
     std::lock_guard<std::mutex> g(g_crc_mutex);
     if (--g_crc_users == 0) llvm::CrashRecoveryContext::Disable();
   }
+};
+
+// Compiles run on worker threads of our own with large stacks (clang recurses deeply on
+// heavy templates; callers' threads may have small stacks). Workers persist: starting
+// a thread per compile costs more than a small compile's front-end. A job runs under
+// crash recovery on its worker, which survives the crash and takes the next job.
+class WorkerPool {
+ public:
+  static WorkerPool &get() {
+    static WorkerPool *pool = new WorkerPool();  // never destroyed: workers outlive main
+    return *pool;
+  }
+  // Runs fn on a worker; returns whether it completed (false: it crashed).
+  bool run(const std::function<void()> &fn) {
+    Job job;
+    job.fn = &fn;
+    {
+      std::unique_lock<std::mutex> g(mu_);
+      queue_.push_back(&job);
+      if (idle_ == 0) spawn_locked();
+      cv_.notify_one();
+    }
+    std::unique_lock<std::mutex> g(job.mu);
+    job.cv.wait(g, [&] { return job.done; });
+    return job.completed;
+  }
+
+ private:
+  struct Job {
+    const std::function<void()> *fn = nullptr;
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    bool completed = false;
+  };
+  void spawn_locked() {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 16u << 20);
+    pthread_t t;
+    if (pthread_create(&t, &attr, &WorkerPool::main, this) == 0) {
+      pthread_detach(t);
+      ++idle_;
+    }
+    pthread_attr_destroy(&attr);
+  }
+  static void *main(void *self) {
+    clang::noteBottomOfStack();
+    static_cast<WorkerPool *>(self)->loop();
+    return nullptr;
+  }
+  void loop() {
+    while (true) {
+      Job *job;
+      {
+        std::unique_lock<std::mutex> g(mu_);
+        cv_.wait(g, [&] { return !queue_.empty(); });
+        job = queue_.front();
+        queue_.pop_front();
+        --idle_;
+      }
+      llvm::CrashRecoveryContext crc;
+      bool completed = crc.RunSafely([&] { (*job->fn)(); });
+      g_fatal_slot = nullptr;
+      {
+        std::lock_guard<std::mutex> g(mu_);
+        ++idle_;
+      }
+      {
+        std::lock_guard<std::mutex> g(job->mu);
+        job->completed = completed;
+        job->done = true;
+      }
+      job->cv.notify_one();
+    }
+  }
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<Job *> queue_;
+  int idle_ = 0;
 };
 
 // Forwards every diagnostic to the Rust callback with its presumed location and the text
@@ -692,7 +776,8 @@ int cf_compile(const cf_request *req, LLVMModuleRef *out, char **crash_msg, char
     result = compile_inner(req, &module, &pch);
     g_fatal_slot = nullptr;
   };
-  bool completed = crc.RunSafelyOnThread(body, req->stack_size ? req->stack_size : (8u << 20));
+  (void)crc;
+  bool completed = WorkerPool::get().run(body);
   if (!completed) {
     if (crash_msg) {
       std::string m = fatal.empty() ? std::string("the front-end crashed") : ("fatal error: " + fatal);
@@ -723,7 +808,9 @@ int cf_run_safely(void (*fn)(void *), void *data, unsigned stack_size, char **cr
     fn(data);
     g_fatal_slot = nullptr;
   };
-  bool completed = crc.RunSafelyOnThread(body, stack_size ? stack_size : (8u << 20));
+  (void)crc;
+  (void)stack_size;
+  bool completed = WorkerPool::get().run(body);
   if (!completed && crash_msg) {
     std::string m = fatal.empty() ? std::string("the back-end crashed") : ("fatal error: " + fatal);
     *crash_msg = strdup(m.c_str());

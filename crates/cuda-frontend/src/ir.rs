@@ -15,7 +15,7 @@ use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::LLVMLinkage;
 use inkwell::module::Module;
-use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target as LlvmTarget, TargetTriple};
+use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target as LlvmTarget, TargetMachine, TargetTriple};
 use inkwell::OptimizationLevel;
 use std::ffi::{CStr, CString};
 use std::os::raw::{c_char, c_void};
@@ -190,13 +190,28 @@ unsafe extern "C" fn run_codegen(data: *mut c_void) {
     // SAFETY: data is the CodegenJob of `codegen`, alive for the call.
     let job = unsafe { &mut *(data as *mut CodegenJob) };
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let triple = TargetTriple::create("nvptx64-nvidia-cuda");
-        let target = LlvmTarget::from_triple(&triple).map_err(|e| e.to_string())?;
-        let tm = target
-            .create_target_machine(&triple, &job.cpu, &job.features, job.opt, RelocMode::Default, CodeModel::Default)
-            .ok_or_else(|| "cannot create the NVPTX target machine".to_string())?;
-        let buf = tm.write_to_memory_buffer(job.module, FileType::Assembly).map_err(|e| e.to_string())?;
-        Ok::<String, String>(String::from_utf8_lossy(buf.as_slice()).into_owned())
+        // Target machines are kept per worker thread (codegen runs on the shim's
+        // persistent workers) and per processor/features/level: creating one costs about
+        // as much as generating a small kernel.
+        thread_local! {
+            static MACHINES: std::cell::RefCell<std::collections::HashMap<(String, String, u32), TargetMachine>> =
+                std::cell::RefCell::new(std::collections::HashMap::new());
+        }
+        let key = (job.cpu.clone(), job.features.clone(), job.opt as u32);
+        MACHINES.with(|m| {
+            let mut m = m.borrow_mut();
+            if !m.contains_key(&key) {
+                let triple = TargetTriple::create("nvptx64-nvidia-cuda");
+                let target = LlvmTarget::from_triple(&triple).map_err(|e| e.to_string())?;
+                let tm = target
+                    .create_target_machine(&triple, &job.cpu, &job.features, job.opt, RelocMode::Default, CodeModel::Default)
+                    .ok_or_else(|| "cannot create the NVPTX target machine".to_string())?;
+                m.insert(key.clone(), tm);
+            }
+            let tm = m.get(&key).expect("inserted above");
+            let buf = tm.write_to_memory_buffer(job.module, FileType::Assembly).map_err(|e| e.to_string())?;
+            Ok::<String, String>(String::from_utf8_lossy(buf.as_slice()).into_owned())
+        })
     }));
     job.result = match r {
         Ok(r) => r,
