@@ -264,7 +264,7 @@ impl FnLowerer<'_> {
     }
 
     /// A float or integer source as an exact double, or rounded to odd (64-bit integers).
-    fn to_double(&mut self, raw: &str, stype: ScalarType, m: &Mods) -> String {
+    fn widen_to_double(&mut self, raw: &str, stype: ScalarType, m: &Mods) -> String {
         match stype {
             ScalarType::F64 => raw.to_string(),
             ScalarType::F32 => {
@@ -359,7 +359,7 @@ impl FnLowerer<'_> {
         let bf = matches!(dt, ScalarType::BF16 | ScalarType::BF16x2);
         let one = |l: &mut Self, op: &Operand| -> R<String> {
             let raw = l.src(op, stype)?;
-            let d = l.to_double(&raw, stype, m);
+            let d = l.widen_to_double(&raw, stype, m);
             Ok(l.double_to_16(&d, bf, m))
         };
         if matches!(dt, ScalarType::F16x2 | ScalarType::BF16x2) {
