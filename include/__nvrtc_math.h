@@ -1333,16 +1333,17 @@ __NVD float __saturatef(float __x) { return __nvvm_saturate_f(__x); }
 /* 2^f for f in [-0.5, 0.5] from the hardware's approximation (relative error below
    2^-22.5 there): expf and exp2f stay within their 2-ulp bounds. */
 __NVM float __nv_ex2f(float __f) { return __nvvm_ex2_approx_f(__f); }
-/* p 2^k for k in [-151, 128], p in [0.7, 1.5]. */
+/* p 2^k for k in [-151, 130] (p in [0.7, 1.5]): two power-of-two factors, both normal,
+   so overflow and subnormal results come out of the multiplications; no branches. */
 __NVM float __nv_scalef(float __p, int __k) {
-  if (__k > -126 && __k < 128) return __p * __nv_bitsf((__k + 127) << 23);
-  return __nv_ldexpf(__p, __k);
+  int __h = __k >> 1;
+  return __p * __nv_bitsf((__h + 127) << 23) * __nv_bitsf((__k - __h + 127) << 23);
 }
 __NVD float expf(float __x) {
   __NV_FAST(__expf(__x))
-  if (__x != __x) return __x + __x;
-  if (__x > 88.72283935546875f) return __NV_INFF;
-  if (__x < -103.97208404541016f) return 0.0f;
+  /* Clamped so k stays in range (e^89 overflows, e^-104 underflows); NaN passes. */
+  __x = __x > 89.0f ? 89.0f : __x;
+  __x = __x < -104.0f ? -104.0f : __x;
   /* x log2(e) = k + f, f carried with the low part of log2(e). */
   float __k = __builtin_rintf(__x * 1.44269502f);
   float __f = __builtin_fmaf(__x, 1.44269502f, -__k);
@@ -1351,9 +1352,8 @@ __NVD float expf(float __x) {
 }
 __NVD float exp2f(float __x) {
   __NV_FAST(__nvvm_ex2_approx_f(__x))
-  if (__x != __x) return __x + __x;
-  if (__x >= 128.0f) return __NV_INFF;
-  if (__x < -150.0f) return 0.0f;
+  __x = __x > 129.0f ? 129.0f : __x;
+  __x = __x < -151.0f ? -151.0f : __x;
   float __k = __builtin_rintf(__x);
   return __nv_scalef(__nv_ex2f(__x - __k), (int)__k);
 }
@@ -1425,23 +1425,21 @@ __NVD float powf(float __x, float __y) {
 /* float sin/cos: Cody-Waite in float for |x| < 105615, else the double reduction (out of
    line: it is rare, and inlined it would cost every caller registers). */
 __NVMI int __nv_rem_pio2f_slow(float __x, float *__r) {
+  if (!__nv_isfinitef(__x)) { *__r = __x - __x; return 0; } /* NaN for inf and NaN */
   double __rh, __rl;
   int __q = __nv_rem_pio2((double)__x, &__rh, &__rl);
   *__r = (float)__rh;
   return __q;
 }
 __NVM int __nv_rem_pio2f(float __x, float *__r) {
-  float __ax = __builtin_fabsf(__x);
-  if (__ax <= 0.7853981852531433f) { *__r = __x; return 0; }
-  if (__ax < 105615.0f) {
-    float __j = __builtin_rintf(__x * 0.636619772f);
-    float __t = __builtin_fmaf(-__j, __NV_PIO2_F1, __x);
-    __t = __builtin_fmaf(-__j, __NV_PIO2_F2, __t);
-    __t = __builtin_fmaf(-__j, __NV_PIO2_F3, __t);
-    *__r = __t;
-    return (int)__j & 3;
-  }
-  return __nv_rem_pio2f_slow(__x, __r);
+  /* One path below 105615 (j = 0 reduces to r = x exactly); the rest out of line. */
+  if (!(__builtin_fabsf(__x) < 105615.0f)) return __nv_rem_pio2f_slow(__x, __r);
+  float __j = __builtin_rintf(__x * 0.636619772f);
+  float __t = __builtin_fmaf(-__j, __NV_PIO2_F1, __x);
+  __t = __builtin_fmaf(-__j, __NV_PIO2_F2, __t);
+  __t = __builtin_fmaf(-__j, __NV_PIO2_F3, __t);
+  *__r = __t;
+  return (int)__j & 3;
 }
 __NVM float __nv_sinf_kernel(float __r) {
   float __z = __r * __r;
@@ -1453,18 +1451,19 @@ __NVM float __nv_cosf_kernel(float __r) {
 }
 __NVD float sinf(float __x) {
   __NV_FAST(__sinf(__x))
-  if (!__nv_isfinitef(__x)) return __x - __x;
   float __r;
   int __q = __nv_rem_pio2f(__x, &__r);
-  float __s = (__q & 1) ? __nv_cosf_kernel(__r) : __nv_sinf_kernel(__r);
+  /* Both kernels, then a select: no divergent branches. */
+  float __sk = __nv_sinf_kernel(__r), __ck = __nv_cosf_kernel(__r);
+  float __s = (__q & 1) ? __ck : __sk;
   return (__q & 2) ? -__s : __s;
 }
 __NVD float cosf(float __x) {
   __NV_FAST(__cosf(__x))
-  if (!__nv_isfinitef(__x)) return __x - __x;
   float __r;
   int __q = __nv_rem_pio2f(__x, &__r);
-  float __c = (__q & 1) ? __nv_sinf_kernel(__r) : __nv_cosf_kernel(__r);
+  float __sk = __nv_sinf_kernel(__r), __ck = __nv_cosf_kernel(__r);
+  float __c = (__q & 1) ? __sk : __ck;
   return ((__q + 1) & 2) ? -__c : __c;
 }
 __NVD void sincosf(float __x, float *__sp, float *__cp) {
@@ -1472,7 +1471,6 @@ __NVD void sincosf(float __x, float *__sp, float *__cp) {
   __sincosf(__x, __sp, __cp);
   return;
 #endif
-  if (!__nv_isfinitef(__x)) { *__sp = *__cp = __x - __x; return; }
   float __r;
   int __q = __nv_rem_pio2f(__x, &__r);
   float __s = __nv_sinf_kernel(__r), __c = __nv_cosf_kernel(__r);
@@ -1482,7 +1480,6 @@ __NVD void sincosf(float __x, float *__sp, float *__cp) {
 }
 __NVD float tanf(float __x) {
   __NV_FAST(__tanf(__x))
-  if (!__nv_isfinitef(__x)) return __x - __x;
   float __r;
   int __q = __nv_rem_pio2f(__x, &__r);
   float __z = __r * __r;

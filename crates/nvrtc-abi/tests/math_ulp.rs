@@ -215,3 +215,35 @@ fn math_functions_meet_nvidia_error_bounds() {
     }
     assert!(failures.is_empty(), "functions beyond NVIDIA's bounds:\n{}", failures.join("\n"));
 }
+
+#[test]
+fn special_values_of_float_functions() {
+    // inf, -inf, NaN, +-0 and the overflow/underflow edges, against Rust's f32 functions.
+    let src = r#"extern "C" __global__ void k(const float* x, float* y) {
+        int i = threadIdx.x; float v = x[i];
+        y[i * 8 + 0] = expf(v); y[i * 8 + 1] = exp2f(v); y[i * 8 + 2] = sinf(v); y[i * 8 + 3] = cosf(v);
+        y[i * 8 + 4] = tanf(v); y[i * 8 + 5] = logf(v); y[i * 8 + 6] = powf(v, 2.0f); y[i * 8 + 7] = tanhf(v);
+    }"#;
+    let c = compile_ok(src, &[]);
+    let gpu = Gpu::new();
+    let m = gpu.load(c.ptx.as_bytes());
+    let xs = [f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 0.0, -0.0, 89.0, -104.0, 200.0, -200.0, 1e30, -1e-30];
+    let (bx, by) = (gpu.alloc(&xs), gpu.alloc(&vec![0f32; xs.len() * 8]));
+    let (mut px, mut py) = (bx.ptr, by.ptr);
+    gpu.launch(m.func("k"), (1, 1, 1), (xs.len() as u32, 1, 1), 0, &mut [arg(&mut px), arg(&mut py)]);
+    let y: Vec<f32> = gpu.read(&by);
+    let same = |a: f32, b: f32| (a.is_nan() && b.is_nan()) || a == b || (a - b).abs() <= 4.0 * f32::EPSILON * b.abs().max(1e-37);
+    for (i, &x) in xs.iter().enumerate() {
+        let want = [x.exp(), x.exp2(), x.sin(), x.cos(), x.tan(), x.ln(), x.powf(2.0), x.tanh()];
+        for (j, w) in want.iter().enumerate() {
+            let got = y[i * 8 + j];
+            // tan/sin/cos of huge arguments: only finiteness is compared (reductions differ
+            // in how they treat 1e30, both are valid values in [-1, 1]).
+            if x.is_finite() && x.abs() >= 1e30 && (2..5).contains(&j) {
+                assert!(got.is_finite(), "fn {j} of {x}: {got}");
+                continue;
+            }
+            assert!(same(got, *w), "fn {j} of {x}: got {got}, want {w}");
+        }
+    }
+}
