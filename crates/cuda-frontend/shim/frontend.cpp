@@ -74,7 +74,7 @@ struct cf_vfile {
 // Diagnostic levels passed to the callback.
 enum { CF_NOTE = 1, CF_REMARK = 2, CF_WARNING = 3, CF_ERROR = 4, CF_FATAL = 5 };
 // Diagnostic kinds the Rust side formats specially.
-enum { CF_KIND_OTHER = 0, CF_KIND_FILE_NOT_FOUND = 1, CF_KIND_LANEMASK = 2 };
+enum { CF_KIND_OTHER = 0, CF_KIND_FILE_NOT_FOUND = 1, CF_KIND_LANEMASK = 2, CF_KIND_LANEMASK_PTX = 3 };
 
 typedef void (*cf_diag_fn)(void *user, int level, int kind, const char *file, unsigned line,
                            unsigned col, const char *msg, const char *line_text, size_t line_len,
@@ -96,6 +96,7 @@ struct cf_request {
   unsigned stack_size;      // stack of the compile thread, bytes
   int build_pch;            // the input is a header: serialize it as a PCH instead
   int test_crash;           // tests of crash recovery: 1 SIGSEGV, 2 fatal error, 3 abort()
+  int warp_size;            // 32 or 64: inline PTX lane-mask operands are checked for 64
 };
 
 // Results of cf_compile.
@@ -224,6 +225,7 @@ class ForwardingConsumer : public DiagnosticConsumer {
  public:
   ForwardingConsumer(const cf_request *req, unsigned lanemask_id)
       : req_(req), lanemask_id_(lanemask_id) {}
+  unsigned ptx_warning_id = ~0u;
 
   void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic &info) override {
     DiagnosticConsumer::HandleDiagnostic(level, info);
@@ -244,6 +246,8 @@ class ForwardingConsumer : public DiagnosticConsumer {
         arg = info.getArgStdStr(0);
     } else if (info.getID() == lanemask_id_) {
       kind = CF_KIND_LANEMASK;
+    } else if (info.getID() == ptx_warning_id) {
+      kind = CF_KIND_LANEMASK_PTX;
     }
     llvm::SmallString<256> msg;
     info.FormatDiagnostic(msg);
@@ -281,6 +285,12 @@ class ForwardingConsumer : public DiagnosticConsumer {
   const cf_request *req_;
   unsigned lanemask_id_;
 };
+
+// Without RTTI: the forwarding consumer of the running compile, per thread.
+thread_local ForwardingConsumer *g_forwarder = nullptr;
+ForwardingConsumer *dynamic_cast_forwarding(DiagnosticConsumer *c) {
+  return (g_forwarder && static_cast<DiagnosticConsumer *>(g_forwarder) == c) ? g_forwarder : nullptr;
+}
 
 // ---- lane-mask narrowing ----------------------------------------------------------
 
@@ -506,10 +516,97 @@ class AsmBindingRewriter : public RecursiveASTVisitor<AsmBindingRewriter> {
   bool instantiations_;
 };
 
+// ---- lane-mask operands of inline PTX on wave64 targets (seed 002) ------------------
+//
+// The lane-mask operand of shfl.sync, vote.sync, match.sync, redux.sync and
+// bar.warp.sync has as many bits as the warp. For a 64-wide warp: a non-constant operand
+// narrower than 64 bits is an error; a constant with no bit in the upper 32 lanes (e.g.
+// 0xffffffff) gets a warning (write -1 for "all lanes").
+class LaneMaskAsmChecker : public RecursiveASTVisitor<LaneMaskAsmChecker> {
+ public:
+  LaneMaskAsmChecker(ASTContext &ctx, DiagnosticsEngine &d, unsigned err, unsigned warn)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), diags_(d), err_(err), warn_(warn) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitGCCAsmStmt(GCCAsmStmt *a) {
+    SourceLocation loc = a->getAsmLoc();
+    if (loc.isInvalid() || sm_.isInSystemHeader(sm_.getFileLoc(loc))) return true;
+    std::string text = a->getAsmString()->getString().str();
+    size_t start = 0;
+    while (start <= text.size()) {
+      size_t end = text.find_first_of(";\n{}", start);
+      if (end == std::string::npos) end = text.size();
+      check_instruction(a, llvm::StringRef(text).slice(start, end).trim());
+      start = end + 1;
+    }
+    return true;
+  }
+
+ private:
+  void check_instruction(GCCAsmStmt *a, llvm::StringRef ins) {
+    if (ins.starts_with("@")) ins = ins.split(' ').second.trim();
+    std::pair<llvm::StringRef, llvm::StringRef> op_rest = ins.split(' ');
+    llvm::StringRef op = op_rest.first;
+    bool masked = op.starts_with("shfl.sync") || op.starts_with("vote.sync") || op.starts_with("bar.warp.sync") ||
+                  (op.starts_with("match.") && op.contains(".sync")) || op.starts_with("redux.sync");
+    if (!masked) return;
+    llvm::StringRef operands = op_rest.second.trim();
+    if (operands.empty()) return;
+    llvm::StringRef mask = operands.rsplit(',').second.trim();
+    if (!operands.contains(',')) mask = operands;
+    SourceLocation loc = a->getAsmLoc();
+    if (!reported_.insert(std::make_pair(loc.getRawEncoding(), mask.str())).second) return;
+    if (mask.starts_with("%") && !mask.starts_with("%%")) {
+      unsigned n;
+      if (mask.drop_front().getAsInteger(10, n)) return;
+      const Expr *e = n < a->getNumOutputs() ? a->getOutputExpr(n)
+                      : n - a->getNumOutputs() < a->getNumInputs() ? a->getInputExpr(n - a->getNumOutputs()) : nullptr;
+      if (!e) return;
+      std::string c = n < a->getNumOutputs() ? a->getOutputConstraint(n).str() : a->getInputConstraint(n - a->getNumOutputs()).str();
+      if (c.find('n') != std::string::npos || c.find('i') != std::string::npos) {
+        Expr::EvalResult r;
+        if (e->EvaluateAsInt(r, ctx_)) check_constant(r.Val.getInt().getSExtValue(), op, loc);
+        return;
+      }
+      uint64_t bits = ctx_.getTypeSize(e->IgnoreImpCasts()->getType().getCanonicalType());
+      if (bits < 64) diags_.Report(loc, err_) << op << (unsigned)bits;
+      return;
+    }
+    int64_t v;
+    llvm::StringRef lit = mask;
+    bool neg = lit.consume_front("-");
+    uint64_t u;
+    if (lit.getAsInteger(0, u)) return;
+    v = neg ? -(int64_t)u : (int64_t)u;
+    check_constant(v, op, loc);
+  }
+  void check_constant(int64_t v, llvm::StringRef op, SourceLocation loc) {
+    if (v == -1) return;
+    if (((uint64_t)v >> 32) == 0) {
+      char hex[32];
+      snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)(uint64_t)v);
+      diags_.Report(loc, warn_) << op << hex;
+    }
+  }
+  ASTContext &ctx_;
+  const SourceManager &sm_;
+  DiagnosticsEngine &diags_;
+  unsigned err_, warn_;
+  std::set<std::pair<unsigned, std::string>> reported_;
+};
+
 class OurConsumer : public ASTConsumer {
  public:
   OurConsumer(const cf_request *req, DiagnosticsEngine &diags, unsigned lanemask_id)
-      : req_(req), diags_(diags), lanemask_id_(lanemask_id) {}
+      : req_(req), diags_(diags), lanemask_id_(lanemask_id) {
+    ptx_err_id_ = diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                        "the lane-mask operand of '%0' is a %1-bit value: on a 64-wide warp lane masks have 64 "
+                                        "bits (use a cudaLaneMask_t or 64-bit operand)");
+    ptx_warn_id_ = diags.getCustomDiagID(DiagnosticsEngine::Warning,
+                                         "constant lane mask %1 of '%0' has no lanes in the upper half of a 64-wide warp; write "
+                                         "-1 for all lanes");
+    if (auto *fwd = dynamic_cast_forwarding(diags.getClient())) fwd->ptx_warning_id = ptx_warn_id_;
+  }
 
   void Initialize(ASTContext &ctx) override { ctx_ = &ctx; }
 
@@ -533,6 +630,10 @@ class OurConsumer : public ASTConsumer {
   void HandleTranslationUnit(ASTContext &ctx) override {
     // Template instantiations exist now: give their asm statements the same rules.
     for (Decl *d : asm_decls_) AsmBindingRewriter(ctx, true).TraverseDecl(d);
+    if (req_->warp_size == 64 && !diags_.hasErrorOccurred()) {
+      LaneMaskAsmChecker checker(ctx, diags_, ptx_err_id_, ptx_warn_id_);
+      for (Decl *d : asm_decls_) checker.TraverseDecl(d);
+    }
     if (req_->lanemask_check && !diags_.hasErrorOccurred()) {
       LaneMaskChecker checker(ctx, diags_, lanemask_id_);
       for (Decl *d : top_level_) checker.TraverseDecl(d);
@@ -567,6 +668,7 @@ class OurConsumer : public ASTConsumer {
   ASTContext *ctx_ = nullptr;
   std::vector<Decl *> top_level_;
   std::vector<Decl *> asm_decls_;
+  unsigned ptx_err_id_ = 0, ptx_warn_id_ = 0;
 };
 
 // Sema keeps the roots of its deferred diagnostics private; an explicit instantiation
@@ -722,6 +824,7 @@ int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_ou
       "implicit conversion narrows a lane mask to %0 (%1 bits; cudaLaneMask_t is %2 bits here and 64 "
       "on wave64 targets): lanes are lost on a 64-wide warp; keep the value as cudaLaneMask_t or auto");
   auto *consumer = new ForwardingConsumer(req, lanemask_id);
+  g_forwarder = consumer;
   ci.getDiagnostics().setClient(consumer, /*ShouldOwnClient=*/true);
   ci.createFileManager(overlay);
 

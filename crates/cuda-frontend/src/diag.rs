@@ -30,10 +30,14 @@ pub enum Kind {
     Other,
     FileNotFound,
     LaneMask,
+    /// A constant lane mask of inline PTX with no upper-half lanes on a wave64 target.
+    LaneMaskPtx,
 }
 
 /// EDG number we give the lane-mask narrowing warning (`--diag-suppress=20200` etc.).
 pub const LANEMASK_DIAG_NUMBER: u32 = 20200;
+/// EDG number of the inline-PTX constant lane-mask warning (wave64).
+pub const LANEMASK_PTX_DIAG_NUMBER: u32 = 20201;
 
 #[derive(Clone, Debug)]
 pub struct Diagnostic {
@@ -70,14 +74,19 @@ pub fn filter(diags: Vec<Diagnostic>, disable_warnings: bool, suppress: &[u32], 
             continue;
         }
         dropping_notes = false;
-        if d.kind == Kind::LaneMask {
-            if suppress.contains(&LANEMASK_DIAG_NUMBER) {
+        let number = match d.kind {
+            Kind::LaneMask => Some(LANEMASK_DIAG_NUMBER),
+            Kind::LaneMaskPtx => Some(LANEMASK_PTX_DIAG_NUMBER),
+            _ => None,
+        };
+        if let Some(n) = number {
+            if suppress.contains(&n) {
                 dropping_notes = true;
                 continue;
             }
-            if error.contains(&LANEMASK_DIAG_NUMBER) {
+            if error.contains(&n) {
                 d.level = Level::Error;
-            } else if warn.contains(&LANEMASK_DIAG_NUMBER) {
+            } else if warn.contains(&n) {
                 d.level = Level::Warning;
             }
         }
@@ -105,11 +114,16 @@ pub fn render(diags: &[Diagnostic], main_name: &str) -> String {
                 errors += 1;
                 format!("error #{LANEMASK_DIAG_NUMBER}-D")
             }
+            (Level::Error, Kind::LaneMaskPtx) => {
+                errors += 1;
+                format!("error #{LANEMASK_PTX_DIAG_NUMBER}-D")
+            }
             (Level::Error, _) => {
                 errors += 1;
                 "error".to_string()
             }
             (Level::Warning, Kind::LaneMask) => format!("warning #{LANEMASK_DIAG_NUMBER}-D"),
+            (Level::Warning, Kind::LaneMaskPtx) => format!("warning #{LANEMASK_PTX_DIAG_NUMBER}-D"),
             (Level::Warning, _) => "warning".to_string(),
             (Level::Remark, _) => "remark".to_string(),
             (Level::Note, _) => "note".to_string(),

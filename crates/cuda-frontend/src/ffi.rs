@@ -40,6 +40,7 @@ pub struct CfRequest {
     pub stack_size: c_uint,
     pub build_pch: c_int,
     pub test_crash: c_int,
+    pub warp_size: c_int,
 }
 
 pub const CF_OK: c_int = 0;
@@ -55,6 +56,7 @@ pub const CF_ERROR: c_int = 4;
 
 pub const CF_KIND_FILE_NOT_FOUND: c_int = 1;
 pub const CF_KIND_LANEMASK: c_int = 2;
+pub const CF_KIND_LANEMASK_PTX: c_int = 3;
 
 extern "C" {
     pub fn cf_init();

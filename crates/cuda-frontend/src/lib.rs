@@ -331,6 +331,7 @@ unsafe extern "C" fn on_diag(
         let kind = match kind {
             ffi::CF_KIND_FILE_NOT_FOUND => Kind::FileNotFound,
             ffi::CF_KIND_LANEMASK => Kind::LaneMask,
+            ffi::CF_KIND_LANEMASK_PTX => Kind::LaneMaskPtx,
             _ => Kind::Other,
         };
         sink.diags.push(Diagnostic {
@@ -375,6 +376,8 @@ pub(crate) struct ShimCall<'a> {
     pub build_pch: bool,
     /// Crash-recovery tests: 1 SIGSEGV, 2 LLVM fatal error, 3 abort().
     pub test_crash: i32,
+    /// The target's warp size (inline PTX lane-mask checks apply to 64).
+    pub warp_size: u32,
 }
 
 pub(crate) struct ShimResult {
@@ -426,6 +429,7 @@ pub(crate) fn run_shim(call: &ShimCall) -> ShimResult {
         stack_size: 16 << 20,
         build_pch: call.build_pch as c_int,
         test_crash: call.test_crash,
+        warp_size: call.warp_size as c_int,
     };
     let mut module: LLVMModuleRef = std::ptr::null_mut();
     let mut crash: *mut c_char = std::ptr::null_mut();
@@ -542,6 +546,7 @@ pub fn compile(req: &Request) -> CompileResult {
         syntax_only: req.options.syntax_only,
         build_pch: false,
         test_crash: test_crash_marker(req.source),
+        warp_size: target.warp_size,
     });
     let (rc, raw_module, crash) = (shim.rc, shim.module, shim.crash);
     let frontend_ms = t_start.elapsed().as_secs_f64() * 1e3;

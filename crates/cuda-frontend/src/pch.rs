@@ -135,6 +135,7 @@ fn build(config: &[String]) -> Option<Arc<Pch>> {
         syntax_only: false,
         build_pch: true,
         test_crash: 0,
+        warp_size: 32,
     });
     let mut data = r.pch?;
     if r.rc != crate::ffi::CF_OK {

@@ -385,3 +385,45 @@ fn name_expressions_for_templates_and_overloads_are_deterministic() {
     assert_eq!(a.lowered, b.lowered);
     assert_eq!(a.ptx, b.ptx, "compiles are deterministic");
 }
+
+#[test]
+fn inline_ptx_lane_mask_operands_on_wave64() {
+    let src = r#"
+        extern "C" __global__ void k(float* out, unsigned narrow, cudaLaneMask_t wide) {
+            float v = out[threadIdx.x], r;
+            asm("shfl.sync.idx.b32 %0, %1, 0, 0x3f, %2;" : "=f"(r) : "f"(v), "r"(narrow));   // line 4: error
+            asm("shfl.sync.idx.b32 %0, %1, 0, 0x3f, %2;" : "=f"(r) : "f"(v), "l"(wide));     // fine
+            asm("shfl.sync.idx.b32 %0, %1, 0, 0x3f, 0xffffffff;" : "=f"(r) : "f"(v));        // line 6: warning
+            asm("shfl.sync.idx.b32 %0, %1, 0, 0x3f, -1;" : "=f"(r) : "f"(v));                // fine
+            out[threadIdx.x] = r;
+        }"#;
+    let c = nvrtc(src, "mask.cu", &[], &["-arch=gfx90a"], &[]);
+    assert_eq!(c.result, nvrtc::NVRTC_ERROR_COMPILATION, "{}", c.log);
+    assert!(c.log.contains("mask.cu(4): error: the lane-mask operand of 'shfl.sync.idx.b32' is a 32-bit value"), "{}", c.log);
+    assert!(c.log.contains("mask.cu(6): warning #20201-D: constant lane mask 0xffffffff"), "{}", c.log);
+    assert!(!c.log.contains("mask.cu(5)") && !c.log.contains("mask.cu(7)"), "{}", c.log);
+    // On a 32-wide warp the same program is fine.
+    let c = nvrtc(src, "mask.cu", &[], &["-arch=sm_80"], &[]);
+    assert_eq!(c.result, nvrtc::NVRTC_SUCCESS, "{}", c.log);
+    assert!(!c.log.contains("lane"), "{}", c.log);
+}
+
+#[test]
+fn relocatable_device_code_compiles_and_self_contained_programs_load() {
+    let src = r#"
+        extern __device__ int helper_elsewhere(int);
+        __device__ int twice(int x) { return 2 * x; }
+        extern "C" __global__ void k(int* p) { p[threadIdx.x] = twice(p[threadIdx.x]); }
+        extern "C" __global__ void k2(int* p) { p[0] = helper_elsewhere(p[0]); }
+    "#;
+    let c = compile_ok(src, &["-rdc=true"]);
+    // Device functions stay visible for the linker; the missing one is an extern.
+    assert!(c.ptx.contains(".visible .func") && c.ptx.contains(".extern .func"), "{}", c.ptx);
+    let c = compile_ok(&src.replace("extern __device__ int helper_elsewhere(int);", "").replace("helper_elsewhere", "twice"), &["-rdc=true"]);
+    let gpu = Gpu::new();
+    let m = gpu.load(c.ptx.as_bytes());
+    let b = gpu.alloc(&[1i32, 2, 3, 4]);
+    let mut p = b.ptr;
+    gpu.launch(m.func("k"), (1, 1, 1), (4, 1, 1), 0, &mut [arg(&mut p)]);
+    assert_eq!(gpu.read::<i32>(&b), vec![2, 4, 6, 8]);
+}
