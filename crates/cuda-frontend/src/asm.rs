@@ -84,7 +84,7 @@ fn replace_warp_sz(asm: &str, warp: u32) -> String {
     while i < asm.len() {
         if asm[i..].starts_with("WARP_SZ")
             && (i == 0 || !(bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_'))
-            && asm[i + 7..].chars().next().map_or(true, |c| !(c.is_ascii_alphanumeric() || c == '_'))
+            && asm[i + 7..].chars().next().is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_'))
         {
             out.push_str(&warp.to_string());
             i += 7;

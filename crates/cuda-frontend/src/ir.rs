@@ -253,14 +253,17 @@ fn ptx_banner() -> String {
     )
 }
 
-/// Our passes and code generation. Returns the PTX, the lowered names, and the times of
-/// the passes and of code generation.
+/// What `finish` produces: the PTX, the lowered names, and the times of the passes and of
+/// code generation (milliseconds).
+pub(crate) type Finished = (String, Vec<(String, String)>, (f64, f64));
+
+/// Our passes and code generation.
 pub(crate) fn finish(
     module: &Module,
     req: &Request,
     target: &Target,
     log: &mut String,
-) -> Result<(String, Vec<(String, String)>, (f64, f64)), Outcome> {
+) -> Result<Finished, Outcome> {
     init_nvptx();
     let t0 = Instant::now();
     let mut errors = Vec::new();
@@ -284,7 +287,7 @@ pub(crate) fn finish(
         }
     };
     let codegen_ms = t1.elapsed().as_secs_f64() * 1e3;
-    let body = ptx.trim_start_matches(|c: char| c == '/' || c == '\n' || c == ' ');
+    let body = ptx.trim_start_matches(['/', '\n', ' ']);
     let body = match ptx.find(".version") {
         Some(p) => &ptx[p..],
         None => body,

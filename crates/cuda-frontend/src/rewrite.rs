@@ -50,7 +50,7 @@ pub fn rewrite(src: &[u8]) -> Option<Vec<u8>> {
                 let arg: String = String::from_utf8_lossy(arg).split_whitespace().collect::<Vec<_>>().join(" ");
                 let escaped = arg.replace('\\', "\\\\").replace('"', "\\\"");
                 out.extend_from_slice(format!("_Pragma(\"unroll ({escaped})\")").as_bytes());
-                out.extend(std::iter::repeat(b'\n').take(newlines));
+                out.extend(std::iter::repeat_n(b'\n', newlines));
                 i = end;
                 changed = true;
                 continue;

@@ -115,9 +115,7 @@ impl Arch {
         match &self.gfx {
             Some(g) => {
                 let rest = &g[3..];
-                if rest.len() == 3 && rest.starts_with('9') {
-                    64
-                } else if rest.len() == 3 && rest.starts_with(['6', '7', '8']) {
+                if rest.len() == 3 && rest.starts_with(['6', '7', '8', '9']) {
                     64
                 } else {
                     32

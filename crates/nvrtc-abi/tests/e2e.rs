@@ -23,8 +23,8 @@ fn saxpy_runs_on_cpu_device() {
     let (mut a, mut px, mut py, mut nn) = (3.0f32, bx.ptr, by.ptr, n as i32);
     gpu.launch(f, (4, 1, 1), (256, 1, 1), 0, &mut [arg(&mut a), arg(&mut px), arg(&mut py), arg(&mut nn)]);
     let out: Vec<f32> = gpu.read(&by);
-    for i in 0..n {
-        assert_eq!(out[i], 3.0 * i as f32 + 2.0 * i as f32);
+    for (i, v) in out.iter().enumerate() {
+        assert_eq!(*v, 3.0 * i as f32 + 2.0 * i as f32);
     }
 }
 

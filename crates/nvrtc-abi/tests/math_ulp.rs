@@ -173,7 +173,7 @@ fn math_functions_meet_nvidia_error_bounds() {
                 let bf: Vec<f32> = b.iter().map(|&x| x as f32).collect();
                 let (ba, bb, bo) = (gpu.alloc(&af), gpu.alloc(&bf), gpu.alloc(&vec![0f32; n]));
                 let (mut pa, mut pb, mut po) = (ba.ptr, bb.ptr, bo.ptr);
-                gpu.launch(f, (((n + 127) / 128) as u32, 1, 1), (128, 1, 1), 0, &mut [arg(&mut pa), arg(&mut pb), arg(&mut po), arg(&mut nn)]);
+                gpu.launch(f, (n.div_ceil(128) as u32, 1, 1), (128, 1, 1), 0, &mut [arg(&mut pa), arg(&mut pb), arg(&mut po), arg(&mut nn)]);
                 let out: Vec<f32> = gpu.read(&bo);
                 for i in 0..n {
                     let args = if c.arity == 1 { format!("{:x}", af[i].to_bits()) } else { format!("{:x} {:x}", af[i].to_bits(), bf[i].to_bits()) };
@@ -182,7 +182,7 @@ fn math_functions_meet_nvidia_error_bounds() {
             } else {
                 let (ba, bb, bo) = (gpu.alloc(&a), gpu.alloc(&b), gpu.alloc(&vec![0f64; n]));
                 let (mut pa, mut pb, mut po) = (ba.ptr, bb.ptr, bo.ptr);
-                gpu.launch(f, (((n + 127) / 128) as u32, 1, 1), (128, 1, 1), 0, &mut [arg(&mut pa), arg(&mut pb), arg(&mut po), arg(&mut nn)]);
+                gpu.launch(f, (n.div_ceil(128) as u32, 1, 1), (128, 1, 1), 0, &mut [arg(&mut pa), arg(&mut pb), arg(&mut po), arg(&mut nn)]);
                 let out: Vec<f64> = gpu.read(&bo);
                 for i in 0..n {
                     let args = if c.arity == 1 { format!("{:x}", a[i].to_bits()) } else { format!("{:x} {:x}", a[i].to_bits(), b[i].to_bits()) };
