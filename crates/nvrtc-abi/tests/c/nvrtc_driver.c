@@ -140,6 +140,21 @@ int main(int argc, char **argv) {
     }
   }
   CU_CHECK(cuMemFree(d));
+
+  /* With a context current, a compile without -arch targets the current device (the CPU
+     device reports compute capability 8.6 by default). */
+  NVRTC_CHECK(nvrtcCreateProgram(&prog, "__global__ void k(){}", "k.cu", 0, NULL, NULL));
+  NVRTC_CHECK(nvrtcCompileProgram(prog, 0, NULL));
+  NVRTC_CHECK(nvrtcGetPTXSize(prog, &ptx_size));
+  char *ptx2 = malloc(ptx_size);
+  NVRTC_CHECK(nvrtcGetPTX(prog, ptx2));
+  const char *want = getenv("EXPECT_DEFAULT_TARGET");
+  if (want && !strstr(ptx2, want)) {
+    fprintf(stderr, "default target: wanted %s in\n%s\n", want, ptx2);
+    return 1;
+  }
+  free(ptx2);
+  NVRTC_CHECK(nvrtcDestroyProgram(&prog));
   CU_CHECK(cuCtxDestroy(ctx));
   free(ptx);
   printf("PASS %s (NVRTC %d.%d)\n", kernel_name, major, minor);
