@@ -54,6 +54,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <new>
 #include <pthread.h>
 #include <set>
 #include <string>
@@ -146,7 +147,7 @@ struct CrashRecoveryScope {
 class WorkerPool {
  public:
   static WorkerPool &get() {
-    static WorkerPool *pool = new WorkerPool();  // never destroyed: workers outlive main
+    static WorkerPool *pool = make();  // never destroyed: workers outlive main
     return *pool;
   }
   // Runs fn on a worker; returns whether it completed (false: it crashed).
@@ -172,6 +173,25 @@ class WorkerPool {
     bool done = false;
     bool completed = false;
   };
+  // A forked child has none of the parent's workers: after fork the pool starts empty
+  // (the lock is held across fork, so no one is halfway through changing it).
+  static WorkerPool *make() {
+    WorkerPool *p = new WorkerPool();
+    instance() = p;
+    pthread_atfork([] { instance()->mu_.lock(); }, [] { instance()->mu_.unlock(); },
+                   [] {
+                     WorkerPool *q = instance();
+                     new (&q->mu_) std::mutex();
+                     new (&q->cv_) std::condition_variable();
+                     q->queue_.clear();
+                     q->idle_ = 0;
+                   });
+    return p;
+  }
+  static WorkerPool *&instance() {
+    static WorkerPool *p = nullptr;
+    return p;
+  }
   void spawn_locked() {
     pthread_attr_t attr;
     pthread_attr_init(&attr);

@@ -339,3 +339,4 @@ fn fuzzed_sources_and_options_never_crash() {
         destroy(p);
     }
 }
+
