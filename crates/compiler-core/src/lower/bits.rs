@@ -6,6 +6,20 @@ use super::types::{bits, is_signed, Mods};
 use crate::ptx::ast::*;
 
 impl FnLowerer<'_> {
+    /// The position and length operands of `bfe`/`bfi` on a `w`-bit field, clamped to
+    /// `w`. The 32-bit forms take pos and len modulo 256; the 64-bit forms use the whole
+    /// 32-bit operands (as the H200 does, see ptx-conformance/hardware-check.md).
+    fn bit_field(&mut self, pos: &str, len: &str, w: u32) -> (String, String) {
+        let keep = if w == 64 { -1 } else { 255 };
+        let (p8, l8) = (self.t(), self.t());
+        self.emit(format!("{p8} = and i32 {pos}, {keep}"));
+        self.emit(format!("{l8} = and i32 {len}, {keep}"));
+        let (pc, lc) = (self.t(), self.t());
+        self.emit(format!("{pc} = call i32 @llvm.umin.i32(i32 {p8}, i32 {w})"));
+        self.emit(format!("{lc} = call i32 @llvm.umin.i32(i32 {l8}, i32 {w})"));
+        (pc, lc)
+    }
+
     /// `bfe` (PTX ISA 9.7.1.19): extract `len` bits at `pos`, sign-extending for .s types.
     pub(crate) fn bfe(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
         let ty = self.ty0(m)?;
@@ -15,16 +29,7 @@ impl FnLowerer<'_> {
         let a = self.src(&ops[1], ty)?;
         let pos = self.src(&ops[2], ScalarType::U(32))?;
         let len = self.src(&ops[3], ScalarType::U(32))?;
-        // pos and len are taken modulo 256 and clamped to the width.
-        // The 32-bit forms take pos and len modulo 256; the 64-bit forms use the whole
-        // 32-bit operands (as the H200 does, see ptx-conformance/hardware-check.md).
-        let keep = if w == 64 { -1 } else { 255 };
-        let (p8, l8) = (self.t(), self.t());
-        self.emit(format!("{p8} = and i32 {pos}, {keep}"));
-        self.emit(format!("{l8} = and i32 {len}, {keep}"));
-        let (pc, lc) = (self.t(), self.t());
-        self.emit(format!("{pc} = call i32 @llvm.umin.i32(i32 {p8}, i32 {w})"));
-        self.emit(format!("{lc} = call i32 @llvm.umin.i32(i32 {l8}, i32 {w})"));
+        let (pc, lc) = self.bit_field(&pos, &len, w);
         let pw = self.convert(&pc, ScalarType::U(32), ScalarType::U(w), false);
         let lw = self.convert(&lc, ScalarType::U(32), ScalarType::U(w), false);
         // Shift left so the field's top bit is the word's top bit, then shift right.
@@ -112,15 +117,7 @@ impl FnLowerer<'_> {
         let b = self.src(&ops[2], ty)?;
         let pos = self.src(&ops[3], ScalarType::U(32))?;
         let len = self.src(&ops[4], ScalarType::U(32))?;
-        // The 32-bit forms take pos and len modulo 256; the 64-bit forms use the whole
-        // 32-bit operands (as the H200 does, see ptx-conformance/hardware-check.md).
-        let keep = if w == 64 { -1 } else { 255 };
-        let (p8, l8) = (self.t(), self.t());
-        self.emit(format!("{p8} = and i32 {pos}, {keep}"));
-        self.emit(format!("{l8} = and i32 {len}, {keep}"));
-        let (pc, lc) = (self.t(), self.t());
-        self.emit(format!("{pc} = call i32 @llvm.umin.i32(i32 {p8}, i32 {w})"));
-        self.emit(format!("{lc} = call i32 @llvm.umin.i32(i32 {l8}, i32 {w})"));
+        let (pc, lc) = self.bit_field(&pos, &len, w);
         // mask = ((1 << len) - 1) << pos computed in double width to avoid poison.
         let w2 = 2 * w;
         let (p2, l2) = (self.t(), self.t());
