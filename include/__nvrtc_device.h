@@ -517,4 +517,9 @@ extern "C" __device__ int printf(const char *, ...);
 extern "C" __device__ int vprintf(const char *, void *);
 extern "C" __device__ void __assertfail(const char *__msg, const char *__file, unsigned int __line, const char *__func,
                                         size_t __char_size);
+/* NVIDIA's NVRTC makes assert usable without #include <cassert> (CuPy's carray.cuh relies on
+ * it); <cassert>/<assert.h> redefine it, honouring an NDEBUG defined by then. */
+#ifndef assert
+#include "fallback/assert.h"
+#endif
 #endif

@@ -17,6 +17,12 @@
 #ifndef __NVRTC_PRELUDE_H__
 #define __NVRTC_PRELUDE_H__
 
+/* The runtime version NVRTC's implicit cuda_runtime_api.h defines; CCCL checks it against
+ * __CUDACC_VER_MAJOR__/MINOR__. (NVRTC does not define CUDA_VERSION: that is cuda.h's.) */
+#ifndef CUDART_VERSION
+#define CUDART_VERSION (__CUDACC_VER_MAJOR__ * 1000 + __CUDACC_VER_MINOR__ * 10)
+#endif
+
 #include "__nvrtc_core.h"
 #include "vector_types.h"
 #include "__nvrtc_builtin_vars.h"

@@ -149,6 +149,11 @@ fn config_args(o: &Options, t: &Target) -> Vec<String> {
     push("100");
     push("-nostdsysteminc");
     push("-nobuiltininc");
+    // Present as NVIDIA's NVRTC, not as clang or GCC: headers written for NVRTC (CCCL's
+    // libcu++ in CuPy, jitify) pick their code path from these macros, and NVRTC defines
+    // neither `__clang__` nor `__GNUC__` (its front end is EDG).
+    push("-fgnuc-version=0");
+    push("-U__clang__");
     if o.optimize() {
         push("-vectorize-loops");
         push("-vectorize-slp");

@@ -6,9 +6,15 @@
 //!
 //! The rule implemented by [`select_ptx`]: among PTX entries whose ISA version is at most
 //! the compiler's and whose `compute_XX` is at most the device's `sm_XX`, take the highest
-//! architecture, then the newest ISA, then the earliest entry. PTX for a newer
-//! architecture than the device is never used, as NVIDIA's driver refuses it too: such code
-//! may use features the device lacks.
+//! architecture, then the newest ISA, then the earliest entry.
+//!
+//! Only when no such entry exists is PTX for a newer architecture used: the one closest to
+//! the device (lowest `compute_XX`, then newest ISA). NVIDIA's driver refuses such PTX because
+//! the hardware may lack what it uses; our devices run PTX through our own compiler, which
+//! knows instruction by instruction what it supports and names what it does not. Libraries
+//! built the recommended way ship SASS for older GPUs and PTX only for the newest
+//! architecture (CuPy's CUB module holds PTX for `compute_100` alone), so refusing would make
+//! them unusable on a device that can run every instruction they contain.
 
 use std::fmt::Write;
 
@@ -31,7 +37,7 @@ pub struct Selected<'a> {
 /// # Errors
 /// - [`ImageError::NoBinaryForGpu`]: no entries; no PTX at all (the message lists the SASS
 ///   architectures and how to rebuild); or every PTX entry is unusable, at least one
-///   because it targets a newer architecture than the device.
+///   because it targets a newer architecture than the device and a newer ISA than supported.
 /// - [`ImageError::UnsupportedPtxVersion`]: every PTX entry needs a newer PTX ISA than
 ///   `max_supported_isa`.
 pub fn select_ptx(
@@ -54,6 +60,16 @@ pub fn select_ptx(
         // Highest architecture, then newest ISA, then the earliest entry.
         .max_by_key(|(index, entry)| (entry.sm_arch, isa_of(entry), std::cmp::Reverse(*index)));
     if let Some(&(index, entry)) = best {
+        return Ok(Selected { index, entry });
+    }
+    let closest_newer = ptx
+        .iter()
+        .filter(|(_, entry)| isa_of(entry) <= max_supported_isa && entry.sm_arch > target_sm)
+        // Lowest architecture, then newest ISA, then the earliest entry.
+        .max_by_key(|(index, entry)| {
+            (std::cmp::Reverse(entry.sm_arch), isa_of(entry), std::cmp::Reverse(*index))
+        });
+    if let Some(&(index, entry)) = closest_newer {
         return Ok(Selected { index, entry });
     }
 

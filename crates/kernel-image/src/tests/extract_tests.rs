@@ -63,10 +63,10 @@ fn extract_from_bytes() {
             Expect::Ok(r#"sm=Some(90) isa=Some((9, 0)) ".version 9.0\n.target sm_90a\n.address_size 64\n""#),
         ),
         (
-            "container: nothing old enough",
+            "container: nothing old enough, the closest newer",
             fatbin,
             70,
-            Expect::Err(209, "compute_75 (PTX ISA 8.0): architecture newer than the device (sm_70)"),
+            Expect::Ok(r#"sm=Some(75) isa=Some((8, 0)) ".version 8.0\n.target sm_75\n.address_size 64\n""#),
         ),
         (
             "containers back to back",
