@@ -51,6 +51,8 @@ pub struct ThreadCtx {
     /// spin loops): lets the runtime run other GPU threads or blocks first. `nanoseconds`
     /// is `nanosleep`'s argument, 0 for a plain spin iteration.
     pub spin_yield: SpinYieldFn,
+    /// Called at `bar.arrive` and `bar.red` (see [`BarrierOpFn`]).
+    pub barrier_op: BarrierOpFn,
 }
 
 pub const OFFSET_TID: usize = 0;
@@ -68,12 +70,19 @@ pub const OFFSET_WARP_EXCHANGE: usize = 96;
 pub const OFFSET_ASSERT_FAIL: usize = 104;
 pub const OFFSET_ENVREG: usize = 112;
 pub const OFFSET_SPIN_YIELD: usize = 120;
+pub const OFFSET_BARRIER_OP: usize = 128;
 
 /// `__assertfail(message, file, line, function, charSize)`: `message`, `file` and
 /// `function` are NUL-terminated strings of `charSize`-byte characters (1 in nvcc's
 /// output), `line` the source line.
 pub type AssertFailFn =
     unsafe extern "C" fn(ctx: *mut ThreadCtx, message: *const u8, file: *const u8, line: u32, function: *const u8, char_size: u64);
+/// `bar.arrive id, count` and `bar.red.{popc,and,or} id, count, pred` (PTX ISA 9.7.13.1):
+/// `op` is one of `lower::intrinsics::BARRIER_OP_*`, `count` 0 means every thread of the
+/// block that has not exited, `pred` is 0 or 1. Arrive returns at once (0); a reduction
+/// waits like `bar.sync` and returns the count of arrivals with `pred` 1 (`.popc`) or 1/0
+/// (`.and`, `.or`).
+pub type BarrierOpFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, id: u32, count: u32, op: u32, pred: u32) -> u32;
 /// See [`ThreadCtx::spin_yield`].
 pub type SpinYieldFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, nanoseconds: u32);
 
@@ -102,6 +111,7 @@ const _: () = {
     assert!(core::mem::offset_of!(ThreadCtx, assert_fail) == OFFSET_ASSERT_FAIL);
     assert!(core::mem::offset_of!(ThreadCtx, envreg) == OFFSET_ENVREG);
     assert!(core::mem::offset_of!(ThreadCtx, spin_yield) == OFFSET_SPIN_YIELD);
+    assert!(core::mem::offset_of!(ThreadCtx, barrier_op) == OFFSET_BARRIER_OP);
 };
 
 /// `k.region(params, ctx, save, states, S, masked)`: runs the block's threads from barrier

@@ -3,7 +3,8 @@
 //! Kernels without barriers run as `k.block`, a loop over the block's threads emitted by
 //! the compiler (LLVM vectorizes it). Kernels with barriers run each GPU thread as a fiber
 //! (a stackful coroutine) that suspends at every barrier; the block's scheduler resumes
-//! the fibers round-robin, so one round brings every live thread to its next barrier.
+//! the fibers round-robin, one suspension point per fiber and round; a fiber at a barrier
+//! stays suspended until the barrier has all its arrivals (see [`crate::barrier`]).
 //! Exited threads count as arrived. Fibers cost a context switch per thread and barrier;
 //! the barrier-splitting fast path replaces this later, and this stays as the general
 //! fallback that is correct for barriers in any control flow.
@@ -16,6 +17,7 @@
 //! block is abandoned (suspended fibers are reset without unwinding: their stacks hold
 //! nothing to drop) and the worker takes no more blocks of that launch.
 
+use crate::barrier::BlockBarriers;
 use crate::fault::{self, Armed, Exit, Suspend};
 use crate::pool::BlockCursor;
 use compiler_core::host::{HostKernel, HostRegions};
@@ -47,6 +49,8 @@ pub struct BlockScratch {
     /// The fiber scheduler's round: every live fiber runs once per round, from one
     /// suspension point (barrier or warp collective) to the next.
     round: u32,
+    /// The block's named barriers in fiber mode.
+    barriers: BlockBarriers,
     /// Barrier-region kernels: the block's save area and each thread's resume state.
     save: Vec<u128>,
     states: Vec<u32>,
@@ -81,6 +85,8 @@ pub struct FiberRuntime {
     warp: *mut WarpExchange,
     lane: usize,
     round: *const u32,
+    /// The block's barriers (fiber mode; null otherwise).
+    barriers: *mut BlockBarriers,
     /// Spin-wait suspensions of this thread, to hand the CPU to other OS threads now
     /// and then when a block only spins.
     spins: u32,
@@ -185,6 +191,7 @@ impl LaunchShape<'_> {
             assert_fail,
             envreg: self.envreg.as_ptr(),
             spin_yield: spin_yield_outside_fiber,
+            barrier_op: barrier_op_outside_fiber,
         };
         match self.kernel.block_fn {
             Some(block_fn) => {
@@ -194,6 +201,7 @@ impl LaunchShape<'_> {
                     warp: std::ptr::null_mut(),
                     lane: 0,
                     round: std::ptr::null(),
+                    barriers: std::ptr::null_mut(),
                     spins: 0,
                     in_kernel,
                 };
@@ -225,7 +233,7 @@ impl LaunchShape<'_> {
         }
         scratch.states.clear();
         scratch.states.resize(n, 0);
-        let mut rt = FiberRuntime { yielder: y, fault: self.fault, warp: std::ptr::null_mut(), lane: 0, round: std::ptr::null(), spins: 0, in_kernel };
+        let mut rt = FiberRuntime { yielder: y, fault: self.fault, warp: std::ptr::null_mut(), lane: 0, round: std::ptr::null(), barriers: std::ptr::null_mut(), spins: 0, in_kernel };
         let mut ctx = ThreadCtx { runtime: &mut rt as *mut FiberRuntime as *mut _, ..base };
         let save = scratch.save.as_mut_ptr() as *mut u8;
         let params = self.params.as_ptr();
@@ -284,11 +292,20 @@ impl LaunchShape<'_> {
         scratch.warps.clear();
         scratch.warps.resize(n.div_ceil(WARP), WarpExchange::default());
         scratch.round = 0;
+        scratch.barriers = BlockBarriers::new(n as u32);
         let warps = scratch.warps.as_mut_ptr();
         let round = &scratch.round as *const u32;
+        let barriers = &mut scratch.barriers as *mut BlockBarriers;
         for i in 0..n as u32 {
             let tid = [i % bx, (i / bx) % by, i / (bx * by)];
-            scratch.ctxs.push(ThreadCtx { tid, barrier: barrier_in_fiber, warp_exchange: warp_exchange_in_fiber, spin_yield: spin_yield_in_fiber, ..base });
+            scratch.ctxs.push(ThreadCtx {
+                tid,
+                barrier: barrier_in_fiber,
+                warp_exchange: warp_exchange_in_fiber,
+                spin_yield: spin_yield_in_fiber,
+                barrier_op: barrier_op_in_fiber,
+                ..base
+            });
             scratch.fiber_rt.push(FiberRuntime {
                 yielder: std::ptr::null(),
                 fault: self.fault,
@@ -296,6 +313,7 @@ impl LaunchShape<'_> {
                 warp: unsafe { warps.add(i as usize / WARP) },
                 lane: i as usize % WARP,
                 round,
+                barriers,
                 spins: 0,
                 in_kernel,
             });
@@ -326,6 +344,7 @@ impl LaunchShape<'_> {
         let mut live = n;
         while live > 0 {
             scratch.round = scratch.round.wrapping_add(1);
+            scratch.barriers.begin_round(scratch.round);
             for i in 0..n {
                 let Some(f) = &mut scratch.fibers[i] else { continue };
                 Armed::set_inner(f.trap_handler());
@@ -337,6 +356,7 @@ impl LaunchShape<'_> {
                         let f = scratch.fibers[i].take().unwrap();
                         scratch.stacks.push(f.into_stack());
                         live -= 1;
+                        scratch.barriers.thread_exited();
                     }
                     CoroutineResult::Yield(Suspend::Abort) | CoroutineResult::Return(Exit::Faulted) => {
                         abandon(scratch);
@@ -346,6 +366,23 @@ impl LaunchShape<'_> {
             }
             // Another block of the launch faulted: stop at this barrier.
             if self.fault.load(Ordering::Relaxed) != 0 {
+                abandon(scratch);
+                return;
+            }
+            // A GPU would wait here forever; fail the launch instead of hanging.
+            if scratch.barriers.deadlocked() {
+                let ctaid = base.ctaid;
+                crate::printf::emit_stderr(
+                    format!(
+                        "block [{},{},{}]: every thread waits at a barrier that cannot complete ({}); the launch fails\n",
+                        ctaid[0],
+                        ctaid[1],
+                        ctaid[2],
+                        scratch.barriers.describe_waits()
+                    )
+                    .as_bytes(),
+                );
+                fault::record(self.fault, fault::FAULT_TRAP);
                 abandon(scratch);
                 return;
             }
@@ -452,13 +489,60 @@ unsafe extern "C" fn warp_exchange_outside_fiber(ctx: *mut ThreadCtx, _site: u32
     std::ptr::null()
 }
 
-unsafe extern "C" fn barrier_in_fiber(ctx: *mut ThreadCtx, _id: u32, _count: u32) {
-    // SAFETY: `runtime` was set to this fiber's `FiberRuntime` before the kernel started.
+unsafe extern "C" fn barrier_in_fiber(ctx: *mut ThreadCtx, id: u32, count: u32) {
+    // SAFETY: as in `wait_at_barrier`.
+    unsafe { wait_at_barrier(ctx, id, count, false) };
+}
+
+/// `bar.arrive` and `bar.red` in fiber mode (see `host_abi::BarrierOpFn`).
+unsafe extern "C" fn barrier_op_in_fiber(ctx: *mut ThreadCtx, id: u32, count: u32, op: u32, pred: u32) -> u32 {
+    use compiler_core::lower::intrinsics::{BARRIER_OP_AND, BARRIER_OP_ARRIVE, BARRIER_OP_POPC};
+    // SAFETY: as in `wait_at_barrier`.
+    unsafe {
+        if op == BARRIER_OP_ARRIVE {
+            (*runtime(ctx).barriers).arrive(id, count, false);
+            return 0;
+        }
+        let r = wait_at_barrier(ctx, id, count, pred != 0);
+        match op {
+            BARRIER_OP_POPC => r.popc,
+            BARRIER_OP_AND => r.all as u32,
+            _ => r.any as u32,
+        }
+    }
+}
+
+/// Arrives at barrier `id` and suspends the fiber until the barrier completes (at least
+/// once, so that every thread of a generation resumes in the same round).
+///
+/// # Safety
+/// `runtime` was set to this fiber's `FiberRuntime`, whose `barriers` points to the
+/// block's barriers; fibers of a block run one at a time on one OS thread.
+unsafe fn wait_at_barrier(ctx: *mut ThreadCtx, id: u32, count: u32, pred: bool) -> crate::barrier::Reduced {
     unsafe {
         leave_kernel(ctx);
-        (*runtime(ctx).yielder).suspend(Suspend::Wait);
+        let rt = runtime(ctx);
+        let ticket = (*rt.barriers).arrive(id, count, pred);
+        (*rt.barriers).set_waiting(true);
+        loop {
+            (*rt.yielder).suspend(Suspend::Wait);
+            if (*rt.barriers).passed(ticket) {
+                break;
+            }
+        }
+        (*rt.barriers).set_waiting(false);
+        let result = (*rt.barriers).result(ticket);
         enter_kernel(ctx);
+        result
     }
+}
+
+/// `bar.arrive`/`bar.red` outside fiber mode: the compiler runs kernels that use them as
+/// fibers, so this means the analysis missed one.
+unsafe extern "C" fn barrier_op_outside_fiber(ctx: *mut ThreadCtx, _id: u32, _count: u32, _op: u32, _pred: u32) -> u32 {
+    // SAFETY: as in `trap`.
+    unsafe { trap(ctx) };
+    0
 }
 
 /// A barrier reached by code running as a thread loop: the compiler only uses `k.block`

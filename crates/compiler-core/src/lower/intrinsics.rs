@@ -31,6 +31,7 @@
 //! | `ptr __ptx_shared_base(ctx)` | generic address of the CTA's shared window: `.shared` address `a` is byte `a` of it; static variables first, the dynamic array at the module's 16-aligned end of them |
 //! | `ptr __ptx_ptr_global(i64 a)`, `__ptx_ptr_const`, `__ptx_ptr_local` | the generic pointer for address `a` of that state space (`.global`, `.const` and `.local` addresses are generic addresses) |
 //! | `void __ptx_barrier(ctx, i32 id, i32 count)` | `bar.sync id{, count}` (count 0: the whole CTA), with CTA-scope acquire/release |
+//! | `i32 __ptx_barrier_op(ctx, i32 id, i32 count, i32 op, i32 pred)` | `bar.arrive` and `bar.red` (op: `BARRIER_OP_*`; pred 0 or 1) |
 //! | `void __ptx_warp_sync(ctx, i32 site, i32 membermask)` | `bar.warp.sync` |
 //! | `i32 __ptx_activemask(ctx, i32 site)` | `activemask`: the lanes executing this call |
 //! | `i32 __ptx_shfl(ctx, i32 site, i32 a, i32 src_lane, i32 membermask)` | `shfl.sync` (PTX ISA 9.7.8.6) after the lowering computed the source lane (0..31): `a` of lane `src_lane`, or the caller's own `a` when that lane is not executing the call |
@@ -89,6 +90,7 @@ pub const INTRINSICS: &[Intrinsic] = &[
     i("__ptx_ptr_const", "ptr", "i64"),
     i("__ptx_ptr_local", "ptr", "i64"),
     i("__ptx_barrier", "void", "ptr, i32, i32"),
+    i("__ptx_barrier_op", "i32", "ptr, i32, i32, i32, i32"),
     i("__ptx_warp_sync", "void", "ptr, i32, i32"),
     i("__ptx_activemask", "i32", "ptr, i32"),
     i("__ptx_shfl", "i32", "ptr, i32, i32, i32, i32"),
@@ -100,6 +102,14 @@ pub const INTRINSICS: &[Intrinsic] = &[
     i("__ptx_vprintf", "i32", "ptr, ptr, ptr"),
     i("__ptx_tanh_f32", "float", "float"),
 ];
+
+/// `op` codes of `__ptx_barrier_op(ctx, id, count, op, pred)`: `bar.arrive` (returns 0),
+/// and `bar.red` with `.popc` (the number of arriving threads whose `pred` is 1), `.and`
+/// and `.or` (1 or 0). `count` 0 means every thread of the block that has not exited.
+pub const BARRIER_OP_ARRIVE: u32 = 1;
+pub const BARRIER_OP_POPC: u32 = 2;
+pub const BARRIER_OP_AND: u32 = 3;
+pub const BARRIER_OP_OR: u32 = 4;
 
 /// `redux.sync` operations in the order of their `op` code.
 pub const REDUX_OPS: [&str; 8] = ["add", "min.s", "max.s", "min.u", "max.u", "and", "or", "xor"];

@@ -4,6 +4,7 @@
 //! and read-modify-writes carry their PTX ordering and scope; the target maps scopes to
 //! `syncscope`s and may strengthen orderings (`Target::rmw_ordering`).
 
+use super::intrinsics::{BARRIER_OP_AND, BARRIER_OP_ARRIVE, BARRIER_OP_OR, BARRIER_OP_POPC};
 use super::func::{FnLowerer, R};
 use super::types::{bits, is_float, is_signed, storage, value, Mods};
 use crate::ptx::ast::*;
@@ -252,7 +253,7 @@ impl FnLowerer<'_> {
 
     pub(crate) fn barrier(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
         if m.has(".arrive") || m.has(".red") {
-            return Err(self.err("bar.arrive and bar.red are not supported yet"));
+            return self.barrier_op(m, ops);
         }
         let id = match ops.first() {
             Some(o) => self.src(o, ScalarType::U(32))?,
@@ -273,6 +274,62 @@ impl FnLowerer<'_> {
         }
         self.intrinsic("__ptx_barrier", &format!("i32 {id}, i32 {count}"));
         Ok(())
+    }
+
+    /// `bar{.cta}.arrive a, b` and `bar{.cta}.red.{popc.u32,and.pred,or.pred} d, a{, b}, {!}c`
+    /// (PTX ISA 9.7.13.1; `barrier{.cta}.*.aligned` alike): arrive without waiting, or wait
+    /// and reduce a predicate over the arriving threads (`__syncthreads_count/and/or`).
+    fn barrier_op(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+        if let Err(why) = self.cx.target.barrier_op() {
+            return Err(self.err(why));
+        }
+        let u32t = ScalarType::U(32);
+        let (op, dst, id_at, pred) = if m.has(".arrive") {
+            if ops.len() != 2 {
+                return Err(self.err("bar.arrive needs a barrier and a thread count: bar.arrive a, b"));
+            }
+            (BARRIER_OP_ARRIVE, None, 0, None)
+        } else {
+            let op = if m.has(".popc") {
+                BARRIER_OP_POPC
+            } else if m.has(".and") {
+                BARRIER_OP_AND
+            } else if m.has(".or") {
+                BARRIER_OP_OR
+            } else {
+                return Err(self.err("bar.red needs .popc, .and or .or"));
+            };
+            if !(3..=4).contains(&ops.len()) {
+                return Err(self.err("bar.red takes d, a{, b}, {!}c"));
+            }
+            (op, Some(&ops[0]), 1, Some(&ops[ops.len() - 1]))
+        };
+        let id = self.src(&ops[id_at], u32t)?;
+        let count = match (op, ops.len()) {
+            (BARRIER_OP_ARRIVE, _) => self.src(&ops[1], u32t)?,
+            (_, 4) => self.src(&ops[2], u32t)?,
+            _ => "0".into(),
+        };
+        let p = match pred {
+            Some(c) => {
+                let p = self.src(c, ScalarType::Pred)?;
+                let z = self.t();
+                self.emit(format!("{z} = zext i1 {p} to i32"));
+                z
+            }
+            None => "0".into(),
+        };
+        self.uses_barrier = true;
+        let r = self.intrinsic("__ptx_barrier_op", &format!("i32 {id}, i32 {count}, i32 {op}, i32 {p}"));
+        match dst {
+            Some(d) if op == BARRIER_OP_POPC => self.dst(d, u32t, &r),
+            Some(d) => {
+                let b = self.t();
+                self.emit(format!("{b} = icmp ne i32 {r}, 0"));
+                self.dst(d, ScalarType::Pred, &b)
+            }
+            None => Ok(()),
+        }
     }
 
     /// `membar.{cta,gl,sys}` (a `fence.sc`) and `fence{.sem}{.scope}` (PTX ISA 9.7.13.4).

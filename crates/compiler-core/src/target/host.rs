@@ -109,6 +109,11 @@ impl Target for HostTarget {
                 define_header(i, &["ctx", "id", "count"]),
                 callback(host_abi::OFFSET_BARRIER)
             ),
+            "__ptx_barrier_op" => format!(
+                "{}\n{}  %r = call i32 %f(ptr %ctx, i32 %id, i32 %count, i32 %op, i32 %pred)\n  ret i32 %r\n}}\n",
+                define_header(i, &["ctx", "id", "count", "op", "pred"]),
+                callback(host_abi::OFFSET_BARRIER_OP)
+            ),
             "__ptx_trap" => format!("{}\n{}  call void %f(ptr %ctx)\n  ret void\n}}\n", define_header(i, &["ctx"]), callback(host_abi::OFFSET_TRAP)),
             // nvcc's strings are of 1-byte characters.
             "__ptx_assertfail" => format!(

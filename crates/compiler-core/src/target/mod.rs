@@ -113,6 +113,11 @@ pub trait Target: Sync {
         Ok(())
     }
 
+    /// `bar.arrive` and `bar.red` (`__ptx_barrier_op`): `Err` says why the target cannot.
+    fn barrier_op(&self) -> Result<(), String> {
+        Ok(())
+    }
+
     /// The linkage/visibility prefix of kernels and module variables visible to the
     /// runtime (e.g. `protected `).
     fn export_prefix(&self) -> &'static str {

@@ -179,6 +179,10 @@ impl Target for AmdgpuTarget {
         Err("bar.sync with a thread count (a barrier for part of the CTA) is not supported on AMD GPUs: only whole-CTA barriers are".into())
     }
 
+    fn barrier_op(&self) -> Result<(), String> {
+        Err("bar.arrive and bar.red (__syncthreads_count/and/or) are not supported on AMD GPUs yet".into())
+    }
+
     fn export_prefix(&self) -> &'static str {
         "protected "
     }
@@ -247,6 +251,8 @@ impl Target for AmdgpuTarget {
                 "{}\n  fence syncscope(\"workgroup\") release\n  call void @llvm.amdgcn.s.barrier()\n  fence syncscope(\"workgroup\") acquire\n  ret void\n}}\n",
                 h(&["ctx", "id", "count"])
             ),
+            // Refused by `barrier_op` before any use; defined for completeness.
+            "__ptx_barrier_op" => format!("{}\n  call void @llvm.trap()\n  unreachable\n}}\n", h(&["ctx", "id", "count", "op", "pred"])),
             "__ptx_trap" => format!("{}\n  call void @llvm.trap()\n  unreachable\n}}\n", h(&["ctx"])),
             "__ptx_assertfail" => format!(
                 "{}\n  call void @__ptx_assert_record(ptr %ctx, ptr %msg, ptr %file, i32 %line, ptr %func)\n  call void @llvm.trap()\n  unreachable\n}}\n",
