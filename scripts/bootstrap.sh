@@ -9,6 +9,8 @@
 #      scripts/requirements-cuda.txt: used ONLY to build the ctests.
 #      Redone only when the requirement list (or the Python) changes; a stamp
 #      file .venv/.requirements-cuda.stamp records what was installed.
+#   3b. .venv-clients (gitignored): CuPy and its dependencies, pinned in
+#      scripts/requirements-clients.txt, which ctests/python runs on our libraries.
 #   4. build/cuda-13: the CUDA_HOME-like symlink tree that scripts/cuda-env.sh
 #      assembles, and a check that its nvcc runs.
 set -euo pipefail
@@ -89,6 +91,24 @@ if [ "$have_stamp" != "$want_stamp" ] || ! venv_python_ok; then
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
     --no-input -r "$REQS"
   echo "$want_stamp" >"$STAMP"
+fi
+
+# --- 3b. A second venv with the Python clients ctests/python runs (CuPy) -------------------
+CLIENT_REQS="scripts/requirements-clients.txt"
+CLIENT_VENV=".venv-clients"
+CLIENT_STAMP="$CLIENT_VENV/.requirements.stamp"
+want_client_stamp="$(sha256sum "$CLIENT_REQS" | cut -d' ' -f1)"
+if [ "$(cat "$CLIENT_STAMP" 2>/dev/null || true)" != "$want_client_stamp" ] || ! [ -x "$CLIENT_VENV/bin/python" ]; then
+  PY="$(pick_python)" || {
+    echo "bootstrap: no python3 with the venv module found" >&2
+    exit 1
+  }
+  log "installing the Python clients from $CLIENT_REQS into $CLIENT_VENV (first time: ~150 MB download)"
+  rm -rf "$CLIENT_VENV"
+  "$PY" -m venv "$CLIENT_VENV"
+  "$CLIENT_VENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps \
+    --no-input -r "$CLIENT_REQS"
+  echo "$want_client_stamp" >"$CLIENT_STAMP"
 fi
 
 # --- 4. nvcc from the wheels ---------------------------------------------------------

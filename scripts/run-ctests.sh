@@ -87,6 +87,39 @@ for v in "${variants[@]}"; do
   done
 done
 
+# Python programs (ctests/python): real NVRTC clients (CuPy, from .venv-clients) on our
+# libcuda.so.1 and the libnvrtc.so.12 next to it, with CUDA 12's cudart. A fresh kernel cache each run, so
+# every kernel goes through our NVRTC. CUPY_ACCELERATORS is empty: CuPy's CUB module is
+# 22 MB of PTX (for compute_100 only) that we would compile whole at load (minutes).
+if [ -z "${CTEST_VARIANTS:-}" ] && [ -x .venv-clients/bin/python ]; then
+  logdir="build/ctests-logs/python"
+  mkdir -p "$logdir"
+  for py in ctests/python/*.py; do
+    [ -f "$py" ] || continue
+    t="$(basename "$py" .py)"
+    if [ -n "${CTEST_NAMES:-}" ] && [[ " $CTEST_NAMES " != *" $t "* ]]; then
+      continue
+    fi
+    log="$logdir/$t.log"
+    cache="build/ctests-python-cache/$t"
+    rm -rf "$cache"
+    mkdir -p "$cache"
+    start=$(date +%s.%N)
+    LD_LIBRARY_PATH="$driver_dir:$CUDA12_CUDART_DIR" CUPY_CACHE_DIR="$ROOT/$cache" CUPY_ACCELERATORS= \
+      timeout -k 10 "$timeout_s" .venv-clients/bin/python "$py" >"$log" 2>&1 </dev/null
+    rc=$?
+    secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+    if [ "$rc" -eq 0 ] && grep -qx "PASS $t" "$log"; then
+      passed=$((passed + 1))
+      echo "PASS python/$t (${secs}s)"
+    else
+      failed=$((failed + 1))
+      echo "FAIL python/$t (exit $rc, ${secs}s; log $log)"
+      tail -n 12 "$log" | sed 's/^/    | /'
+    fi
+  done
+fi
+
 if [ $((passed + failed)) -eq 0 ]; then
   echo "run-ctests: no ctests found under build/ctests (run scripts/build-ctests.sh)" >&2
   echo "0 passed, 1 failed"
