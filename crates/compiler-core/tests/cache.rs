@@ -58,7 +58,7 @@ fn second_compile_is_a_cache_hit() {
 /// does not depend on it).
 #[test]
 fn partitioned_module_round_trips_through_the_cache() {
-    let ptx = include_str!("ptx/split_kernels.ptx");
+    let ptx = include_str!("data/split_kernels.ptx");
     let dir = std::env::temp_dir().join(format!("cuda-cpu-compile-cache-split-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let cache = Cache::at(&dir, 1 << 30);

@@ -17,7 +17,7 @@ fn kernels_compiled_on_separate_threads_share_module_state() {
     // A cached entry would hide what this compile does.
     std::env::set_var("CUDA_CACHE_DISABLE", "1");
     let d = cpu_backend::devices().remove(0);
-    let m = d.load_ptx(include_str!("../../compiler-core/tests/ptx/split_kernels.ptx"), &LoadOptions::default()).unwrap();
+    let m = d.load_ptx(include_str!("../../compiler-core/tests/data/split_kernels.ptx"), &LoadOptions::default()).unwrap();
     let scale = |x: u32| x * 3 + 1;
     let table = [3u32, 5, 7, 11];
 
