@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Compile-speed benchmark (issue 3): build a large PTX module with nvcc from
 # crates/compiler-core/benches/data/template_heavy.cu, then time our PTX -> host-code
-# compile against NVIDIA's ptxas on the same module in the same run.
+# compile against NVIDIA's ptxas on the same module in the same run (results and a
+# profile in crates/compiler-core/benches/RESULTS.md).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

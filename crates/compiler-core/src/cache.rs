@@ -2,8 +2,9 @@
 //! machine code instead of optimizing and generating it again.
 //!
 //! # What is cached, under which key
-//! An entry is the relocatable object file that LLVM's code generator produced for one
-//! lowered module. Its key is the BLAKE3 hash of everything that determines those bytes:
+//! An entry is what LLVM's code generator produced for one lowered module: the relocatable
+//! object file, or several (one per partition compiled on its own thread, see
+//! `host::partition`) packed by [`pack_objects`]. Its key is the BLAKE3 hash of everything that determines those bytes:
 //! the lowered LLVM IR text (so any change to the PTX *or* to the lowering gives a new
 //! key), the optimization level, the target triple, CPU name and CPU features, the LLVM
 //! version, this crate's version and [`CODEGEN_VERSION`] (bumped when host code generation
@@ -28,12 +29,50 @@ use std::path::{Path, PathBuf};
 
 /// Bump when host code generation changes without the IR changing (pass pipeline, code
 /// model, target machine options, object format).
-pub const CODEGEN_VERSION: u32 = 1;
+pub const CODEGEN_VERSION: u32 = 2;
 
 const DEFAULT_MAX_BYTES: u64 = 1 << 30;
 const MAX_MAX_BYTES: u64 = 4 << 30;
 /// Object files start with the ELF magic; anything else in an entry is garbage.
 const ELF_MAGIC: &[u8; 4] = b"\x7fELF";
+/// An entry of several objects starts with this, then a little-endian `u32` count and,
+/// for each object, a `u64` length and its bytes.
+const PACK_MAGIC: &[u8; 8] = b"cuda-obj";
+
+/// Packs the object files of one module into one cache entry (a single object is stored
+/// as it is).
+pub fn pack_objects(objects: &[Vec<u8>]) -> Vec<u8> {
+    if let [one] = objects {
+        return one.clone();
+    }
+    let mut out = PACK_MAGIC.to_vec();
+    out.extend_from_slice(&(objects.len() as u32).to_le_bytes());
+    for o in objects {
+        out.extend_from_slice(&(o.len() as u64).to_le_bytes());
+        out.extend_from_slice(o);
+    }
+    out
+}
+
+/// The object files in an entry made by [`pack_objects`]; `None` if it is damaged.
+pub fn unpack_objects(entry: &[u8]) -> Option<Vec<&[u8]>> {
+    if entry.starts_with(ELF_MAGIC) {
+        return Some(vec![entry]);
+    }
+    let rest = entry.strip_prefix(PACK_MAGIC)?;
+    let (count, mut rest) = rest.split_first_chunk::<4>()?;
+    let mut objects = Vec::new();
+    for _ in 0..u32::from_le_bytes(*count) {
+        let (len, tail) = rest.split_first_chunk::<8>()?;
+        let len = usize::try_from(u64::from_le_bytes(*len)).ok()?;
+        if len > tail.len() || !tail.starts_with(ELF_MAGIC) {
+            return None;
+        }
+        objects.push(&tail[..len]);
+        rest = &tail[len..];
+    }
+    (rest.is_empty() && !objects.is_empty()).then_some(objects)
+}
 
 /// A cache directory.
 #[derive(Clone, Debug)]
@@ -105,11 +144,11 @@ impl Cache {
         self.dir.join(format!("{}.o", key.hex()))
     }
 
-    /// The object stored under `key`, if there is a plausible one.
+    /// The entry stored under `key`, if there is a plausible one (see [`unpack_objects`]).
     pub fn load(&self, key: &Key) -> Option<Vec<u8>> {
         let path = self.path(key);
         let bytes = fs::read(&path).ok()?;
-        if bytes.len() < 64 || &bytes[..4] != ELF_MAGIC {
+        if bytes.len() < 64 || unpack_objects(&bytes).is_none() {
             let _ = fs::remove_file(&path);
             return None;
         }
@@ -118,7 +157,8 @@ impl Cache {
         Some(bytes)
     }
 
-    /// Stores `object` under `key` (atomically), then trims the directory if needed.
+    /// Stores an entry (an object, or several packed by [`pack_objects`]) under `key`
+    /// (atomically), then trims the directory if needed.
     pub fn store(&self, key: &Key, object: &[u8]) {
         if object.len() as u64 > self.max_bytes || fs::create_dir_all(&self.dir).is_err() {
             return;
@@ -209,5 +249,34 @@ mod tests {
         assert_eq!(cache.load(&keys[4]), None);
         assert!(!cache.path(&keys[4]).exists());
         let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn packed_objects_round_trip_and_damage_is_detected() {
+        let obj = |n: u8, len: usize| {
+            let mut v = ELF_MAGIC.to_vec();
+            v.resize(len, n);
+            v
+        };
+        let objects = vec![obj(1, 70), obj(2, 5), obj(3, 100)];
+        let packed = pack_objects(&objects);
+        let back: Vec<Vec<u8>> = unpack_objects(&packed).unwrap().into_iter().map(<[u8]>::to_vec).collect();
+        assert_eq!(back, objects);
+        // One object is stored as itself.
+        assert_eq!(pack_objects(&objects[..1]), objects[0]);
+        assert_eq!(unpack_objects(&objects[0]).unwrap(), vec![&objects[0][..]]);
+        // Truncated, extended, a wrong count, a non-object inside, no objects: all refused.
+        assert!(unpack_objects(&packed[..packed.len() - 1]).is_none());
+        let mut longer = packed.clone();
+        longer.push(0);
+        assert!(unpack_objects(&longer).is_none());
+        let mut count = packed.clone();
+        count[8] = 4;
+        assert!(unpack_objects(&count).is_none());
+        let mut inner = packed.clone();
+        inner[8 + 4 + 8] = b'X';
+        assert!(unpack_objects(&inner).is_none());
+        assert!(unpack_objects(&pack_objects(&[])).is_none());
+        assert!(unpack_objects(b"garbage").is_none());
     }
 }

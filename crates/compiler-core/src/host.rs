@@ -2,12 +2,17 @@
 //!
 //! The IR from `lower` is parsed, verified, optimized with LLVM's standard `default<O2>`
 //! pipeline for the host CPU (so the `k.block` thread loops get vectorized for the
-//! machine's vector width), and compiled to a relocatable object file, which ORC's LLJIT
-//! links into this process. The object is what the on-disk cache ([`crate::cache`])
-//! keeps: [`compile_ptx`] looks it up by the hash of the lowered IR, the options and the
-//! target, and on a hit skips optimization and code generation. The resulting
-//! [`HostModule`] owns the JIT; function and global addresses stay valid until it is
-//! dropped.
+//! machine's vector width), and compiled to relocatable object files, which ORC's LLJIT
+//! links into this process. Modules with several kernels are split into partitions that
+//! compile on worker threads, one object each ([`partition`]). The objects are what the
+//! on-disk cache ([`crate::cache`]) keeps: [`compile_ptx`] looks them up by the hash of
+//! the lowered IR, the options and the target, and on a hit skips optimization and code
+//! generation. The resulting [`HostModule`] owns the JIT; function and global addresses
+//! stay valid until it is dropped.
+//!
+//! `PTX_COMPILE_TIMES=1` prints the time of each phase (per partition) to stderr.
+
+mod partition;
 
 use crate::cache::{self, Cache};
 use crate::diag::Diagnostic;
@@ -19,6 +24,7 @@ use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine};
 use inkwell::OptimizationLevel;
+use std::collections::HashMap;
 use std::ffi::{CStr, CString};
 use std::sync::Once;
 
@@ -62,6 +68,8 @@ pub struct HostModule {
     pub warnings: Vec<Diagnostic>,
     /// Whether the machine code came from the on-disk cache.
     pub from_cache: bool,
+    /// The number of object files (partitions compiled on separate threads) it links.
+    pub partitions: usize,
     _jit: Jit,
 }
 
@@ -75,13 +83,40 @@ unsafe impl Sync for HostModule {}
 pub struct HostOptions {
     /// 0..=3, LLVM optimization level of the pass pipeline.
     pub opt_level: u32,
+    /// Threads that optimize and generate code in parallel, each for a partition of the
+    /// module's kernels; 0: `PTX_COMPILE_THREADS` from the environment, else one per core.
+    pub threads: usize,
 }
 
 impl Default for HostOptions {
     fn default() -> Self {
-        HostOptions { opt_level: 2 }
+        HostOptions { opt_level: 2, threads: 0 }
     }
 }
+
+impl HostOptions {
+    /// The number of compile threads these options ask for (at least 1).
+    pub fn compile_threads(&self) -> usize {
+        self.explicit_threads().unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_COMPILE_THREADS))
+    }
+
+    /// The thread count set by the options or `PTX_COMPILE_THREADS`. An explicit count
+    /// splits every module with enough kernels; the automatic one only large modules.
+    fn explicit_threads(&self) -> Option<usize> {
+        if self.threads > 0 {
+            return Some(self.threads.min(MAX_COMPILE_THREADS));
+        }
+        let env = std::env::var("PTX_COMPILE_THREADS").ok()?.trim().parse::<usize>().ok()?;
+        (env > 0).then_some(env.min(MAX_COMPILE_THREADS))
+    }
+}
+
+/// More threads than this only multiply memory (each parses the whole module).
+const MAX_COMPILE_THREADS: usize = 16;
+
+/// Modules whose IR text is smaller than this compile on one thread: a worker's fixed
+/// costs (its own parse of the module, a target machine) outweigh what it would save.
+const MIN_SPLIT_IR_BYTES: usize = 64 << 10;
 
 fn init_llvm() {
     static ONCE: Once = Once::new();
@@ -132,25 +167,72 @@ fn compile_with(lowered: LoweredModule, options: &HostOptions, cache: Option<&Ca
         ])
     });
     if let (Some(c), Some(k)) = (cache, &key) {
-        if let Some(object) = c.load(k) {
+        if let Some(entry) = c.load(k) {
             // An entry that does not link (damaged, or from an incompatible build) is
             // replaced by a fresh compile.
-            if let Ok(m) = link(&lowered, &object, true) {
+            if let Some(Ok(m)) = cache::unpack_objects(&entry).map(|objects| link(&lowered, &objects, true)) {
                 return Ok(m);
             }
         }
     }
-    let object = codegen(&lowered.ir, &tm, opt)?;
+    let min_split = if options.explicit_threads().is_some() { 0 } else { MIN_SPLIT_IR_BYTES };
+    let objects = codegen_parallel(&lowered, &tm, opt, options.compile_threads(), min_split)?;
     if let (Some(c), Some(k)) = (cache, &key) {
-        c.store(k, &object);
+        c.store(k, &cache::pack_objects(&objects));
     }
-    link(&lowered, &object, false)
+    let t = std::time::Instant::now();
+    let slices: Vec<&[u8]> = objects.iter().map(Vec::as_slice).collect();
+    let m = link(&lowered, &slices, false);
+    if times_wanted() {
+        eprintln!("  link: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+    }
+    m
 }
 
-/// Links `object` into a new JIT and finds the kernels and globals `lowered` declares.
-fn link(lowered: &LoweredModule, object: &[u8], from_cache: bool) -> Result<HostModule, HostError> {
+fn times_wanted() -> bool {
+    std::env::var_os("PTX_COMPILE_TIMES").is_some()
+}
+
+/// Compiles `lowered` into object files: one, or one per partition of its kernels on up
+/// to `threads` threads (see [`partition`]) when its IR has at least `min_split` bytes.
+fn codegen_parallel(lowered: &LoweredModule, tm: &TargetMachine, opt: u32, threads: usize, min_split: usize) -> Result<Vec<Vec<u8>>, HostError> {
+    let names: Vec<&str> = lowered.kernels.iter().map(|k| k.name.as_str()).collect();
+    let (part, parts) = if threads > 1 && lowered.ir.len() >= min_split {
+        partition::assign(&lowered.ir, &names, threads)
+    } else {
+        (Vec::new(), 1)
+    };
+    if parts == 1 {
+        return Ok(vec![codegen(&lowered.ir, tm, opt, None)?]);
+    }
+    let owner: HashMap<String, usize> = names.iter().zip(&part).map(|(n, &p)| (n.to_string(), p)).collect();
+    let owner = &owner;
+    let ir = lowered.ir.as_str();
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (1..parts)
+            .map(|p| {
+                std::thread::Builder::new()
+                    .name(format!("ptx-codegen-{p}"))
+                    // LLVM recurses on large functions; give it what a main thread has.
+                    .stack_size(16 << 20)
+                    .spawn_scoped(s, move || codegen(ir, &host_machine(opt)?, opt, Some((p, owner))))
+                    .map_err(|e| HostError::Llvm(format!("cannot start a compile thread: {e}")))
+            })
+            .collect();
+        let mut objects = vec![codegen(ir, tm, opt, Some((0, owner)))];
+        for w in workers {
+            objects.push(w.and_then(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))));
+        }
+        objects.into_iter().collect()
+    })
+}
+
+/// Links `objects` into a new JIT and finds the kernels and globals `lowered` declares.
+fn link(lowered: &LoweredModule, objects: &[&[u8]], from_cache: bool) -> Result<HostModule, HostError> {
     let jit = Jit::new()?;
-    jit.add_object(object)?;
+    for object in objects {
+        jit.add_object(object)?;
+    }
     let mut kernels = Vec::new();
     for meta in &lowered.kernels {
         let thread = if meta.regions.is_some() { None } else { Some(lookup_fn(&jit, &format!("{}.thread", meta.name))?) };
@@ -186,26 +268,46 @@ fn link(lowered: &LoweredModule, object: &[u8], from_cache: bool) -> Result<Host
         static_shared_bytes: lowered.static_shared_bytes,
         warnings: lowered.warnings.clone(),
         from_cache,
+        partitions: objects.len(),
         _jit: jit,
     })
 }
 
-/// Parses, verifies and optimizes `ir`, and generates a relocatable object for `tm`.
-fn codegen(ir: &str, tm: &TargetMachine, opt: u32) -> Result<Vec<u8>, HostError> {
+/// Parses, verifies and optimizes `ir`, and generates a relocatable object for `tm`:
+/// everything, or only partition `p` of the kernels (`Some((p, owner))`, see [`partition`]).
+fn codegen(ir: &str, tm: &TargetMachine, opt: u32, part: Option<(usize, &HashMap<String, usize>)>) -> Result<Vec<u8>, HostError> {
+    let mut t = std::time::Instant::now();
+    let label = part.map_or(String::new(), |(p, _)| format!("[{p}] "));
+    let mut phase = |name: &str| {
+        if times_wanted() {
+            eprintln!("  {label}{name}: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+        }
+        t = std::time::Instant::now();
+    };
     let context = Context::create();
     let buf = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "ptx");
     let module = context.create_module_from_ir(buf).map_err(|e| HostError::Llvm(format!("IR parse: {e}")))?;
+    phase("IR parse");
+    if let Some((p, owner)) = part {
+        // SAFETY: the module is this thread's own.
+        unsafe { partition::strip(module.as_mut_ptr(), p, owner) };
+        phase("split");
+    }
     module.verify().map_err(|e| HostError::Llvm(format!("IR verify: {e}")))?;
+    phase("verify");
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
-    let pipeline = format!("default<O{opt}>");
+    // Drop what this partition does not reach before anything optimizes it.
+    let pipeline = format!("globaldce,default<O{opt}>");
     module
         .run_passes(&pipeline, tm, PassBuilderOptions::create())
         .map_err(|e| HostError::Llvm(format!("optimize: {e}")))?;
+    phase("optimize");
     if std::env::var_os("PTX_DUMP_OPT_IR").is_some() {
         eprintln!("{}", module.print_to_string().to_string());
     }
     let object = tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| HostError::Llvm(format!("codegen: {e}")))?;
+    phase("codegen");
     Ok(object.as_slice().to_vec())
 }
 

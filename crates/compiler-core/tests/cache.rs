@@ -38,7 +38,7 @@ fn second_compile_is_a_cache_hit() {
     assert_ne!(warm.globals[0].1, 0);
 
     // Another optimization level is another entry.
-    let o1 = compile_ptx_with_cache(PTX, &HostOptions { opt_level: 1 }, Some(&cache)).unwrap();
+    let o1 = compile_ptx_with_cache(PTX, &HostOptions { opt_level: 1, ..Default::default() }, Some(&cache)).unwrap();
     assert!(!o1.from_cache);
     assert_eq!(entries().len(), 2);
 
@@ -50,5 +50,31 @@ fn second_compile_is_a_cache_hit() {
     assert!(!again.from_cache);
     let hit = compile_ptx_with_cache(PTX, &opts, Some(&cache)).unwrap();
     assert!(hit.from_cache);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A module compiled on several threads is one entry of several objects; a hit gives the
+/// same partitions back whatever thread count the second compile asks for (the entry
+/// does not depend on it).
+#[test]
+fn partitioned_module_round_trips_through_the_cache() {
+    let ptx = include_str!("data/split_kernels.ptx");
+    let dir = std::env::temp_dir().join(format!("cuda-cpu-compile-cache-split-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let cache = Cache::at(&dir, 1 << 30);
+    let three = HostOptions { threads: 3, ..Default::default() };
+    let cold = compile_ptx_with_cache(ptx, &three, Some(&cache)).unwrap();
+    assert!(!cold.from_cache);
+    assert_eq!(cold.partitions, 3);
+    let one = HostOptions { threads: 1, ..Default::default() };
+    let warm = compile_ptx_with_cache(ptx, &one, Some(&cache)).unwrap();
+    assert!(warm.from_cache);
+    assert_eq!(warm.partitions, 3);
+    let mut names: Vec<&str> = warm.kernels.iter().map(|k| k.meta.name.as_str()).collect();
+    names.sort();
+    assert_eq!(names, ["bump", "map", "reverse"]);
+    assert_eq!(warm.globals.len(), 2);
+    // Without a cache, one thread gives one object.
+    assert_eq!(compile_ptx_with_cache(ptx, &one, None).unwrap().partitions, 1);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -207,7 +207,8 @@ pub(crate) fn lower_function_mode<'a>(
 /// every register up front, and a region body (or a kernel) uses only some of them. LLVM
 /// would delete them too, but only after parsing and verifying them in every function.
 fn prune_prelude(prelude: &str, users: &[&str]) -> String {
-    fn refs(text: &str, out: &mut std::collections::HashSet<String>) {
+    // Names are borrowed from the texts: this runs once per function and region body.
+    fn refs<'t>(text: &'t str, out: &mut std::collections::HashSet<&'t str>) {
         let b = text.as_bytes();
         let mut i = 0;
         while i < b.len() {
@@ -217,7 +218,7 @@ fn prune_prelude(prelude: &str, users: &[&str]) -> String {
                 while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'.' || b[j] == b'_') {
                     j += 1;
                 }
-                out.insert(text[start..j].to_string());
+                out.insert(&text[start..j]);
                 i = j;
             } else {
                 i += 1;

@@ -250,6 +250,7 @@ pub(crate) fn define_intrinsics(target: &dyn Target, info: &ModuleInfo, ir: &mut
 /// (LLVM's IR parser needs a declaration for each callee).
 pub(crate) fn intrinsic_declarations(ir: &str) -> String {
     let mut seen = std::collections::BTreeMap::new();
+    let defined = defined_fns(ir);
     for line in ir.lines() {
         let Some(call) = line.find("call ") else { continue };
         let rest = &line[call + 5..];
@@ -260,7 +261,7 @@ pub(crate) fn intrinsic_declarations(ir: &str) -> String {
         let after = &rest[at + 1..];
         let Some(paren) = after.find('(') else { continue };
         let name = &after[..paren];
-        if seen.contains_key(name) || name.starts_with("@__ptx_") || is_defined_fn(ir, name) {
+        if seen.contains_key(name) || name.starts_with("@__ptx_") || defined.contains(name) {
             continue;
         }
         let args = after[paren + 1..].trim_end().trim_end_matches(')');
@@ -380,9 +381,17 @@ fn fiber_functions(m: &Module) -> std::collections::HashSet<String> {
     }
 }
 
-/// Whether `ir` defines a function named `name` (`@name`).
-fn is_defined_fn(ir: &str, name: &str) -> bool {
-    ir.lines().any(|l| l.starts_with("define ") && l.contains(&format!(" {name}(")))
+/// The names (`@name`) of the functions `ir` defines, read from its `define` lines in one
+/// pass (a scan per call site was a quarter of the lowering time on large modules).
+fn defined_fns(ir: &str) -> std::collections::HashSet<&str> {
+    ir.lines()
+        .filter_map(|l| l.strip_prefix("define "))
+        .filter_map(|rest| {
+            let at = rest.find(" @")? + 1;
+            let open = at + rest[at..].find('(')?;
+            Some(&rest[at..open])
+        })
+        .collect()
 }
 
 /// How lowered code names a module variable: a generic `ptr` constant.
