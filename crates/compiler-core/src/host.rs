@@ -75,11 +75,13 @@ unsafe impl Sync for HostModule {}
 pub struct HostOptions {
     /// 0..=3, LLVM optimization level of the pass pipeline.
     pub opt_level: u32,
+    /// See [`crate::lower::LowerOptions::lanemask_warnings`].
+    pub lanemask_warnings: bool,
 }
 
 impl Default for HostOptions {
     fn default() -> Self {
-        HostOptions { opt_level: 2 }
+        HostOptions { opt_level: 2, lanemask_warnings: true }
     }
 }
 
@@ -97,9 +99,18 @@ pub fn compile_ptx(ptx: &str, options: &HostOptions) -> Result<HostModule, HostE
 }
 
 /// [`compile_ptx`] with an explicit cache (`None`: no cache).
+/// The parser's and the lowering's warnings end up in [`HostModule::warnings`]; on an
+/// error every diagnostic is in the [`HostError::Ptx`] list.
 pub fn compile_ptx_with_cache(ptx: &str, options: &HostOptions, cache: Option<&Cache>) -> Result<HostModule, HostError> {
-    let ast = crate::ptx::parse(ptx).map_err(HostError::Ptx)?;
-    let lowered = crate::lower::lower_module(&ast).map_err(HostError::Ptx)?;
+    let (ast, mut warnings) = crate::ptx::parser::parse_with_warnings(ptx);
+    let ast = ast.ok_or_else(|| HostError::Ptx(warnings.clone()))?;
+    let lower_options = crate::lower::LowerOptions { lanemask_warnings: options.lanemask_warnings };
+    let mut lowered = crate::lower::lower_module_with(&ast, &crate::target::host::HostTarget, &lower_options).map_err(|mut e| {
+        warnings.append(&mut e);
+        HostError::Ptx(warnings.clone())
+    })?;
+    warnings.append(&mut lowered.warnings);
+    lowered.warnings = warnings;
     compile_with(lowered, options, cache)
 }
 
