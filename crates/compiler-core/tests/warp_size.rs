@@ -83,6 +83,7 @@ fn lane_mask_operands_are_checked_against_the_warp_size() {
                 assert_eq!((d.severity, d.span.line, d.span.col), (severity, LINE, 3), "{warp} lanes, {instr}: {d}");
                 assert!(d.message.contains(message), "{warp} lanes, {instr}: {d}");
                 assert_eq!(d.snippet.as_deref(), Some(snippet), "{warp} lanes, {instr}: {d}");
+                assert_eq!(d.code, Some(compiler_core::diag::LANEMASK), "{d}");
                 let shown = d.to_string();
                 assert!(shown.starts_with(&format!("ptx:{LINE}:3: ")), "{shown}");
             }
@@ -126,4 +127,18 @@ fn warp_size_directive() {
         assert!(d.message.contains(message), "{d}");
         assert_eq!(d.snippet.as_deref(), Some(snippet), "{d}");
     }
+}
+
+#[test]
+fn lane_mask_diagnostics_of_a_ptx_text() {
+    use compiler_core::lower::lane_mask_diagnostics;
+    // Only the lane-mask family: the unsupported instruction is not reported.
+    let text = module(64, "shfl.sync.idx.b32 %r3, %r2, 0, 63, 0xffffffff;").replace("  ret;", "  frobnicate.b32 %r1;\n  activemask.b32 %r5;\n  ret;");
+    let all = lane_mask_diagnostics(&text, true);
+    let shown: Vec<String> = all.iter().map(|d| d.to_string()).collect();
+    assert_eq!(shown.len(), 2, "{shown:?}");
+    assert!(shown[0].starts_with(&format!("ptx:{LINE}:3: warning: constant lane mask 0xffffffff")), "{shown:?}");
+    assert!(shown[1].starts_with(&format!("ptx:{}:3: error: the lane-mask result of 'activemask.b32'", LINE + 2)), "{shown:?}");
+    assert_eq!(lane_mask_diagnostics(&text, false).len(), 1);
+    assert!(lane_mask_diagnostics(&module(32, "activemask.b32 %r3;"), true).is_empty());
 }

@@ -470,6 +470,26 @@ fn inline_ptx_lane_mask_operands_on_wave64() {
 }
 
 #[test]
+fn wave64_lane_mask_results_in_inline_ptx_are_errors_in_the_program_log() {
+    // Lane masks written to 32-bit variables: the PTX check of 64-lane modules (the one
+    // the driver's JIT makes) reports them at compile time, with the PTX position.
+    for (asm, what) in [
+        ("activemask.b32 %0;", "the lane-mask result of 'activemask.b32' goes to the 32-bit register"),
+        ("mov.u32 %0, %%lanemask_lt;", "%lanemask_lt is a 64-bit lane mask in a 64-lane module, read here as a 32-bit value"),
+    ] {
+        let src = format!("extern \"C\" __global__ void k(unsigned* out) {{ unsigned m; asm volatile(\"{asm}\" : \"=r\"(m)); out[threadIdx.x] = m; }}");
+        let c = nvrtc(&src, "mask.cu", &[], &["-arch=gfx90a"], &[]);
+        assert_eq!(c.result, nvrtc::NVRTC_ERROR_COMPILATION, "{asm}: {}", c.log);
+        let line = c.log.lines().find(|l| l.contains(what)).unwrap_or_else(|| panic!("{asm}: {}", c.log));
+        assert!(line.starts_with("error: in the generated PTX, line ") && line.contains(", column "), "{line}");
+        assert!(c.log.contains("1 error detected in the compilation of \"mask.cu\"."), "{}", c.log);
+        // A 32-lane target takes the same program.
+        let c = nvrtc(&src, "mask.cu", &[], &["-arch=sm_80"], &[]);
+        assert_eq!(c.result, nvrtc::NVRTC_SUCCESS, "{asm}: {}", c.log);
+    }
+}
+
+#[test]
 fn relocatable_device_code_compiles_and_self_contained_programs_load() {
     let src = r#"
         extern __device__ int helper_elsewhere(int);

@@ -24,7 +24,7 @@
 
 use super::func::{FnLowerer, Local, R};
 use super::types::bits;
-use crate::diag::Diagnostic;
+use crate::diag::{self, Diagnostic};
 use crate::ptx::ast::*;
 
 /// The all-lanes mask of a warp of `warp_size` lanes, as an `i64` constant.
@@ -64,7 +64,8 @@ impl FnLowerer<'_> {
                 self.span,
                 format!("{name} is a 64-bit lane mask in a 64-lane module, read here as a {}-bit value; use a 64-bit type", bits(ty)),
             )
-            .with_snippet(name.to_string()));
+            .with_snippet(name.to_string())
+            .with_code(diag::LANEMASK));
         }
         let m = self.lanemask(name);
         Ok(self.convert(&m, ScalarType::U(64), ty, false))
@@ -105,7 +106,8 @@ impl FnLowerer<'_> {
                             operand_text(op)
                         ),
                     )
-                    .with_snippet(operand_text(op)),
+                    .with_snippet(operand_text(op))
+                .with_code(diag::LANEMASK),
                 );
             }
             let v = if w == 64 { bits64 as i64 } else { bits64 as u32 as i64 };
@@ -117,7 +119,8 @@ impl FnLowerer<'_> {
                     self.span,
                     format!("the lane-mask operand of '{what}' is the {b}-bit value {}; lane masks have 64 bits in a 64-lane module", operand_text(op)),
                 )
-                .with_snippet(operand_text(op)));
+                .with_snippet(operand_text(op))
+                .with_code(diag::LANEMASK));
             }
             return self.src(op, ScalarType::B(64));
         }
@@ -136,7 +139,8 @@ impl FnLowerer<'_> {
                     self.span,
                     format!("the lane-mask result of '{what}' goes to the {b}-bit register {}; lane masks have 64 bits in a 64-lane module", operand_text(op)),
                 )
-                .with_snippet(operand_text(op)));
+                .with_snippet(operand_text(op))
+                .with_code(diag::LANEMASK));
             }
             return self.dst(op, ScalarType::B(64), v);
         }
@@ -179,4 +183,18 @@ impl FnLowerer<'_> {
         self.emit_terminator(ret);
         Ok(())
     }
+}
+
+/// The lane-mask diagnostics of a PTX module: what loading it would report about lane-mask
+/// widths (errors, and with `warnings` the constant-mask warnings), for front-ends that
+/// produce PTX (our NVRTC) and want to report them at compile time. Other problems of the
+/// module are not this function's business and are left out.
+pub fn lane_mask_diagnostics(ptx: &str, warnings: bool) -> Vec<Diagnostic> {
+    let Some(ast) = crate::ptx::parse(ptx).ok() else { return Vec::new() };
+    let options = super::LowerOptions { lanemask_warnings: warnings };
+    let diags = match super::lower_module_with(&ast, &crate::target::host::HostTarget, &options) {
+        Ok(m) => m.warnings,
+        Err(e) => e,
+    };
+    diags.into_iter().filter(|d| d.code == Some(diag::LANEMASK)).collect()
 }

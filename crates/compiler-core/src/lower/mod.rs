@@ -35,6 +35,7 @@ pub mod types;
 mod warp;
 
 pub(crate) use module::ll_global;
+pub use lanemask::lane_mask_diagnostics;
 pub use module::{lower_module, lower_module_for, lower_module_with};
 #[cfg(test)]
 pub(crate) use module::{define_intrinsics, intrinsic_declarations};
