@@ -562,7 +562,7 @@ impl<'a> FnLowerer<'a> {
                 if let Some(v) = self.warp_constant(name, ty) {
                     return Ok(v);
                 }
-                if name.starts_with("%lanemask_") && self.lookup(name).is_none() {
+                if super::lanemask::is_lanemask_sreg(name) && self.lookup(name).is_none() {
                     return self.lanemask_src(name, ty);
                 }
                 if name.starts_with('%') && self.lookup(name).is_none() || component.is_some() {

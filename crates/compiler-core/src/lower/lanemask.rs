@@ -36,6 +36,11 @@ pub(crate) fn full_mask(warp_size: u32) -> &'static str {
     }
 }
 
+/// Whether `name` is one of the `%lanemask_*` special registers (PTX ISA chapter 10, "Special Registers").
+pub(crate) fn is_lanemask_sreg(name: &str) -> bool {
+    matches!(name, "%lanemask_eq" | "%lanemask_lt" | "%lanemask_le" | "%lanemask_gt" | "%lanemask_ge")
+}
+
 /// An operand as it reads in PTX, for diagnostics.
 fn operand_text(op: &Operand) -> String {
     match op {
@@ -77,7 +82,7 @@ impl FnLowerer<'_> {
             Operand::Ident { name, component } => match self.lookup(name) {
                 Some(Local::Reg { ty, .. }) => Some(bits(*ty)),
                 Some(Local::Mem { .. }) => Some(64),
-                None if name.starts_with("%lanemask_") => Some(self.cx.warp_size),
+                None if is_lanemask_sreg(name) => Some(self.cx.warp_size),
                 None if name.starts_with('%') || component.is_some() => Some(32),
                 None => Some(64),
             },

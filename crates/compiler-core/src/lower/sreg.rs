@@ -58,7 +58,7 @@ impl FnLowerer<'_> {
         }
     }
 
-    /// `%lanemask_{eq,lt,le,gt,ge}` (PTX ISA 10.x) as an i64 of the module's warp width:
+    /// `%lanemask_{eq,lt,le,gt,ge}` (PTX ISA chapter 10) as an i64 of the module's warp width:
     /// lanes relative to this one (`gt`/`ge` stop at the last lane of the warp).
     pub(crate) fn lanemask(&mut self, name: &str) -> String {
         let full = super::lanemask::full_mask(self.cx.warp_size);
