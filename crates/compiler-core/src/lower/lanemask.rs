@@ -112,7 +112,7 @@ impl FnLowerer<'_> {
                         ),
                     )
                     .with_snippet(operand_text(op))
-                .with_code(diag::LANEMASK),
+                    .with_code(diag::LANEMASK),
                 );
             }
             let v = if w == 64 { bits64 as i64 } else { bits64 as u32 as i64 };
