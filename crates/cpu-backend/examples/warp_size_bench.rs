@@ -1,8 +1,10 @@
 //! What 64-lane warps cost on the CPU device: the same warp-shuffle sum (a `shfl.bfly`
-//! butterfly over `WARP_SZ` lanes, one atomic add per warp) as a 32-lane and as a 64-lane
+//! butterfly over the warp's lanes, one atomic add per warp) as a 32-lane and as a 64-lane
 //! module, runs interleaved, medians and their ratio printed with the load average.
 //!
-//! `cargo run --release -p cpu-backend --example warp_size_bench [-- REPS]`
+//! `cargo run --release -p cpu-backend --example warp_size_bench [-- REPS [WIDTHS]]`;
+//! WIDTHS is `32,64` (default) or one of them (`32` also runs on builds that predate
+//! `.warp_size`, for before/after comparisons).
 
 use backend_api::{LaunchConfig, LoadOptions};
 use std::time::Instant;
@@ -52,6 +54,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 fn main() {
     let reps: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(7);
+    let widths: Vec<u32> = std::env::args().nth(2).unwrap_or_else(|| "32,64".into()).split(',').filter_map(|w| w.parse().ok()).collect();
     let d = cpu_backend::devices().remove(0);
     let n: u32 = 1 << 20;
     let block = 256u32;
@@ -59,11 +62,14 @@ fn main() {
     let ones = vec![1.0f32; n as usize];
     unsafe { d.copy_to_device(input, ones.as_ptr() as *const u8, n as usize * 4).unwrap() };
     let out = d.alloc(4).unwrap();
-    let modules: Vec<_> = [32u32, 64]
+    let modules: Vec<_> = widths
         .iter()
         .map(|&w| {
             let directive = if w == 64 { ".warp_size 64\n" } else { "" };
-            let ptx = format!(".version 8.0\n.target sm_80\n.address_size 64\n{directive}{BODY}");
+            // The warp size written out (not `WARP_SZ`), so that builds from before the
+            // directive run the same 32-lane PTX.
+            let body = BODY.replace("WARP_SZ", &w.to_string());
+            let ptx = format!(".version 8.0\n.target sm_80\n.address_size 64\n{directive}{body}");
             (w, d.load_ptx(&ptx, &LoadOptions::default()).unwrap())
         })
         .collect();
@@ -84,9 +90,12 @@ fn main() {
         }
     }
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    let (t32, t64) = (median(times[0].clone()), median(times[1].clone()));
     println!("warp-shuffle sum of 2^20 floats, {reps} reps interleaved, medians; load average {}", load.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
-    println!("32-lane module: {t32:.2} ms");
-    println!("64-lane module: {t64:.2} ms");
-    println!("ratio 32-lane / 64-lane time: {:.2}", t32 / t64);
+    let medians: Vec<f64> = times.into_iter().map(median).collect();
+    for ((w, _), t) in modules.iter().zip(&medians) {
+        println!("{w}-lane module: {t:.2} ms");
+    }
+    if medians.len() == 2 {
+        println!("ratio {}-lane / {}-lane time: {:.2}", modules[0].0, modules[1].0, medians[0] / medians[1]);
+    }
 }
