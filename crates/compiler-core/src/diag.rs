@@ -22,17 +22,30 @@ pub struct Diagnostic {
     pub message: String,
     /// The source text the message is about (a token or a line), if known.
     pub snippet: Option<String>,
+    /// A stable name for a family of diagnostics that clients look for or switch off
+    /// ([`LANEMASK`]); `None` for the rest.
+    pub code: Option<&'static str>,
 }
+
+/// [`Diagnostic::code`] of the lane-mask width diagnostics of 64-lane modules
+/// (`lower::lanemask`).
+pub const LANEMASK: &str = "lanemask";
 
 impl Diagnostic {
     /// An error at `span`.
     pub fn error(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Error, span, message: message.into(), snippet: None }
+        Diagnostic { severity: Severity::Error, span, message: message.into(), snippet: None, code: None }
     }
 
     /// A warning at `span`.
     pub fn warning(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Warning, span, message: message.into(), snippet: None }
+        Diagnostic { severity: Severity::Warning, span, message: message.into(), snippet: None, code: None }
+    }
+
+    /// Name the diagnostic's family.
+    pub fn with_code(mut self, code: &'static str) -> Self {
+        self.code = Some(code);
+        self
     }
 
     /// Attach the offending text.

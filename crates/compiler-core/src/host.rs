@@ -86,11 +86,13 @@ pub struct HostOptions {
     /// Threads that optimize and generate code in parallel, each for a partition of the
     /// module's kernels; 0: `PTX_COMPILE_THREADS` from the environment, else one per core.
     pub threads: usize,
+    /// See [`crate::lower::LowerOptions::lanemask_warnings`].
+    pub lanemask_warnings: bool,
 }
 
 impl Default for HostOptions {
     fn default() -> Self {
-        HostOptions { opt_level: 2, threads: 0 }
+        HostOptions { opt_level: 2, threads: 0, lanemask_warnings: true }
     }
 }
 
@@ -132,9 +134,18 @@ pub fn compile_ptx(ptx: &str, options: &HostOptions) -> Result<HostModule, HostE
 }
 
 /// [`compile_ptx`] with an explicit cache (`None`: no cache).
+/// The parser's and the lowering's warnings end up in [`HostModule::warnings`]; on an
+/// error every diagnostic is in the [`HostError::Ptx`] list.
 pub fn compile_ptx_with_cache(ptx: &str, options: &HostOptions, cache: Option<&Cache>) -> Result<HostModule, HostError> {
-    let ast = crate::ptx::parse(ptx).map_err(HostError::Ptx)?;
-    let lowered = crate::lower::lower_module(&ast).map_err(HostError::Ptx)?;
+    let (ast, mut warnings) = crate::ptx::parser::parse_with_warnings(ptx);
+    let ast = ast.ok_or_else(|| HostError::Ptx(warnings.clone()))?;
+    let lower_options = crate::lower::LowerOptions { lanemask_warnings: options.lanemask_warnings };
+    let mut lowered = crate::lower::lower_module_with(&ast, &crate::target::host::HostTarget, &lower_options).map_err(|mut e| {
+        warnings.append(&mut e);
+        HostError::Ptx(warnings.clone())
+    })?;
+    warnings.append(&mut lowered.warnings);
+    lowered.warnings = warnings;
     compile_with(lowered, options, cache)
 }
 

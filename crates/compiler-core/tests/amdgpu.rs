@@ -171,6 +171,13 @@ fn unsupported_targets_and_warp_widths_are_refused_clearly() {
     assert!(err("gfx1100", 64).contains("wave32"), "{}", err("gfx1100", 64));
     assert!(err("gfx90a", 64).contains("64-lane"), "{}", err("gfx90a", 64));
     assert_eq!(err("gfx90a:xnack-", 32), "", "target ID features are accepted");
+    // A module that declares 64-lane warps needs them whatever the options say.
+    let wave64 = ptx("arith").replacen(".address_size 64", ".address_size 64\n.warp_size 64", 1);
+    assert!(wave64.contains(".warp_size 64"));
+    for gfx in ["gfx90a", "gfx1100"] {
+        let e = codegen::compile_ptx(&wave64, &AmdgpuOptions::new(gfx)).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(e.contains("64-lane"), "{gfx}: {e}");
+    }
     // A barrier for part of the CTA has no AMDGPU equivalent: refused with the PTX line.
     let ptx = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tbar.sync 1, 64;\n\tret;\n}\n";
     let e = codegen::compile_ptx(ptx, &AmdgpuOptions::new("gfx1100")).expect_err("refused").to_string();

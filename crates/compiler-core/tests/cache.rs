@@ -38,7 +38,7 @@ fn second_compile_is_a_cache_hit() {
     assert_ne!(warm.globals[0].1, 0);
 
     // Another optimization level is another entry.
-    let o1 = compile_ptx_with_cache(PTX, &HostOptions { opt_level: 1, ..Default::default() }, Some(&cache)).unwrap();
+    let o1 = compile_ptx_with_cache(PTX, &HostOptions { opt_level: 1, ..HostOptions::default() }, Some(&cache)).unwrap();
     assert!(!o1.from_cache);
     assert_eq!(entries().len(), 2);
 

@@ -20,7 +20,7 @@ fn samples() -> Vec<(String, String)> {
 #[test]
 fn every_sample_compiles_for_the_host() {
     for (name, text) in samples() {
-        let m = compile_ptx(&text, &HostOptions { opt_level: 1, ..Default::default() }).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let m = compile_ptx(&text, &HostOptions { opt_level: 1, ..HostOptions::default() }).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(!m.kernels.is_empty(), "{name}: no kernels");
     }
 }

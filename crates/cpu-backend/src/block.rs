@@ -56,22 +56,23 @@ pub struct BlockScratch {
     states: Vec<u32>,
 }
 
-/// Lanes in a warp (PTX from NVIDIA's tools assumes 32).
-const WARP: usize = 32;
+/// Most lanes a warp can have: modules declare 32 (the default, what PTX from NVIDIA's
+/// tools assumes) or 64 (`.warp_size 64`); the kernel's `meta.warp_size` says which.
+const MAX_WARP: usize = 64;
 
 /// Where the lanes of one warp meet at a collective. Double-buffered by round parity: a
 /// lane deposits in round r and reads in round r + 1, while lanes that already moved on
-/// deposit into the other buffer.
+/// deposit into the other buffer. Warps of 32 lanes use the first half.
 #[derive(Clone)]
 struct WarpExchange {
-    values: [[u64; WARP]; 2],
+    values: [[u64; MAX_WARP]; 2],
     /// `(round << 32) | (site + 1)` of each lane's deposit; lanes with equal stamps met.
-    stamps: [[u64; WARP]; 2],
+    stamps: [[u64; MAX_WARP]; 2],
 }
 
 impl Default for WarpExchange {
     fn default() -> Self {
-        WarpExchange { values: [[0; WARP]; 2], stamps: [[0; WARP]; 2] }
+        WarpExchange { values: [[0; MAX_WARP]; 2], stamps: [[0; MAX_WARP]; 2] }
     }
 }
 
@@ -289,8 +290,11 @@ impl LaunchShape<'_> {
         abandon(scratch);
         scratch.ctxs.clear();
         scratch.fiber_rt.clear();
+        // Warps are consecutive runs of `warp` threads in linear thread order (x fastest),
+        // as `%laneid`/`%warpid` number them.
+        let warp = (self.kernel.meta.warp_size as usize).clamp(1, MAX_WARP);
         scratch.warps.clear();
-        scratch.warps.resize(n.div_ceil(WARP), WarpExchange::default());
+        scratch.warps.resize(n.div_ceil(warp), WarpExchange::default());
         scratch.round = 0;
         scratch.barriers = BlockBarriers::new(n as u32);
         let warps = scratch.warps.as_mut_ptr();
@@ -309,9 +313,9 @@ impl LaunchShape<'_> {
             scratch.fiber_rt.push(FiberRuntime {
                 yielder: std::ptr::null(),
                 fault: self.fault,
-                // SAFETY: i / WARP < warps.len().
-                warp: unsafe { warps.add(i as usize / WARP) },
-                lane: i as usize % WARP,
+                // SAFETY: i / warp < warps.len().
+                warp: unsafe { warps.add(i as usize / warp) },
+                lane: i as usize % warp,
                 round,
                 barriers,
                 spins: 0,
@@ -455,7 +459,7 @@ unsafe fn escape(ctx: *mut ThreadCtx) -> ! {
 
 /// A warp collective in fiber mode: deposit, let the other lanes run to their next
 /// suspension point, then report who met here.
-unsafe extern "C" fn warp_exchange_in_fiber(ctx: *mut ThreadCtx, site: u32, value: u64, arrived: *mut u32) -> *const u64 {
+unsafe extern "C" fn warp_exchange_in_fiber(ctx: *mut ThreadCtx, site: u32, value: u64, arrived: *mut u64) -> *const u64 {
     // SAFETY: `runtime` points to this fiber's `FiberRuntime`, whose `warp` and `round`
     // point into the block scratch that outlives every fiber of the block. Fibers of a
     // block run on one OS thread, one at a time, so these accesses never race.
@@ -470,7 +474,8 @@ unsafe extern "C" fn warp_exchange_in_fiber(ctx: *mut ThreadCtx, site: u32, valu
         w.stamps[buf][rt.lane] = stamp;
         (*rt.yielder).suspend(Suspend::Wait);
         let w = &*rt.warp;
-        let mut mask = 0u32;
+        // Lanes a warp does not have never deposit, so their stamps never match.
+        let mut mask = 0u64;
         for (lane, s) in w.stamps[buf].iter().enumerate() {
             if *s == stamp {
                 mask |= 1 << lane;
@@ -483,7 +488,7 @@ unsafe extern "C" fn warp_exchange_in_fiber(ctx: *mut ThreadCtx, site: u32, valu
 }
 
 /// Kernels with warp collectives always run as fibers; reaching this is a compiler bug.
-unsafe extern "C" fn warp_exchange_outside_fiber(ctx: *mut ThreadCtx, _site: u32, _value: u64, _arrived: *mut u32) -> *const u64 {
+unsafe extern "C" fn warp_exchange_outside_fiber(ctx: *mut ThreadCtx, _site: u32, _value: u64, _arrived: *mut u64) -> *const u64 {
     // SAFETY: as in `trap`.
     unsafe { trap(ctx) };
     std::ptr::null()

@@ -18,7 +18,11 @@ pub struct CpuModule {
 
 impl CpuModule {
     pub fn compile(ptx: &str, options: &LoadOptions, pool: Arc<Pool>, output: Arc<Output>) -> Result<Self, LoadError> {
-        let opts = HostOptions { opt_level: options.optimization_level.map(|l| l.min(3)).unwrap_or(2), ..Default::default() };
+        let opts = HostOptions {
+            opt_level: options.optimization_level.map(|l| l.min(3)).unwrap_or(2),
+            lanemask_warnings: compiler_core::lower::lanemask_warnings_from_env(),
+            ..Default::default()
+        };
         // A compiler bug must not take the host process down: report it as an error.
         let compiled = std::panic::catch_unwind(|| compile_ptx(ptx, &opts))
             .map_err(|_| LoadError::Codegen("internal compiler error (panic while compiling PTX)".into()))?;

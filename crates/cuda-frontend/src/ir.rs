@@ -292,5 +292,26 @@ pub(crate) fn finish(
         Some(p) => &ptx[p..],
         None => body,
     };
+    let body = declare_warp_size(body, target.warp_size);
     Ok((format!("{}{}", ptx_banner(), body), lowered, (passes_ms, codegen_ms)))
+}
+
+/// A 64-lane module says so with `.warp_size 64` after `.address_size` (ARCHITECTURE.md
+/// "Warp size"): our PTX compiler then gives `WARP_SZ`, lane masks and `%laneid` 64 lanes,
+/// and NVIDIA's ptxas rejects the module instead of running it with 32-lane warps.
+fn declare_warp_size(ptx: &str, warp_size: u32) -> String {
+    if warp_size == 32 {
+        return ptx.to_string();
+    }
+    let directive = format!(".warp_size {warp_size}\n");
+    // NVPTX always writes `.address_size 64` in the header; else after `.target`.
+    let line_end = [".address_size", ".target"].iter().find_map(|d| {
+        let at = ptx.find(d)?;
+        Some(ptx[at..].find('\n').map(|e| at + e + 1))
+    });
+    match line_end {
+        Some(Some(at)) => format!("{}{directive}{}", &ptx[..at], &ptx[at..]),
+        Some(None) => format!("{ptx}\n{directive}"),
+        None => format!("{directive}{ptx}"),
+    }
 }

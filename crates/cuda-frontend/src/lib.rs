@@ -462,6 +462,42 @@ pub(crate) fn run_shim(call: &ShimCall) -> ShimResult {
     ShimResult { rc, module, crash, diags: sink.diags, pch }
 }
 
+/// A 64-lane module's PTX is checked as loading it would check it (lane-mask widths, see
+/// compiler-core `lower::lanemask`), so that the program log, not only the driver's JIT
+/// log, reports what the driver would refuse: e.g. inline PTX writing `activemask` or
+/// `%lanemask_*` to a 32-bit variable. The constant-mask warning is left to the
+/// front-end's #20201, which points at the source line and obeys `--diag-*`. Returns the
+/// log text of the errors, if any.
+fn wave64_ptx_errors(ptx: &str, warp_size: u32, main_name: &str) -> Option<String> {
+    if warp_size != 64 {
+        return None;
+    }
+    let errors = compiler_core::lower::lane_mask_diagnostics(ptx, false);
+    if errors.is_empty() {
+        return None;
+    }
+    let diags: Vec<diag::Diagnostic> = errors
+        .iter()
+        .map(|e| diag::Diagnostic {
+            level: Level::Error,
+            kind: diag::Kind::Other,
+            file: String::new(),
+            line: 0,
+            col: 0,
+            message: format!(
+                "in the generated PTX, line {}, column {}: {}{}",
+                e.span.line,
+                e.span.col,
+                e.message,
+                e.snippet.as_deref().map(|s| format!(" (near: {s})")).unwrap_or_default()
+            ),
+            source_line: String::new(),
+            arg: String::new(),
+        })
+        .collect();
+    Some(diag::render(&diags, main_name))
+}
+
 /// Compiles one program. Thread-safe: independent requests may run concurrently.
 pub fn compile(req: &Request) -> CompileResult {
     match req.options.output {
@@ -601,6 +637,10 @@ pub fn compile(req: &Request) -> CompileResult {
             timings.passes_ms = t.0;
             timings.codegen_ms = t.1;
             drop(module);
+            if let Some(errors) = wave64_ptx_errors(&ptx, target.warp_size, req.name) {
+                log.push_str(&errors);
+                return CompileResult { outcome: Outcome::CompileError, log, ptx: None, lowered_names: Vec::new(), timings };
+            }
             CompileResult { outcome: Outcome::Success, log, ptx: Some(ptx), lowered_names: lowered, timings }
         }
         Err(outcome) => {

@@ -226,28 +226,89 @@ dst[threadIdx.x] = out;
 }
 "#;
 
-#[test]
-fn seed_inline_ptx_examples_at_warp_32_run() {
-    let c = nvrtc(REV_CUMSUM, "cumsum.cu", &[], &[], &["shuffleRevCumsumKernel"]);
-    assert_eq!(c.result, nvrtc::NVRTC_SUCCESS, "{}", c.log);
+/// Options giving each warp size: the default (the CPU device, sm_XX), a wave64 AMD
+/// target, the override on an NVIDIA architecture, and a wave32 AMD target.
+const WARP_TARGETS: [(&[&str], u32); 4] = [(&[], 32), (&["-arch=gfx90a"], 64), (&["-arch=sm_80", "--warp-size=64"], 64), (&["-arch=gfx1100"], 32)];
+
+/// Compiles `src` for `opts`, checks the PTX declares the warp size (`.warp_size 64` right
+/// after `.address_size`, nothing at 32) and returns it with the kernel's lowered name.
+fn compile_for_warp(src: &str, kernel: &str, opts: &[&str], warp: u32) -> (String, String) {
+    let c = nvrtc(src, "warp.cu", &[], opts, &[kernel]);
+    assert_eq!(c.result, nvrtc::NVRTC_SUCCESS, "{opts:?}: {}", c.log);
+    assert!(!c.log.contains("warning"), "{opts:?}: {}", c.log);
+    let declared = c.ptx.contains(".address_size 64\n.warp_size 64\n");
+    assert_eq!(declared, warp == 64, "{opts:?}:\n{}", c.ptx);
+    assert!(!c.ptx.contains(".warp_size 32"), "{opts:?}");
     let name = c.lowered[0].1.clone().unwrap();
-    let out = run_f32(&c.ptx, &name, 32, 32);
-    let expect: Vec<f32> = (0..32).map(|i| (32 - i) as f32).collect();
-    assert_eq!(out, expect);
-    let c = nvrtc(BUTTERFLY, "bfly.cu", &[], &[], &["shuffleBflyKernel"]);
-    assert_eq!(c.result, nvrtc::NVRTC_SUCCESS, "{}", c.log);
-    let name = c.lowered[0].1.clone().unwrap();
-    let out = run_f32(&c.ptx, &name, 32, 32);
-    assert_eq!(out, vec![496.0; 32]);
+    (c.ptx, name)
 }
 
 #[test]
-fn seed_inline_ptx_examples_at_warp_64_compile() {
-    // No wave64 device here: check the PTX the AMD path receives.
-    for (src, step) in [(REV_CUMSUM, "shfl.sync.down.b32 Ry|p, Rx, 0x20, 63, -1;"), (BUTTERFLY, "shfl.sync.bfly.b32 Ry, Rx, 0x20, 63, -1;")] {
-        let c = nvrtc(src, "w64.cu", &[], &["-arch=gfx90a"], &[]);
-        assert_eq!(c.result, nvrtc::NVRTC_SUCCESS, "{}", c.log);
-        assert!(c.ptx.contains(step), "{}", c.ptx);
+fn seed_inline_ptx_examples_run_at_warp_32_and_64() {
+    for (opts, warp) in WARP_TARGETS {
+        // Two warps per block: each warp computes on its own lanes.
+        let n = 2 * warp as usize;
+        let (ptx, name) = compile_for_warp(REV_CUMSUM, "shuffleRevCumsumKernel", opts, warp);
+        // A suffix sum of ones over the warp: lane l gets warp - l.
+        let expect: Vec<f32> = (0..n).map(|t| (warp as usize - t % warp as usize) as f32).collect();
+        assert_eq!(run_f32(&ptx, &name, n, n as u32), expect, "reverse cumsum, {opts:?}");
+        let (ptx, name) = compile_for_warp(BUTTERFLY, "shuffleBflyKernel", opts, warp);
+        // Every lane gets the sum of its warp's thread indices.
+        let expect: Vec<f32> = (0..n).map(|t| { let base = t / warp as usize * warp as usize; (base..base + warp as usize).sum::<usize>() as f32 }).collect();
+        assert_eq!(run_f32(&ptx, &name, n, n as u32), expect, "butterfly, {opts:?}");
+    }
+}
+
+#[test]
+fn warp_intrinsics_run_at_warp_32_and_64() {
+    // Per thread: ballot popcount, the sum over the warp by shuffles, lane-mask and
+    // active-mask facts, match; all through cudaLaneMask_t.
+    let src = r#"
+        extern "C" __global__ void k(const int* in, long long* out) {
+            int t = threadIdx.x;
+            cudaLaneMask_t all = __activemask();
+            cudaLaneMask_t b = __ballot_sync(all, t % 3 == 0);
+            int v = in[t];
+            for (int d = warpSize / 2; d > 0; d /= 2) v += __shfl_xor_sync(all, v, d);
+            int up = __shfl_up_sync(all, in[t], 1);
+            cudaLaneMask_t same = __match_any_sync(all, t % 5);
+            long long* o = out + 6 * t;
+            o[0] = __popcll(b);
+            o[1] = v;
+            o[2] = up;
+            o[3] = (long long)__popcll(same);
+            o[4] = (long long)__popcll(all);
+            o[5] = __popcll(__nv_lanemask_lt()) + 100 * warpSize;
+        }"#;
+    for (opts, warp) in WARP_TARGETS {
+        let w = warp as usize;
+        let n = 2 * w + w / 2; // two whole warps and a half one
+        let (ptx, name) = compile_for_warp(src, "k", opts, warp);
+        let gpu = Gpu::new();
+        let m = gpu.load(ptx.as_bytes());
+        let input: Vec<i32> = (0..n as i32).map(|t| t * 7 % 11).collect();
+        let (bi, bo) = (gpu.alloc(&input), gpu.alloc(&vec![0i64; 6 * n]));
+        let (mut pi, mut po) = (bi.ptr, bo.ptr);
+        gpu.launch(m.func(&name), (1, 1, 1), (n as u32, 1, 1), 0, &mut [arg(&mut pi), arg(&mut po)]);
+        let got: Vec<i64> = gpu.read(&bo);
+        for t in 0..n {
+            let (base, lane) = (t / w * w, t % w);
+            let lanes = (n - base).min(w);
+            let warp_threads = base..base + lanes;
+            let mut want = [
+                warp_threads.clone().filter(|u| u % 3 == 0).count() as i64,
+                warp_threads.clone().map(|u| input[u] as i64).sum(),
+                if lane > 0 { input[t - 1] as i64 } else { input[t] as i64 },
+                warp_threads.clone().filter(|u| u % 5 == t % 5).count() as i64,
+                lanes as i64,
+                lane as i64 + 100 * warp as i64,
+            ];
+            // The xor butterfly reads lanes a partial warp does not have: undefined.
+            if lanes < w {
+                want[1] = got[6 * t + 1];
+            }
+            assert_eq!(&got[6 * t..6 * t + 6], &want, "{opts:?}, thread {t}");
+        }
     }
 }
 
@@ -406,6 +467,26 @@ fn inline_ptx_lane_mask_operands_on_wave64() {
     let c = nvrtc(src, "mask.cu", &[], &["-arch=sm_80"], &[]);
     assert_eq!(c.result, nvrtc::NVRTC_SUCCESS, "{}", c.log);
     assert!(!c.log.contains("lane"), "{}", c.log);
+}
+
+#[test]
+fn wave64_lane_mask_results_in_inline_ptx_are_errors_in_the_program_log() {
+    // Lane masks written to 32-bit variables: the PTX check of 64-lane modules (the one
+    // the driver's JIT makes) reports them at compile time, with the PTX position.
+    for (asm, what) in [
+        ("activemask.b32 %0;", "the lane-mask result of 'activemask.b32' goes to the 32-bit register"),
+        ("mov.u32 %0, %%lanemask_lt;", "%lanemask_lt is a 64-bit lane mask in a 64-lane module, read here as a 32-bit value"),
+    ] {
+        let src = format!("extern \"C\" __global__ void k(unsigned* out) {{ unsigned m; asm volatile(\"{asm}\" : \"=r\"(m)); out[threadIdx.x] = m; }}");
+        let c = nvrtc(&src, "mask.cu", &[], &["-arch=gfx90a"], &[]);
+        assert_eq!(c.result, nvrtc::NVRTC_ERROR_COMPILATION, "{asm}: {}", c.log);
+        let line = c.log.lines().find(|l| l.contains(what)).unwrap_or_else(|| panic!("{asm}: {}", c.log));
+        assert!(line.starts_with("error: in the generated PTX, line ") && line.contains(", column "), "{line}");
+        assert!(c.log.contains("1 error detected in the compilation of \"mask.cu\"."), "{}", c.log);
+        // A 32-lane target takes the same program.
+        let c = nvrtc(&src, "mask.cu", &[], &["-arch=sm_80"], &[]);
+        assert_eq!(c.result, nvrtc::NVRTC_SUCCESS, "{asm}: {}", c.log);
+    }
 }
 
 #[test]

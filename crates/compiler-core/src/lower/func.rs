@@ -127,6 +127,7 @@ pub(crate) fn lower_function_mode<'a>(
             maxntid: f.tuning.maxntid,
             local_bytes: 0,
             regions: None,
+            warp_size: cx.warp_size,
         });
     } else {
         for (i, p) in f.returns.iter().enumerate() {
@@ -559,6 +560,12 @@ impl<'a> FnLowerer<'a> {
         match op {
             Operand::Imm(imm) => Ok(super::module::imm_text(imm, ty)),
             Operand::Ident { name, component } => {
+                if let Some(v) = self.warp_constant(name, ty) {
+                    return Ok(v);
+                }
+                if super::lanemask::is_lanemask_sreg(name) && self.lookup(name).is_none() {
+                    return self.lanemask_src(name, ty);
+                }
                 if name.starts_with('%') && self.lookup(name).is_none() || component.is_some() {
                     if let Some(v) = self.special(name, *component)? {
                         return Ok(self.convert(&v, ScalarType::U(32), ty, false));

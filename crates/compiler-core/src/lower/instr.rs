@@ -70,6 +70,7 @@ impl FnLowerer<'_> {
             "shf" => self.shf(&m, ops),
             "lop3" => self.lop3(&m, ops),
             "atom" | "red" => self.atom(&i.opcode, &m, ops),
+            "exit" if self.cx.warp_size == 64 => self.converged_exit(),
             "ret" | "exit" => {
                 let ret = self.ret_exit();
                 self.emit_terminator(ret);

@@ -16,7 +16,10 @@
 //! passes its `host_abi::ThreadCtx`; the AMDGPU target passes `null` and ignores it).
 //! `site` is a constant unique to the call site in the module (line * 4096 + column of
 //! the PTX instruction); collectives that meet at different sites are different meetings.
-//! Lane masks are 32-bit: bit `i` is lane `i` of the PTX warp, which always has 32 lanes.
+//! Lane masks are `i64` whatever the module's warp size (`ModuleInfo::warp_size`, 32 or 64;
+//! see `ptx::ast::Module::warp_size`): bit `i` is lane `i` of the warp, and in a 32-lane
+//! module the upper 32 bits are zero. `__ptx_sreg_laneid`, `_warpid` and `_nwarpid` follow
+//! the module's warp size too.
 //!
 //! | intrinsic | meaning |
 //! |---|---|
@@ -32,12 +35,12 @@
 //! | `ptr __ptx_ptr_global(i64 a)`, `__ptx_ptr_const`, `__ptx_ptr_local` | the generic pointer for address `a` of that state space (`.global`, `.const` and `.local` addresses are generic addresses) |
 //! | `void __ptx_barrier(ctx, i32 id, i32 count)` | `bar.sync id{, count}` (count 0: the whole CTA), with CTA-scope acquire/release |
 //! | `i32 __ptx_barrier_op(ctx, i32 id, i32 count, i32 op, i32 pred)` | `bar.arrive` and `bar.red` (op: `BARRIER_OP_*`; pred 0 or 1) |
-//! | `void __ptx_warp_sync(ctx, i32 site, i32 membermask)` | `bar.warp.sync` |
-//! | `i32 __ptx_activemask(ctx, i32 site)` | `activemask`: the lanes executing this call |
-//! | `i32 __ptx_shfl(ctx, i32 site, i32 a, i32 src_lane, i32 membermask)` | `shfl.sync` (PTX ISA 9.7.8.6) after the lowering computed the source lane (0..31): `a` of lane `src_lane`, or the caller's own `a` when that lane is not executing the call |
-//! | `{i32,i32} __ptx_vote(ctx, i32 site, i1 p, i32 membermask)` | `vote`: (lanes of `active` whose `p` holds, `active` = executing lanes in `membermask`) |
-//! | `i32 __ptx_redux(ctx, i32 site, i32 op, i32 a, i32 membermask)` | `redux.sync` over the executing lanes in `membermask`; op: [`REDUX_OPS`] |
-//! | `{i32,i32} __ptx_match(ctx, i32 site, i64 a, i32 membermask)` | `match.sync`: (lanes of `active` whose value equals `a`, `active`) |
+//! | `void __ptx_warp_sync(ctx, i32 site, i64 membermask)` | `bar.warp.sync` |
+//! | `i64 __ptx_activemask(ctx, i32 site)` | `activemask`: the lanes executing this call |
+//! | `i32 __ptx_shfl(ctx, i32 site, i32 a, i32 src_lane, i64 membermask)` | `shfl.sync` (PTX ISA 9.7.8.6) after the lowering computed the source lane (0..warp size - 1): `a` of lane `src_lane`, or the caller's own `a` when that lane is not executing the call |
+//! | `{i64,i64} __ptx_vote(ctx, i32 site, i1 p, i64 membermask)` | `vote`: (lanes of `active` whose `p` holds, `active` = executing lanes in `membermask`) |
+//! | `i32 __ptx_redux(ctx, i32 site, i32 op, i32 a, i64 membermask)` | `redux.sync` over the executing lanes in `membermask`; op: [`REDUX_OPS`] |
+//! | `{i64,i64} __ptx_match(ctx, i32 site, i64 a, i64 membermask)` | `match.sync`: (lanes of `active` whose value equals `a`, `active`) |
 //! | `void __ptx_trap(ctx)` | `trap`: the launch fails; the calling thread does not continue |
 //! | `void __ptx_assertfail(ctx, ptr message, ptr file, i32 line, ptr function)` | CUDA's `__assertfail`: report, then trap |
 //! | `i32 __ptx_vprintf(ctx, ptr format, ptr args)` | CUDA's `vprintf` (argument buffer packed as nvcc packs it) |
@@ -91,12 +94,12 @@ pub const INTRINSICS: &[Intrinsic] = &[
     i("__ptx_ptr_local", "ptr", "i64"),
     i("__ptx_barrier", "void", "ptr, i32, i32"),
     i("__ptx_barrier_op", "i32", "ptr, i32, i32, i32, i32"),
-    i("__ptx_warp_sync", "void", "ptr, i32, i32"),
-    i("__ptx_activemask", "i32", "ptr, i32"),
-    i("__ptx_shfl", "i32", "ptr, i32, i32, i32, i32"),
-    i("__ptx_vote", "{ i32, i32 }", "ptr, i32, i1, i32"),
-    i("__ptx_redux", "i32", "ptr, i32, i32, i32, i32"),
-    i("__ptx_match", "{ i32, i32 }", "ptr, i32, i64, i32"),
+    i("__ptx_warp_sync", "void", "ptr, i32, i64"),
+    i("__ptx_activemask", "i64", "ptr, i32"),
+    i("__ptx_shfl", "i32", "ptr, i32, i32, i32, i64"),
+    i("__ptx_vote", "{ i64, i64 }", "ptr, i32, i1, i64"),
+    i("__ptx_redux", "i32", "ptr, i32, i32, i32, i64"),
+    i("__ptx_match", "{ i64, i64 }", "ptr, i32, i64, i64"),
     i("__ptx_trap", "void", "ptr"),
     i("__ptx_assertfail", "void", "ptr, ptr, ptr, i32, ptr"),
     i("__ptx_vprintf", "i32", "ptr, ptr, ptr"),

@@ -25,6 +25,7 @@ mod func;
 mod half;
 mod instr;
 pub mod intrinsics;
+mod lanemask;
 mod memory;
 mod module;
 pub mod regions;
@@ -34,7 +35,8 @@ pub mod types;
 mod warp;
 
 pub(crate) use module::ll_global;
-pub use module::{lower_module, lower_module_for};
+pub use lanemask::lane_mask_diagnostics;
+pub use module::{lower_module, lower_module_for, lower_module_with};
 #[cfg(test)]
 pub(crate) use module::{define_intrinsics, intrinsic_declarations};
 
@@ -56,6 +58,30 @@ pub struct KernelMeta {
     /// Set when the kernel was also cut at its barriers into regions (the CPU fast path;
     /// see `regions`).
     pub regions: Option<RegionMeta>,
+    /// Lanes per warp (the module's `.warp_size`, 32 if absent): the runtime groups the
+    /// block's threads into warps of this many lanes.
+    pub warp_size: u32,
+}
+
+/// Options of the lowering.
+#[derive(Clone, Copy, Debug)]
+pub struct LowerOptions {
+    /// Warn about a constant lane-mask operand with no lane above 31 in a 64-lane module
+    /// (seed 002: `0xffffffff` was probably meant as "all lanes"; `-1` is). The CPU
+    /// device turns it off with `PTX_LANEMASK_WARNINGS=0` ([`lanemask_warnings_from_env`]).
+    pub lanemask_warnings: bool,
+}
+
+impl Default for LowerOptions {
+    fn default() -> Self {
+        LowerOptions { lanemask_warnings: true }
+    }
+}
+
+/// Whether the environment leaves the constant lane-mask warning on: anything but
+/// `PTX_LANEMASK_WARNINGS=0` (or `false`/`off`).
+pub fn lanemask_warnings_from_env() -> bool {
+    !matches!(std::env::var("PTX_LANEMASK_WARNINGS").as_deref(), Ok("0") | Ok("false") | Ok("off"))
 }
 
 /// A kernel's barrier regions: states `0..=sites` are resume points (0 is the start).
@@ -79,7 +105,7 @@ pub struct GlobalMeta {
 }
 
 /// The result of lowering one PTX module.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct LoweredModule {
     pub ir: String,
     pub kernels: Vec<KernelMeta>,
@@ -89,6 +115,22 @@ pub struct LoweredModule {
     /// Where the dynamic shared array (`.extern .shared`) starts in the window, if the
     /// module declares one: after the static variables, 16-byte aligned.
     pub dynamic_shared_offset: Option<u64>,
-    /// Warnings found while lowering.
+    /// Warnings found while parsing (when the caller passes them on) and lowering.
     pub warnings: Vec<crate::diag::Diagnostic>,
+    /// Lanes per warp of the module (32 or 64).
+    pub warp_size: u32,
+}
+
+impl Default for LoweredModule {
+    fn default() -> Self {
+        LoweredModule {
+            ir: String::new(),
+            kernels: Vec::new(),
+            globals: Vec::new(),
+            static_shared_bytes: 0,
+            dynamic_shared_offset: None,
+            warnings: Vec::new(),
+            warp_size: 32,
+        }
+    }
 }

@@ -4,7 +4,7 @@
 
 use super::func::lower_function;
 use super::types::{f64_const, size_of};
-use super::{GlobalMeta, LoweredModule};
+use super::{GlobalMeta, LowerOptions, LoweredModule};
 use crate::diag::Diagnostic;
 use crate::ptx::ast::*;
 use crate::target::{host::HostTarget, ModuleInfo, Target};
@@ -36,6 +36,12 @@ pub(crate) struct ModuleCx<'t> {
     pub symbols: HashMap<String, Symbol>,
     pub functions: HashMap<String, FnSig>,
     pub target: &'t dyn Target,
+    /// Lanes per warp (`Module::warp_size`).
+    pub warp_size: u32,
+    pub options: LowerOptions,
+    /// Warnings of the function lowerings (a function lowered once per barrier region
+    /// reports the same warning several times; `lower_module_with` deduplicates).
+    pub warnings: std::cell::RefCell<Vec<Diagnostic>>,
 }
 
 /// LLVM name of a PTX identifier: quoted, so every PTX name is valid as is.
@@ -50,10 +56,24 @@ pub fn lower_module(m: &Module) -> Result<LoweredModule, Vec<Diagnostic>> {
 
 /// Lower a parsed module to LLVM IR text for `target`, plus the metadata the runtime needs.
 pub fn lower_module_for(m: &Module, target: &dyn Target) -> Result<LoweredModule, Vec<Diagnostic>> {
-    let mut out = LoweredModule::default();
+    lower_module_with(m, target, &LowerOptions::default())
+}
+
+/// [`lower_module_for`] with explicit options. Errors come back with the warnings found
+/// before them, in source order.
+pub fn lower_module_with(m: &Module, target: &dyn Target, options: &LowerOptions) -> Result<LoweredModule, Vec<Diagnostic>> {
+    let warp_size = if m.warp_size == 64 { 64 } else { 32 };
+    let mut out = LoweredModule { warp_size, ..LoweredModule::default() };
     let mut ir = target.module_header();
     let mut errors = Vec::new();
-    let mut cx = ModuleCx { symbols: HashMap::new(), functions: HashMap::new(), target };
+    let mut cx = ModuleCx {
+        symbols: HashMap::new(),
+        functions: HashMap::new(),
+        target,
+        warp_size,
+        options: *options,
+        warnings: std::cell::RefCell::new(Vec::new()),
+    };
 
     // Pass 1: variables and the shared layout.
     let mut shared_end: u64 = 0;
@@ -108,7 +128,7 @@ pub fn lower_module_for(m: &Module, target: &dyn Target) -> Result<LoweredModule
     // Dynamic shared memory starts after the static variables, 16-byte aligned (the
     // strictest alignment any PTX type needs).
     let dyn_offset = shared_end.div_ceil(16) * 16;
-    let info = ModuleInfo { static_shared_bytes: shared_end, dynamic_shared_offset: (!dynamic_shared.is_empty()).then_some(dyn_offset) };
+    let info = ModuleInfo { static_shared_bytes: shared_end, dynamic_shared_offset: (!dynamic_shared.is_empty()).then_some(dyn_offset), warp_size };
     for name in dynamic_shared {
         cx.symbols.insert(name, Symbol::Shared { offset: dyn_offset });
     }
@@ -137,7 +157,14 @@ pub fn lower_module_for(m: &Module, target: &dyn Target) -> Result<LoweredModule
             }
             // Kernels with barriers get the barrier-region fast path when they allow it
             // (and the target runs it); everything else is lowered as one body.
-            let plan = if f.kind == FunctionKind::Entry && fibers.contains(&f.name) && target.supports_regions() && super::regions::enabled() {
+            // `exit` in a 64-lane module checks that the warp is converged (a collective),
+            // which regions cannot run.
+            let plan = if f.kind == FunctionKind::Entry
+                && fibers.contains(&f.name)
+                && target.supports_regions()
+                && super::regions::enabled()
+                && !(warp_size == 64 && body_has(f.body.as_deref().unwrap_or(&[]), &|i| i.opcode == "exit"))
+            {
                 super::regions::plan(f, calls_synchronizing(f, &fibers)).map(std::rc::Rc::new)
             } else {
                 None
@@ -183,9 +210,15 @@ pub fn lower_module_for(m: &Module, target: &dyn Target) -> Result<LoweredModule
             }
         }
     }
+    let mut warnings = cx.warnings.take();
+    warnings.sort_by_key(|d| (d.span.line, d.span.col));
+    warnings.dedup();
     if !errors.is_empty() {
-        return Err(errors);
+        warnings.append(&mut errors);
+        warnings.sort_by_key(|d| (d.span.line, d.span.col));
+        return Err(warnings);
     }
+    out.warnings = warnings;
     define_intrinsics(target, &info, &mut ir);
     let libs = target.library_definitions(&ir);
     ir.push_str(&libs);
@@ -322,10 +355,11 @@ fn collect_shared<'a>(body: &'a [Statement], out: &mut Vec<&'a VarDecl>) {
     }
 }
 
-fn body_has_barrier(body: &[Statement]) -> bool {
+/// Whether some instruction of `body` satisfies `pred`.
+fn body_has(body: &[Statement], pred: &dyn Fn(&Instruction) -> bool) -> bool {
     body.iter().any(|s| match s {
-        Statement::Instr(i) => is_barrier(i) || super::warp::is_collective(i),
-        Statement::Block(b) => body_has_barrier(b),
+        Statement::Instr(i) => pred(i),
+        Statement::Block(b) => body_has(b, pred),
         _ => false,
     })
 }
@@ -361,7 +395,7 @@ fn fiber_functions(m: &Module) -> std::collections::HashSet<String> {
             if let Some(body) = &f.body {
                 let mut c = Vec::new();
                 callees(body, &mut c);
-                if body_has_barrier(body) {
+                if body_has(body, &|i| is_barrier(i) || super::warp::needs_warp(i, m.warp_size)) {
                     set.insert(f.name.clone());
                 }
                 graph.push((f.name.clone(), c));

@@ -17,7 +17,13 @@ impl FnLowerer<'_> {
             "%laneid" | "%warpid" | "%nwarpid" | "%smid" | "%nsmid" | "%gridid" | "%dynamic_smem_size" | "%total_smem_size" => {
                 format!("__ptx_sreg_{}", &name[1..])
             }
-            "%lanemask_eq" | "%lanemask_lt" | "%lanemask_le" | "%lanemask_gt" | "%lanemask_ge" => return Ok(Some(self.lanemask(name))),
+            "%lanemask_eq" | "%lanemask_lt" | "%lanemask_le" | "%lanemask_gt" | "%lanemask_ge" => {
+                // A 32-lane module's masks fit the u32 (`lanemask_src` reads 64-lane ones).
+                let m = self.lanemask(name);
+                let r = self.t();
+                self.emit(format!("{r} = trunc i64 {m} to i32"));
+                return Ok(Some(r));
+            }
             "%clock" | "%clock64" | "%globaltimer" | "%globaltimer_lo" => {
                 let t = self.wide_special(name).expect("a 64-bit special register");
                 let r = self.t();
@@ -52,24 +58,28 @@ impl FnLowerer<'_> {
         }
     }
 
-    /// `%lanemask_{eq,lt,le,gt,ge}`: lanes relative to this one.
-    fn lanemask(&mut self, name: &str) -> String {
+    /// `%lanemask_{eq,lt,le,gt,ge}` (PTX ISA chapter 10) as an i64 of the module's warp width:
+    /// lanes relative to this one (`gt`/`ge` stop at the last lane of the warp).
+    pub(crate) fn lanemask(&mut self, name: &str) -> String {
+        let full = super::lanemask::full_mask(self.cx.warp_size);
         let lane = self.intrinsic("__ptx_sreg_laneid", "");
+        let lane64 = self.t();
+        self.emit(format!("{lane64} = zext i32 {lane} to i64"));
         let eq = self.t();
-        self.emit(format!("{eq} = shl i32 1, {lane}"));
+        self.emit(format!("{eq} = shl i64 1, {lane64}"));
         let lt = self.t();
-        self.emit(format!("{lt} = sub i32 {eq}, 1"));
+        self.emit(format!("{lt} = sub i64 {eq}, 1"));
         let t = self.t();
         match name {
             "%lanemask_eq" => return eq,
             "%lanemask_lt" => return lt,
-            "%lanemask_le" => self.emit(format!("{t} = or i32 {lt}, {eq}")),
+            "%lanemask_le" => self.emit(format!("{t} = or i64 {lt}, {eq}")),
             "%lanemask_gt" => {
                 let le = self.t();
-                self.emit(format!("{le} = or i32 {lt}, {eq}"));
-                self.emit(format!("{t} = xor i32 {le}, -1"));
+                self.emit(format!("{le} = or i64 {lt}, {eq}"));
+                self.emit(format!("{t} = xor i64 {le}, {full}"));
             }
-            _ => self.emit(format!("{t} = xor i32 {lt}, -1")),
+            _ => self.emit(format!("{t} = xor i64 {lt}, {full}")),
         }
         t
     }

@@ -6,6 +6,8 @@
 //! of the lanes (the host through its runtime's warp exchange, AMDGPU with cross-lane
 //! instructions). Kernels using these run as fibers on the CPU device, like kernels with
 //! block barriers.
+//!
+//! Lane masks and lane numbers follow the module's warp size (32 or 64, see `lanemask`).
 
 use super::func::{FnLowerer, R};
 use super::intrinsics::{REDUX_OPS, SHFL_MODES};
@@ -18,9 +20,20 @@ pub(crate) fn is_collective(i: &Instruction) -> bool {
         || ((i.opcode == "bar" || i.opcode == "barrier") && i.modifiers.iter().any(|m| m == ".warp"))
 }
 
+/// Whether `i` needs the lanes of its warp to meet in a module of `warp_size` lanes: the
+/// collectives, and `exit` in 64-lane modules (it checks the warp is converged).
+pub(crate) fn needs_warp(i: &Instruction, warp_size: u32) -> bool {
+    is_collective(i) || (warp_size == 64 && i.opcode == "exit")
+}
+
+/// `shfl.sync.down.b32`: the instruction as written, for diagnostics.
+fn spelled(i: &Instruction) -> String {
+    format!("{}{}", i.opcode, i.modifiers.concat())
+}
+
 impl FnLowerer<'_> {
     /// The call-site constant of the instruction being lowered.
-    fn site(&mut self) -> u32 {
+    pub(crate) fn site(&mut self) -> u32 {
         self.uses_barrier = true;
         self.span.line.wrapping_mul(4096).wrapping_add(self.span.col)
     }
@@ -29,32 +42,35 @@ impl FnLowerer<'_> {
     pub(crate) fn collective(&mut self, i: &Instruction) -> R<()> {
         let m = Mods::new(&i.modifiers);
         let ops = &i.operands;
+        let what = spelled(i);
         match i.opcode.as_str() {
-            "shfl" => self.shfl(&m, ops),
-            "vote" => self.vote(&m, ops),
+            "shfl" => self.shfl(&m, ops, &what),
+            "vote" => self.vote(&m, ops, &what),
             "activemask" => {
                 let d = ops.first().ok_or_else(|| self.err("activemask needs a destination"))?;
                 let site = self.site();
                 let mask = self.intrinsic("__ptx_activemask", &format!("i32 {site}"));
-                self.dst(d, ScalarType::B(32), &mask)
+                self.mask_dst(d, &mask, &what)
             }
-            "redux" => self.redux(&m, ops),
-            "match" => self.match_sync(&m, ops),
+            "redux" => self.redux(&m, ops, &what),
+            "match" => self.match_sync(&m, ops, &what),
             _ => {
                 // bar.warp.sync membermask
-                let member = self.member_mask(ops.first())?;
+                let member = self.member_mask(ops.first(), &what)?;
                 let site = self.site();
-                self.intrinsic("__ptx_warp_sync", &format!("i32 {site}, i32 {member}"));
+                self.intrinsic("__ptx_warp_sync", &format!("i32 {site}, i64 {member}"));
                 Ok(())
             }
         }
     }
 
     /// `shfl.sync.{up,down,bfly,idx}.b32 d[|p], a, b, c, membermask` (PTX ISA 9.7.8.6):
-    /// `c` packs the clamp value in bits 0-4 and the segment mask in bits 8-12. The source
-    /// lane and the in-range predicate are PTX arithmetic, computed here; the target only
-    /// reads `a` from the source lane.
-    fn shfl(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+    /// `c` packs the clamp value in bits 0-4 and the segment mask in bits 8-12, and `b`'s
+    /// lane is bits 0-4; in a 64-lane module each has one bit more (bits 0-5, 8-13 and 0-5:
+    /// seed 002, "cval in bits 0-7 and segmask in bits 8-15" portably). The source lane and
+    /// the in-range predicate are PTX arithmetic, computed here; the target only reads `a`
+    /// from the source lane.
+    fn shfl(&mut self, m: &Mods, ops: &[Operand], what: &str) -> R<()> {
         if ops.len() < 4 {
             return Err(self.err("shfl needs d, a, b, c"));
         }
@@ -65,18 +81,19 @@ impl FnLowerer<'_> {
         let a = self.src(&ops[1], ScalarType::B(32))?;
         let b = self.src(&ops[2], ScalarType::U(32))?;
         let c = self.src(&ops[3], ScalarType::U(32))?;
-        let member = self.member_mask(ops.get(4))?;
+        let member = self.member_mask(ops.get(4), what)?;
         let lane = self.intrinsic("__ptx_sreg_laneid", "");
+        let top = self.cx.warp_size - 1;
         let op = |l: &mut Self, text: String| {
             let t = l.t();
             l.emit(format!("{t} = {text}"));
             t
         };
-        let bv = op(self, format!("and i32 {b}, 31"));
-        let cv = op(self, format!("and i32 {c}, 31"));
+        let bv = op(self, format!("and i32 {b}, {top}"));
+        let cv = op(self, format!("and i32 {c}, {top}"));
         let s8 = op(self, format!("lshr i32 {c}, 8"));
-        let seg = op(self, format!("and i32 {s8}, 31"));
-        let nseg = op(self, format!("xor i32 {seg}, 31"));
+        let seg = op(self, format!("and i32 {s8}, {top}"));
+        let nseg = op(self, format!("xor i32 {seg}, {top}"));
         let minl = op(self, format!("and i32 {lane}, {seg}"));
         let cpart = op(self, format!("and i32 {cv}, {nseg}"));
         let maxl = op(self, format!("or i32 {minl}, {cpart}"));
@@ -101,7 +118,7 @@ impl FnLowerer<'_> {
         };
         let src = op(self, format!("select i1 {pval}, i32 {j}, i32 {lane}"));
         let site = self.site();
-        let r = self.intrinsic("__ptx_shfl", &format!("i32 {site}, i32 {a}, i32 {src}, i32 {member}"));
+        let r = self.intrinsic("__ptx_shfl", &format!("i32 {site}, i32 {a}, i32 {src}, i64 {member}"));
         match &ops[0] {
             Operand::List(dp) if dp.len() == 2 => {
                 self.dst(&dp[0], ScalarType::B(32), &r)?;
@@ -111,37 +128,30 @@ impl FnLowerer<'_> {
         }
     }
 
-    fn member_mask(&mut self, op: Option<&Operand>) -> R<String> {
-        match op {
-            Some(o) => self.src(o, ScalarType::B(32)),
-            None => Ok("-1".into()),
-        }
-    }
-
-    /// Split a `{i32, i32}` result into its two fields.
+    /// Split a `{i64, i64}` result (two lane masks) into its fields.
     fn pair(&mut self, res: &str) -> (String, String) {
         let (x, y) = (self.t(), self.t());
-        self.emit(format!("{x} = extractvalue {{ i32, i32 }} {res}, 0"));
-        self.emit(format!("{y} = extractvalue {{ i32, i32 }} {res}, 1"));
+        self.emit(format!("{x} = extractvalue {{ i64, i64 }} {res}, 0"));
+        self.emit(format!("{y} = extractvalue {{ i64, i64 }} {res}, 1"));
         (x, y)
     }
 
     /// `vote{.sync}.{all,any,uni}.pred d, {!}a{, membermask}` and `.ballot.b32`.
-    fn vote(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+    fn vote(&mut self, m: &Mods, ops: &[Operand], what: &str) -> R<()> {
         if ops.len() < 2 {
             return Err(self.err("vote needs d, a"));
         }
         let p = self.src(&ops[1], ScalarType::Pred)?;
-        let member = self.member_mask(ops.get(2))?;
+        let member = self.member_mask(ops.get(2), what)?;
         let site = self.site();
-        let res = self.intrinsic("__ptx_vote", &format!("i32 {site}, i1 {p}, i32 {member}"));
+        let res = self.intrinsic("__ptx_vote", &format!("i32 {site}, i1 {p}, i64 {member}"));
         let (ballot, active) = self.pair(&res);
         if m.has(".ballot") {
-            return self.dst(&ops[0], ScalarType::B(32), &ballot);
+            return self.mask_dst(&ops[0], &ballot, what);
         }
         let (all, any) = (self.t(), self.t());
-        self.emit(format!("{all} = icmp eq i32 {ballot}, {active}"));
-        self.emit(format!("{any} = icmp ne i32 {ballot}, 0"));
+        self.emit(format!("{all} = icmp eq i64 {ballot}, {active}"));
+        self.emit(format!("{any} = icmp ne i64 {ballot}, 0"));
         let r = if m.has(".all") {
             all
         } else if m.has(".any") {
@@ -158,7 +168,7 @@ impl FnLowerer<'_> {
     }
 
     /// `redux.sync.{add,min,max,and,or,xor}.{u32,s32,b32} d, a, membermask` (sm_80).
-    fn redux(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+    fn redux(&mut self, m: &Mods, ops: &[Operand], what: &str) -> R<()> {
         let ty = m.types.first().copied().ok_or_else(|| self.err("redux needs a type"))?;
         if bits(ty) != 32 {
             return Err(self.err("redux.sync is only supported on 32-bit integer types"));
@@ -167,7 +177,7 @@ impl FnLowerer<'_> {
             return Err(self.err("redux needs d, a, membermask"));
         }
         let a = self.src(&ops[1], ty)?;
-        let member = self.member_mask(ops.get(2))?;
+        let member = self.member_mask(ops.get(2), what)?;
         let op = ["add", "min", "max", "and", "or", "xor"].into_iter().find(|x| m.has(&format!(".{x}"))).ok_or_else(|| self.err("redux needs an operation"))?;
         let name = match (op, is_signed(ty)) {
             ("min" | "max", true) => format!("{op}.s"),
@@ -176,12 +186,12 @@ impl FnLowerer<'_> {
         };
         let code = REDUX_OPS.iter().position(|x| *x == name).expect("a redux operation");
         let site = self.site();
-        let r = self.intrinsic("__ptx_redux", &format!("i32 {site}, i32 {code}, i32 {a}, i32 {member}"));
+        let r = self.intrinsic("__ptx_redux", &format!("i32 {site}, i32 {code}, i32 {a}, i64 {member}"));
         self.dst(&ops[0], ty, &r)
     }
 
     /// `match.{any,all}.sync.{b32,b64} d[|p], a, membermask` (PTX ISA 9.7.13.x).
-    fn match_sync(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+    fn match_sync(&mut self, m: &Mods, ops: &[Operand], what: &str) -> R<()> {
         let ty = m.types.first().copied().ok_or_else(|| self.err("match needs a type"))?;
         if ops.len() < 3 {
             return Err(self.err("match needs d, a, membermask"));
@@ -194,23 +204,23 @@ impl FnLowerer<'_> {
             self.emit(format!("{t} = zext {} {a} to i64", storage(ty)));
             t
         };
-        let member = self.member_mask(ops.get(2))?;
+        let member = self.member_mask(ops.get(2), what)?;
         let site = self.site();
-        let res = self.intrinsic("__ptx_match", &format!("i32 {site}, i64 {a64}, i32 {member}"));
+        let res = self.intrinsic("__ptx_match", &format!("i32 {site}, i64 {a64}, i64 {member}"));
         let (same, active) = self.pair(&res);
         if m.has(".any") {
-            return self.dst(&ops[0], ScalarType::B(32), &same);
+            return self.mask_dst(&ops[0], &same, what);
         }
         let all = self.t();
-        self.emit(format!("{all} = icmp eq i32 {same}, {active}"));
+        self.emit(format!("{all} = icmp eq i64 {same}, {active}"));
         let d = self.t();
-        self.emit(format!("{d} = select i1 {all}, i32 {active}, i32 0"));
+        self.emit(format!("{d} = select i1 {all}, i64 {active}, i64 0"));
         match &ops[0] {
             Operand::List(dp) if dp.len() == 2 => {
-                self.dst(&dp[0], ScalarType::B(32), &d)?;
+                self.mask_dst(&dp[0], &d, what)?;
                 self.dst(&dp[1], ScalarType::Pred, &all)
             }
-            o => self.dst(o, ScalarType::B(32), &d),
+            o => self.mask_dst(o, &d, what),
         }
     }
 }

@@ -15,7 +15,7 @@ pub struct Span {
 }
 
 /// A whole PTX module (one `.version` ... end of text).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Module {
     /// `.version major.minor`.
     pub version: (u32, u32),
@@ -23,8 +23,18 @@ pub struct Module {
     pub targets: Vec<String>,
     /// `.address_size` (64 if absent).
     pub address_size: u32,
+    /// Lanes per warp: 32, or 64 when the module declares `.warp_size 64` (our extension
+    /// for wave64 code, see ARCHITECTURE.md "Warp size"). `WARP_SZ` equals it, and every
+    /// lane-mask operand has this many bits.
+    pub warp_size: u32,
     /// Module-scope variables and functions in source order.
     pub directives: Vec<Directive>,
+}
+
+impl Default for Module {
+    fn default() -> Self {
+        Module { version: (0, 0), targets: Vec::new(), address_size: 64, warp_size: 32, directives: Vec::new() }
+    }
 }
 
 /// A module-scope directive.

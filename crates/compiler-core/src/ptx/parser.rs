@@ -8,7 +8,8 @@
 //!
 //! Split into:
 //! * this file: the public API, the token cursor, diagnostics and error recovery, and the
-//!   module-scope loop (`.version`, `.target`, `.address_size`, debug directives);
+//!   module-scope loop (`.version`, `.target`, `.address_size`, our `.warp_size`, debug
+//!   directives);
 //! * `decl`: types, variable declarations, initializers, function headers and tuning
 //!   directives;
 //! * `body`: function bodies (labels, blocks, `.callprototype`) and instructions;
@@ -100,6 +101,8 @@ pub(crate) struct Parser<'a> {
     /// `{` opened by the statement being parsed (vector operands, initializer lists) and
     /// not yet closed; recovery uses it to tell those braces from block braces.
     pub(crate) stmt_braces: usize,
+    /// A `.warp_size` directive was seen.
+    seen_warp_size: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -115,6 +118,7 @@ impl<'a> Parser<'a> {
             stopped: false,
             last_error_offset: usize::MAX,
             stmt_braces: 0,
+            seen_warp_size: false,
         }
     }
 
@@ -383,10 +387,7 @@ impl<'a> Parser<'a> {
     // ---- module scope ---------------------------------------------------------------
 
     fn module(&mut self) -> Module {
-        let mut m = Module {
-            address_size: 64,
-            ..Module::default()
-        };
+        let mut m = Module::default();
         let mut seen_version = false;
         let mut seen_target = false;
         // PTX ISA 11.1: `.version` must be the first directive (debug directives aside).
@@ -465,6 +466,7 @@ impl<'a> Parser<'a> {
                     m.address_size = v as u32;
                     Ok(())
                 }
+                ".warp_size" => self.warp_size_directive(m),
                 ".file" | ".loc" => {
                     self.skip_line_directive();
                     Ok(())
@@ -490,6 +492,27 @@ impl<'a> Parser<'a> {
             )),
             _ => Err(self.unexpected("a directive at module scope")),
         }
+    }
+
+    /// `.warp_size 32|64`: our extension (NVIDIA's ptxas rejects it, so wave64 code never
+    /// runs there by accident). Once per module, before any variable or function, since
+    /// `WARP_SZ` and the width of every lane-mask operand depend on it.
+    fn warp_size_directive(&mut self, m: &mut Module) -> PResult<()> {
+        let t = self.bump();
+        if self.seen_warp_size {
+            self.error_at(t, "duplicate .warp_size directive");
+        }
+        self.seen_warp_size = true;
+        if !m.directives.is_empty() {
+            self.error_at(t, ".warp_size must come before the module's variables and functions");
+        }
+        let n = self.tok;
+        let v = self.int_value("a warp size (32 or 64)")?;
+        if v != 32 && v != 64 {
+            return Err(self.error_at(n, "warp size must be 32 or 64"));
+        }
+        m.warp_size = v as u32;
+        Ok(())
     }
 
     /// `.version major.minor`: lexed as one float token (`8.5`), split on the dot.

@@ -3,7 +3,7 @@
 //! `%ctx` is a `host_abi::ThreadCtx`: special registers and the shared window are loads
 //! from it, barriers, traps, `printf` and warp collectives call the runtime through its
 //! function pointers. Warp collectives deposit one value per lane through
-//! `warp_exchange` and compute the result with vector IR over the 32 lanes. Every
+//! `warp_exchange` and compute the result with vector IR over the module's 32 or 64 lanes. Every
 //! definition is `alwaysinline`, so the code is what the lowering used to emit inline.
 //!
 //! Entry points: `k.thread(params, ctx)` runs one GPU thread; `k.block(params, ctx)` (for
@@ -19,9 +19,6 @@ use std::fmt::Write;
 /// The CPU device's target.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HostTarget;
-
-/// Lanes per warp.
-const WARP: u32 = 32;
 
 /// Kernels with at most this many barriers also get a thread loop per resume point.
 pub const MAX_SITES_WITH_LOOPS: u32 = 4;
@@ -46,8 +43,9 @@ impl Target for HostTarget {
         MemOrder::SeqCst
     }
 
-    fn define_intrinsic(&self, i: &Intrinsic, _module: &ModuleInfo) -> String {
+    fn define_intrinsic(&self, i: &Intrinsic, module: &ModuleInfo) -> String {
         let name = i.name;
+        let warp = module.warp_size;
         if let Some(reg) = name.strip_prefix("__ptx_sreg_") {
             let xyz = |s: &str| match s {
                 "y" => 4,
@@ -66,11 +64,13 @@ impl Target for HostTarget {
             let h = define_header(i, &["ctx"]);
             return match (field, reg) {
                 (Some(off), _) => format!("{h}\n  %p = getelementptr i8, ptr %ctx, i64 {off}\n  %v = load i32, ptr %p\n  ret i32 %v\n}}\n"),
+                // Warps are consecutive runs of `warp` threads in linear thread order.
                 (None, "laneid" | "warpid") => {
-                    let (op, k) = if reg == "laneid" { ("and", 31) } else { ("lshr", 5) };
+                    let (op, k) = if reg == "laneid" { ("and", warp - 1) } else { ("lshr", warp.trailing_zeros()) };
                     format!("{h}\n  %l = call i32 @__ptx_linear_tid(ptr %ctx)\n  %v = {op} i32 %l, {k}\n  ret i32 %v\n}}\n")
                 }
-                (None, "nwarpid") => format!("{h}\n  ret i32 32\n}}\n"),
+                // Warp slots of a 1024-thread CTA.
+                (None, "nwarpid") => format!("{h}\n  ret i32 {}\n}}\n", 1024 / warp),
                 (None, "nsmid") => format!("{h}\n  ret i32 1\n}}\n"),
                 _ => format!("{h}\n  ret i32 0\n}}\n"),
             };
@@ -127,7 +127,7 @@ impl Target for HostTarget {
                 define_header(i, &["ctx", "fmt", "args"]),
                 callback(host_abi::OFFSET_VPRINTF)
             ),
-            _ => warp_collective(i),
+            _ => warp_collective(i, warp),
         }
     }
 
@@ -286,28 +286,46 @@ fn linear_tid() -> String {
     s
 }
 
-/// The exchange through `warp_exchange`: leaves the warp's values in `%vals` (32 x i64)
-/// and the lanes that met at `%site` in `%arrived`.
+/// The exchange through `warp_exchange`: leaves the warp's values in `%vals` (one i64
+/// per lane) and the lanes that met at `%site` in `%arrived` (an i64 lane mask).
 fn exchange(value: &str) -> String {
     format!(
-        "  %mask.p = alloca i32\n{}  %vals = call ptr %f(ptr %ctx, i32 %site, i64 {value}, ptr %mask.p)\n  %arrived = load i32, ptr %mask.p\n",
+        "  %mask.p = alloca i64\n{}  %vals = call ptr %f(ptr %ctx, i32 %site, i64 {value}, ptr %mask.p)\n  %arrived = load i64, ptr %mask.p\n",
         callback(host_abi::OFFSET_WARP_EXCHANGE)
     )
 }
 
-fn warp_collective(i: &Intrinsic) -> String {
-    let w = WARP;
+/// `%name` = the `<w x i1>` vector `%bits` of lane mask `%mask` (an i64).
+fn mask_vector(name: &str, mask: &str, w: u32) -> String {
+    if w == 64 {
+        format!("  {name} = bitcast i64 {mask} to <64 x i1>\n")
+    } else {
+        format!("  {name}.n = trunc i64 {mask} to i{w}\n  {name} = bitcast i{w} {name}.n to <{w} x i1>\n")
+    }
+}
+
+/// `%name` = the lane mask (i64) of the `<w x i1>` vector `vec`.
+fn vector_mask(name: &str, vec: &str, w: u32) -> String {
+    if w == 64 {
+        format!("  {name} = bitcast <64 x i1> {vec} to i64\n")
+    } else {
+        format!("  {name}.n = bitcast <{w} x i1> {vec} to i{w}\n  {name} = zext i{w} {name}.n to i64\n")
+    }
+}
+
+/// The collectives for warps of `w` lanes.
+fn warp_collective(i: &Intrinsic, w: u32) -> String {
     match i.name {
         "__ptx_warp_sync" => format!("{}\n{}  ret void\n}}\n", define_header(i, &["ctx", "site", "member"]), exchange("0")),
-        "__ptx_activemask" => format!("{}\n{}  ret i32 %arrived\n}}\n", define_header(i, &["ctx", "site"]), exchange("0")),
+        "__ptx_activemask" => format!("{}\n{}  ret i64 %arrived\n}}\n", define_header(i, &["ctx", "site"]), exchange("0")),
         // Reading a lane that did not arrive is undefined in PTX; we return the lane's own value.
         "__ptx_shfl" => format!(
             r#"{}
   %a64 = zext i32 %a to i64
-{}  %bit = shl i32 1, %src
-  %has = and i32 %bit, %arrived
-  %ok = icmp ne i32 %has, 0
-  %src64 = zext i32 %src to i64
+{}  %src64 = zext i32 %src to i64
+  %bit = shl i64 1, %src64
+  %has = and i64 %bit, %arrived
+  %ok = icmp ne i64 %has, 0
   %vp = getelementptr i64, ptr %vals, i64 %src64
   %v = load i64, ptr %vp
   %t = trunc i64 %v to i32
@@ -321,31 +339,31 @@ fn warp_collective(i: &Intrinsic) -> String {
         "__ptx_vote" => format!(
             r#"{}
   %p64 = zext i1 %p to i64
-{}  %active = and i32 %arrived, %member
+{}  %active = and i64 %arrived, %member
   %v = load <{w} x i64>, ptr %vals, align 8
   %nz = icmp ne <{w} x i64> %v, zeroinitializer
-  %bits = bitcast <{w} x i1> %nz to i32
-  %ballot = and i32 %bits, %active
-  %res.0 = insertvalue {{ i32, i32 }} poison, i32 %ballot, 0
-  %res = insertvalue {{ i32, i32 }} %res.0, i32 %active, 1
-  ret {{ i32, i32 }} %res
+{}  %ballot = and i64 %bits, %active
+  %res.0 = insertvalue {{ i64, i64 }} poison, i64 %ballot, 0
+  %res = insertvalue {{ i64, i64 }} %res.0, i64 %active, 1
+  ret {{ i64, i64 }} %res
 }}
 "#,
             define_header(i, &["ctx", "site", "p", "member"]),
-            exchange("%p64")
+            exchange("%p64"),
+            vector_mask("%bits", "%nz", w)
         ),
         "__ptx_redux" => {
             let mut s = format!(
                 r#"{}
   %a64 = zext i32 %a to i64
-{}  %active = and i32 %arrived, %member
+{}  %active = and i64 %arrived, %member
   %v = load <{w} x i64>, ptr %vals, align 8
   %v32 = trunc <{w} x i64> %v to <{w} x i32>
-  %sel = bitcast i32 %active to <{w} x i1>
-  switch i32 %op, label %r7 [ i32 0, label %r0 i32 1, label %r1 i32 2, label %r2 i32 3, label %r3 i32 4, label %r4 i32 5, label %r5 i32 6, label %r6 ]
+{}  switch i32 %op, label %r7 [ i32 0, label %r0 i32 1, label %r1 i32 2, label %r2 i32 3, label %r3 i32 4, label %r4 i32 5, label %r5 i32 6, label %r6 ]
 "#,
                 define_header(i, &["ctx", "site", "op", "a", "member"]),
-                exchange("%a64")
+                exchange("%a64"),
+                mask_vector("%sel", "%active", w)
             );
             let ops = [("add", "0"), ("smin", "2147483647"), ("smax", "-2147483648"), ("umin", "-1"), ("umax", "0"), ("and", "-1"), ("or", "0"), ("xor", "0")];
             for (k, (f, identity)) in ops.iter().enumerate() {
@@ -359,20 +377,20 @@ fn warp_collective(i: &Intrinsic) -> String {
         }
         "__ptx_match" => format!(
             r#"{}
-{}  %active = and i32 %arrived, %member
+{}  %active = and i64 %arrived, %member
   %v = load <{w} x i64>, ptr %vals, align 8
   %ins = insertelement <{w} x i64> poison, i64 %a, i64 0
   %splat = shufflevector <{w} x i64> %ins, <{w} x i64> poison, <{w} x i32> zeroinitializer
   %eq = icmp eq <{w} x i64> %v, %splat
-  %eqm = bitcast <{w} x i1> %eq to i32
-  %same = and i32 %eqm, %active
-  %res.0 = insertvalue {{ i32, i32 }} poison, i32 %same, 0
-  %res = insertvalue {{ i32, i32 }} %res.0, i32 %active, 1
-  ret {{ i32, i32 }} %res
+{}  %same = and i64 %eqm, %active
+  %res.0 = insertvalue {{ i64, i64 }} poison, i64 %same, 0
+  %res = insertvalue {{ i64, i64 }} %res.0, i64 %active, 1
+  ret {{ i64, i64 }} %res
 }}
 "#,
             define_header(i, &["ctx", "site", "a", "member"]),
-            exchange("%a")
+            exchange("%a"),
+            vector_mask("%eqm", "%eq", w)
         ),
         other => unreachable!("host target: no definition for {other}"),
     }

@@ -79,12 +79,20 @@ impl MemOrder {
 }
 
 /// Module-wide facts a target needs to define the intrinsics.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ModuleInfo {
     /// Bytes of statically declared `.shared` memory.
     pub static_shared_bytes: u64,
     /// Where the dynamic shared array starts in the window, if the module declares one.
     pub dynamic_shared_offset: Option<u64>,
+    /// Lanes per warp the module was written for (32, or 64 with `.warp_size 64`).
+    pub warp_size: u32,
+}
+
+impl Default for ModuleInfo {
+    fn default() -> Self {
+        ModuleInfo { static_shared_bytes: 0, dynamic_shared_offset: None, warp_size: 32 }
+    }
 }
 
 /// A code-generation target of the lowering.
@@ -170,12 +178,12 @@ mod tests {
             let t = amdgpu::AmdgpuTarget::new(&amdgpu::AmdgpuOptions::new(gfx)).unwrap();
             targets.push(Box::new(t));
         }
-        let info = ModuleInfo { static_shared_bytes: 100, dynamic_shared_offset: Some(112) };
-        for t in &targets {
+        let infos = [32, 64].map(|warp_size| ModuleInfo { static_shared_bytes: 100, dynamic_shared_offset: Some(112), warp_size });
+        for (t, info) in targets.iter().flat_map(|t| infos.iter().map(move |i| (t, i))) {
             let mut ir = t.module_header();
             ir.push_str("define void @caller(ptr %ctx) {\n");
             for i in INTRINSICS {
-                let def = t.define_intrinsic(i, &info);
+                let def = t.define_intrinsic(i, info);
                 let want = format!("define internal {} @{}(", i.ret, i.name);
                 assert!(def.contains(&want), "{}: {} is defined as\n{def}", t.name(), i.name);
                 let args: Vec<String> = i.params.split(", ").enumerate().map(|(k, ty)| match (k, ty) {
@@ -188,7 +196,7 @@ mod tests {
                 ir.push_str(&format!("  {call}call {} @{}({})\n", i.ret, i.name, args.join(", ")));
             }
             ir.push_str("  ret void\n}\n");
-            crate::lower::define_intrinsics(t.as_ref(), &info, &mut ir);
+            crate::lower::define_intrinsics(t.as_ref(), info, &mut ir);
             let decls = crate::lower::intrinsic_declarations(&ir);
             ir.push_str(&decls);
             let ctx = inkwell::context::Context::create();

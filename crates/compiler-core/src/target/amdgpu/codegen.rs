@@ -88,8 +88,12 @@ pub(super) fn data_layout(processor: &str, wave: u32) -> Result<String, TargetEr
 }
 
 /// Parse, lower and compile PTX into a code object for `options.processor`.
+/// A module declaring `.warp_size 64` needs 64-lane warps whatever `options` say.
 pub fn compile_ptx(ptx: &str, options: &AmdgpuOptions) -> Result<CodeObject, AmdgpuError> {
     let ast = crate::ptx::parse(ptx).map_err(AmdgpuError::Ptx)?;
+    let mut options = options.clone();
+    options.warp_lanes = options.warp_lanes.max(ast.warp_size);
+    let options = &options;
     let target = AmdgpuTarget::new(options)?;
     let lowered = crate::lower::lower_module_for(&ast, &target).map_err(AmdgpuError::Ptx)?;
     compile_lowered(lowered, &target, options)
@@ -97,7 +101,7 @@ pub fn compile_ptx(ptx: &str, options: &AmdgpuOptions) -> Result<CodeObject, Amd
 
 /// Compile a module lowered for `target` into a code object.
 pub fn compile_lowered(lowered: LoweredModule, target: &AmdgpuTarget, options: &AmdgpuOptions) -> Result<CodeObject, AmdgpuError> {
-    let info = ModuleInfo { static_shared_bytes: lowered.static_shared_bytes, dynamic_shared_offset: lowered.dynamic_shared_offset };
+    let info = ModuleInfo { static_shared_bytes: lowered.static_shared_bytes, dynamic_shared_offset: lowered.dynamic_shared_offset, warp_size: lowered.warp_size };
     let lds = static_lds_bytes(&info);
     if lds > LDS_BYTES {
         return Err(AmdgpuError::Ptx(vec![Diagnostic::error(

@@ -30,8 +30,8 @@
 //! the collectives work on the caller's half (ballots shifted by 32, `ds_bpermute`
 //! indices offset by 32). That is exact for warp-synchronous code, since the two warps of
 //! a wavefront simply run in lockstep, which CUDA allows. A module that asks for 64-lane
-//! warps ([`AmdgpuOptions::warp_lanes`]) is refused on wave32 targets, and on wave64 ones
-//! too when it uses a warp collective, since PTX's 32-bit masks cannot name 64 lanes.
+//! warps (`.warp_size 64`, or [`AmdgpuOptions::warp_lanes`]) is refused on wave32 targets,
+//! and for now on wave64 ones too.
 
 pub mod abi;
 pub mod codegen;
@@ -118,7 +118,7 @@ impl AmdgpuTarget {
             32 => {}
             64 if wave == 64 => {
                 return Err(TargetError::Unsupported(format!(
-                    "64-lane warps on {processor}: not supported yet (PTX's 32-bit lane masks cannot name 64 lanes); compile with 32-lane warps"
+                    "64-lane warps (.warp_size 64) on {processor}: not supported yet (the AMD path maps a 32-lane PTX warp to half a wavefront); compile with 32-lane warps"
                 )))
             }
             64 => {

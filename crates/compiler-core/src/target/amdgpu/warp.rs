@@ -7,7 +7,8 @@
 //! of the caller's warp (`llvm.amdgcn.ballot`, shifted to the warp's half); its value for
 //! `true` is the set of lanes executing the call. `shfl` reads its source lane with
 //! `ds_bpermute_b32`; `redux` is a 5-step `ds_bpermute` butterfly when all 32 lanes take
-//! part, else a loop over the participating lanes, as is `match`.
+//! part, else a loop over the participating lanes, as is `match`. The neutral contract's
+//! lane masks are `i64`; 32-lane masks are their low half.
 
 use crate::lower::intrinsics::{define_header, Intrinsic};
 
@@ -16,7 +17,10 @@ pub(super) fn define(wave: u32, i: &Intrinsic) -> String {
     let prologue = "  %hl = call i32 @__ptx_hw_lane()\n  %lane = and i32 %hl, 31\n  %base = and i32 %hl, 32\n  %arrived = call i32 @__ptx_warp_ballot(i1 true)\n";
     let _ = wave;
     match i.name {
-        "__ptx_activemask" => format!("{}\n  %m = call i32 @__ptx_warp_ballot(i1 true)\n  ret i32 %m\n}}\n", define_header(i, &["ctx", "site"])),
+        "__ptx_activemask" => format!(
+            "{}\n  %m = call i32 @__ptx_warp_ballot(i1 true)\n  %m64 = zext i32 %m to i64\n  ret i64 %m64\n}}\n",
+            define_header(i, &["ctx", "site"])
+        ),
         // Lanes of a wavefront execute in lockstep: ordering their memory accesses is all
         // a warp barrier has to do.
         "__ptx_warp_sync" => format!(
@@ -41,12 +45,15 @@ pub(super) fn define(wave: u32, i: &Intrinsic) -> String {
         "__ptx_vote" => format!(
             r#"{}
   %arrived = call i32 @__ptx_warp_ballot(i1 true)
-  %active = and i32 %arrived, %member
+  %member32 = trunc i64 %member to i32
+  %active = and i32 %arrived, %member32
   %bits = call i32 @__ptx_warp_ballot(i1 %p)
   %ballot = and i32 %bits, %active
-  %res.0 = insertvalue {{ i32, i32 }} poison, i32 %ballot, 0
-  %res = insertvalue {{ i32, i32 }} %res.0, i32 %active, 1
-  ret {{ i32, i32 }} %res
+  %ballot64 = zext i32 %ballot to i64
+  %active64 = zext i32 %active to i64
+  %res.0 = insertvalue {{ i64, i64 }} poison, i64 %ballot64, 0
+  %res = insertvalue {{ i64, i64 }} %res.0, i64 %active64, 1
+  ret {{ i64, i64 }} %res
 }}
 "#,
             define_header(i, &["ctx", "site", "p", "member"])
@@ -63,7 +70,8 @@ pub(super) fn define(wave: u32, i: &Intrinsic) -> String {
             format!(
                 r#"{}
 entry:
-{prologue}  %active = and i32 %arrived, %member
+{prologue}  %member32 = trunc i64 %member to i32
+  %active = and i32 %arrived, %member32
   %full = icmp eq i32 %active, -1
   %identity = call i32 @__ptx_redux_identity(i32 %op)
   br i1 %full, label %tree, label %loop
@@ -93,7 +101,8 @@ done:
         "__ptx_match" => format!(
             r#"{}
 entry:
-{prologue}  %active = and i32 %arrived, %member
+{prologue}  %member32 = trunc i64 %member to i32
+  %active = and i32 %arrived, %member32
   %lo = trunc i64 %a to i32
   %hi64 = lshr i64 %a, 32
   %hi = trunc i64 %hi64 to i32
@@ -116,9 +125,11 @@ loop:
   br i1 %more, label %loop, label %done
 done:
   %r = and i32 %same.next, %active
-  %res.0 = insertvalue {{ i32, i32 }} poison, i32 %r, 0
-  %res = insertvalue {{ i32, i32 }} %res.0, i32 %active, 1
-  ret {{ i32, i32 }} %res
+  %r64 = zext i32 %r to i64
+  %active64 = zext i32 %active to i64
+  %res.0 = insertvalue {{ i64, i64 }} poison, i64 %r64, 0
+  %res = insertvalue {{ i64, i64 }} %res.0, i64 %active64, 1
+  ret {{ i64, i64 }} %res
 }}
 "#,
             define_header(i, &["ctx", "site", "a", "member"])
