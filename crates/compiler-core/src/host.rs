@@ -12,6 +12,7 @@
 //!
 //! `PTX_COMPILE_TIMES=1` prints the time of each phase (per partition) to stderr.
 
+mod lazy;
 mod partition;
 
 use crate::cache::{self, Cache};
@@ -70,11 +71,58 @@ pub struct HostModule {
     pub from_cache: bool,
     /// The number of object files (partitions compiled on separate threads) it links.
     pub partitions: usize,
+    /// Set when the kernels compile one by one on first use ([`lazy`]); `kernels` is
+    /// then empty: use [`HostModule::kernel`].
+    lazy: Option<lazy::LazyKernels>,
     _jit: Jit,
 }
 
-// SAFETY: after construction the JIT is never touched again except to be dropped; the
-// JIT-compiled code and globals are plain memory usable from any thread.
+impl HostModule {
+    /// Whether kernels are compiled on first use.
+    pub fn is_lazy(&self) -> bool {
+        self.lazy.is_some()
+    }
+
+    /// The names of the module's kernels, in module order.
+    pub fn kernel_names(&self) -> Vec<String> {
+        match &self.lazy {
+            Some(l) => l.metas.iter().map(|m| m.name.clone()).collect(),
+            None => self.kernels.iter().map(|k| k.meta.name.clone()).collect(),
+        }
+    }
+
+    /// Kernel `name` as far as is known without compiling it: its signature for a lazy
+    /// module's kernel not compiled yet (barriers, `.local` bytes and regions unknown),
+    /// else the compiled kernel's metadata.
+    pub fn kernel_meta(&self, name: &str) -> Option<KernelMeta> {
+        match &self.lazy {
+            Some(l) => l.metas.iter().find(|m| m.name == name).cloned(),
+            None => self.kernels.iter().find(|k| k.meta.name == name).map(|k| k.meta.clone()),
+        }
+    }
+
+    /// Kernel `name` ready to run, compiled now if the module is lazy and this is its
+    /// first use. `Ok(None)`: no such kernel.
+    pub fn kernel(&self, name: &str) -> Result<Option<HostKernel>, HostError> {
+        match &self.lazy {
+            Some(l) => Ok(l.kernel(&self._jit, name)?.map(|(k, _)| k)),
+            None => Ok(self.kernels.iter().find(|k| k.meta.name == name).cloned()),
+        }
+    }
+
+    /// The static `.shared` bytes kernel `name` needs: the module's window, or for a lazy
+    /// module the variables the kernel can reach (0 if it does not compile).
+    pub fn static_shared_bytes_of(&self, name: &str) -> u64 {
+        match &self.lazy {
+            Some(l) => l.kernel(&self._jit, name).ok().flatten().map_or(0, |(_, bytes)| bytes),
+            None => self.static_shared_bytes,
+        }
+    }
+}
+
+// SAFETY: after construction the JIT is only touched to add a lazy kernel's object, under
+// the lazy module's lock, and to be dropped; the JIT-compiled code and globals are plain
+// memory usable from any thread.
 unsafe impl Send for HostModule {}
 unsafe impl Sync for HostModule {}
 
@@ -88,11 +136,14 @@ pub struct HostOptions {
     pub threads: usize,
     /// See [`crate::lower::LowerOptions::lanemask_warnings`].
     pub lanemask_warnings: bool,
+    /// Compile each kernel on first use instead of all at load ([`lazy`]): `Some` decides,
+    /// `None` makes modules of 2 MiB of PTX and more lazy.
+    pub lazy: Option<bool>,
 }
 
 impl Default for HostOptions {
     fn default() -> Self {
-        HostOptions { opt_level: 2, threads: 0, lanemask_warnings: true }
+        HostOptions { opt_level: 2, threads: 0, lanemask_warnings: true, lazy: None }
     }
 }
 
@@ -139,6 +190,13 @@ pub fn compile_ptx(ptx: &str, options: &HostOptions) -> Result<HostModule, HostE
 pub fn compile_ptx_with_cache(ptx: &str, options: &HostOptions, cache: Option<&Cache>) -> Result<HostModule, HostError> {
     let (ast, mut warnings) = crate::ptx::parser::parse_with_warnings(ptx);
     let ast = ast.ok_or_else(|| HostError::Ptx(warnings.clone()))?;
+    if options.lazy.unwrap_or(ptx.len() >= lazy::LAZY_MIN_PTX_BYTES) {
+        match lazy::compile(ast.clone(), warnings.clone(), options, cache) {
+            // Variables holding kernel addresses need the eager compile below.
+            Err(HostError::Llvm(why)) if why.starts_with("lazy compile:") => {}
+            other => return other,
+        }
+    }
     let lower_options = crate::lower::LowerOptions { lanemask_warnings: options.lanemask_warnings };
     let mut lowered = crate::lower::lower_module_with(&ast, &crate::target::host::HostTarget, &lower_options).map_err(|mut e| {
         warnings.append(&mut e);
@@ -161,22 +219,7 @@ fn compile_with(lowered: LoweredModule, options: &HostOptions, cache: Option<&Ca
     }
     let opt = options.opt_level.min(3);
     let tm = host_machine(opt)?;
-    let key = cache.map(|_| {
-        let triple = tm.get_triple();
-        let cpu = tm.get_cpu();
-        let features = tm.get_feature_string();
-        cache::key(&[
-            b"cuda-cpu host object",
-            env!("CARGO_PKG_VERSION").as_bytes(),
-            &cache::CODEGEN_VERSION.to_le_bytes(),
-            &llvm_version(),
-            triple.as_str().to_bytes(),
-            cpu.to_bytes(),
-            features.to_bytes(),
-            &opt.to_le_bytes(),
-            lowered.ir.as_bytes(),
-        ])
-    });
+    let key = cache.map(|_| object_cache_key(&tm, opt, b"cuda-cpu host object", &lowered.ir));
     if let (Some(c), Some(k)) = (cache, &key) {
         if let Some(entry) = c.load(k) {
             // An entry that does not link (damaged, or from an incompatible build) is
@@ -198,6 +241,24 @@ fn compile_with(lowered: LoweredModule, options: &HostOptions, cache: Option<&Ca
         eprintln!("  link: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
     }
     m
+}
+
+/// The disk-cache key of machine code generated from `ir` (of kind `what`) for `tm`.
+fn object_cache_key(tm: &TargetMachine, opt: u32, what: &[u8], ir: &str) -> cache::Key {
+    let triple = tm.get_triple();
+    let cpu = tm.get_cpu();
+    let features = tm.get_feature_string();
+    cache::key(&[
+        what,
+        env!("CARGO_PKG_VERSION").as_bytes(),
+        &cache::CODEGEN_VERSION.to_le_bytes(),
+        &llvm_version(),
+        triple.as_str().to_bytes(),
+        cpu.to_bytes(),
+        features.to_bytes(),
+        &opt.to_le_bytes(),
+        ir.as_bytes(),
+    ])
 }
 
 fn times_wanted() -> bool {
@@ -238,6 +299,31 @@ fn codegen_parallel(lowered: &LoweredModule, tm: &TargetMachine, opt: u32, threa
     })
 }
 
+/// Looks up the entry points the lowering emitted for kernel `meta` in `jit`.
+fn entry_points(jit: &Jit, meta: &KernelMeta) -> Result<HostKernel, HostError> {
+    let thread = if meta.regions.is_some() { None } else { Some(lookup_fn(jit, &format!("{}.thread", meta.name))?) };
+    let block = if meta.uses_barrier { None } else { Some(lookup_fn(jit, &format!("{}.block", meta.name))?) };
+    let regions = match meta.regions {
+        Some(r) => {
+            let region = |name: String| -> Result<crate::host_abi::RegionFn, HostError> {
+                let f = lookup_fn(jit, &name)?;
+                // SAFETY: `k.region` and `k.region.S` are emitted with the `RegionFn`
+                // signature.
+                Ok(unsafe { std::mem::transmute::<KernelFn, crate::host_abi::RegionFn>(f) })
+            };
+            let run = region(format!("{}.region", meta.name))?;
+            let by_state = if r.sites <= crate::target::host::MAX_SITES_WITH_LOOPS {
+                (0..=r.sites).map(|st| region(format!("{}.region.{st}", meta.name))).collect::<Result<Vec<_>, _>>()?
+            } else {
+                Vec::new()
+            };
+            Some(HostRegions { run, by_state, save_bytes_per_thread: r.save_bytes_per_thread as usize })
+        }
+        None => None,
+    };
+    Ok(HostKernel { meta: meta.clone(), thread_fn: thread, block_fn: block, regions })
+}
+
 /// Links `objects` into a new JIT and finds the kernels and globals `lowered` declares.
 fn link(lowered: &LoweredModule, objects: &[&[u8]], from_cache: bool) -> Result<HostModule, HostError> {
     let jit = Jit::new()?;
@@ -246,27 +332,7 @@ fn link(lowered: &LoweredModule, objects: &[&[u8]], from_cache: bool) -> Result<
     }
     let mut kernels = Vec::new();
     for meta in &lowered.kernels {
-        let thread = if meta.regions.is_some() { None } else { Some(lookup_fn(&jit, &format!("{}.thread", meta.name))?) };
-        let block = if meta.uses_barrier { None } else { Some(lookup_fn(&jit, &format!("{}.block", meta.name))?) };
-        let regions = match meta.regions {
-            Some(r) => {
-                let region = |name: String| -> Result<crate::host_abi::RegionFn, HostError> {
-                    let f = lookup_fn(&jit, &name)?;
-                    // SAFETY: `k.region` and `k.region.S` are emitted with the `RegionFn`
-                    // signature.
-                    Ok(unsafe { std::mem::transmute::<KernelFn, crate::host_abi::RegionFn>(f) })
-                };
-                let run = region(format!("{}.region", meta.name))?;
-                let by_state = if r.sites <= crate::target::host::MAX_SITES_WITH_LOOPS {
-                    (0..=r.sites).map(|st| region(format!("{}.region.{st}", meta.name))).collect::<Result<Vec<_>, _>>()?
-                } else {
-                    Vec::new()
-                };
-                Some(HostRegions { run, by_state, save_bytes_per_thread: r.save_bytes_per_thread as usize })
-            }
-            None => None,
-        };
-        kernels.push(HostKernel { meta: meta.clone(), thread_fn: thread, block_fn: block, regions });
+        kernels.push(entry_points(&jit, meta)?);
     }
     let mut globals = Vec::new();
     for g in &lowered.globals {
@@ -280,6 +346,7 @@ fn link(lowered: &LoweredModule, objects: &[&[u8]], from_cache: bool) -> Result<
         warnings: lowered.warnings.clone(),
         from_cache,
         partitions: objects.len(),
+        lazy: None,
         _jit: jit,
     })
 }

@@ -21,6 +21,7 @@ impl CpuModule {
         let opts = HostOptions {
             opt_level: options.optimization_level.map(|l| l.min(3)).unwrap_or(2),
             lanemask_warnings: compiler_core::lower::lanemask_warnings_from_env(),
+            lazy: lazy_loading_from_env(),
             ..Default::default()
         };
         // A compiler bug must not take the host process down: report it as an error.
@@ -31,6 +32,16 @@ impl CpuModule {
             HostError::Llvm(m) => LoadError::Codegen(m),
         })?;
         Ok(CpuModule { host, pool, output })
+    }
+}
+
+/// `CUDA_MODULE_LOADING` (NVIDIA's variable): `EAGER` compiles every kernel at load,
+/// `LAZY` each kernel when first asked for; unset, large modules load lazily.
+fn lazy_loading_from_env() -> Option<bool> {
+    match std::env::var("CUDA_MODULE_LOADING").ok()?.to_ascii_uppercase().as_str() {
+        "EAGER" => Some(false),
+        "LAZY" => Some(true),
+        _ => None,
     }
 }
 
@@ -53,13 +64,20 @@ struct GridWorkspace([u32; 4]);
 
 impl LoadedModule for CpuModule {
     fn kernel(&self, name: &str) -> Option<KernelInfo> {
-        let k = self.host.kernels.iter().find(|k| k.meta.name == name)?;
-        let m = &k.meta;
+        // A lazy module compiles the kernel now (as NVIDIA's lazy loading loads it at
+        // cuModuleGetFunction). If that fails, the signature still describes it and the
+        // launch reports the error.
+        let meta = match self.host.kernel(name) {
+            Ok(Some(k)) => k.meta,
+            Ok(None) => return None,
+            Err(_) => self.host.kernel_meta(name)?,
+        };
+        let m = &meta;
         Some(KernelInfo {
             name: m.name.clone(),
             params: m.params.iter().map(|&(offset, size)| ParamLayout { offset, size }).collect(),
             param_buffer_size: m.param_buffer_size,
-            static_shared_bytes: self.host.static_shared_bytes as u32,
+            static_shared_bytes: self.host.static_shared_bytes_of(name) as u32,
             local_bytes_per_thread: m.local_bytes as u32,
             max_threads_per_block: m
                 .reqntid
@@ -76,7 +94,7 @@ impl LoadedModule for CpuModule {
     }
 
     fn kernel_names(&self) -> Vec<String> {
-        self.host.kernels.iter().map(|k| k.meta.name.clone()).collect()
+        self.host.kernel_names()
     }
 
     fn info_log(&self) -> String {
@@ -94,12 +112,12 @@ impl LoadedModule for CpuModule {
 
 impl CpuModule {
     fn run(&self, kernel: &str, config: &LaunchConfig, params: &[u8], cooperative: bool) -> Result<(), DeviceError> {
-        let k = self
-            .host
-            .kernels
-            .iter()
-            .find(|k| k.meta.name == kernel)
-            .ok_or_else(|| DeviceError::NotSupported(format!("no kernel named {kernel}")))?;
+        let k = match self.host.kernel(kernel) {
+            Ok(Some(k)) => k,
+            Ok(None) => return Err(DeviceError::NotSupported(format!("no kernel named {kernel}"))),
+            Err(e) => return Err(DeviceError::NotSupported(format!("kernel {kernel} could not be compiled: {e}"))),
+        };
+        let k = &k;
         let fault = AtomicU32::new(0);
         let printf = PrintfBuffer::default();
         // The generated code assumes an 8-aligned buffer at least as large as the kernel's
@@ -123,7 +141,7 @@ impl CpuModule {
             grid: config.grid,
             block: config.block,
             dynamic_shared: config.dynamic_shared_bytes,
-            static_shared: self.host.static_shared_bytes as u32,
+            static_shared: self.host.static_shared_bytes_of(kernel) as u32,
             fault: &fault,
             printf: &printf,
             envreg: &envreg,

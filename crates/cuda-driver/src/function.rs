@@ -58,7 +58,7 @@ pub struct Function {
     pub device: usize,
     pub name: CString,
     pub info: KernelInfo,
-    /// PTX ISA version as `major * 10 + minor` (`CU_FUNC_ATTRIBUTE_PTX_VERSION`).
+    /// The PTX's virtual architecture, `compute_XX` -> XX (`CU_FUNC_ATTRIBUTE_PTX_VERSION`).
     pub ptx_version: i32,
     pub(crate) loaded: Arc<dyn LoadedModule>,
     pub(crate) attrs: SharedAttrs,

@@ -131,7 +131,10 @@ impl Driver {
             Err(LoadError::OutOfMemory) => return (Err(CuError::OUT_OF_MEMORY), JitLogs::default()),
         };
         let logs = JitLogs { info: loaded.info_log(), error: String::new() };
-        let ptx_version = ptx.isa.map_or(0, |(major, minor)| (major * 10 + minor) as i32);
+        // CU_FUNC_ATTRIBUTE_PTX_VERSION is "the PTX virtual architecture version for which
+        // the function was compiled" (compute_86 -> 86), not the PTX ISA version: CUB picks
+        // its tuning policy from it, which must match the one the device code was built with.
+        let ptx_version = ptx.sm_arch.unwrap_or(0) as i32;
         let module = Module {
             ctx: ctx.handle,
             device: ctx.device,

@@ -103,32 +103,13 @@ pub(crate) fn lower_function_mode<'a>(
         if !is_region {
             sig_params.push("ptr %params".into());
         }
-        let mut layout = Vec::new();
-        let mut aligns = Vec::new();
-        let mut off: u64 = 0;
-        for (i, p) in f.params.iter().enumerate() {
-            let align = p.align.unwrap_or(size_of(p.ty) as u32).max(1) as u64;
-            let size = var_size(p);
-            off = off.div_ceil(align) * align;
+        let m = kernel_signature(f, cx.warp_size);
+        for (i, (p, &(off, _))) in f.params.iter().zip(&m.params).enumerate() {
             let ptr = format!("%param.{i}");
             let _ = writeln!(l.prelude, "  {ptr} = getelementptr i8, ptr %params, i64 {off}");
             l.scopes[0].insert(p.name.clone(), Local::Mem { ptr });
-            layout.push((off as usize, size as usize));
-            aligns.push(align as u32);
-            off += size;
         }
-        meta = Some(KernelMeta {
-            name: f.name.clone(),
-            params: layout,
-            param_aligns: aligns,
-            param_buffer_size: off as usize,
-            uses_barrier: false,
-            reqntid: f.tuning.reqntid,
-            maxntid: f.tuning.maxntid,
-            local_bytes: 0,
-            regions: None,
-            warp_size: cx.warp_size,
-        });
+        meta = Some(m);
     } else {
         for (i, p) in f.returns.iter().enumerate() {
             sig_params.push(format!("ptr %ret.{i}"));
@@ -202,6 +183,35 @@ pub(crate) fn lower_function_mode<'a>(
         m.local_bytes = l.local_bytes;
         m
     }))
+}
+
+/// What a kernel's signature says: its parameter buffer layout (PTX ISA 5.1.6.1: each
+/// parameter at its `.align`, else its type's size) and launch bounds. What only its
+/// body tells (barriers, `.local` bytes, regions) is left at "none".
+pub fn kernel_signature(f: &Function, warp_size: u32) -> KernelMeta {
+    let mut layout = Vec::new();
+    let mut aligns = Vec::new();
+    let mut off: u64 = 0;
+    for p in &f.params {
+        let align = p.align.unwrap_or(size_of(p.ty) as u32).max(1) as u64;
+        let size = var_size(p);
+        off = off.div_ceil(align) * align;
+        layout.push((off as usize, size as usize));
+        aligns.push(align as u32);
+        off += size;
+    }
+    KernelMeta {
+        name: f.name.clone(),
+        params: layout,
+        param_aligns: aligns,
+        param_buffer_size: off as usize,
+        uses_barrier: false,
+        reqntid: f.tuning.reqntid,
+        maxntid: f.tuning.maxntid,
+        local_bytes: 0,
+        regions: None,
+        warp_size,
+    }
 }
 
 /// Drop the entry block's definitions nothing uses: the lowering declares an alloca for

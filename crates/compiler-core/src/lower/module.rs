@@ -62,6 +62,28 @@ pub fn lower_module_for(m: &Module, target: &dyn Target) -> Result<LoweredModule
 /// [`lower_module_for`] with explicit options. Errors come back with the warnings found
 /// before them, in source order.
 pub fn lower_module_with(m: &Module, target: &dyn Target, options: &LowerOptions) -> Result<LoweredModule, Vec<Diagnostic>> {
+    lower_impl(m, target, options, None)
+}
+
+/// [`lower_module_with`] for part of a module: every module variable, but only the bodies
+/// of the functions in `only` (kernels among them become [`LoweredModule::kernels`]). The
+/// caller makes `only` closed under calls (see `host::lazy`), so nothing refers to a body
+/// left out.
+pub fn lower_module_subset(
+    m: &Module,
+    target: &dyn Target,
+    options: &LowerOptions,
+    only: &std::collections::HashSet<String>,
+) -> Result<LoweredModule, Vec<Diagnostic>> {
+    lower_impl(m, target, options, Some(only))
+}
+
+fn lower_impl(
+    m: &Module,
+    target: &dyn Target,
+    options: &LowerOptions,
+    only: Option<&std::collections::HashSet<String>>,
+) -> Result<LoweredModule, Vec<Diagnostic>> {
     let warp_size = if m.warp_size == 64 { 64 } else { 32 };
     let mut out = LoweredModule { warp_size, ..LoweredModule::default() };
     let mut ir = target.module_header();
@@ -75,7 +97,20 @@ pub fn lower_module_with(m: &Module, target: &dyn Target, options: &LowerOptions
         warnings: std::cell::RefCell::new(Vec::new()),
     };
 
-    // Pass 1: variables and the shared layout.
+    // Pass 1: variables and the shared layout. Lowering part of a module (`only`) lays out
+    // only the `.shared` variables its functions mention: each lazily compiled kernel
+    // gets a window of its own size, as on a GPU, instead of the whole module's.
+    let mentioned = only.map(|only| {
+        let mut names = std::collections::HashSet::new();
+        for d in &m.directives {
+            if let Directive::Function(f) = d {
+                if only.contains(&f.name) {
+                    mentioned_names(f.body.as_deref().unwrap_or(&[]), &mut names);
+                }
+            }
+        }
+        names
+    });
     let mut shared_end: u64 = 0;
     let mut dynamic_shared: Vec<String> = Vec::new();
     for d in &m.directives {
@@ -89,6 +124,7 @@ pub fn lower_module_with(m: &Module, target: &dyn Target, options: &LowerOptions
                     }
                     Err(e) => errors.push(e),
                 },
+                StateSpace::Shared if mentioned.as_ref().is_some_and(|names| !names.contains(v.name.as_str())) => {}
                 StateSpace::Shared => {
                     let align = v.align.unwrap_or(size_of(v.ty) as u32).max(1) as u64;
                     if v.linkage == Linkage::Extern || v.array.iter().any(|d| d.is_none()) {
@@ -111,6 +147,9 @@ pub fn lower_module_with(m: &Module, target: &dyn Target, options: &LowerOptions
     // `__shared__` arrays there) share the module's window; their names are unique.
     for d in &m.directives {
         if let Directive::Function(f) = d {
+            if only.is_some_and(|only| !only.contains(&f.name)) {
+                continue;
+            }
             let mut vars = Vec::new();
             collect_shared(f.body.as_deref().unwrap_or(&[]), &mut vars);
             for v in vars {
@@ -152,7 +191,7 @@ pub fn lower_module_with(m: &Module, target: &dyn Target, options: &LowerOptions
     let fibers = fiber_functions(m);
     for d in &m.directives {
         if let Directive::Function(f) = d {
-            if f.body.is_none() {
+            if f.body.is_none() || only.is_some_and(|only| !only.contains(&f.name)) {
                 continue;
             }
             // Kernels with barriers get the barrier-region fast path when they allow it
@@ -356,6 +395,33 @@ fn collect_shared<'a>(body: &'a [Statement], out: &mut Vec<&'a VarDecl>) {
 }
 
 /// Whether some instruction of `body` satisfies `pred`.
+/// Every identifier `body` mentions as an operand (registers, variables, functions).
+fn mentioned_names<'a>(body: &'a [Statement], out: &mut std::collections::HashSet<&'a str>) {
+    fn operand<'a>(o: &'a Operand, out: &mut std::collections::HashSet<&'a str>) {
+        match o {
+            Operand::Ident { name, .. } => {
+                out.insert(name);
+            }
+            Operand::SymbolOffset { symbol, .. } => {
+                out.insert(symbol);
+            }
+            Operand::Address { base: AddressBase::Ident(name), .. } => {
+                out.insert(name);
+            }
+            Operand::Not(inner) => operand(inner, out),
+            Operand::Vector(items) | Operand::List(items) => items.iter().for_each(|i| operand(i, out)),
+            _ => {}
+        }
+    }
+    for s in body {
+        match s {
+            Statement::Instr(i) => i.operands.iter().for_each(|o| operand(o, out)),
+            Statement::Block(b) => mentioned_names(b, out),
+            _ => {}
+        }
+    }
+}
+
 fn body_has(body: &[Statement], pred: &dyn Fn(&Instruction) -> bool) -> bool {
     body.iter().any(|s| match s {
         Statement::Instr(i) => pred(i),

@@ -1,0 +1,213 @@
+//! Compiling a module's kernels one at a time, when first asked for.
+//!
+//! Libraries ship large PTX modules of which a program uses a few kernels: CuPy's CUB
+//! module is 22 MB of PTX with hundreds of kernels (93 MB of lowered IR), and compiling
+//! all of it at load takes many minutes on two cores. A lazy module parses the whole PTX
+//! at load (so syntax errors still fail the load) and compiles only its module variables
+//! then; each kernel is lowered and compiled when [`HostModule::kernel`] first asks for
+//! it, together with the functions it can reach.
+//!
+//! One JIT holds all of it. The first object defines the module variables (and whatever
+//! their initializers point to); each kernel's object declares them and defines its own
+//! entry points, with private copies of the internal functions it calls (see
+//! [`super::partition`]: a kernel object is "partition 1" of a one-kernel module). The
+//! code a kernel runs is the same as in an eager compile; only when it is compiled
+//! differs. A kernel whose lowering fails reports the error then (the module stays usable
+//! for its other kernels).
+
+use super::{codegen, entry_points, host_machine, object_cache_key, HostError, HostKernel, HostModule, HostOptions, Jit};
+use crate::cache::{self, Cache};
+use crate::lower::{kernel_signature, lower_module_subset, KernelMeta, LowerOptions};
+use crate::ptx::ast::*;
+use crate::target::host::HostTarget;
+use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
+
+/// PTX modules at least this large compile lazily unless the options say otherwise.
+pub(crate) const LAZY_MIN_PTX_BYTES: usize = 2 << 20;
+
+/// The part of a lazy [`HostModule`] that compiles kernels on demand.
+pub(crate) struct LazyKernels {
+    ast: Module,
+    /// Each kernel's signature, in module order.
+    pub(crate) metas: Vec<KernelMeta>,
+    opt: u32,
+    lower_options: LowerOptions,
+    cache: Option<Cache>,
+    /// Kernels compiled so far with their static shared-memory bytes (or the error their
+    /// compile gave).
+    compiled: Mutex<HashMap<String, Result<(HostKernel, u64), String>>>,
+}
+
+/// Parses nothing more: `ast` is the parsed module. Compiles its variables and returns a
+/// module whose kernels compile on first use.
+pub(crate) fn compile(ast: Module, warnings: Vec<crate::diag::Diagnostic>, options: &HostOptions, cache: Option<&Cache>) -> Result<HostModule, HostError> {
+    super::init_llvm();
+    let lower_options = LowerOptions { lanemask_warnings: options.lanemask_warnings };
+    let opt = options.opt_level.min(3);
+    let warp_size = if ast.warp_size == 64 { 64 } else { 32 };
+    let metas: Vec<KernelMeta> = functions(&ast)
+        .filter(|f| f.kind == FunctionKind::Entry && f.body.is_some())
+        .map(|f| kernel_signature(f, warp_size))
+        .collect();
+    // The variables' object: everything their initializers refer to must live there.
+    let roots: Vec<String> = ast
+        .directives
+        .iter()
+        .filter_map(|d| match d {
+            Directive::Variable(v) => v.init.as_ref(),
+            _ => None,
+        })
+        .flat_map(initializer_symbols)
+        .collect();
+    let keep = reachable(&ast, roots.iter().map(String::as_str));
+    if metas.iter().any(|k| keep.contains(&k.name)) {
+        // A variable holds a kernel's address: compile everything now.
+        return Err(HostError::Llvm("lazy compile: a module variable refers to a kernel".into()));
+    }
+    let mut lowered = lower_module_subset(&ast, &HostTarget, &lower_options, &keep).map_err(HostError::Ptx)?;
+    let mut all_warnings = warnings;
+    all_warnings.append(&mut lowered.warnings);
+    let tm = host_machine(opt)?;
+    let object = cached_codegen(&lowered.ir, &tm, opt, None, cache)?;
+    let jit = Jit::new()?;
+    jit.add_object(&object)?;
+    let mut globals = Vec::new();
+    for g in &lowered.globals {
+        globals.push((g.clone(), jit.lookup(&g.symbol)?));
+    }
+    Ok(HostModule {
+        kernels: Vec::new(),
+        globals,
+        static_shared_bytes: lowered.static_shared_bytes,
+        warnings: all_warnings,
+        from_cache: false,
+        partitions: 1,
+        lazy: Some(LazyKernels { ast, metas, opt, lower_options, cache: cache.cloned(), compiled: Mutex::new(HashMap::new()) }),
+        _jit: jit,
+    })
+}
+
+impl LazyKernels {
+    /// Kernel `name` and its static shared-memory bytes, compiled into `jit` on first use.
+    pub(crate) fn kernel(&self, jit: &Jit, name: &str) -> Result<Option<(HostKernel, u64)>, HostError> {
+        if !self.metas.iter().any(|k| k.name == name) {
+            return Ok(None);
+        }
+        // One compile at a time: the JIT and the map change together.
+        let mut compiled = self.compiled.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(done) = compiled.get(name) {
+            return done.clone().map(Some).map_err(HostError::Llvm);
+        }
+        let result = self.compile_kernel(jit, name);
+        compiled.insert(name.to_string(), result.as_ref().map(Clone::clone).map_err(ToString::to_string));
+        result.map(Some)
+    }
+
+    fn compile_kernel(&self, jit: &Jit, name: &str) -> Result<(HostKernel, u64), HostError> {
+        let keep = reachable(&self.ast, std::iter::once(name));
+        let lowered = lower_module_subset(&self.ast, &HostTarget, &self.lower_options, &keep).map_err(HostError::Ptx)?;
+        let meta = lowered
+            .kernels
+            .iter()
+            .find(|k| k.name == name)
+            .ok_or_else(|| HostError::Llvm(format!("lazy compile: kernel {name} was not lowered")))?
+            .clone();
+        let tm = host_machine(self.opt)?;
+        // Every kernel of this object is in partition 1: the variables stay declarations.
+        let owner: HashMap<String, usize> = lowered.kernels.iter().map(|k| (k.name.clone(), 1)).collect();
+        let object = cached_codegen(&lowered.ir, &tm, self.opt, Some((1, &owner)), self.cache.as_ref())?;
+        jit.add_object(&object)?;
+        Ok((entry_points(jit, &meta)?, lowered.static_shared_bytes))
+    }
+}
+
+/// [`codegen`] through the on-disk cache.
+fn cached_codegen(
+    ir: &str,
+    tm: &inkwell::targets::TargetMachine,
+    opt: u32,
+    part: Option<(usize, &HashMap<String, usize>)>,
+    cache: Option<&Cache>,
+) -> Result<Vec<u8>, HostError> {
+    let key = cache.map(|_| object_cache_key(tm, opt, if part.is_some() { b"lazy kernel" } else { b"lazy variables" }, ir));
+    if let (Some(c), Some(k)) = (cache, &key) {
+        if let Some(objects) = c.load(k).and_then(|entry| cache::unpack_objects(&entry).map(|o| o.iter().map(|s| s.to_vec()).collect::<Vec<_>>())) {
+            if let [object] = objects.as_slice() {
+                return Ok(object.clone());
+            }
+        }
+    }
+    let object = codegen(ir, tm, opt, part)?;
+    if let (Some(c), Some(k)) = (cache, &key) {
+        c.store(k, &cache::pack_objects(std::slice::from_ref(&object)));
+    }
+    Ok(object)
+}
+
+fn functions(m: &Module) -> impl Iterator<Item = &Function> {
+    m.directives.iter().filter_map(|d| match d {
+        Directive::Function(f) => Some(f),
+        _ => None,
+    })
+}
+
+fn initializer_symbols(i: &Initializer) -> Vec<String> {
+    match i {
+        Initializer::Value(InitValue::Address { symbol, .. }) => vec![symbol.clone()],
+        Initializer::Value(InitValue::Imm(_)) => Vec::new(),
+        Initializer::List(items) => items.iter().flat_map(initializer_symbols).collect(),
+    }
+}
+
+/// The functions `roots` can reach: through calls and any other mention of a function's
+/// name (an address taken). A call through a register may reach any function.
+pub(crate) fn reachable<'a>(m: &Module, roots: impl Iterator<Item = &'a str>) -> HashSet<String> {
+    let bodies: HashMap<&str, &[Statement]> = functions(m).filter_map(|f| Some((f.name.as_str(), f.body.as_deref()?))).collect();
+    let names: HashSet<&str> = functions(m).map(|f| f.name.as_str()).collect();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut work: Vec<String> = roots.filter(|r| names.contains(r)).map(str::to_string).collect();
+    while let Some(f) = work.pop() {
+        if !seen.insert(f.clone()) {
+            continue;
+        }
+        let Some(body) = bodies.get(f.as_str()) else { continue };
+        let mut mentioned = Vec::new();
+        if mentions(body, &names, &mut mentioned) {
+            return names.iter().map(|n| n.to_string()).collect();
+        }
+        work.extend(mentioned.into_iter().filter(|n| !seen.contains(*n)).map(str::to_string));
+    }
+    seen
+}
+
+/// Collects the function names `body` mentions; true when it calls through a register.
+fn mentions<'a>(body: &'a [Statement], names: &HashSet<&str>, out: &mut Vec<&'a str>) -> bool {
+    fn operand<'a>(o: &'a Operand, names: &HashSet<&str>, out: &mut Vec<&'a str>) {
+        match o {
+            Operand::Ident { name, .. } if names.contains(name.as_str()) => out.push(name),
+            Operand::SymbolOffset { symbol, .. } if names.contains(symbol.as_str()) => out.push(symbol),
+            Operand::Address { base: AddressBase::Ident(name), .. } if names.contains(name.as_str()) => out.push(name),
+            Operand::Not(inner) => operand(inner, names, out),
+            Operand::Vector(items) | Operand::List(items) => items.iter().for_each(|i| operand(i, names, out)),
+            _ => {}
+        }
+    }
+    let mut indirect = false;
+    for s in body {
+        match s {
+            Statement::Instr(i) => {
+                if i.opcode == "call" {
+                    let target = i.operands.iter().find(|o| !matches!(o, Operand::List(_)));
+                    if let Some(Operand::Ident { name, .. }) = target {
+                        indirect |= !names.contains(name.as_str());
+                    }
+                }
+                i.operands.iter().for_each(|o| operand(o, names, out));
+            }
+            Statement::Block(b) => indirect |= mentions(b, names, out),
+            _ => {}
+        }
+    }
+    indirect
+}
