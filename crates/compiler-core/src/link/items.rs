@@ -31,8 +31,6 @@ pub(crate) struct Item {
     pub kind: ItemKind,
     pub start: usize,
     pub end: usize,
-    /// For a function definition: the offset of the `{` that opens its body.
-    pub body: Option<usize>,
 }
 
 /// A token position: byte offset and length.
@@ -71,7 +69,7 @@ impl Tokens {
         while i < all.len() {
             let first = all[i];
             let text = &src[first.offset..first.offset + first.len];
-            let (kind, last, body) = match text {
+            let (kind, last) = match text {
                 ".version" | ".target" | ".address_size" | ".file" | ".loc" => {
                     // One line.
                     let mut j = i;
@@ -79,16 +77,13 @@ impl Tokens {
                         j += 1;
                     }
                     let kind = if matches!(text, ".file" | ".loc") { ItemKind::Debug } else { ItemKind::Header };
-                    (kind, j, None)
+                    (kind, j)
                 }
-                ".section" => (ItemKind::Debug, balanced_end(&all, i), None),
-                _ => {
-                    let (last, body) = decl_end(&all, i);
-                    (ItemKind::Decl, last, body)
-                }
+                ".section" => (ItemKind::Debug, balanced_end(&all, i)),
+                _ => (ItemKind::Decl, decl_end(&all, i)),
             };
             let end_tok = all[last];
-            items.push(Item { kind, start: first.offset, end: end_tok.offset + end_tok.len, body });
+            items.push(Item { kind, start: first.offset, end: end_tok.offset + end_tok.len });
             i = last + 1;
         }
         Tokens { all, items }
@@ -167,13 +162,12 @@ fn balanced_end(all: &[Pos], i: usize) -> usize {
     all.len() - 1
 }
 
-/// The last token of the declaration starting at token `i`, and the body's `{` offset if
-/// it is a function definition.
-fn decl_end(all: &[Pos], i: usize) -> (usize, Option<usize>) {
+/// The last token of the declaration starting at token `i`.
+fn decl_end(all: &[Pos], i: usize) -> usize {
     let mut depth = 0usize;
     let mut parens = 0usize;
     let mut seen_eq = false;
-    let mut body = None;
+    let mut body = false;
     for (j, p) in all.iter().enumerate().skip(i) {
         match p.kind {
             TokKind::LParen => parens += 1,
@@ -181,21 +175,21 @@ fn decl_end(all: &[Pos], i: usize) -> (usize, Option<usize>) {
             TokKind::Eq if depth == 0 => seen_eq = true,
             TokKind::LBrace => {
                 if depth == 0 && !seen_eq && parens == 0 {
-                    body = Some(p.offset);
+                    body = true;
                 }
                 depth += 1;
             }
             TokKind::RBrace => {
                 depth = depth.saturating_sub(1);
-                if depth == 0 && body.is_some() {
-                    return (j, body);
+                if depth == 0 && body {
+                    return j;
                 }
             }
-            TokKind::Semi if depth == 0 && parens == 0 => return (j, body),
+            TokKind::Semi if depth == 0 && parens == 0 => return j,
             _ => {}
         }
     }
-    (all.len() - 1, body)
+    all.len() - 1
 }
 
 #[cfg(test)]
@@ -221,8 +215,6 @@ mod tests {
                 (ItemKind::Debug, ".file 1 \"a.cu\""),
             ]
         );
-        let k = &toks.items[5];
-        assert_eq!(&src[k.body.unwrap()..k.body.unwrap() + 1], "{");
         let f_name = src.find("f(").unwrap();
         assert_eq!(&src[toks.items[4].start..toks.function_header_end(src, f_name)], ".extern .func (.param .b32 r) f(.param .b32 a)");
     }

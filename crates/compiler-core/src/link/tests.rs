@@ -11,7 +11,12 @@ fn unit(name: &str, body: &str, lazy: bool) -> LinkUnit {
 }
 
 /// (name, has body, linkage) of every function and (name, linkage) of every variable.
-fn summary(ptx: &str) -> (Vec<(String, bool, Linkage)>, Vec<(String, Linkage)>) {
+type Summary = (Vec<(String, bool, Linkage)>, Vec<(String, Linkage)>);
+
+/// Inputs (name, body), the failure and its log.
+type FailureCase<'a> = (&'a [(&'a str, &'a str)], FailureKind, &'a str);
+
+fn summary(ptx: &str) -> Summary {
     let m = crate::ptx::parse(ptx).unwrap_or_else(|d| panic!("linked PTX does not parse: {d:?}\n{ptx}"));
     let mut funcs = Vec::new();
     let mut vars = Vec::new();
@@ -56,7 +61,7 @@ fn externs_resolve_to_definitions_in_other_modules() {
 #[test]
 fn failures_carry_nvidia_log_lines() {
     let dup = ".visible .func (.param .b32 r) twice(.param .b32 x) { st.param.b32 [r], 0; ret; }\n";
-    let cases: &[(&[(&str, &str)], FailureKind, &str)] = &[
+    let cases: &[FailureCase] = &[
         (&[("a", CALLER)], FailureKind::Unresolved, "error   : Undefined reference to 'twice' in 'a'\nerror   : Undefined reference to 'bias' in 'a'"),
         (
             &[("a", CALLER), ("b", CALLEE), ("c", dup)],
