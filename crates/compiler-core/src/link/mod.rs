@@ -192,6 +192,11 @@ impl LinkUnit {
     pub fn is_lazy(&self) -> bool {
         self.lazy
     }
+
+    /// Makes this unit linked always (`false`) or only on demand (`true`).
+    pub fn set_lazy(&mut self, lazy: bool) {
+        self.lazy = lazy;
+    }
 }
 
 /// How strongly a definition holds its name.

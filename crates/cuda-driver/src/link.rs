@@ -1,0 +1,289 @@
+//! JIT link states (`CUlinkState`): `cuLinkCreate`, `cuLinkAddData`, `cuLinkAddFile`,
+//! `cuLinkComplete`, `cuLinkDestroy` (CUDA Driver API, "Module Management").
+//!
+//! Inputs are turned into PTX link units when they are added (NVIDIA's driver compiles PTX
+//! there, so a syntax error is `CUDA_ERROR_INVALID_PTX` from `cuLinkAddData`):
+//! - `CU_JIT_INPUT_PTX`, and `CU_JIT_INPUT_CUBIN` holding PTX text (what our own
+//!   `cuLinkComplete` produces; NVIDIA's driver also takes PTX where a cubin is expected);
+//! - `CU_JIT_INPUT_FATBINARY`: the PTX each container's selection rule picks, as module
+//!   loads do; only SASS is `CUDA_ERROR_NO_BINARY_FOR_GPU`;
+//! - `CU_JIT_INPUT_OBJECT`: the fatbins in a host object's `.nv_fatbin`/`__nv_relfatbin`;
+//! - `CU_JIT_INPUT_LIBRARY`: an `ar` archive (`nvcc -lib`, `libcudadevrt.a`); its members
+//!   are linked only when they define something still undefined, like a static linker's;
+//! - `CU_JIT_INPUT_NVVM` (LTO-IR) is `CUDA_ERROR_NOT_SUPPORTED` with a log line.
+//!
+//! `cuLinkComplete` links the units at the PTX level (`compiler_core::link`) and returns the
+//! linked PTX text, NUL-terminated, as the "cubin": it loads with `cuModuleLoadData` here
+//! and in NVIDIA's driver. The buffer belongs to the state and stays valid until
+//! `cuLinkDestroy`. Logs accumulate over the state's life, as `cuLinkCreate`'s log options
+//! do.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use compiler_core::link::{self as ptx_link, FailureKind, LinkUnit};
+use kernel_image::{ImageError, ImageKind};
+
+use crate::diag::fail;
+use crate::handle::HandleTable;
+use crate::module::JitLogs;
+use crate::{CtxHandle, CuError, CuResult, Driver};
+
+pub use crate::handle::LinkHandle;
+
+/// `CUjitInputType` values (cuda.h).
+pub mod input_type {
+    pub const CUBIN: u32 = 0;
+    pub const PTX: u32 = 1;
+    pub const FATBINARY: u32 = 2;
+    pub const OBJECT: u32 = 3;
+    pub const LIBRARY: u32 = 4;
+    pub const NVVM: u32 = 5;
+}
+
+/// The code `cuLinkComplete` answers when symbols do not resolve (undefined or multiply
+/// defined). NVIDIA documents no code for it; CUDA_ERROR_NOT_FOUND is what NVIDIA's driver
+/// is reported to return with "Undefined reference" in the error log (to confirm on a GPU,
+/// see ARCHITECTURE.md "Separate compilation").
+pub const UNRESOLVED_SYMBOL_ERROR: CuError = CuError::NOT_FOUND;
+
+/// One pending link.
+pub struct LinkState {
+    pub ctx: CtxHandle,
+    pub device: usize,
+    inner: Mutex<LinkInner>,
+}
+
+#[derive(Default)]
+struct LinkInner {
+    units: Vec<LinkUnit>,
+    logs: JitLogs,
+    /// Every image `cuLinkComplete` returned: pointers handed out stay valid until destroy.
+    outputs: Vec<Box<[u8]>>,
+}
+
+/// The link states of a driver.
+pub(crate) type LinkTable = HandleTable<LinkState, LinkHandle>;
+
+impl Driver {
+    fn link_state(&self, h: LinkHandle) -> CuResult<Arc<LinkState>> {
+        self.links.get(h).map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("link state {:#x}: {why:?}", h.0)))
+    }
+
+    /// `cuLinkCreate`: a link for the current context's device.
+    pub fn link_create(&self) -> CuResult<LinkHandle> {
+        let ctx = self.current_context()?;
+        let state = LinkState { ctx: ctx.handle, device: ctx.device, inner: Mutex::new(LinkInner::default()) };
+        Ok(self.links.insert(Arc::new(state)))
+    }
+
+    /// `cuLinkDestroy`: frees the state and every image it returned.
+    pub fn link_destroy(&self, h: LinkHandle) -> CuResult<()> {
+        self.links.remove(h).map(|_| ()).map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("link state {:#x}: {why:?}", h.0)))
+    }
+
+    /// The logs accumulated so far (for `CU_JIT_INFO_LOG_BUFFER` / `CU_JIT_ERROR_LOG_BUFFER`).
+    pub fn link_logs(&self, h: LinkHandle) -> CuResult<JitLogs> {
+        let state = self.link_state(h)?;
+        let inner = state.inner.lock().unwrap_or_else(|e| e.into_inner());
+        Ok(inner.logs.clone())
+    }
+
+    /// `cuLinkAddFile`: the file's contents as [`Driver::link_add_data`]; the path names
+    /// the input in logs. Unreadable -> `CUDA_ERROR_FILE_NOT_FOUND`.
+    pub fn link_add_file(&self, h: LinkHandle, input_type: u32, path: &Path) -> CuResult<()> {
+        let state = self.link_state(h)?;
+        let bytes = std::fs::read(path)
+            .map_err(|err| fail(CuError::FILE_NOT_FOUND, format_args!("cuLinkAddFile({}): {err}", path.display())))?;
+        self.add_input(&state, input_type, &bytes, &path.display().to_string())
+    }
+
+    /// `cuLinkAddData`: adds one input (see the module docs for what each type accepts).
+    pub fn link_add_data(&self, h: LinkHandle, input_type: u32, data: &[u8], name: &str) -> CuResult<()> {
+        let state = self.link_state(h)?;
+        if data.is_empty() {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuLinkAddData: empty input")));
+        }
+        self.add_input(&state, input_type, data, name)
+    }
+
+    fn add_input(&self, state: &LinkState, input_type: u32, data: &[u8], name: &str) -> CuResult<()> {
+        let target_sm = self.target_sm(state.device);
+        let mut inner = state.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let result = link_units(input_type, data, name, target_sm, &mut inner.logs.info);
+        match result {
+            Ok(units) => {
+                inner.units.extend(units);
+                Ok(())
+            }
+            Err((err, log)) => {
+                push_line(&mut inner.logs.error, &log);
+                Err(fail(err, format_args!("cuLinkAddData({name:?}): {log}")))
+            }
+        }
+    }
+
+    /// `cuLinkComplete`: links what was added; returns the image (NUL-terminated PTX) and
+    /// its size. The image stays valid until `cuLinkDestroy`.
+    pub fn link_complete(&self, h: LinkHandle) -> CuResult<(*const u8, usize)> {
+        let state = self.link_state(h)?;
+        let mut inner = state.inner.lock().unwrap_or_else(|e| e.into_inner());
+        match ptx_link::link(&inner.units) {
+            Ok(linked) => {
+                let mut bytes = linked.ptx.into_bytes();
+                bytes.push(0);
+                let image: Box<[u8]> = bytes.into_boxed_slice();
+                let out = (image.as_ptr(), image.len());
+                inner.outputs.push(image);
+                Ok(out)
+            }
+            Err(failure) => {
+                push_line(&mut inner.logs.error, &failure.log);
+                let err = match failure.kind {
+                    FailureKind::Unresolved | FailureKind::Duplicate => UNRESOLVED_SYMBOL_ERROR,
+                    FailureKind::Incompatible => CuError::INVALID_IMAGE,
+                };
+                Err(fail(err, format_args!("cuLinkComplete:\n{}", failure.log)))
+            }
+        }
+    }
+}
+
+/// Appends `line` (and a newline separator when the log is not empty) to a log.
+fn push_line(log: &mut String, line: &str) {
+    if !log.is_empty() {
+        log.push('\n');
+    }
+    log.push_str(line);
+}
+
+/// An input's error: the code and the error-log text.
+type InputError = (CuError, String);
+
+fn image_error(err: ImageError, name: &str) -> InputError {
+    let code = CuError::from_code(err.cuda_error_code()).unwrap_or(CuError::INVALID_IMAGE);
+    (code, format!("error   : '{name}': {err}"))
+}
+
+/// Parses PTX text (up to its first NUL) into a unit.
+fn ptx_unit(text: &[u8], name: &str, lazy: bool) -> Result<LinkUnit, InputError> {
+    let text = text.split(|&b| b == 0).next().unwrap_or_default();
+    let text = std::str::from_utf8(text).map_err(|_| (CuError::INVALID_PTX, format!("error   : '{name}': PTX is not UTF-8 text")))?;
+    LinkUnit::parse(name, text, lazy).map_err(|log| (CuError::INVALID_PTX, format!("error   : '{name}': PTX does not compile\n{}", log.trim_end())))
+}
+
+/// The units of one fatbin (containers back to back).
+fn fatbin_units(bytes: &[u8], name: &str, target_sm: u32, lazy: bool) -> Result<Vec<LinkUnit>, InputError> {
+    let containers = kernel_image::split_containers(bytes).map_err(|e| image_error(e, name))?;
+    let mut units = Vec::new();
+    for container in containers {
+        let ptx = kernel_image::container_ptx(container, target_sm, lazy).map_err(|e| image_error(e, name))?;
+        units.push(ptx_unit(ptx.text.as_bytes(), name, lazy)?);
+    }
+    Ok(units)
+}
+
+/// The units of a host object's fatbin sections.
+fn object_units(bytes: &[u8], name: &str, target_sm: u32, lazy: bool) -> Result<Vec<LinkUnit>, InputError> {
+    let sections = kernel_image::object_fatbins(bytes).map_err(|e| image_error(e, name))?;
+    if sections.is_empty() {
+        return Err((CuError::INVALID_IMAGE, format!("error   : '{name}': host object without device code (no .nv_fatbin section)")));
+    }
+    let mut units = Vec::new();
+    for section in sections {
+        units.extend(fatbin_units(section, name, target_sm, lazy)?);
+    }
+    Ok(units)
+}
+
+/// Converts one `cuLinkAddData` input into link units. Archive members that cannot be
+/// used (SASS only, unparsable) are skipped with an info-log line: they only matter if
+/// something needs them, and then the link reports the undefined name.
+fn link_units(input_type: u32, data: &[u8], name: &str, target_sm: u32, info: &mut String) -> Result<Vec<LinkUnit>, InputError> {
+    use input_type::*;
+    match input_type {
+        NVVM => {
+            return Err((
+                CuError::NOT_SUPPORTED,
+                format!("error   : '{name}': LTO-IR (CU_JIT_INPUT_NVVM) input is not supported; compile with -rdc=true to PTX instead of -dlto"),
+            ))
+        }
+        LIBRARY => {
+            let members = kernel_image::archive_members(data).map_err(|e| image_error(e, name))?;
+            let mut units = Vec::new();
+            for (member, bytes) in members {
+                let member_name = format!("{name}:{member}");
+                let got = match kernel_image::classify(bytes) {
+                    ImageKind::Elf if elf_machine(bytes) == Some(EM_CUDA) => Err((CuError::NO_BINARY_FOR_GPU, "SASS only".to_string())),
+                    ImageKind::Elf => object_units(bytes, &member_name, target_sm, true),
+                    ImageKind::FatbinContainer => fatbin_units(bytes, &member_name, target_sm, true),
+                    ImageKind::PtxText => ptx_unit(bytes, &member_name, true).map(|u| vec![u]),
+                    _ => Err((CuError::INVALID_IMAGE, "not a device code object".to_string())),
+                };
+                match got {
+                    Ok(u) => units.extend(u),
+                    Err((_, why)) => push_line(info, &format!("info    : '{member_name}' skipped: {}", why.lines().next().unwrap_or(""))),
+                }
+            }
+            Ok(units)
+        }
+        CUBIN | PTX | FATBINARY | OBJECT => match kernel_image::classify(data) {
+            ImageKind::PtxText => Ok(vec![ptx_unit(data, name, false)?]),
+            ImageKind::FatbinContainer => fatbin_units(data, name, target_sm, false),
+            ImageKind::Elf if elf_machine(data) == Some(EM_CUDA) => Err((
+                CuError::NO_BINARY_FOR_GPU,
+                format!("error   : '{name}': an NVIDIA cubin holds only SASS; link PTX (compile with -arch=compute_XX or embed PTX)"),
+            )),
+            ImageKind::Elf => object_units(data, name, target_sm, false),
+            ImageKind::Archive => Err((CuError::INVALID_IMAGE, format!("error   : '{name}': an archive must be added as CU_JIT_INPUT_LIBRARY"))),
+            ImageKind::FatbinWrapper => Err((CuError::INVALID_IMAGE, format!("error   : '{name}': a fatbin wrapper holds pointers; add the fatbin it points to"))),
+        },
+        other => Err((CuError::INVALID_VALUE, format!("error   : '{name}': unknown CUjitInputType {other}"))),
+    }
+}
+
+/// `EM_CUDA`, the ELF machine of NVIDIA cubins.
+const EM_CUDA: u16 = 190;
+
+fn elf_machine(bytes: &[u8]) -> Option<u16> {
+    Some(u16::from_le_bytes([*bytes.get(0x12)?, *bytes.get(0x13)?]))
+}
+
+/// Links the relocatable fatbins of a version 2 wrapper's prelinked list (what cudart
+/// registers for `nvcc -rdc=true` programs): fatbins that define a kernel or a variable are
+/// linked, the others (libraries such as the device runtime) only when needed. Returns
+/// the linked PTX text.
+pub(crate) fn link_prelinked(bytes: &[u8], target_sm: u32) -> Result<String, InputError> {
+    let containers = kernel_image::split_containers(bytes).map_err(|e| image_error(e, "prelinked fatbin"))?;
+    let mut units = Vec::new();
+    for (i, container) in containers.iter().enumerate() {
+        if kernel_image::parse_container(container).is_ok_and(|e| e.is_empty()) {
+            continue;
+        }
+        let name = format!("fatbin {i}");
+        match kernel_image::container_ptx(container, target_sm, false) {
+            Ok(ptx) => {
+                let mut unit = ptx_unit(ptx.text.as_bytes(), &name, false)?;
+                unit.set_lazy(!unit.exports_kernel_or_variable());
+                units.push(unit);
+            }
+            Err(err) => match kernel_image::container_ptx(container, target_sm, true) {
+                // PTX for a newer architecture only (NVIDIA's device runtime library): a
+                // library, linked if something needs it; unreadable, it is left out.
+                Ok(ptx) => match ptx_unit(ptx.text.as_bytes(), &name, true) {
+                    Ok(unit) => units.push(unit),
+                    Err(e) => crate::diag!("prelinked {name} left out: {}", e.1),
+                },
+                Err(_) => return Err(image_error(err, &name)),
+            },
+        }
+    }
+    ptx_link::link(&units).map(|l| l.ptx).map_err(|f| {
+        let err = match f.kind {
+            FailureKind::Unresolved | FailureKind::Duplicate => UNRESOLVED_SYMBOL_ERROR,
+            FailureKind::Incompatible => CuError::INVALID_IMAGE,
+        };
+        (err, f.log)
+    })
+}
+
