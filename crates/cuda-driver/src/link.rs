@@ -202,12 +202,10 @@ fn object_units(bytes: &[u8], name: &str, target_sm: u32, lazy: bool) -> Result<
 fn link_units(input_type: u32, data: &[u8], name: &str, target_sm: u32, info: &mut String) -> Result<Vec<LinkUnit>, InputError> {
     use input_type::*;
     match input_type {
-        NVVM => {
-            return Err((
-                CuError::NOT_SUPPORTED,
-                format!("error   : '{name}': LTO-IR (CU_JIT_INPUT_NVVM) input is not supported; compile with -rdc=true to PTX instead of -dlto"),
-            ))
-        }
+        NVVM => Err((
+            CuError::NOT_SUPPORTED,
+            format!("error   : '{name}': LTO-IR (CU_JIT_INPUT_NVVM) input is not supported; compile with -rdc=true to PTX instead of -dlto"),
+        )),
         LIBRARY => {
             let members = kernel_image::archive_members(data).map_err(|e| image_error(e, name))?;
             let mut units = Vec::new();

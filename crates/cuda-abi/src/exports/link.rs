@@ -25,8 +25,11 @@ use super::{drv, link_handle, SendBox};
 use crate::boundary::{c_str, export, slice, AbiResult, Out};
 use crate::types::CUlinkState;
 
-/// `cuLinkCreate`'s options of each live state, with the time spent in it so far.
-static STATE_OPTIONS: Mutex<Option<HashMap<LinkHandle, (SendBox<JitOptions>, Duration)>>> = Mutex::new(None);
+/// `cuLinkCreate`'s options of one live state, with the time spent in it so far.
+type StateOptions = (SendBox<JitOptions>, Duration);
+
+/// The options of every live link state.
+static STATE_OPTIONS: Mutex<Option<HashMap<LinkHandle, StateOptions>>> = Mutex::new(None);
 
 /// Runs `call` on link state `h`, adds its duration to the state's wall time, then writes
 /// the state's logs and wall time through `cuLinkCreate`'s options.
