@@ -65,10 +65,22 @@ ctest_variant_flags() {
   esac
 }
 
+# ctest_test_flags TEST: extra nvcc arguments of one test, one per line: further
+# translation units (kept in ctests/rdc/, which the build loop does not pick up as
+# tests) and -rdc=true for separate compilation.
+ctest_test_flags() {
+  case "$1" in
+    separate_compilation) printf '%s\n' -rdc=true ctests/rdc/separate_compilation_lib.cu ;;
+  esac
+}
+
 # ctest_variant_skips VARIANT TEST: true if TEST is not built for VARIANT.
 ctest_variant_skips() {
   case "$1:$2" in
     cu12-*:device_props) return 0 ;;
+    # With -cudart none, nvcc -rdc=true leaves out the device-link stub that defines
+    # __cudaRegisterLinkedBinary_*, so the host link fails.
+    cu12-*:separate_compilation) return 0 ;;
     *) return 1 ;;
   esac
 }
