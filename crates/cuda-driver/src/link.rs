@@ -9,7 +9,8 @@
 //!   loads do; only SASS is `CUDA_ERROR_NO_BINARY_FOR_GPU`;
 //! - `CU_JIT_INPUT_OBJECT`: the fatbins in a host object's `.nv_fatbin`/`__nv_relfatbin`;
 //! - `CU_JIT_INPUT_LIBRARY`: an `ar` archive (`nvcc -lib`, `libcudadevrt.a`); its members
-//!   are linked only when they define something still undefined, like a static linker's;
+//!   are linked only when they define something still undefined, like a static linker's,
+//!   and are kept as text until then (the device runtime's megabyte of PTX is rarely needed);
 //! - `CU_JIT_INPUT_NVVM` (LTO-IR) is `CUDA_ERROR_NOT_SUPPORTED` with a log line.
 //!
 //! `cuLinkComplete` links the units at the PTX level (`compiler_core::link`) and returns the
@@ -21,7 +22,7 @@
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use compiler_core::link::{self as ptx_link, FailureKind, LinkUnit};
+use compiler_core::link::{self as ptx_link, FailureKind, LibraryMember, LinkFailure, LinkUnit};
 use kernel_image::{ImageError, ImageKind};
 
 use crate::diag::fail;
@@ -57,6 +58,8 @@ pub struct LinkState {
 #[derive(Default)]
 struct LinkInner {
     units: Vec<LinkUnit>,
+    /// Library members, parsed only if the link needs them.
+    members: Vec<LibraryMember>,
     logs: JitLogs,
     /// Every image `cuLinkComplete` returned: pointers handed out stay valid until destroy.
     outputs: Vec<Box<[u8]>>,
@@ -110,10 +113,14 @@ impl Driver {
     fn add_input(&self, state: &LinkState, input_type: u32, data: &[u8], name: &str) -> CuResult<()> {
         let target_sm = self.target_sm(state.device);
         let mut inner = state.inner.lock().unwrap_or_else(|e| e.into_inner());
-        let result = link_units(input_type, data, name, target_sm, &mut inner.logs.info);
+        let result = link_inputs(input_type, data, name, target_sm, &mut inner.logs.info);
         match result {
-            Ok(units) => {
+            Ok(Inputs::Units(units)) => {
                 inner.units.extend(units);
+                Ok(())
+            }
+            Ok(Inputs::Members(members)) => {
+                inner.members.extend(members);
                 Ok(())
             }
             Err((err, log)) => {
@@ -128,7 +135,7 @@ impl Driver {
     pub fn link_complete(&self, h: LinkHandle) -> CuResult<(*const u8, usize)> {
         let state = self.link_state(h)?;
         let mut inner = state.inner.lock().unwrap_or_else(|e| e.into_inner());
-        match ptx_link::link(&inner.units) {
+        match ptx_link::link_with_libraries(&inner.units, &inner.members) {
             Ok(linked) => {
                 let mut bytes = linked.ptx.into_bytes();
                 bytes.push(0);
@@ -139,14 +146,26 @@ impl Driver {
             }
             Err(failure) => {
                 push_line(&mut inner.logs.error, &failure.log);
-                let err = match failure.kind {
-                    FailureKind::Unresolved | FailureKind::Duplicate => UNRESOLVED_SYMBOL_ERROR,
-                    FailureKind::Incompatible => CuError::INVALID_IMAGE,
-                };
-                Err(fail(err, format_args!("cuLinkComplete:\n{}", failure.log)))
+                Err(fail(failure_code(&failure), format_args!("cuLinkComplete:\n{}", failure.log)))
             }
         }
     }
+}
+
+/// The `CUresult` of a failed link.
+fn failure_code(failure: &LinkFailure) -> CuError {
+    match failure.kind {
+        FailureKind::Unresolved | FailureKind::Duplicate => UNRESOLVED_SYMBOL_ERROR,
+        FailureKind::Incompatible => CuError::INVALID_IMAGE,
+    }
+}
+
+/// What one input contributes.
+enum Inputs {
+    /// Always linked.
+    Units(Vec<LinkUnit>),
+    /// Linked if needed.
+    Members(Vec<LibraryMember>),
 }
 
 /// Appends `line` (and a newline separator when the log is not empty) to a log.
@@ -172,34 +191,38 @@ fn ptx_unit(text: &[u8], name: &str, lazy: bool) -> Result<LinkUnit, InputError>
     LinkUnit::parse(name, text, lazy).map_err(|log| (CuError::INVALID_PTX, format!("error   : '{name}': PTX does not compile\n{}", log.trim_end())))
 }
 
-/// The units of one fatbin (containers back to back).
-fn fatbin_units(bytes: &[u8], name: &str, target_sm: u32, lazy: bool) -> Result<Vec<LinkUnit>, InputError> {
+/// The PTX texts of one fatbin (containers back to back). Library code (`any_arch`) may
+/// come from PTX for a newer architecture than the device's.
+fn fatbin_texts(bytes: &[u8], name: &str, target_sm: u32, any_arch: bool) -> Result<Vec<String>, InputError> {
     let containers = kernel_image::split_containers(bytes).map_err(|e| image_error(e, name))?;
-    let mut units = Vec::new();
-    for container in containers {
-        let ptx = kernel_image::container_ptx(container, target_sm, lazy).map_err(|e| image_error(e, name))?;
-        units.push(ptx_unit(ptx.text.as_bytes(), name, lazy)?);
-    }
-    Ok(units)
+    containers
+        .into_iter()
+        .map(|c| kernel_image::container_ptx(c, target_sm, any_arch).map(|p| p.text).map_err(|e| image_error(e, name)))
+        .collect()
 }
 
-/// The units of a host object's fatbin sections.
-fn object_units(bytes: &[u8], name: &str, target_sm: u32, lazy: bool) -> Result<Vec<LinkUnit>, InputError> {
+/// The PTX texts of a host object's fatbin sections.
+fn object_texts(bytes: &[u8], name: &str, target_sm: u32, any_arch: bool) -> Result<Vec<String>, InputError> {
     let sections = kernel_image::object_fatbins(bytes).map_err(|e| image_error(e, name))?;
     if sections.is_empty() {
         return Err((CuError::INVALID_IMAGE, format!("error   : '{name}': host object without device code (no .nv_fatbin section)")));
     }
-    let mut units = Vec::new();
+    let mut texts = Vec::new();
     for section in sections {
-        units.extend(fatbin_units(section, name, target_sm, lazy)?);
+        texts.extend(fatbin_texts(section, name, target_sm, any_arch)?);
     }
-    Ok(units)
+    Ok(texts)
 }
 
-/// Converts one `cuLinkAddData` input into link units. Archive members that cannot be
-/// used (SASS only, unparsable) are skipped with an info-log line: they only matter if
-/// something needs them, and then the link reports the undefined name.
-fn link_units(input_type: u32, data: &[u8], name: &str, target_sm: u32, info: &mut String) -> Result<Vec<LinkUnit>, InputError> {
+/// Parses eagerly linked PTX texts.
+fn eager_units(texts: Vec<String>, name: &str) -> Result<Inputs, InputError> {
+    texts.iter().map(|t| ptx_unit(t.as_bytes(), name, false)).collect::<Result<_, _>>().map(Inputs::Units)
+}
+
+/// Converts one `cuLinkAddData` input into link units or library members. Archive
+/// members without usable PTX (SASS only) are skipped with an info-log line: they only
+/// matter if something needs them, and then the link reports the undefined name.
+fn link_inputs(input_type: u32, data: &[u8], name: &str, target_sm: u32, info: &mut String) -> Result<Inputs, InputError> {
     use input_type::*;
     match input_type {
         NVVM => Err((
@@ -208,31 +231,31 @@ fn link_units(input_type: u32, data: &[u8], name: &str, target_sm: u32, info: &m
         )),
         LIBRARY => {
             let members = kernel_image::archive_members(data).map_err(|e| image_error(e, name))?;
-            let mut units = Vec::new();
+            let mut out = Vec::new();
             for (member, bytes) in members {
                 let member_name = format!("{name}:{member}");
-                let got = match kernel_image::classify(bytes) {
+                let texts = match kernel_image::classify(bytes) {
                     ImageKind::Elf if elf_machine(bytes) == Some(EM_CUDA) => Err((CuError::NO_BINARY_FOR_GPU, "SASS only".to_string())),
-                    ImageKind::Elf => object_units(bytes, &member_name, target_sm, true),
-                    ImageKind::FatbinContainer => fatbin_units(bytes, &member_name, target_sm, true),
-                    ImageKind::PtxText => ptx_unit(bytes, &member_name, true).map(|u| vec![u]),
+                    ImageKind::Elf => object_texts(bytes, &member_name, target_sm, true),
+                    ImageKind::FatbinContainer => fatbin_texts(bytes, &member_name, target_sm, true),
+                    ImageKind::PtxText => Ok(vec![String::from_utf8_lossy(bytes.split(|&b| b == 0).next().unwrap_or_default()).into_owned()]),
                     _ => Err((CuError::INVALID_IMAGE, "not a device code object".to_string())),
                 };
-                match got {
-                    Ok(u) => units.extend(u),
+                match texts {
+                    Ok(texts) => out.extend(texts.into_iter().map(|text| LibraryMember { name: member_name.clone(), text })),
                     Err((_, why)) => push_line(info, &format!("info    : '{member_name}' skipped: {}", why.lines().next().unwrap_or(""))),
                 }
             }
-            Ok(units)
+            Ok(Inputs::Members(out))
         }
         CUBIN | PTX | FATBINARY | OBJECT => match kernel_image::classify(data) {
-            ImageKind::PtxText => Ok(vec![ptx_unit(data, name, false)?]),
-            ImageKind::FatbinContainer => fatbin_units(data, name, target_sm, false),
+            ImageKind::PtxText => Ok(Inputs::Units(vec![ptx_unit(data, name, false)?])),
+            ImageKind::FatbinContainer => eager_units(fatbin_texts(data, name, target_sm, false)?, name),
             ImageKind::Elf if elf_machine(data) == Some(EM_CUDA) => Err((
                 CuError::NO_BINARY_FOR_GPU,
                 format!("error   : '{name}': an NVIDIA cubin holds only SASS; link PTX (compile with -arch=compute_XX or embed PTX)"),
             )),
-            ImageKind::Elf => object_units(data, name, target_sm, false),
+            ImageKind::Elf => eager_units(object_texts(data, name, target_sm, false)?, name),
             ImageKind::Archive => Err((CuError::INVALID_IMAGE, format!("error   : '{name}': an archive must be added as CU_JIT_INPUT_LIBRARY"))),
             ImageKind::FatbinWrapper => Err((CuError::INVALID_IMAGE, format!("error   : '{name}': a fatbin wrapper holds pointers; add the fatbin it points to"))),
         },
@@ -254,34 +277,28 @@ fn elf_machine(bytes: &[u8]) -> Option<u16> {
 pub(crate) fn link_prelinked(bytes: &[u8], target_sm: u32) -> Result<String, InputError> {
     let containers = kernel_image::split_containers(bytes).map_err(|e| image_error(e, "prelinked fatbin"))?;
     let mut units = Vec::new();
+    let mut members = Vec::new();
     for (i, container) in containers.iter().enumerate() {
-        if kernel_image::parse_container(container).is_ok_and(|e| e.is_empty()) {
-            continue;
-        }
         let name = format!("fatbin {i}");
-        match kernel_image::container_ptx(container, target_sm, false) {
+        // Parsing decompresses every entry: once per container.
+        let entries = kernel_image::parse_container(container).map_err(|e| image_error(e, &name))?;
+        if entries.is_empty() {
+            continue; // nvlink's empty container
+        }
+        match kernel_image::entries_ptx(&entries, target_sm, false) {
             Ok(ptx) => {
                 let mut unit = ptx_unit(ptx.text.as_bytes(), &name, false)?;
                 unit.set_lazy(!unit.exports_kernel_or_variable());
                 units.push(unit);
             }
-            Err(err) => match kernel_image::container_ptx(container, target_sm, true) {
+            Err(err) => match kernel_image::entries_ptx(&entries, target_sm, true) {
                 // PTX for a newer architecture only (NVIDIA's device runtime library): a
-                // library, linked if something needs it; unreadable, it is left out.
-                Ok(ptx) => match ptx_unit(ptx.text.as_bytes(), &name, true) {
-                    Ok(unit) => units.push(unit),
-                    Err(e) => crate::diag!("prelinked {name} left out: {}", e.1),
-                },
+                // library, linked if something needs it.
+                Ok(ptx) => members.push(LibraryMember { name, text: ptx.text }),
                 Err(_) => return Err(image_error(err, &name)),
             },
         }
     }
-    ptx_link::link(&units).map(|l| l.ptx).map_err(|f| {
-        let err = match f.kind {
-            FailureKind::Unresolved | FailureKind::Duplicate => UNRESOLVED_SYMBOL_ERROR,
-            FailureKind::Incompatible => CuError::INVALID_IMAGE,
-        };
-        (err, f.log)
-    })
+    ptx_link::link_with_libraries(&units, &members).map(|l| l.ptx).map_err(|f| (failure_code(&f), f.log))
 }
 

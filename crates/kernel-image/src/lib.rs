@@ -50,6 +50,6 @@ pub use error::{
     CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
 };
 pub use extract::{extract_ptx, extract_ptx_limited, PtxSource, ANY_PTX_ISA};
-pub use relocatable::{archive_members, container_ptx, object_fatbins, split_containers};
+pub use relocatable::{archive_members, container_ptx, entries_ptx, object_fatbins, split_containers};
 pub use select::{select_ptx, Selected};
 pub use wrapper::{image_from_ptr, Image, MAX_IMAGE_SIZE, WRAPPER_SIZE};

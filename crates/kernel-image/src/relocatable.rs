@@ -6,7 +6,7 @@
 //! NVIDIA's `libcudadevrt.a` are `ar` archives of such objects. `cuLinkAddData` with
 //! `CU_JIT_INPUT_OBJECT` / `CU_JIT_INPUT_LIBRARY` hands those files to the driver.
 
-use crate::container::{container_extent, parse_container};
+use crate::container::{container_extent, parse_container, FatbinEntry};
 use crate::error::ImageError;
 use crate::extract::PtxSource;
 use crate::le::{u16_at, u32_at, u64_at};
@@ -48,8 +48,15 @@ pub fn split_containers(bytes: &[u8]) -> Result<Vec<&[u8]>, ImageError> {
 /// # Errors
 /// As [`select_ptx`]; [`ImageError::Invalid`] for a malformed container.
 pub fn container_ptx(container: &[u8], target_sm: u32, any_arch: bool) -> Result<PtxSource, ImageError> {
-    let entries = parse_container(container)?;
-    let entry = match select_ptx(&entries, crate::ANY_PTX_ISA, target_sm) {
+    entries_ptx(&parse_container(container)?, target_sm, any_arch)
+}
+
+/// [`container_ptx`] on already parsed entries (parsing decompresses every entry).
+///
+/// # Errors
+/// As [`select_ptx`].
+pub fn entries_ptx(entries: &[FatbinEntry], target_sm: u32, any_arch: bool) -> Result<PtxSource, ImageError> {
+    let entry = match select_ptx(entries, crate::ANY_PTX_ISA, target_sm) {
         Ok(selected) => selected.entry,
         Err(err) => {
             let newest = entries.iter().filter(|e| e.kind == EntryKind::Ptx).max_by_key(|e| (e.sm_arch, e.ptx_isa));

@@ -215,8 +215,49 @@ fn strength(s: &Sym) -> Strength {
     }
 }
 
+/// A library member kept as text: parsed only if its text mentions a name the link still
+/// needs (NVIDIA's device runtime library is a megabyte of PTX that most links never use).
+#[derive(Clone, Debug)]
+pub struct LibraryMember {
+    /// The member's name in log messages (`libfoo.a:member.o`).
+    pub name: String,
+    pub text: String,
+}
+
 /// Links `units` into one PTX module.
 pub fn link(units: &[LinkUnit]) -> Result<Linked, LinkFailure> {
+    link_refs(&units.iter().collect::<Vec<_>>())
+}
+
+/// Links `units` and whichever library `members` define what they need, as lazy units.
+/// A member that does not parse is left out (a name it would have defined is then
+/// reported undefined).
+pub fn link_with_libraries(units: &[LinkUnit], members: &[LibraryMember]) -> Result<Linked, LinkFailure> {
+    let mut parsed: Vec<LinkUnit> = Vec::new();
+    let mut tried = vec![false; members.len()];
+    loop {
+        let refs: Vec<&LinkUnit> = units.iter().chain(parsed.iter()).collect();
+        let included = select_units(&refs);
+        let needed = undefined_names(&refs, &included);
+        let mut more = Vec::new();
+        for (i, m) in members.iter().enumerate() {
+            if !tried[i] && needed.iter().any(|n| m.text.contains(n)) {
+                tried[i] = true;
+                if let Ok(unit) = LinkUnit::parse(m.name.clone(), m.text.clone(), true) {
+                    more.push(unit);
+                }
+            }
+        }
+        if more.is_empty() {
+            return link_refs(&refs);
+        }
+        drop(refs);
+        parsed.extend(more);
+    }
+}
+
+/// Links the units in order.
+fn link_refs(units: &[&LinkUnit]) -> Result<Linked, LinkFailure> {
     let included = select_units(units);
     let order: Vec<usize> = (0..units.len()).filter(|&u| included[u]).collect();
 
@@ -285,17 +326,10 @@ pub fn link(units: &[LinkUnit]) -> Result<Linked, LinkFailure> {
 
 /// Which units take part: every eager unit, plus lazy units that define a name some
 /// linked unit still needs, until nothing changes.
-fn select_units(units: &[LinkUnit]) -> Vec<bool> {
+fn select_units(units: &[&LinkUnit]) -> Vec<bool> {
     let mut included: Vec<bool> = units.iter().map(|u| !u.lazy).collect();
     loop {
-        let defined: HashSet<&str> =
-            (0..units.len()).filter(|&u| included[u]).flat_map(|u| units[u].global_defs()).map(|s| s.name.as_str()).collect();
-        let needed: HashSet<&str> = (0..units.len())
-            .filter(|&u| included[u])
-            .flat_map(|u| units[u].open_refs())
-            .map(|s| s.name.as_str())
-            .filter(|n| !defined.contains(n))
-            .collect();
+        let needed = undefined_names(units, &included);
         let mut changed = false;
         for u in 0..units.len() {
             if !included[u] && units[u].global_defs().any(|s| needed.contains(s.name.as_str())) {
@@ -309,9 +343,21 @@ fn select_units(units: &[LinkUnit]) -> Vec<bool> {
     }
 }
 
+/// The names the `included` units reference and none of them defines.
+fn undefined_names<'u>(units: &[&'u LinkUnit], included: &[bool]) -> HashSet<&'u str> {
+    let defined: HashSet<&str> =
+        (0..units.len()).filter(|&u| included[u]).flat_map(|u| units[u].global_defs()).map(|s| s.name.as_str()).collect();
+    (0..units.len())
+        .filter(|&u| included[u])
+        .flat_map(|u| units[u].open_refs())
+        .map(|s| s.name.as_str())
+        .filter(|n| !defined.contains(n))
+        .collect()
+}
+
 /// New names for module-local symbols that clash with a global name or with a local
 /// symbol of an earlier unit; per unit, old name -> new name.
-fn local_renames(units: &[LinkUnit], order: &[usize], winners: &HashMap<&str, (usize, usize)>) -> Vec<HashMap<String, String>> {
+fn local_renames(units: &[&LinkUnit], order: &[usize], winners: &HashMap<&str, (usize, usize)>) -> Vec<HashMap<String, String>> {
     let mut taken: HashSet<String> = order.iter().flat_map(|&u| units[u].syms.iter().map(|s| s.name.clone())).collect();
     let globals: HashSet<&str> = order
         .iter()
@@ -344,7 +390,7 @@ fn local_renames(units: &[LinkUnit], order: &[usize], winners: &HashMap<&str, (u
 }
 
 /// Writes the linked module: header, prototypes, variables, function bodies.
-fn emit(units: &[LinkUnit], order: &[usize], winners: &HashMap<&str, (usize, usize)>, renames: &[HashMap<String, String>]) -> String {
+fn emit(units: &[&LinkUnit], order: &[usize], winners: &HashMap<&str, (usize, usize)>, renames: &[HashMap<String, String>]) -> String {
     let mut out = String::new();
     let version = order.iter().map(|&u| units[u].module.version).max().unwrap_or((7, 0));
     let sm = |u: usize| -> u32 {

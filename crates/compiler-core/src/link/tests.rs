@@ -127,3 +127,23 @@ fn system_calls_and_dynamic_shared_memory_need_no_definition() {
     assert_eq!(funcs.iter().filter(|f| f.0 == "vprintf").count(), 1);
     assert_eq!(vars, vec![("smem".to_string(), Linkage::Extern)]);
 }
+
+#[test]
+fn library_members_are_parsed_only_when_they_can_help() {
+    let members = |broken_mentions: &str| {
+        vec![
+            LibraryMember { name: "lib:broken".into(), text: format!("{HEAD}this does not parse {broken_mentions}") },
+            LibraryMember { name: "lib:b".into(), text: format!("{HEAD}{CALLEE}") },
+        ]
+    };
+    // Nothing refers to the broken member's text: it is never parsed.
+    let out = link_with_libraries(&[unit("a", CALLER, false)], &members("")).unwrap();
+    assert_eq!(out.linked_units, vec!["a", "lib:b"]);
+    // No eager unit needs anything: no member is linked.
+    let alone = ".visible .entry lonely() { ret; }\n";
+    assert_eq!(link_with_libraries(&[unit("x", alone, false)], &members("")).unwrap().linked_units, vec!["x"]);
+    // A member that mentions a needed name but does not parse is left out.
+    let only_broken = &members("twice bias")[..1];
+    let err = link_with_libraries(&[unit("a", CALLER, false)], only_broken).unwrap_err();
+    assert_eq!(err.kind, FailureKind::Unresolved);
+}
