@@ -1,7 +1,8 @@
-// Separate compilation (nvcc -rdc=true): this file and rdc/separate_compilation_lib.cu
-// are two translation units. Device code here calls a device function, reads and
-// writes device variables, shares dynamic shared memory with, and launches a kernel
-// defined in the other unit; both units have a file-local helper of the same name.
+// Separate compilation (nvcc -rdc=true): this file, rdc/separate_compilation_lib.cu
+// and rdc/separate_compilation_static.cu are three translation units. Device code here
+// calls a device function, reads and writes device variables, shares dynamic shared
+// memory with, and launches a kernel defined in the second unit; both have a file-local
+// helper of the same name. The third unit has only a static kernel and variable.
 // cudart registers each unit's relocatable fatbin; the driver links their PTX.
 #define CTEST_NAME "separate_compilation"
 #include "ctest.h"
@@ -52,6 +53,14 @@ int main() {
   for (int i = 0; i < n; i++) {
     int want = (5 * i - 2) + (i * 7 - 3);
     EXPECT(out[i] == want, "lib_kernel out[%d] = %d, want %d", i, out[i], want);
+  }
+
+  // The third unit's static kernel, launched by its own host code.
+  CHECK(launch_unit3(d_out, n));
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaMemcpy(out.data(), d_out, n * sizeof(int), cudaMemcpyDeviceToHost));
+  for (int i = 0; i < n; i++) {
+    EXPECT(out[i] == 42 - i, "unit 3 out[%d] = %d, want %d", i, out[i], 42 - i);
   }
   CHECK(cudaFree(d_out));
   return ctest_finish();

@@ -70,7 +70,9 @@ ctest_variant_flags() {
 # tests) and -rdc=true for separate compilation.
 ctest_test_flags() {
   case "$1" in
-    separate_compilation) printf '%s\n' -rdc=true ctests/rdc/separate_compilation_lib.cu ;;
+    separate_compilation)
+      printf '%s\n' -rdc=true ctests/rdc/separate_compilation_lib.cu ctests/rdc/separate_compilation_static.cu
+      ;;
   esac
 }
 

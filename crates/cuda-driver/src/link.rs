@@ -271,9 +271,15 @@ fn elf_machine(bytes: &[u8]) -> Option<u16> {
 }
 
 /// Links the relocatable fatbins of a version 2 wrapper's prelinked list (what cudart
-/// registers for `nvcc -rdc=true` programs): fatbins that define a kernel or a variable are
-/// linked, the others (libraries such as the device runtime) only when needed. Returns
-/// the linked PTX text.
+/// registers for `nvcc -rdc=true` programs). The list holds the program's units and the
+/// libraries nvlink kept (the device runtime), without saying which is which, so:
+/// - a unit exporting a kernel or variable is linked;
+/// - a unit with only module-local kernels or variables is linked if every name it takes
+///   from others is defined by some unit (else it is library code waiting for NVIDIA's
+///   driver-internal functions, like the device runtime's);
+/// - the rest, and PTX only for a newer architecture, only when something needs them.
+///
+/// Returns the linked PTX text.
 pub(crate) fn link_prelinked(bytes: &[u8], target_sm: u32) -> Result<String, InputError> {
     let containers = kernel_image::split_containers(bytes).map_err(|e| image_error(e, "prelinked fatbin"))?;
     let mut units = Vec::new();
@@ -286,11 +292,7 @@ pub(crate) fn link_prelinked(bytes: &[u8], target_sm: u32) -> Result<String, Inp
             continue; // nvlink's empty container
         }
         match kernel_image::entries_ptx(&entries, target_sm, false) {
-            Ok(ptx) => {
-                let mut unit = ptx_unit(ptx.text.as_bytes(), &name, false)?;
-                unit.set_lazy(!unit.exports_kernel_or_variable());
-                units.push(unit);
-            }
+            Ok(ptx) => units.push(ptx_unit(ptx.text.as_bytes(), &name, false)?),
             Err(err) => match kernel_image::entries_ptx(&entries, target_sm, true) {
                 // PTX for a newer architecture only (NVIDIA's device runtime library): a
                 // library, linked if something needs it.
@@ -298,6 +300,12 @@ pub(crate) fn link_prelinked(bytes: &[u8], target_sm: u32) -> Result<String, Inp
                 Err(_) => return Err(image_error(err, &name)),
             },
         }
+    }
+    let defined: std::collections::HashSet<String> = units.iter().flat_map(|u| u.exported_names()).map(str::to_string).collect();
+    for unit in &mut units {
+        let eager = unit.exports_kernel_or_variable()
+            || (unit.defines_kernel_or_variable() && unit.undefined_names().iter().all(|n| defined.contains(*n)));
+        unit.set_lazy(!eager);
     }
     ptx_link::link_with_libraries(&units, &members).map(|l| l.ptx).map_err(|f| (failure_code(&f), f.log))
 }

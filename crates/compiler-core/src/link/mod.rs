@@ -175,6 +175,25 @@ impl LinkUnit {
         })
     }
 
+    /// Whether the unit defines any kernel or module variable, module-local ones included
+    /// (a `static __global__` kernel or `static __device__` variable the host can name).
+    pub fn defines_kernel_or_variable(&self) -> bool {
+        self.syms.iter().any(|s| match s.what {
+            What::Func { entry, body } => entry && body,
+            What::Var { .. } => s.linkage != Linkage::Extern,
+        })
+    }
+
+    /// The names this unit takes from other modules.
+    pub fn undefined_names(&self) -> Vec<&str> {
+        self.open_refs().map(|s| s.name.as_str()).collect()
+    }
+
+    /// The names this unit defines for other modules.
+    pub fn exported_names(&self) -> Vec<&str> {
+        self.global_defs().map(|s| s.name.as_str()).collect()
+    }
+
     /// The `.extern` references this unit leaves to other modules (system calls excluded).
     fn open_refs(&self) -> impl Iterator<Item = &Sym> {
         let local: HashSet<&str> = self.syms.iter().filter(|s| !s.is_global_ref()).map(|s| s.name.as_str()).collect();
