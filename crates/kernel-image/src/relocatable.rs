@@ -93,10 +93,11 @@ pub fn object_fatbins(elf: &[u8]) -> Result<Vec<&[u8]>, ImageError> {
     };
     let section = |idx: u16| -> Option<(u32, u32, &[u8])> {
         let base = usize::try_from(shoff).ok()?.checked_add(usize::from(idx).checked_mul(usize::from(shentsize))?)?;
+        let at = |off: usize| base.checked_add(off);
         let name = u32_at(elf, base)?;
-        let kind = u32_at(elf, base + 4)?;
-        let offset = usize::try_from(u64_at(elf, base + 0x18)?).ok()?;
-        let size = usize::try_from(u64_at(elf, base + 0x20)?).ok()?;
+        let kind = u32_at(elf, at(4)?)?;
+        let offset = usize::try_from(u64_at(elf, at(0x18)?)?).ok()?;
+        let size = usize::try_from(u64_at(elf, at(0x20)?)?).ok()?;
         // SHT_NOBITS (8) has no file contents.
         let data = if kind == 8 { &[][..] } else { elf.get(offset..offset.checked_add(size)?)? };
         Some((name, kind, data))
@@ -198,5 +199,20 @@ mod tests {
         let parts = split_containers(&bytes).unwrap();
         assert_eq!(parts.iter().map(|p| p.len()).collect::<Vec<_>>(), vec![16, 24]);
         assert!(split_containers(&bytes[..bytes.len() - 1]).is_err());
+    }
+
+    #[test]
+    fn malformed_objects_are_errors_not_panics() {
+        // A 64-bit little-endian ELF header whose section table lies far out of bounds.
+        let mut elf = vec![0x7f, b'E', b'L', b'F', 2, 1, 1, 0];
+        elf.resize(0x40, 0);
+        elf[0x28..0x30].copy_from_slice(&u64::MAX.to_le_bytes());
+        elf[0x3A..0x3C].copy_from_slice(&64u16.to_le_bytes());
+        elf[0x3C..0x3E].copy_from_slice(&3u16.to_le_bytes());
+        assert!(object_fatbins(&elf).is_err());
+        assert!(object_fatbins(&elf[..0x20]).is_err());
+        let mut elf32 = elf.clone();
+        elf32[4] = 1;
+        assert!(object_fatbins(&elf32).is_err());
     }
 }
