@@ -223,10 +223,15 @@ fn module_local_names_stay_separate() {
 
 /// A fatbin container holding `ptx` as one uncompressed PTX entry for compute_80.
 fn fatbin(ptx: &[u8]) -> Vec<u8> {
-    let mut payload = ptx.to_vec();
+    fatbin_entry(1, ptx)
+}
+
+/// A fatbin container with one uncompressed entry of `kind` (1 PTX, 2 ELF) for sm_80.
+fn fatbin_entry(kind: u16, payload: &[u8]) -> Vec<u8> {
+    let mut payload = payload.to_vec();
     payload.resize(payload.len().div_ceil(8) * 8, 0);
     let mut entry = Vec::new();
-    entry.extend(1u16.to_le_bytes()); // PTX
+    entry.extend(kind.to_le_bytes());
     entry.extend(0x0101u16.to_le_bytes());
     entry.extend(0x40u32.to_le_bytes()); // header size
     entry.extend((payload.len() as u64).to_le_bytes());
@@ -334,7 +339,9 @@ fn link_errors_have_nvidia_codes_and_log_lines() {
         (vec![(input_type::PTX, ptx("this is not ptx;"), "bad")], CuError::INVALID_PTX, "error   : 'bad': PTX does not compile"),
         (vec![(99, ptx(LIB), "odd")], CuError::INVALID_VALUE, "error   : 'odd': unknown CUjitInputType 99"),
         (vec![(input_type::NVVM, vec![0x42, 0x43, 0xC0, 0xDE], "lto")], CuError::NOT_SUPPORTED, "error   : 'lto': LTO-IR (CU_JIT_INPUT_NVVM) input is not supported"),
-        (vec![(input_type::CUBIN, sass_cubin, "sass.cubin")], CuError::NO_BINARY_FOR_GPU, "error   : 'sass.cubin': an NVIDIA cubin holds only SASS"),
+        (vec![(input_type::CUBIN, sass_cubin.clone(), "sass.cubin")], CuError::NO_BINARY_FOR_GPU, "error   : 'sass.cubin': an NVIDIA cubin holds only SASS"),
+        (vec![(input_type::FATBINARY, fatbin_entry(2, &sass_cubin), "sass.fatbin")], CuError::NO_BINARY_FOR_GPU, "error   : 'sass.fatbin': no binary for this device"),
+        (vec![(input_type::LIBRARY, b"!<arch>\nbroken".to_vec(), "broken.a")], CuError::INVALID_IMAGE, "error   : 'broken.a': invalid kernel image: archive"),
     ];
     for (inputs, code, log) in cases {
         let (err, got) = link(driver, &inputs).expect_err(log);

@@ -154,6 +154,9 @@ pub fn archive_members(ar: &[u8]) -> Result<Vec<(String, &[u8])>, ImageError> {
         };
         out.push((name, data));
     }
+    if ar[at.min(ar.len())..].iter().any(|b| !b.is_ascii_whitespace()) {
+        return Err(bad(format!("truncated member header at offset {at}")));
+    }
     Ok(out)
 }
 
@@ -183,6 +186,8 @@ mod tests {
         // Truncation is an error, not a panic.
         assert!(archive_members(&ar[..ar.len() - 1]).is_err());
         assert!(archive_members(b"not an archive").is_err());
+        assert!(archive_members(b"!<arch>\nshort").is_err());
+        assert_eq!(archive_members(b"!<arch>\n"), Ok(vec![]));
     }
 
     #[test]
