@@ -283,22 +283,23 @@ fn elf_machine(bytes: &[u8]) -> Option<u16> {
 pub(crate) fn link_prelinked(bytes: &[u8], target_sm: u32) -> Result<String, InputError> {
     let containers = kernel_image::split_containers(bytes).map_err(|e| image_error(e, "prelinked fatbin"))?;
     let mut units = Vec::new();
-    let mut members = Vec::new();
+    // Containers whose PTX is only for a newer architecture: decompressed only if some
+    // name stays undefined (the device runtime's megabyte of PTX, usually not).
+    let mut deferred = Vec::new();
     for (i, container) in containers.iter().enumerate() {
         let name = format!("fatbin {i}");
-        // Parsing decompresses every entry: once per container.
-        let entries = kernel_image::parse_container(container).map_err(|e| image_error(e, &name))?;
-        if entries.is_empty() {
+        let headers = kernel_image::parse_container_headers(container).map_err(|e| image_error(e, &name))?;
+        if headers.is_empty() {
             continue; // nvlink's empty container
         }
-        match kernel_image::entries_ptx(&entries, target_sm, false) {
-            Ok(ptx) => units.push(ptx_unit(ptx.text.as_bytes(), &name, false)?),
-            Err(err) => match kernel_image::entries_ptx(&entries, target_sm, true) {
-                // PTX for a newer architecture only (NVIDIA's device runtime library): a
-                // library, linked if something needs it.
-                Ok(ptx) => members.push(LibraryMember { name, text: ptx.text }),
-                Err(_) => return Err(image_error(err, &name)),
-            },
+        match kernel_image::select_ptx(&headers, kernel_image::ANY_PTX_ISA, target_sm) {
+            Ok(_) => {
+                let entries = kernel_image::parse_container(container).map_err(|e| image_error(e, &name))?;
+                let ptx = kernel_image::entries_ptx(&entries, target_sm, false).map_err(|e| image_error(e, &name))?;
+                units.push(ptx_unit(ptx.text.as_bytes(), &name, false)?);
+            }
+            Err(_) if headers.iter().any(|e| e.kind == kernel_image::EntryKind::Ptx) => deferred.push((name, *container)),
+            Err(err) => return Err(image_error(err, &name)),
         }
     }
     let defined: std::collections::HashSet<String> = units.iter().flat_map(|u| u.exported_names()).map(str::to_string).collect();
@@ -306,6 +307,14 @@ pub(crate) fn link_prelinked(bytes: &[u8], target_sm: u32) -> Result<String, Inp
         let eager = unit.exports_kernel_or_variable()
             || (unit.defines_kernel_or_variable() && unit.undefined_names().iter().all(|n| defined.contains(*n)));
         unit.set_lazy(!eager);
+    }
+    let open = units.iter().flat_map(|u| u.undefined_names()).any(|n| !defined.contains(n));
+    let mut members = Vec::new();
+    for (name, container) in deferred.into_iter().filter(|_| open) {
+        match kernel_image::container_ptx(container, target_sm, true) {
+            Ok(ptx) => members.push(LibraryMember { name, text: ptx.text }),
+            Err(e) => crate::diag!("prelinked {name} left out: {e}"),
+        }
     }
     ptx_link::link_with_libraries(&units, &members).map(|l| l.ptx).map_err(|f| (failure_code(&f), f.log))
 }

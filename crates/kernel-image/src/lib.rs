@@ -41,7 +41,7 @@ pub use classify::{
     classify, ImageKind, ARCHIVE_MAGIC, ELF_MAGIC, FATBIN_CONTAINER_MAGIC, FATBIN_WRAPPER_MAGIC,
 };
 pub use container::{
-    parse_container, EntryKind, FatbinEntry, CONTAINER_HEADER_SIZE, ENTRY_HEADER_MIN_SIZE,
+    parse_container, parse_container_headers, EntryKind, FatbinEntry, CONTAINER_HEADER_SIZE, ENTRY_HEADER_MIN_SIZE,
     FLAG_64BIT, FLAG_DEBUG, FLAG_LINUX, FLAG_LZ4, FLAG_ZSTD,
 };
 pub use decompress::{Compression, MAX_DECOMPRESSED_SIZE};
