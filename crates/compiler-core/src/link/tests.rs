@@ -147,3 +147,48 @@ fn library_members_are_parsed_only_when_they_can_help() {
     let err = link_with_libraries(&[unit("a", CALLER, false)], only_broken).unwrap_err();
     assert_eq!(err.kind, FailureKind::Unresolved);
 }
+
+/// Every function and variable a module defines, with its linkage.
+fn definitions(ptx: &str) -> Vec<(String, Linkage)> {
+    let m = crate::ptx::parse(ptx).unwrap_or_else(|d| panic!("does not parse: {d:?}"));
+    let mut defs: Vec<(String, Linkage)> = m
+        .directives
+        .into_iter()
+        .filter_map(|d| match d {
+            Directive::Function(f) if f.body.is_some() => Some((f.name, f.linkage)),
+            Directive::Variable(v) if v.linkage != Linkage::Extern => Some((v.name, v.linkage)),
+            _ => None,
+        })
+        .collect();
+    defs.sort_by(|a, b| a.0.cmp(&b.0));
+    defs
+}
+
+#[test]
+fn linking_one_real_module_keeps_every_definition() {
+    // nvcc output with debug sections (-G), line info, printf, atomics, device calls.
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ptx");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "ptx") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let out = link(&[LinkUnit::parse(name.clone(), text.clone(), false).unwrap()]).unwrap_or_else(|f| panic!("{name}: {}", f.log));
+        assert_eq!(definitions(&out.ptx), definitions(&text), "{name}");
+        // The same module twice: its local symbols are renamed apart, its visible ones clash.
+        let twice = link(&[LinkUnit::parse("a", text.clone(), false).unwrap(), LinkUnit::parse("b", text.clone(), false).unwrap()]);
+        let visible = definitions(&text).iter().any(|d| d.1 == Linkage::Visible);
+        match twice {
+            Err(f) => assert!(visible && f.kind == FailureKind::Duplicate, "{name}: {f:?}"),
+            Ok(out) => {
+                assert!(!visible, "{name}: two visible definitions linked");
+                assert_eq!(definitions(&out.ptx).len(), 2 * definitions(&text).len(), "{name}");
+            }
+        }
+        seen += 1;
+    }
+    assert!(seen >= 5, "only {seen} PTX files under {dir}");
+}
