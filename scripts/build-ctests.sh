@@ -43,6 +43,11 @@ done
 
 nvcc_version="$("$NVCC" --version | tail -n1)"
 
+# CUDA 12's runtime under the name the linker looks for with -cudart shared (the
+# cu12 variants of -rdc=true tests, see ctest_variant_flags).
+mkdir -p build/cuda12-link
+ln -sfn "${CUDA12_CUDART_DIR:?CUDA12_CUDART_DIR not set}/libcudart.so.12" build/cuda12-link/libcudart.so
+
 # check_binary VARIANT TEST FILE: inspect a fresh build; prints problems.
 check_binary() {
   local v="$1" t="$2" f="$3" elf ptx needed all=()
@@ -78,7 +83,7 @@ build_one() {
   local dir="build/ctests/$v" src="ctests/$t.cu"
   local out="$dir/$t" stamp="$dir/.$t.cmd" log="$dir/.$t.log"
   local -a flags extra cmd
-  mapfile -t flags < <(ctest_variant_flags "$v")
+  mapfile -t flags < <(ctest_variant_flags "$v" "$t")
   mapfile -t extra < <(ctest_test_flags "$t")
   cmd=("$NVCC" "${CTEST_COMMON_FLAGS[@]}" "${flags[@]}" "${extra[@]}" "$src" -o "$out.tmp")
   local want_stamp
