@@ -17,5 +17,7 @@ __device__ __noinline__ int lib_neighbour(unsigned t, unsigned threads) {
 
 __global__ void lib_kernel(int *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = lib_scale(i) + local_helper(i);
+  // Device-side cudaGetLastError comes from the device runtime library (cudadevrt);
+  // nothing here launches from the device, so it is cudaSuccess (0).
+  if (i < n) out[i] = lib_scale(i) + local_helper(i) + (int)cudaGetLastError();
 }

@@ -48,6 +48,31 @@ pub mod input_type {
 /// see ARCHITECTURE.md "Separate compilation").
 pub const UNRESOLVED_SYMBOL_ERROR: CuError = CuError::NOT_FOUND;
 
+/// The device runtime functions this driver provides itself, as weak PTX definitions
+/// linked like a library member (before any library the client adds): NVIDIA's
+/// `libcudadevrt` implements its functions over driver-internal calls (`cnp*`,
+/// `__cuda_syscall_*`) that no other driver has. `cudaGetLastError` and
+/// `cudaPeekAtLastError` (and their CUDA 12+ `__cudaCDP2*` names, what device code calls)
+/// answer `cudaSuccess`: only device-side runtime calls record errors, and none of those
+/// (launches, device-side malloc, streams...) exist here; a kernel using them fails to link
+/// with `Undefined reference` naming what is missing.
+const DEVICE_RUNTIME_PTX: &str = "\
+.version 7.0
+.target sm_52
+.address_size 64
+.weak .func (.param .b32 r) cudaGetLastError() { st.param.b32 [r], 0; ret; }
+.weak .func (.param .b32 r) cudaPeekAtLastError() { st.param.b32 [r], 0; ret; }
+.weak .func (.param .b32 r) __cudaCDP2GetLastError() { st.param.b32 [r], 0; ret; }
+.weak .func (.param .b32 r) __cudaCDP2PeekAtLastError() { st.param.b32 [r], 0; ret; }
+";
+
+/// [`DEVICE_RUNTIME_PTX`] as a lazy link unit.
+fn device_runtime_unit() -> LinkUnit {
+    static UNIT: std::sync::OnceLock<LinkUnit> = std::sync::OnceLock::new();
+    UNIT.get_or_init(|| LinkUnit::parse("<driver device runtime>", DEVICE_RUNTIME_PTX, true).expect("the built-in device runtime parses"))
+        .clone()
+}
+
 /// One pending link.
 pub struct LinkState {
     pub ctx: CtxHandle,
@@ -76,7 +101,8 @@ impl Driver {
     /// `cuLinkCreate`: a link for the current context's device.
     pub fn link_create(&self) -> CuResult<LinkHandle> {
         let ctx = self.current_context()?;
-        let state = LinkState { ctx: ctx.handle, device: ctx.device, inner: Mutex::new(LinkInner::default()) };
+        let inner = LinkInner { units: vec![device_runtime_unit()], ..LinkInner::default() };
+        let state = LinkState { ctx: ctx.handle, device: ctx.device, inner: Mutex::new(inner) };
         Ok(self.links.insert(Arc::new(state)))
     }
 
@@ -282,7 +308,7 @@ fn elf_machine(bytes: &[u8]) -> Option<u16> {
 /// Returns the linked PTX text.
 pub(crate) fn link_prelinked(bytes: &[u8], target_sm: u32) -> Result<String, InputError> {
     let containers = kernel_image::split_containers(bytes).map_err(|e| image_error(e, "prelinked fatbin"))?;
-    let mut units = Vec::new();
+    let mut units = vec![device_runtime_unit()];
     // Containers whose PTX is only for a newer architecture: decompressed only if some
     // name stays undefined (the device runtime's megabyte of PTX, usually not).
     let mut deferred = Vec::new();

@@ -288,6 +288,47 @@ fn fatbins_and_libraries_are_link_inputs() {
     assert_eq!(run(driver, &image, "use_pick", 1, 0), vec![4]);
 }
 
+/// `out[0] = 7 + __cudaCDP2GetLastError() + cudaPeekAtLastError()`, as device code calling
+/// the device runtime API compiles.
+const CALLS_DEVICE_RUNTIME: &str = r#"
+.extern .func (.param .b32 r) __cudaCDP2GetLastError();
+.extern .func (.param .b32 r) cudaPeekAtLastError();
+.visible .entry devrt_user(.param .u64 out)
+{
+    .reg .b32 %r<5>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [out];
+    {
+    .param .b32 a;
+    call.uni (a), __cudaCDP2GetLastError, ();
+    ld.param.b32 %r1, [a];
+    }
+    {
+    .param .b32 b;
+    call.uni (b), cudaPeekAtLastError, ();
+    ld.param.b32 %r2, [b];
+    }
+    add.s32 %r3, %r1, %r2;
+    add.s32 %r4, %r3, 7;
+    st.global.u32 [%rd1], %r4;
+    ret;
+}
+"#;
+
+#[test]
+fn the_driver_provides_device_side_error_queries() {
+    let driver = driver();
+    let image = link(driver, &[(input_type::PTX, ptx(CALLS_DEVICE_RUNTIME), "user")]).unwrap();
+    assert_eq!(run(driver, &image, "devrt_user", 1, 0), vec![7], "no device-side call can fail: cudaSuccess");
+    // A device runtime function this driver does not provide stays undefined.
+    let launch = ".extern .func (.param .b64 r) cudaGetParameterBuffer(.param .b64 a, .param .b64 s);
+                  .visible .entry launcher() { .reg .b64 %rd<2>; { .param .b64 a; .param .b64 s; .param .b64 r; st.param.b64 [a], 8; st.param.b64 [s], 8;
+                  call.uni (r), cudaGetParameterBuffer, (a, s); ld.param.b64 %rd1, [r]; } ret; }
+";
+    let (err, log) = link(driver, &[(input_type::PTX, ptx(launch), "launcher")]).unwrap_err();
+    assert_eq!((err, log.as_str()), (CuError::NOT_FOUND, "error   : Undefined reference to 'cudaGetParameterBuffer' in 'launcher'"));
+}
+
 #[test]
 fn nvidia_device_runtime_library_is_accepted() {
     // CuPy links every -rdc program with libcudadevrt.a; nothing of it is needed here.
@@ -313,6 +354,16 @@ fn nvidia_device_runtime_library_is_accepted() {
     driver.link_destroy(h).unwrap();
     assert!(!String::from_utf8_lossy(&image).contains("cnpGetParameterBuffer"));
     assert_eq!(run(driver, &image, "apply", 32, 0), (0..32).map(|i| 2 * i + 5).collect::<Vec<u32>>());
+    // Device code calling the device runtime API gets this driver's functions, not the
+    // library's (which need NVIDIA's driver-internal calls).
+    let h = driver.link_create().unwrap();
+    driver.link_add_data(h, input_type::PTX, &ptx(CALLS_DEVICE_RUNTIME), "user").unwrap();
+    driver.link_add_file(h, input_type::LIBRARY, &devrt).unwrap();
+    let (ptr, len) = driver.link_complete(h).unwrap();
+    // SAFETY: the image is `len` bytes owned by the live state `h`.
+    let image = unsafe { std::slice::from_raw_parts(ptr, len) }.to_vec();
+    driver.link_destroy(h).unwrap();
+    assert_eq!(run(driver, &image, "devrt_user", 1, 0), vec![7]);
 }
 
 #[test]

@@ -252,26 +252,29 @@ pub fn link(units: &[LinkUnit]) -> Result<Linked, LinkFailure> {
 /// A member that does not parse is left out (a name it would have defined is then
 /// reported undefined).
 pub fn link_with_libraries(units: &[LinkUnit], members: &[LibraryMember]) -> Result<Linked, LinkFailure> {
+    // Members are considered in order, one at a time, so that the first member defining a
+    // name is the one linked (a static linker's archive scan).
     let mut parsed: Vec<LinkUnit> = Vec::new();
     let mut tried = vec![false; members.len()];
     loop {
-        let refs: Vec<&LinkUnit> = units.iter().chain(parsed.iter()).collect();
-        let included = select_units(&refs);
-        let needed = undefined_names(&refs, &included);
-        let mut more = Vec::new();
+        let mut added = false;
         for (i, m) in members.iter().enumerate() {
-            if !tried[i] && needed.iter().any(|n| m.text.contains(n)) {
+            if tried[i] {
+                continue;
+            }
+            let refs: Vec<&LinkUnit> = units.iter().chain(parsed.iter()).collect();
+            let needed = undefined_names(&refs, &select_units(&refs));
+            if needed.iter().any(|n| m.text.contains(n)) {
                 tried[i] = true;
                 if let Ok(unit) = LinkUnit::parse(m.name.clone(), m.text.clone(), true) {
-                    more.push(unit);
+                    parsed.push(unit);
+                    added = true;
                 }
             }
         }
-        if more.is_empty() {
-            return link_refs(&refs);
+        if !added {
+            return link_refs(&units.iter().chain(parsed.iter()).collect::<Vec<_>>());
         }
-        drop(refs);
-        parsed.extend(more);
     }
 }
 
@@ -348,10 +351,15 @@ fn link_refs(units: &[&LinkUnit]) -> Result<Linked, LinkFailure> {
 fn select_units(units: &[&LinkUnit]) -> Vec<bool> {
     let mut included: Vec<bool> = units.iter().map(|u| !u.lazy).collect();
     loop {
-        let needed = undefined_names(units, &included);
         let mut changed = false;
+        // One lazy unit at a time, in order: a name two of them define is taken from the
+        // first.
         for u in 0..units.len() {
-            if !included[u] && units[u].global_defs().any(|s| needed.contains(s.name.as_str())) {
+            if included[u] {
+                continue;
+            }
+            let needed = undefined_names(units, &included);
+            if units[u].global_defs().any(|s| needed.contains(s.name.as_str())) {
                 included[u] = true;
                 changed = true;
             }

@@ -192,3 +192,17 @@ fn linking_one_real_module_keeps_every_definition() {
     }
     assert!(seen >= 5, "only {seen} PTX files under {dir}");
 }
+
+#[test]
+fn the_first_lazy_definition_of_a_name_is_the_one_linked() {
+    let first = ".weak .func (.param .b32 r) twice(.param .b32 x) { st.param.b32 [r], 1; ret; }\n\
+                 .visible .global .align 4 .u32 bias = 1;\n";
+    let second = format!("{CALLEE}.extern .func never_defined();\n.visible .func uses() {{ call.uni never_defined, (); ret; }}\n");
+    let out = link(&[unit("a", CALLER, false), unit("lib:first", first, true), unit("lib:second", &second, true)]).unwrap();
+    assert_eq!(out.linked_units, vec!["a", "lib:first"]);
+    let members = [
+        LibraryMember { name: "first".into(), text: format!("{HEAD}{first}") },
+        LibraryMember { name: "second".into(), text: format!("{HEAD}{second}") },
+    ];
+    assert_eq!(link_with_libraries(&[unit("a", CALLER, false)], &members).unwrap().linked_units, vec!["a", "first"]);
+}
