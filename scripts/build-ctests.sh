@@ -7,8 +7,8 @@
 #   -j JOBS      parallel nvcc jobs (default: number of CPUs)
 #   TEST         build only these tests (names without .cu; default: all)
 #
-# A program is rebuilt only when it is missing, older than its source or
-# ctests/*.h, or its recorded nvcc command line differs.  Each fresh build is
+# A program is rebuilt only when it is missing, older than its source,
+# ctests/*.h or ctests/rdc/*, or its recorded nvcc command line differs.  Each fresh build is
 # checked: SASS/PTX contents of the fatbinary (cuobjdump) and which
 # libcudart it needs (readelf).  Needs scripts/bootstrap.sh to have run.
 set -euo pipefail
@@ -43,18 +43,28 @@ done
 
 nvcc_version="$("$NVCC" --version | tail -n1)"
 
+# CUDA 12's runtime under the name the linker looks for with -cudart shared (the
+# cu12 variants of -rdc=true tests, see ctest_variant_flags).
+mkdir -p build/cuda12-link
+ln -sfn "${CUDA12_CUDART_DIR:?CUDA12_CUDART_DIR not set}/libcudart.so.12" build/cuda12-link/libcudart.so
+
 # check_binary VARIANT TEST FILE: inspect a fresh build; prints problems.
 check_binary() {
-  local v="$1" t="$2" f="$3" elf ptx needed
+  local v="$1" t="$2" f="$3" elf ptx needed all=()
+  # -rdc=true keeps each unit's fatbin (PTX included) in __nv_relfatbin, which
+  # cuobjdump lists only with -all; a PTX-only build also links the device
+  # runtime library's fatbin, with SASS for every architecture, so SASS is not
+  # checked there.
+  if ctest_test_flags "$t" | grep -qx -- -rdc=true; then all=(-all); fi
   if [ -x "$CUOBJDUMP" ]; then
-    elf="$("$CUOBJDUMP" -lelf "$f" 2>/dev/null || true)"
-    ptx="$("$CUOBJDUMP" -lptx "$f" 2>/dev/null || true)"
+    elf="$("$CUOBJDUMP" "${all[@]}" -lelf "$f" 2>/dev/null || true)"
+    ptx="$("$CUOBJDUMP" "${all[@]}" -lptx "$f" 2>/dev/null || true)"
     if ! grep -q 'sm_80\.ptx' <<<"$ptx"; then
       echo "$v/$t: no compute_80 PTX in the fatbinary"
     fi
     if ctest_variant_has_sass "$v"; then
       grep -q 'sm_80\.cubin' <<<"$elf" || echo "$v/$t: no sm_80 SASS in the fatbinary"
-    else
+    elif [ ${#all[@]} -eq 0 ]; then
       [ -z "$elf" ] || echo "$v/$t: unexpected SASS in a PTX-only build: $elf"
     fi
   fi
@@ -72,14 +82,15 @@ build_one() {
   local v="$1" t="$2"
   local dir="build/ctests/$v" src="ctests/$t.cu"
   local out="$dir/$t" stamp="$dir/.$t.cmd" log="$dir/.$t.log"
-  local -a flags cmd
-  mapfile -t flags < <(ctest_variant_flags "$v")
-  cmd=("$NVCC" "${CTEST_COMMON_FLAGS[@]}" "${flags[@]}" "$src" -o "$out.tmp")
+  local -a flags extra cmd
+  mapfile -t flags < <(ctest_variant_flags "$v" "$t")
+  mapfile -t extra < <(ctest_test_flags "$t")
+  cmd=("$NVCC" "${CTEST_COMMON_FLAGS[@]}" "${flags[@]}" "${extra[@]}" "$src" -o "$out.tmp")
   local want_stamp
   want_stamp="$(printf '%s\n' "$nvcc_version" "${cmd[@]}")"
   if [ -x "$out" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want_stamp" ]; then
     local stale=0 dep
-    for dep in "$src" ctests/*.h; do
+    for dep in "$src" ctests/*.h ctests/rdc/*; do
       [ "$dep" -nt "$out" ] && stale=1
     done
     [ "$stale" = 0 ] && return 0

@@ -43,7 +43,7 @@ CTEST_COMMON_FLAGS=(-O2 -std=c++17 -Xcompiler -Wall)
 CTEST_GENCODE_SASS_PTX="arch=compute_80,code=[sm_80,compute_80]"
 CTEST_GENCODE_PTX="arch=compute_80,code=compute_80"
 
-# ctest_variant_flags VARIANT: prints the variant's nvcc flags, one per line.
+# ctest_variant_flags VARIANT [TEST]: prints the variant's nvcc flags, one per line.
 # Needs CUDA12_CUDART_DIR (from cuda-env.sh) for the cu12 variants.
 ctest_variant_flags() {
   case "$1" in
@@ -55,12 +55,30 @@ ctest_variant_flags() {
     cu12-sass-ptx | cu12-ptx)
       local gencode="$CTEST_GENCODE_SASS_PTX"
       [ "$1" = cu12-ptx ] && gencode="$CTEST_GENCODE_PTX"
-      printf '%s\n' -cudart none -gencode "$gencode" \
-        "-L${CUDA12_CUDART_DIR:?CUDA12_CUDART_DIR not set}" -l:libcudart.so.12
+      if ctest_test_flags "${2:-}" | grep -qx -- -rdc=true; then
+        # With -cudart none, nvcc -rdc=true skips the device link (the stub that
+        # defines __cudaRegisterLinkedBinary_*): link "shared" instead, against a
+        # libcudart.so that is CUDA 12's (build-ctests.sh makes build/cuda12-link).
+        printf '%s\n' -cudart shared -gencode "$gencode" -L build/cuda12-link
+      else
+        printf '%s\n' -cudart none -gencode "$gencode" \
+          "-L${CUDA12_CUDART_DIR:?CUDA12_CUDART_DIR not set}" -l:libcudart.so.12
+      fi
       ;;
     *)
       echo "unknown ctest variant: $1" >&2
       return 1
+      ;;
+  esac
+}
+
+# ctest_test_flags TEST: extra nvcc arguments of one test, one per line: further
+# translation units (kept in ctests/rdc/, which the build loop does not pick up as
+# tests) and -rdc=true for separate compilation.
+ctest_test_flags() {
+  case "$1" in
+    separate_compilation)
+      printf '%s\n' -rdc=true ctests/rdc/separate_compilation_lib.cu ctests/rdc/separate_compilation_static.cu
       ;;
   esac
 }

@@ -11,6 +11,7 @@ pub mod cache;
 pub mod diag;
 pub mod host;
 pub mod host_abi;
+pub mod link;
 pub mod lower;
 pub mod target;
 pub mod ptx;

@@ -57,6 +57,7 @@ opaque_handles! {
     CUkernel => CUkern_st,
     CUstream => CUstream_st,
     CUevent => CUevent_st,
+    CUlinkState => CUlinkState_st,
     CUmemoryPool => CUmemPoolHandle_st,
     CUarray => CUarray_st,
 }
@@ -138,6 +139,7 @@ pub struct CUctxCreateParams {
 /// `CUjit_option` values the library interprets; every other option is accepted and
 /// ignored.
 pub mod jit_option {
+    pub const WALL_TIME: u32 = 2;
     pub const INFO_LOG_BUFFER: u32 = 3;
     pub const INFO_LOG_BUFFER_SIZE_BYTES: u32 = 4;
     pub const ERROR_LOG_BUFFER: u32 = 5;

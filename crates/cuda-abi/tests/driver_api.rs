@@ -17,10 +17,12 @@ use cuda::exports::event::*;
 use cuda::exports::init::*;
 use cuda::exports::launch::*;
 use cuda::exports::library::*;
+use cuda::exports::link::*;
 use cuda::exports::memcpy::*;
 use cuda::exports::memory::*;
 use cuda::exports::module::*;
 use cuda::exports::stream::*;
+use cuda::proc_table::cuGetProcAddress_v2;
 use cuda::types::*;
 
 /// `data[i] += add` for `i < n`, and a module variable.
@@ -552,4 +554,100 @@ fn a_faulting_kernel_leaves_a_sticky_error_and_the_process_survives() {
     let _ctx = Ctx::new();
     ok(unsafe { cuMemAlloc_v2(&mut d, 16) }, "alloc in a new context");
     ok(unsafe { cuMemFree_v2(d) }, "free");
+}
+
+/// `data[tid] = twice(tid)`, `twice` left to another module.
+const LINK_CALLER: &str = "
+.version 8.0
+.target sm_80
+.address_size 64
+.extern .func (.param .b32 r) twice(.param .b32 x);
+.visible .entry call_twice(.param .u64 data)
+{
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [data];
+    mov.u32 %r1, %tid.x;
+    {
+    .param .b32 a;
+    .param .b32 b;
+    st.param.b32 [a], %r1;
+    call.uni (b), twice, (a);
+    ld.param.b32 %r2, [b];
+    }
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r2;
+    ret;
+}
+";
+
+const LINK_CALLEE: &str = "
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .func (.param .b32 r) twice(.param .b32 x)
+{
+    .reg .b32 %r<3>;
+    ld.param.b32 %r1, [x];
+    add.s32 %r2, %r1, %r1;
+    st.param.b32 [r], %r2;
+    ret;
+}
+";
+
+#[test]
+fn jit_link_with_logs_then_load_and_launch() {
+    let _ctx = Ctx::new();
+    // cuGetProcAddress hands out the _v2 ABI to CUDA >= 6.5 callers.
+    let mut pfn = null_mut();
+    ok(unsafe { cuGetProcAddress_v2(c"cuLinkCreate".as_ptr(), &mut pfn, 12000, 0, null_mut()) }, "proc address");
+    assert_eq!(pfn, cuLinkCreate_v2 as *mut c_void);
+
+    let mut error_log = [0x55 as c_char; 256];
+    let mut options = [jit_option::ERROR_LOG_BUFFER, jit_option::ERROR_LOG_BUFFER_SIZE_BYTES, 2 /* CU_JIT_WALL_TIME */];
+    let mut values = [error_log.as_mut_ptr().cast::<c_void>(), 256 as *mut c_void, usize::MAX as *mut c_void];
+    let mut state = null_mut();
+    ok(unsafe { cuLinkCreate_v2(3, options.as_mut_ptr(), values.as_mut_ptr(), &mut state) }, "cuLinkCreate_v2");
+    for (text, name) in [(LINK_CALLER, c"caller"), (LINK_CALLEE, c"callee")] {
+        let text = std::ffi::CString::new(text).unwrap();
+        let bytes = text.as_bytes_with_nul();
+        let res = unsafe { cuLinkAddData_v2(state, 1, bytes.as_ptr().cast_mut().cast(), bytes.len(), name.as_ptr(), 0, null_mut(), null_mut()) };
+        ok(res, "cuLinkAddData_v2");
+    }
+    let (mut cubin, mut size) = (null_mut(), 0usize);
+    ok(unsafe { cuLinkComplete(state, &mut cubin, &mut size) }, "cuLinkComplete");
+    assert_eq!(values[1] as usize, 0, "no errors, empty log");
+    let wall_ms = f32::from_bits(values[2] as usize as u32);
+    assert!(wall_ms.is_finite() && wall_ms >= 0.0, "CU_JIT_WALL_TIME wrote {wall_ms}");
+    // The image is NUL-terminated text of `size` bytes, loadable as a module.
+    assert_eq!(unsafe { CStr::from_ptr(cubin.cast()) }.to_bytes().len() + 1, size);
+    let mut module = null_mut();
+    ok(unsafe { cuModuleLoadData(&mut module, cubin) }, "load the linked image");
+    ok(unsafe { cuLinkDestroy(state) }, "cuLinkDestroy");
+    assert_eq!(unsafe { cuLinkDestroy(state) }, CUresult::ERROR_INVALID_HANDLE);
+
+    let mut f = null_mut();
+    ok(unsafe { cuModuleGetFunction(&mut f, module, c"call_twice".as_ptr()) }, "get function");
+    let mut data = 0;
+    ok(unsafe { cuMemAlloc_v2(&mut data, 32 * 4) }, "alloc");
+    let mut params = [(&mut data as *mut u64).cast::<c_void>()];
+    ok(unsafe { cuLaunchKernel(f, 1, 1, 1, 32, 1, 1, 0, null_mut(), params.as_mut_ptr(), null_mut()) }, "launch");
+    let mut host = [0u32; 32];
+    ok(unsafe { cuMemcpyDtoH_v2(host.as_mut_ptr().cast(), data, 32 * 4) }, "read back");
+    assert_eq!(host.to_vec(), (0..32).map(|i| 2 * i).collect::<Vec<u32>>());
+    ok(unsafe { cuMemFree_v2(data) }, "free");
+    ok(unsafe { cuModuleUnload(module) }, "unload");
+
+    // An undefined reference: NVIDIA's log line in the error buffer, its size written back.
+    let mut values = [error_log.as_mut_ptr().cast::<c_void>(), 256 as *mut c_void];
+    ok(unsafe { cuLinkCreate(2, options.as_mut_ptr(), values.as_mut_ptr(), &mut state) }, "cuLinkCreate");
+    let text = std::ffi::CString::new(LINK_CALLER).unwrap();
+    let bytes = text.as_bytes_with_nul();
+    ok(unsafe { cuLinkAddData(state, 1, bytes.as_ptr().cast_mut().cast(), bytes.len(), c"caller".as_ptr(), 0, null_mut(), null_mut()) }, "add");
+    assert_eq!(unsafe { cuLinkComplete(state, &mut cubin, null_mut()) }, CUresult::ERROR_NOT_FOUND);
+    let expected = c"error   : Undefined reference to 'twice' in 'caller'";
+    assert_eq!(unsafe { CStr::from_ptr(error_log.as_ptr()) }, expected);
+    assert_eq!(values[1] as usize, expected.to_bytes_with_nul().len());
+    ok(unsafe { cuLinkDestroy(state) }, "cuLinkDestroy");
 }

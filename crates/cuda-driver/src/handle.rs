@@ -34,6 +34,7 @@ pub enum Kind {
     Kernel = 0x85,
     Stream = 0x86,
     Event = 0x87,
+    Link = 0x88,
 }
 
 /// Why a handle did not resolve.
@@ -58,7 +59,7 @@ fn encode(kind: Kind, generation: u32, index: u32) -> u64 {
 /// The kind encoded in a raw handle value, if it is one of ours.
 pub fn kind_of(raw: u64) -> Option<Kind> {
     let tag = (raw >> 56) as u8;
-    [Kind::Context, Kind::Module, Kind::Function, Kind::Library, Kind::Kernel, Kind::Stream, Kind::Event]
+    [Kind::Context, Kind::Module, Kind::Function, Kind::Library, Kind::Kernel, Kind::Stream, Kind::Event, Kind::Link]
         .into_iter()
         .find(|k| *k as u8 == tag)
 }
@@ -114,6 +115,8 @@ handle_types! {
     StreamHandle => Stream;
     /// A `CUevent`.
     EventHandle => Event;
+    /// A `CUlinkState`.
+    LinkHandle => Link;
 }
 
 /// Ties a handle newtype to its [`Kind`].

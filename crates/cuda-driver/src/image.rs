@@ -31,6 +31,20 @@ fn failure(err: ImageError) -> ImageFailure {
 pub(crate) unsafe fn ptx_from_ptr(image: *const c_void, target_sm: u32) -> Result<PtxSource, ImageFailure> {
     // SAFETY: forwarded from the caller.
     let image = unsafe { kernel_image::image_from_ptr(image.cast()) }.map_err(failure)?;
+    if image.prelinked {
+        // nvcc -rdc=true: link the translation units' relocatable PTX, as NVIDIA's driver
+        // JIT-links them when the device-linked fatbin has no code for the device.
+        return match crate::link::link_prelinked(&image.bytes, target_sm) {
+            Ok(text) => {
+                let isa = text.lines().find_map(|l| l.trim().strip_prefix(".version ")).and_then(|v| {
+                    let (major, minor) = v.trim().split_once('.')?;
+                    Some((major.parse().ok()?, minor.parse().ok()?))
+                });
+                Ok(PtxSource { text, sm_arch: Some(target_sm), isa })
+            }
+            Err((error, message)) => Err(ImageFailure { error: fail(error, format_args!("linking -rdc fatbins:\n{message}")), message }),
+        };
+    }
     image.extract_ptx(target_sm).map_err(failure)
 }
 

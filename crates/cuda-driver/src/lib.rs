@@ -40,6 +40,7 @@ pub mod handle;
 mod image;
 pub mod launch;
 pub mod library;
+pub mod link;
 pub mod memory;
 pub mod module;
 pub mod occupancy;
@@ -50,7 +51,7 @@ use std::sync::{Arc, OnceLock};
 
 pub use context::{ClsDestructor, Limit};
 pub use error::{CuError, CuResult};
-pub use handle::{CtxHandle, EventHandle, FunctionHandle, KernelHandle, LibraryHandle, ModuleHandle, StreamHandle};
+pub use handle::{CtxHandle, EventHandle, FunctionHandle, KernelHandle, LibraryHandle, LinkHandle, ModuleHandle, StreamHandle};
 
 /// The `cuDriverGetVersion` answer: CUDA 13.2. cudart 13 refuses drivers older than 13000
 /// (cudaErrorInsufficientDriver); cudart 13.x minor-version compatibility accepts an older
@@ -103,6 +104,7 @@ pub struct Driver {
     pub(crate) kernels: handle::HandleTable<library::Kernel, KernelHandle>,
     pub(crate) streams: handle::HandleTable<stream::Stream, StreamHandle>,
     pub(crate) events: handle::HandleTable<event::Event, EventHandle>,
+    pub(crate) links: link::LinkTable,
     pub(crate) memory: memory::Registry,
 }
 
@@ -127,6 +129,7 @@ impl Driver {
             kernels: Default::default(),
             streams: Default::default(),
             events: Default::default(),
+            links: Default::default(),
             memory: Default::default(),
         }
     }

@@ -122,6 +122,19 @@ pub(crate) fn container_extent(header: &[u8]) -> Result<(usize, usize), ImageErr
 /// Errors ([`ImageError::Invalid`]): empty input, wrong magic, truncated headers, sizes
 /// that run past the buffer, unknown or corrupt compression.
 pub fn parse_container(bytes: &[u8]) -> Result<Vec<FatbinEntry>, ImageError> {
+    parse_container_with(bytes, true)
+}
+
+/// Like [`parse_container`], without decompressing anything: every entry's `payload` is
+/// empty. For deciding which containers are worth decompressing.
+///
+/// # Errors
+/// As [`parse_container`], except for corrupt compressed data, which goes unnoticed.
+pub fn parse_container_headers(bytes: &[u8]) -> Result<Vec<FatbinEntry>, ImageError> {
+    parse_container_with(bytes, false)
+}
+
+fn parse_container_with(bytes: &[u8], decompress: bool) -> Result<Vec<FatbinEntry>, ImageError> {
     if bytes.is_empty() {
         return Err(ImageError::invalid("fatbin is empty"));
     }
@@ -151,6 +164,7 @@ pub fn parse_container(bytes: &[u8]) -> Result<Vec<FatbinEntry>, ImageError> {
             pos + header_size,
             container_index,
             &mut entries,
+            decompress,
         )?;
         pos += total;
         container_index += 1;
@@ -207,6 +221,7 @@ fn parse_entries(
     base: usize,
     container_index: usize,
     out: &mut Vec<FatbinEntry>,
+    decompress: bool,
 ) -> Result<(), ImageError> {
     let mut pos = 0usize;
     while pos < region.len() {
@@ -242,6 +257,7 @@ fn parse_entries(
             &rest[header_size..end],
             offset,
             container_index,
+            decompress,
         )?);
         pos += end;
     }
@@ -255,17 +271,22 @@ fn build_entry(
     stored: &[u8],
     offset: usize,
     container_index: usize,
+    decompress: bool,
 ) -> Result<FatbinEntry, ImageError> {
     let kind = EntryKind::from_raw(header.kind);
     let compression = Compression::from_flags(header.flags)
         .map_err(|msg| ImageError::invalid(format!("entry at offset {offset}: {msg}")))?;
-    let mut payload = decompress_payload(
-        stored,
-        compression,
-        header.compressed_size,
-        header.uncompressed_size,
-    )
-    .map_err(|msg| ImageError::invalid(format!("entry at offset {offset}: {msg}")))?;
+    let mut payload = if decompress {
+        decompress_payload(
+            stored,
+            compression,
+            header.compressed_size,
+            header.uncompressed_size,
+        )
+        .map_err(|msg| ImageError::invalid(format!("entry at offset {offset}: {msg}")))?
+    } else {
+        Vec::new()
+    };
     if kind == EntryKind::Ptx {
         // PTX is a C string; whatever follows the first NUL is padding.
         if let Some(nul) = payload.iter().position(|&b| b == 0) {

@@ -30,6 +30,7 @@ mod elf;
 mod error;
 mod extract;
 mod le;
+mod relocatable;
 mod select;
 mod wrapper;
 
@@ -40,7 +41,7 @@ pub use classify::{
     classify, ImageKind, ARCHIVE_MAGIC, ELF_MAGIC, FATBIN_CONTAINER_MAGIC, FATBIN_WRAPPER_MAGIC,
 };
 pub use container::{
-    parse_container, EntryKind, FatbinEntry, CONTAINER_HEADER_SIZE, ENTRY_HEADER_MIN_SIZE,
+    parse_container, parse_container_headers, EntryKind, FatbinEntry, CONTAINER_HEADER_SIZE, ENTRY_HEADER_MIN_SIZE,
     FLAG_64BIT, FLAG_DEBUG, FLAG_LINUX, FLAG_LZ4, FLAG_ZSTD,
 };
 pub use decompress::{Compression, MAX_DECOMPRESSED_SIZE};
@@ -49,5 +50,6 @@ pub use error::{
     CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
 };
 pub use extract::{extract_ptx, extract_ptx_limited, PtxSource, ANY_PTX_ISA};
+pub use relocatable::{archive_members, container_ptx, entries_ptx, object_fatbins, split_containers};
 pub use select::{select_ptx, Selected};
 pub use wrapper::{image_from_ptr, Image, MAX_IMAGE_SIZE, WRAPPER_SIZE};

@@ -37,6 +37,10 @@ pub struct Image {
     /// The image bytes. For wrappers: the referenced container, or for a version 2 wrapper
     /// with a prelinked list, those containers back to back. PTX text excludes its NUL.
     pub bytes: Vec<u8>,
+    /// True when [`bytes`](Self::bytes) are the relocatable fatbins of a version 2
+    /// wrapper's prelinked list (`nvcc -rdc=true`): one container per translation unit or
+    /// library, to be linked together ([`crate::split_containers`]).
+    pub prelinked: bool,
 }
 
 impl Image {
@@ -100,12 +104,12 @@ pub unsafe fn image_from_ptr(ptr: *const u8) -> Result<Image, ImageError> {
     let kind = classify(&prefix);
     // SAFETY (all arms): the first bytes announce `kind`, so by the caller's contract a
     // complete image of that kind is readable at `ptr`.
-    let bytes = match kind {
+    let (bytes, prelinked) = match kind {
         ImageKind::FatbinWrapper => unsafe { read_wrapper(ptr, 0) }?,
-        ImageKind::FatbinContainer => unsafe { read_container(ptr) }?,
-        ImageKind::Elf => unsafe { read_elf(ptr) }?,
+        ImageKind::FatbinContainer => (unsafe { read_container(ptr) }?, false),
+        ImageKind::Elf => (unsafe { read_elf(ptr) }?, false),
         ImageKind::Archive => return Err(archive_error()),
-        ImageKind::PtxText => unsafe { read_c_string(ptr) }?,
+        ImageKind::PtxText => (unsafe { read_c_string(ptr) }?, false),
     };
     let content_kind = match kind {
         ImageKind::FatbinWrapper => ImageKind::FatbinContainer,
@@ -115,6 +119,7 @@ pub unsafe fn image_from_ptr(ptr: *const u8) -> Result<Image, ImageError> {
         origin: kind,
         kind: content_kind,
         bytes,
+        prelinked,
     })
 }
 
@@ -171,11 +176,11 @@ unsafe fn read_container(ptr: *const u8) -> Result<Vec<u8>, ImageError> {
     Ok(unsafe { copy_bytes(ptr, total) })
 }
 
-/// Copies the container(s) a wrapper refers to.
+/// Copies the container(s) a wrapper refers to; true when they came from a prelinked list.
 ///
 /// # Safety
 /// `ptr` points to a wrapper satisfying [`image_from_ptr`]'s contract.
-unsafe fn read_wrapper(ptr: *const u8, depth: usize) -> Result<Vec<u8>, ImageError> {
+unsafe fn read_wrapper(ptr: *const u8, depth: usize) -> Result<(Vec<u8>, bool), ImageError> {
     // SAFETY: a wrapper is WRAPPER_SIZE readable bytes.
     let wrapper = unsafe { copy_bytes(ptr, WRAPPER_SIZE) };
     let (Some(magic), Some(version), Some(data), Some(prelinked)) = (
@@ -203,9 +208,9 @@ unsafe fn read_wrapper(ptr: *const u8, depth: usize) -> Result<Vec<u8>, ImageErr
             let mut bytes = Vec::new();
             for fatbin in list {
                 // SAFETY: each listed pointer names a fatbin covered by the contract.
-                bytes.extend(unsafe { read_fatbin(fatbin, depth) }?);
+                bytes.extend(unsafe { read_fatbin(fatbin, depth) }?.0);
             }
-            return Ok(bytes);
+            return Ok((bytes, true));
         }
     }
     if data == 0 {
@@ -221,12 +226,12 @@ unsafe fn read_wrapper(ptr: *const u8, depth: usize) -> Result<Vec<u8>, ImageErr
 ///
 /// # Safety
 /// `ptr` is non-null and satisfies [`image_from_ptr`]'s contract.
-unsafe fn read_fatbin(ptr: *const u8, depth: usize) -> Result<Vec<u8>, ImageError> {
+unsafe fn read_fatbin(ptr: *const u8, depth: usize) -> Result<(Vec<u8>, bool), ImageError> {
     // SAFETY: see the function contract.
     let prefix = unsafe { read_prefix(ptr) };
     match classify(&prefix) {
         // SAFETY: the first bytes announce a container, so a whole one is readable.
-        ImageKind::FatbinContainer => unsafe { read_container(ptr) },
+        ImageKind::FatbinContainer => Ok((unsafe { read_container(ptr) }?, false)),
         ImageKind::FatbinWrapper if depth < MAX_WRAPPER_DEPTH => {
             // SAFETY: the first bytes announce a wrapper, so a whole one is readable.
             unsafe { read_wrapper(ptr, depth + 1) }

@@ -121,7 +121,7 @@ impl FnLowerer<'_> {
                 Ok(())
             }
             _ => Err(self.err(format!(
-                "call to '{name}', which is declared but not defined in this module (separate compilation is not supported yet)"
+                "call to '{name}', which is declared but not defined in this module (link the module that defines it with cuLink*)"
             ))),
         }
     }

@@ -515,7 +515,7 @@ fn var_space(v: &VarDecl, target: &dyn Target) -> u32 {
 /// Emit a `.global`/`.const` variable; returns its size.
 fn global_var(v: &VarDecl, m: &Module, target: &dyn Target, ir: &mut String) -> Result<u64, Diagnostic> {
     if v.linkage == Linkage::Extern {
-        return Err(Diagnostic::error(v.span, "extern .global/.const variables need separate compilation (-rdc), which is not supported yet")
+        return Err(Diagnostic::error(v.span, "extern .global/.const variable declared but not defined in this module (link the module that defines it with cuLink*)")
             .with_snippet(v.name.clone()));
     }
     let size = var_size(v);

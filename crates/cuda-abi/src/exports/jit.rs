@@ -8,6 +8,9 @@
 //!   copied in, truncated and NUL-terminated, and the size option's value slot is
 //!   overwritten with the bytes used (NUL included; 0 for an empty log).
 //!
+//! - `CU_JIT_WALL_TIME` (2), link states only: the value slot is overwritten with the
+//!   milliseconds spent so far, as a `float` in the pointer's low 32 bits.
+//!
 //! Every other option is accepted and ignored, as hints are.
 
 use std::ffi::{c_char, c_uint, c_void};
@@ -51,6 +54,7 @@ pub(crate) struct JitOptions {
     pub load: LoadOptions,
     info: LogTarget,
     error: LogTarget,
+    wall_time: Option<*mut *mut c_void>,
 }
 
 impl JitOptions {
@@ -66,7 +70,7 @@ impl JitOptions {
         }
         // SAFETY: forwarded contract; checked non-NULL when n > 0.
         let ids = unsafe { slice(options, n) }?;
-        let mut parsed = JitOptions { load: LoadOptions::default(), info: LogTarget::default(), error: LogTarget::default() };
+        let mut parsed = JitOptions { load: LoadOptions::default(), info: LogTarget::default(), error: LogTarget::default(), wall_time: None };
         for (i, &id) in ids.iter().enumerate() {
             // SAFETY: `values` holds `n` entries.
             let slot = unsafe { values.add(i) };
@@ -84,6 +88,7 @@ impl JitOptions {
                     parsed.error.size_slot = Some(slot);
                 }
                 jit_option::OPTIMIZATION_LEVEL => parsed.load.optimization_level = Some((value as usize as c_uint).min(4)),
+                jit_option::WALL_TIME => parsed.wall_time = Some(slot),
                 _ => {}
             }
         }
@@ -99,6 +104,17 @@ impl JitOptions {
         unsafe {
             self.info.write(&logs.info);
             self.error.write(&logs.error);
+        }
+    }
+
+    /// Writes `CU_JIT_WALL_TIME`'s answer, if it was asked for.
+    ///
+    /// # Safety
+    /// As promised to [`JitOptions::parse`]: the option's value slot is still writable.
+    pub unsafe fn write_wall_time(&self, milliseconds: f32) {
+        if let Some(slot) = self.wall_time {
+            // SAFETY: forwarded contract; the float travels in the pointer's low bits.
+            unsafe { slot.write_unaligned(milliseconds.to_bits() as usize as *mut c_void) };
         }
     }
 }

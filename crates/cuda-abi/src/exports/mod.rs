@@ -20,15 +20,16 @@ pub mod init;
 mod jit;
 pub mod launch;
 pub mod library;
+pub mod link;
 pub mod memcpy;
 pub mod memory;
 pub mod module;
 pub mod profiler;
 pub mod stream;
 
-use cuda_driver::{CtxHandle, CuResult, Driver, EventHandle, FunctionHandle, KernelHandle, LibraryHandle, ModuleHandle, StreamHandle};
+use cuda_driver::{CtxHandle, CuResult, Driver, EventHandle, FunctionHandle, KernelHandle, LibraryHandle, LinkHandle, ModuleHandle, StreamHandle};
 
-use crate::types::{CUcontext, CUevent, CUfunction, CUkernel, CUlibrary, CUmodule, CUstream};
+use crate::types::{CUcontext, CUevent, CUfunction, CUkernel, CUlibrary, CUlinkState, CUmodule, CUstream};
 
 /// The initialized driver (`CUDA_ERROR_NOT_INITIALIZED` before `cuInit`).
 pub(crate) fn drv() -> CuResult<&'static Driver> {
@@ -82,6 +83,10 @@ pub(crate) fn library_handle(l: CUlibrary) -> LibraryHandle {
 
 pub(crate) fn kernel_handle(k: CUkernel) -> KernelHandle {
     KernelHandle::from_raw(k.cast())
+}
+
+pub(crate) fn link_handle(l: CUlinkState) -> LinkHandle {
+    LinkHandle::from_raw(l.cast())
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use super::event::*;
 use super::init::*;
 use super::launch::*;
 use super::library::*;
+use super::link::*;
 use super::memcpy::*;
 use super::memory::*;
 use super::module::*;
@@ -75,6 +76,8 @@ fn null_pointer_table() {
     let k = 0xdead_0040 as CUkernel;
     let s = 0xdead_0050 as CUstream;
     let e = 0xdead_0060 as CUevent;
+    let lk = 0xdead_0070 as CUlinkState;
+    let mut lk_out = null_mut::<CUlinkState_st>();
     let name = c"name".as_ptr();
     let image = c"// not an image".as_ptr().cast::<c_void>();
     let (mut int, mut uint, mut size, mut dptr, mut ptr) = (0i32, 0u32, 0usize, 0u64, null_mut::<c_void>());
@@ -160,6 +163,17 @@ fn null_pointer_table() {
 
         cuModuleLoad(null_mut(), name);
         cuModuleLoad(&mut null_mut(), null());
+        cuLinkCreate_v2(0, null_mut(), null_mut(), null_mut());
+        cuLinkCreate(0, null_mut(), null_mut(), null_mut());
+        cuLinkCreate_v2(1, null_mut(), null_mut(), &mut lk_out);
+        cuLinkAddData_v2(lk, 1, null_mut(), 16, name, 0, null_mut(), null_mut());
+        cuLinkAddData_v2(lk, 1, image.cast_mut(), 0, name, 0, null_mut(), null_mut());
+        cuLinkAddData(lk, 1, null_mut(), 16, name, 0, null_mut(), null_mut());
+        cuLinkAddData_v2(lk, 1, image.cast_mut(), 16, name, 1, null_mut(), null_mut());
+        cuLinkAddFile_v2(lk, 1, null(), 0, null_mut(), null_mut());
+        cuLinkAddFile(lk, 1, null(), 0, null_mut(), null_mut());
+        cuLinkComplete(lk, null_mut(), &mut size);
+
         cuModuleLoadData(null_mut(), image);
         cuModuleLoadData(&mut null_mut(), null());
         cuModuleLoadDataEx(null_mut(), image, 0, null_mut(), null_mut());

@@ -1,0 +1,424 @@
+//! `cuLink*` over the real CPU backend: relocatable PTX modules linked, loaded and run;
+//! every expected value is computed on the host from the kernels' definitions.
+
+use std::ffi::c_void;
+
+use backend_api::LoadOptions;
+use cuda_driver::link::input_type;
+use cuda_driver::{init, CtxHandle, CuError, Driver, LinkHandle, StreamHandle};
+
+const HEAD: &str = ".version 8.0\n.target sm_80\n.address_size 64\n";
+
+/// `apply(out)`: out[i] = twice(i) + bias, with both defined elsewhere.
+const MAIN: &str = r#"
+.extern .func (.param .b32 r) twice(.param .b32 x);
+.extern .global .align 4 .u32 bias;
+.visible .entry apply(.param .u64 out)
+{
+    .reg .b32 %r<5>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    {
+    .param .b32 a;
+    .param .b32 b;
+    st.param.b32 [a], %r1;
+    call.uni (b), twice, (a);
+    ld.param.b32 %r2, [b];
+    }
+    ld.global.u32 %r3, [bias];
+    add.s32 %r4, %r2, %r3;
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r4;
+    ret;
+}
+"#;
+
+/// Defines `twice(x) = 2x` and `bias = 5`.
+const LIB: &str = r#"
+.visible .global .align 4 .u32 bias = 5;
+.visible .func (.param .b32 r) twice(.param .b32 x)
+{
+    .reg .b32 %r<3>;
+    ld.param.b32 %r1, [x];
+    add.s32 %r2, %r1, %r1;
+    st.param.b32 [r], %r2;
+    ret;
+}
+"#;
+
+fn ptx(body: &str) -> Vec<u8> {
+    format!("{HEAD}{body}\0").into_bytes()
+}
+
+fn driver() -> &'static Driver {
+    let driver = init(0).expect("cuInit");
+    // Each test thread retains the primary context (never released: the process ends).
+    let ctx = driver.primary_ctx_retain(0).unwrap();
+    driver.ctx_set_current(ctx).unwrap();
+    driver
+}
+
+/// Links `inputs` (type, bytes, name); the image (with its NUL) or the error and log.
+fn link(driver: &Driver, inputs: &[(u32, Vec<u8>, &str)]) -> Result<Vec<u8>, (CuError, String)> {
+    let h = driver.link_create().unwrap();
+    let result = (|| {
+        for (ty, bytes, name) in inputs {
+            driver.link_add_data(h, *ty, bytes, name)?;
+        }
+        let (ptr, len) = driver.link_complete(h)?;
+        // SAFETY: the image is `len` bytes owned by the live state `h`.
+        Ok(unsafe { std::slice::from_raw_parts(ptr, len) }.to_vec())
+    })();
+    let logs = driver.link_logs(h).unwrap();
+    driver.link_destroy(h).unwrap();
+    result.map_err(|e| (e, logs.error))
+}
+
+/// Loads `image` (NUL-terminated), runs `kernel(out)` on one block of `threads` threads
+/// with `shared` bytes of dynamic shared memory, returns `out`.
+fn run(driver: &Driver, image: &[u8], kernel: &str, threads: u32, shared: u32) -> Vec<u32> {
+    assert_eq!(image.last(), Some(&0), "the linked image is NUL-terminated PTX");
+    // SAFETY: NUL-terminated PTX.
+    let (module, logs) = unsafe { driver.module_load_data(image.as_ptr().cast(), &LoadOptions::default()) };
+    let module = module.unwrap_or_else(|e| panic!("loading the linked image: {e}\n{}", logs.error));
+    let f = driver.module_get_function(module, kernel).unwrap();
+    let bytes = threads as usize * 4;
+    let out = driver.mem_alloc(bytes).unwrap();
+    let mut out_arg = out;
+    let mut args: [*mut c_void; 1] = [(&mut out_arg as *mut u64).cast()];
+    // SAFETY: one pointer to a u64, the kernel's only parameter.
+    unsafe { driver.launch_kernel(f.as_raw(), [1, 1, 1], [threads, 1, 1], shared, StreamHandle::NULL, args.as_mut_ptr(), std::ptr::null_mut()) }.unwrap();
+    driver.ctx_synchronize(CtxHandle::NULL).unwrap();
+    let mut host = vec![0u32; threads as usize];
+    // SAFETY: `host` holds `bytes` bytes.
+    unsafe { driver.memcpy_dtoh(host.as_mut_ptr().cast(), out, bytes) }.unwrap();
+    driver.mem_free(out).unwrap();
+    driver.module_unload(module).unwrap();
+    host
+}
+
+#[test]
+fn calls_and_globals_resolve_across_modules() {
+    let driver = driver();
+    let image = link(driver, &[(input_type::PTX, ptx(MAIN), "main.ptx"), (input_type::PTX, ptx(LIB), "lib.ptx")]).unwrap();
+    let want: Vec<u32> = (0..32).map(|i| 2 * i + 5).collect();
+    assert_eq!(run(driver, &image, "apply", 32, 0), want);
+    // A second load of the same image (the kernel cache's hit path) runs the same.
+    assert_eq!(run(driver, &image, "apply", 32, 0), want);
+    // Our "cubin" is a valid input of a later link.
+    let relinked = link(driver, &[(input_type::CUBIN, image.clone(), "linked")]).unwrap();
+    assert_eq!(run(driver, &relinked, "apply", 32, 0), want);
+}
+
+#[test]
+fn dynamic_shared_memory_is_one_window_across_modules() {
+    // The kernel fills its dynamic shared array; a function of another module, which
+    // declares the array under another name, reads a neighbour's slot.
+    let kernel = r#"
+.extern .func (.param .b32 r) neighbour(.param .b32 i);
+.extern .shared .align 4 .b8 dyn_a[];
+.visible .entry fill(.param .u64 out)
+{
+    .reg .b32 %r<6>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mul.lo.u32 %r2, %r1, 3;
+    shl.b32 %r3, %r1, 2;
+    mov.u32 %r4, dyn_a;
+    add.u32 %r4, %r4, %r3;
+    st.shared.u32 [%r4], %r2;
+    bar.sync 0;
+    {
+    .param .b32 a;
+    .param .b32 b;
+    st.param.b32 [a], %r1;
+    call.uni (b), neighbour, (a);
+    ld.param.b32 %r5, [b];
+    }
+    mul.wide.u32 %rd2, %r1, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r5;
+    ret;
+}
+"#;
+    let reader = r#"
+.extern .shared .align 4 .b8 dyn_b[];
+.visible .func (.param .b32 r) neighbour(.param .b32 i)
+{
+    .reg .b32 %r<6>;
+    ld.param.b32 %r1, [i];
+    add.u32 %r2, %r1, 1;
+    and.b32 %r2, %r2, 31;
+    shl.b32 %r3, %r2, 2;
+    mov.u32 %r4, dyn_b;
+    add.u32 %r4, %r4, %r3;
+    ld.shared.u32 %r5, [%r4];
+    st.param.b32 [r], %r5;
+    ret;
+}
+"#;
+    let driver = driver();
+    let image = link(driver, &[(input_type::PTX, ptx(kernel), "fill"), (input_type::PTX, ptx(reader), "reader")]).unwrap();
+    let want: Vec<u32> = (0..32).map(|i| 3 * ((i + 1) % 32)).collect();
+    assert_eq!(run(driver, &image, "fill", 32, 128), want);
+}
+
+/// `pick()` returning `value`, with the given linkage.
+fn pick(linkage: &str, value: u32) -> Vec<u8> {
+    ptx(&format!(
+        "{linkage} .func (.param .b32 r) pick()\n{{\n    st.param.b32 [r], {value};\n    ret;\n}}\n"
+    ))
+}
+
+const CALL_PICK: &str = r#"
+.extern .func (.param .b32 r) pick();
+.visible .entry use_pick(.param .u64 out)
+{
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [out];
+    {
+    .param .b32 b;
+    call.uni (b), pick, ();
+    ld.param.b32 %r1, [b];
+    }
+    st.global.u32 [%rd1], %r1;
+    ret;
+}
+"#;
+
+#[test]
+fn weak_definitions_yield_to_strong_ones() {
+    let driver = driver();
+    // (inputs besides the caller, the value pick() must return)
+    let cases: [(&[(&str, u32)], u32); 3] =
+        [(&[(".weak", 1)], 1), (&[(".weak", 1), (".visible", 2)], 2), (&[(".weak", 1), (".weak", 3)], 1)];
+    for (defs, want) in cases {
+        let mut inputs = vec![(input_type::PTX, ptx(CALL_PICK), "caller")];
+        inputs.extend(defs.iter().map(|&(linkage, v)| (input_type::PTX, pick(linkage, v), "pick")));
+        let image = link(driver, &inputs).unwrap();
+        assert_eq!(run(driver, &image, "use_pick", 1, 0), vec![want], "definitions {defs:?}");
+    }
+}
+
+#[test]
+fn module_local_names_stay_separate() {
+    // Both modules have a local `counter` and a local `get`; each kernel sees its own.
+    let module = |kernel: &str, value: u32| {
+        ptx(&format!(
+            ".global .align 4 .u32 counter = {value};\n\
+             .func (.param .b32 r) get()\n{{\n .reg .b32 %r<2>;\n ld.global.u32 %r1, [counter];\n st.param.b32 [r], %r1;\n ret;\n}}\n\
+             .visible .entry {kernel}(.param .u64 out)\n{{\n .reg .b32 %r<2>;\n .reg .b64 %rd<2>;\n ld.param.u64 %rd1, [out];\n\
+             {{\n .param .b32 b;\n call.uni (b), get, ();\n ld.param.b32 %r1, [b];\n }}\n st.global.u32 [%rd1], %r1;\n ret;\n}}\n"
+        ))
+    };
+    let driver = driver();
+    let image = link(driver, &[(input_type::PTX, module("ka", 10), "a"), (input_type::PTX, module("kb", 20), "b")]).unwrap();
+    assert_eq!(run(driver, &image, "ka", 1, 0), vec![10]);
+    assert_eq!(run(driver, &image, "kb", 1, 0), vec![20]);
+}
+
+/// A fatbin container holding `ptx` as one uncompressed PTX entry for compute_80.
+fn fatbin(ptx: &[u8]) -> Vec<u8> {
+    fatbin_entry(1, ptx)
+}
+
+/// A fatbin container with one uncompressed entry of `kind` (1 PTX, 2 ELF) for sm_80.
+fn fatbin_entry(kind: u16, payload: &[u8]) -> Vec<u8> {
+    let mut payload = payload.to_vec();
+    payload.resize(payload.len().div_ceil(8) * 8, 0);
+    let mut entry = Vec::new();
+    entry.extend(kind.to_le_bytes());
+    entry.extend(0x0101u16.to_le_bytes());
+    entry.extend(0x40u32.to_le_bytes()); // header size
+    entry.extend((payload.len() as u64).to_le_bytes());
+    entry.extend(0u32.to_le_bytes()); // not compressed
+    entry.extend(0u32.to_le_bytes()); // no options
+    entry.extend(0x0008_0000u32.to_le_bytes()); // PTX ISA 8.0
+    entry.extend(80u32.to_le_bytes());
+    entry.extend([0u8; 8]); // no identifier
+    entry.extend(0x11u64.to_le_bytes()); // 64-bit, Linux
+    entry.extend(0u64.to_le_bytes());
+    entry.extend((payload.len() as u64).to_le_bytes());
+    entry.extend(payload);
+    let mut container = Vec::new();
+    container.extend(0xBA55_ED50u32.to_le_bytes());
+    container.extend(1u16.to_le_bytes());
+    container.extend(16u16.to_le_bytes());
+    container.extend((entry.len() as u64).to_le_bytes());
+    container.extend(entry);
+    container
+}
+
+/// A Unix `ar` archive of `(name, bytes)` members.
+fn archive(members: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut ar = b"!<arch>\n".to_vec();
+    for (name, data) in members {
+        ar.extend(format!("{:<16}{:<12}{:<6}{:<6}{:<8}{:<10}`\n", format!("{name}/"), 0, 0, 0, 644, data.len()).into_bytes());
+        ar.extend_from_slice(data);
+        if data.len() % 2 == 1 {
+            ar.push(b'\n');
+        }
+    }
+    ar
+}
+
+#[test]
+fn fatbins_and_libraries_are_link_inputs() {
+    let driver = driver();
+    let want: Vec<u32> = (0..32).map(|i| 2 * i + 5).collect();
+    let image = link(driver, &[(input_type::FATBINARY, fatbin(&ptx(MAIN)), "main.fatbin"), (input_type::PTX, ptx(LIB), "lib")]).unwrap();
+    assert_eq!(run(driver, &image, "apply", 32, 0), want);
+
+    // A library member is linked only when it resolves something: the member whose own
+    // references could never resolve is left out.
+    let unusable = ptx(".extern .func cnpMissing();\n.visible .func other() { call.uni cnpMissing, (); ret; }\n");
+    let lib_fatbin = fatbin(&ptx(LIB));
+    let lib = archive(&[("unusable.o", &unusable), ("twice.o", &lib_fatbin)]);
+    let image = link(driver, &[(input_type::PTX, ptx(MAIN), "main"), (input_type::LIBRARY, lib.clone(), "libtwice.a")]).unwrap();
+    assert_eq!(run(driver, &image, "apply", 32, 0), want);
+    assert!(!String::from_utf8_lossy(&image).contains("cnpMissing"));
+    // Without a reference, nothing of the library is linked.
+    let image = link(driver, &[(input_type::PTX, ptx(CALL_PICK), "caller"), (input_type::PTX, pick(".visible", 4), "pick"), (input_type::LIBRARY, lib, "libtwice.a")])
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&image).contains("twice"));
+    assert_eq!(run(driver, &image, "use_pick", 1, 0), vec![4]);
+}
+
+/// `out[0] = 7 + __cudaCDP2GetLastError() + cudaPeekAtLastError()`, as device code calling
+/// the device runtime API compiles.
+const CALLS_DEVICE_RUNTIME: &str = r#"
+.extern .func (.param .b32 r) __cudaCDP2GetLastError();
+.extern .func (.param .b32 r) cudaPeekAtLastError();
+.visible .entry devrt_user(.param .u64 out)
+{
+    .reg .b32 %r<5>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [out];
+    {
+    .param .b32 a;
+    call.uni (a), __cudaCDP2GetLastError, ();
+    ld.param.b32 %r1, [a];
+    }
+    {
+    .param .b32 b;
+    call.uni (b), cudaPeekAtLastError, ();
+    ld.param.b32 %r2, [b];
+    }
+    add.s32 %r3, %r1, %r2;
+    add.s32 %r4, %r3, 7;
+    st.global.u32 [%rd1], %r4;
+    ret;
+}
+"#;
+
+#[test]
+fn the_driver_provides_device_side_error_queries() {
+    let driver = driver();
+    let image = link(driver, &[(input_type::PTX, ptx(CALLS_DEVICE_RUNTIME), "user")]).unwrap();
+    assert_eq!(run(driver, &image, "devrt_user", 1, 0), vec![7], "no device-side call can fail: cudaSuccess");
+    // A device runtime function this driver does not provide stays undefined.
+    let launch = ".extern .func (.param .b64 r) cudaGetParameterBuffer(.param .b64 a, .param .b64 s);
+                  .visible .entry launcher() { .reg .b64 %rd<2>; { .param .b64 a; .param .b64 s; .param .b64 r; st.param.b64 [a], 8; st.param.b64 [s], 8;
+                  call.uni (r), cudaGetParameterBuffer, (a, s); ld.param.b64 %rd1, [r]; } ret; }
+";
+    let (err, log) = link(driver, &[(input_type::PTX, ptx(launch), "launcher")]).unwrap_err();
+    assert_eq!((err, log.as_str()), (CuError::NOT_FOUND, "error   : Undefined reference to 'cudaGetParameterBuffer' in 'launcher'"));
+}
+
+#[test]
+fn nvidia_device_runtime_library_is_accepted() {
+    // CuPy links every -rdc program with libcudadevrt.a; nothing of it is needed here.
+    let venv = concat!(env!("CARGO_MANIFEST_DIR"), "/../../.venv/lib");
+    let Some(devrt) = std::fs::read_dir(venv)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|py| py.path().join("site-packages/nvidia/cu13/lib/libcudadevrt.a"))
+        .find(|p| p.exists())
+    else {
+        eprintln!("skipped: no libcudadevrt.a under {venv} (scripts/bootstrap.sh installs it)");
+        return;
+    };
+    let driver = driver();
+    let h = driver.link_create().unwrap();
+    driver.link_add_data(h, input_type::PTX, &ptx(MAIN), "main").unwrap();
+    driver.link_add_data(h, input_type::PTX, &ptx(LIB), "lib").unwrap();
+    driver.link_add_file(h, input_type::LIBRARY, &devrt).unwrap();
+    let (ptr, len) = driver.link_complete(h).unwrap();
+    // SAFETY: the image is `len` bytes owned by the live state `h`.
+    let image = unsafe { std::slice::from_raw_parts(ptr, len) }.to_vec();
+    driver.link_destroy(h).unwrap();
+    assert!(!String::from_utf8_lossy(&image).contains("cnpGetParameterBuffer"));
+    assert_eq!(run(driver, &image, "apply", 32, 0), (0..32).map(|i| 2 * i + 5).collect::<Vec<u32>>());
+    // Device code calling the device runtime API gets this driver's functions, not the
+    // library's (which need NVIDIA's driver-internal calls).
+    let h = driver.link_create().unwrap();
+    driver.link_add_data(h, input_type::PTX, &ptx(CALLS_DEVICE_RUNTIME), "user").unwrap();
+    driver.link_add_file(h, input_type::LIBRARY, &devrt).unwrap();
+    let (ptr, len) = driver.link_complete(h).unwrap();
+    // SAFETY: the image is `len` bytes owned by the live state `h`.
+    let image = unsafe { std::slice::from_raw_parts(ptr, len) }.to_vec();
+    driver.link_destroy(h).unwrap();
+    assert_eq!(run(driver, &image, "devrt_user", 1, 0), vec![7]);
+}
+
+#[test]
+fn link_errors_have_nvidia_codes_and_log_lines() {
+    let driver = driver();
+    let sass_cubin = {
+        let mut elf = vec![0x7f, b'E', b'L', b'F', 2, 1, 1, 0];
+        elf.resize(0x40, 0);
+        elf[0x12] = 190; // EM_CUDA
+        elf
+    };
+    type Case<'a> = (Vec<(u32, Vec<u8>, &'a str)>, CuError, &'a str);
+    let cases: Vec<Case> = vec![
+        (
+            vec![(input_type::PTX, ptx(MAIN), "main.ptx")],
+            CuError::NOT_FOUND,
+            "error   : Undefined reference to 'twice' in 'main.ptx'\nerror   : Undefined reference to 'bias' in 'main.ptx'",
+        ),
+        (
+            vec![(input_type::PTX, ptx(MAIN), "main"), (input_type::PTX, ptx(LIB), "lib"), (input_type::PTX, ptx(LIB), "lib2")],
+            CuError::NOT_FOUND,
+            "error   : Multiple definition of 'bias' in 'lib2', first defined in 'lib'\nerror   : Multiple definition of 'twice' in 'lib2', first defined in 'lib'",
+        ),
+        (vec![(input_type::PTX, ptx("this is not ptx;"), "bad")], CuError::INVALID_PTX, "error   : 'bad': PTX does not compile"),
+        (vec![(99, ptx(LIB), "odd")], CuError::INVALID_VALUE, "error   : 'odd': unknown CUjitInputType 99"),
+        (vec![(input_type::NVVM, vec![0x42, 0x43, 0xC0, 0xDE], "lto")], CuError::NOT_SUPPORTED, "error   : 'lto': LTO-IR (CU_JIT_INPUT_NVVM) input is not supported"),
+        (vec![(input_type::CUBIN, sass_cubin.clone(), "sass.cubin")], CuError::NO_BINARY_FOR_GPU, "error   : 'sass.cubin': an NVIDIA cubin holds only SASS"),
+        (vec![(input_type::FATBINARY, fatbin_entry(2, &sass_cubin), "sass.fatbin")], CuError::NO_BINARY_FOR_GPU, "error   : 'sass.fatbin': no binary for this device"),
+        (vec![(input_type::LIBRARY, b"!<arch>\nbroken".to_vec(), "broken.a")], CuError::INVALID_IMAGE, "error   : 'broken.a': invalid kernel image: archive"),
+    ];
+    for (inputs, code, log) in cases {
+        let (err, got) = link(driver, &inputs).expect_err(log);
+        assert_eq!(err, code, "{log}");
+        assert!(got.starts_with(log), "log {got:?} does not start with {log:?}");
+    }
+}
+
+#[test]
+fn bad_handles_and_missing_context() {
+    let driver = driver();
+    let h = driver.link_create().unwrap();
+    driver.link_destroy(h).unwrap();
+    assert_eq!(driver.link_add_data(h, input_type::PTX, &ptx(LIB), "x"), Err(CuError::INVALID_HANDLE));
+    assert_eq!(driver.link_complete(h).map(|_| ()), Err(CuError::INVALID_HANDLE));
+    assert_eq!(driver.link_destroy(h), Err(CuError::INVALID_HANDLE));
+    assert_eq!(driver.link_destroy(LinkHandle::NULL), Err(CuError::INVALID_HANDLE));
+    // A module handle is not a link state.
+    assert_eq!(driver.link_destroy(LinkHandle(h.0 ^ (0x0A << 56))), Err(CuError::INVALID_HANDLE));
+
+    let h = driver.link_create().unwrap();
+    assert_eq!(driver.link_add_data(h, input_type::PTX, &[], "empty"), Err(CuError::INVALID_VALUE));
+    assert_eq!(driver.link_add_file(h, input_type::PTX, std::path::Path::new("/nonexistent/x.ptx")), Err(CuError::FILE_NOT_FOUND));
+    driver.link_destroy(h).unwrap();
+
+    // cuLinkCreate needs a current context; a fresh thread has none.
+    let err = std::thread::spawn(|| init(0).unwrap().link_create().map(|_| ())).join().unwrap();
+    assert_eq!(err, Err(CuError::INVALID_CONTEXT));
+}
