@@ -61,6 +61,9 @@ template <class _T> struct __nv_has_call_operator<_T, decltype((void)&_T::operat
 
 typedef __SIZE_TYPE__ size_t;
 typedef __PTRDIFF_TYPE__ ptrdiff_t;
+
+/* device_types.h's rounding modes, which NVRTC declares implicitly (cuda_fp8.h uses them). */
+enum cudaRoundMode { cudaRoundNearest, cudaRoundZero, cudaRoundPosInf, cudaRoundMinInf };
 #ifndef NULL
 #define NULL 0
 #endif

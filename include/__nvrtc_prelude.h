@@ -24,6 +24,7 @@
 #endif
 
 #include "__nvrtc_core.h"
+#include "driver_types.h"
 #include "vector_types.h"
 #include "__nvrtc_builtin_vars.h"
 #include "__nvrtc_device.h"

@@ -154,6 +154,25 @@ __NVHD double2 make_double2(double x, double y) { double2 __r; __r.x = x; __r.y 
 __NVHD double3 make_double3(double x, double y, double z) { double3 __r; __r.x = x; __r.y = y; __r.z = z; return __r; }
 __NVHD double4 make_double4(double x, double y, double z, double w) { double4 __r; __r.x = x; __r.y = y; __r.z = z; __r.w = w; return __r; }
 
+/* CUDA 13's explicitly aligned 4-vectors of 8-byte elements (CCCL uses them when the
+ * toolkit version is 13 or later). */
+struct __attribute__((aligned(16))) long4_16a { long x, y, z, w; };
+struct __attribute__((aligned(32))) long4_32a { long x, y, z, w; };
+struct __attribute__((aligned(16))) ulong4_16a { unsigned long x, y, z, w; };
+struct __attribute__((aligned(32))) ulong4_32a { unsigned long x, y, z, w; };
+struct __attribute__((aligned(16))) longlong4_16a { long long x, y, z, w; };
+struct __attribute__((aligned(32))) longlong4_32a { long long x, y, z, w; };
+struct __attribute__((aligned(16))) ulonglong4_16a { unsigned long long x, y, z, w; };
+struct __attribute__((aligned(32))) ulonglong4_32a { unsigned long long x, y, z, w; };
+struct __attribute__((aligned(16))) double4_16a { double x, y, z, w; };
+struct __attribute__((aligned(32))) double4_32a { double x, y, z, w; };
+__NVHD long4_16a make_long4_16a(long x, long y, long z, long w) { long4_16a __r; __r.x = x; __r.y = y; __r.z = z; __r.w = w; return __r; }
+__NVHD long4_32a make_long4_32a(long x, long y, long z, long w) { long4_32a __r; __r.x = x; __r.y = y; __r.z = z; __r.w = w; return __r; }
+__NVHD ulong4_16a make_ulong4_16a(unsigned long x, unsigned long y, unsigned long z, unsigned long w) { ulong4_16a __r; __r.x = x; __r.y = y; __r.z = z; __r.w = w; return __r; }
+__NVHD ulong4_32a make_ulong4_32a(unsigned long x, unsigned long y, unsigned long z, unsigned long w) { ulong4_32a __r; __r.x = x; __r.y = y; __r.z = z; __r.w = w; return __r; }
+__NVHD double4_16a make_double4_16a(double x, double y, double z, double w) { double4_16a __r; __r.x = x; __r.y = y; __r.z = z; __r.w = w; return __r; }
+__NVHD double4_32a make_double4_32a(double x, double y, double z, double w) { double4_32a __r; __r.x = x; __r.y = y; __r.z = z; __r.w = w; return __r; }
+
 struct dim3 {
   unsigned int x, y, z;
   __host__ __device__ __NV_CONSTEXPR dim3(unsigned int __x = 1, unsigned int __y = 1, unsigned int __z = 1) : x(__x), y(__y), z(__z) {}

@@ -89,8 +89,8 @@ done
 
 # Python programs (ctests/python): real NVRTC clients (CuPy, from .venv-clients) on our
 # libcuda.so.1 and the libnvrtc.so.12 next to it, with CUDA 12's cudart. A fresh kernel cache each run, so
-# every kernel goes through our NVRTC. CUPY_ACCELERATORS is empty: CuPy's CUB module is
-# 22 MB of PTX (for compute_100 only) that we would compile whole at load (minutes).
+# every kernel goes through our NVRTC. CuPy's default accelerators stay on: its CUB module
+# (22 MB of PTX, for compute_100 only) loads lazily, a kernel at a time.
 if [ -z "${CTEST_VARIANTS:-}" ] && [ -x .venv-clients/bin/python ]; then
   logdir="build/ctests-logs/python"
   mkdir -p "$logdir"
@@ -105,7 +105,10 @@ if [ -z "${CTEST_VARIANTS:-}" ] && [ -x .venv-clients/bin/python ]; then
     rm -rf "$cache"
     mkdir -p "$cache"
     start=$(date +%s.%N)
-    LD_LIBRARY_PATH="$driver_dir:$CUDA12_CUDART_DIR" CUPY_CACHE_DIR="$ROOT/$cache" CUPY_ACCELERATORS= \
+    # Without NVIDIA's toolkit on PATH (cuda-env.sh put nvcc there): CuPy would add its
+    # headers to every compile. Users of this stack have none.
+    env -u CUDA_PATH -u CUDA_HOME PATH=/usr/bin:/bin \
+      LD_LIBRARY_PATH="$driver_dir:$CUDA12_CUDART_DIR" CUPY_CACHE_DIR="$ROOT/$cache" \
       timeout -k 10 "$timeout_s" .venv-clients/bin/python "$py" >"$log" 2>&1 </dev/null
     rc=$?
     secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')

@@ -69,7 +69,13 @@ wo = cp.zeros(4, dtype=cp.int32)
 mod.get_function('warp_sum')((1,), (128,), (cp.asarray(wi_h), wo))
 check("RawModule warp shuffle sum", wo, wi_h.reshape(4, 32).sum(axis=1))
 
-# Sorting and scans (CuPy's own kernels, not CUB).
+# CUB's device-wide reductions (CuPy's default accelerator), from the PTX in CuPy's
+# compiled extension: a larger input, checked against float64.
+big_h = np.random.default_rng(3).random(1 << 18).astype(np.float32)
+check("CUB sum float32", cp.asarray(big_h).sum(), big_h.astype(np.float64).sum(), rtol=1e-5)
+check("CUB max int64", cp.asarray(r_h := np.random.default_rng(5).integers(-1 << 40, 1 << 40, 100003)).max(), r_h.max())
+
+# Scans (CuPy's own kernels).
 r_h = np.random.default_rng(7).integers(0, 1 << 20, 4096).astype(np.int32)
 check("cumsum", cp.cumsum(cp.asarray(r_h)), np.cumsum(r_h))
 
