@@ -37,6 +37,7 @@ impl FnLowerer<'_> {
             return self.collective(i);
         }
         let m = Mods::new(&i.modifiers);
+        super::int_width::check_instruction(i, &m.types, &m.flags)?;
         let ops = &i.operands;
         let carry = m.has(".cc") || matches!(i.opcode.as_str(), "addc" | "subc" | "madc");
         match i.opcode.as_str() {
@@ -949,7 +950,9 @@ impl FnLowerer<'_> {
             "cnot" => {
                 let c = self.t();
                 self.emit(format!("{c} = icmp eq {it} {a}, 0"));
-                self.emit(format!("{t} = zext i1 {c} to {it}"));
+                // `.b1` (a non-standard width) is already i1: `zext` to the same type is invalid.
+                let op = if it == "i1" { "bitcast" } else { "zext" };
+                self.emit(format!("{t} = {op} i1 {c} to {it}"));
             }
             "abs" => self.emit(format!("{t} = call {it} @llvm.abs.{it}({it} {a}, i1 false)")),
             "brev" => self.emit(format!("{t} = call {it} @llvm.bitreverse.{it}({it} {a})")),
