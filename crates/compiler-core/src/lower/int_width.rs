@@ -31,7 +31,7 @@
 //! conformance family `int-widths` checks it against Rust arithmetic.
 
 use crate::diag::Diagnostic;
-use crate::ptx::ast::{Instruction, ScalarType, Span};
+use crate::ptx::ast::{Immediate, InitValue, Instruction, ScalarType, Span};
 
 /// Whether `t` is an integer type of a width the PTX ISA does not define.
 pub fn is_nonstandard_int(t: ScalarType) -> bool {
@@ -54,6 +54,17 @@ pub fn in_memory(t: ScalarType) -> ScalarType {
         ScalarType::U(_) => ScalarType::U(bits),
         _ => ScalarType::B(bits),
     }
+}
+
+/// An initializer element of a variable of type `t` as its container holds it: a
+/// non-standard integer is truncated to its width and extended by its signedness, the
+/// memory image `st` would leave. Other elements are unchanged.
+pub fn container_init(e: &InitValue, t: ScalarType) -> InitValue {
+    let (InitValue::Imm(Immediate::Int(raw)), true) = (e, is_nonstandard_int(t)) else { return e.clone() };
+    let n = super::types::bits(t);
+    let low = raw & ((1i128 << n) - 1);
+    let value = if matches!(t, ScalarType::S(_)) && low >> (n - 1) & 1 == 1 { low - (1i128 << n) } else { low };
+    InitValue::Imm(Immediate::Int(value))
 }
 
 /// The instructions that accept non-standard integer types.
@@ -128,6 +139,16 @@ mod tests {
         assert!(check_declared(ScalarType::S(64), Span::default()).is_ok());
         assert!(check_declared(ScalarType::S(65), Span::default()).is_err());
         assert!(check_declared(ScalarType::B(128), Span::default()).is_ok());
+        let init = |v: i128, t| match container_init(&InitValue::Imm(Immediate::Int(v)), t) {
+            InitValue::Imm(Immediate::Int(x)) => x,
+            other => panic!("{other:?}"),
+        };
+        // 70000 = 0x11170: as s17 its bit 16 is set, so it reads back as 70000 - 2^17.
+        assert_eq!(init(70000, ScalarType::S(17)), 70000 - (1 << 17));
+        assert_eq!(init(70000, ScalarType::U(17)), 70000);
+        assert_eq!(init(-1, ScalarType::U(3)), 7);
+        assert_eq!(init(-1, ScalarType::S(3)), -1);
+        assert_eq!(init(300, ScalarType::U(32)), 300);
     }
 
     /// Which uses lower and which are diagnosed (the message names the problem).

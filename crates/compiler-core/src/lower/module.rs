@@ -437,6 +437,7 @@ fn global_var(v: &VarDecl, m: &Module, target: &dyn Target, ir: &mut String) -> 
                 if i as u64 >= total {
                     break;
                 }
+                let e = &super::int_width::container_init(e, v.ty);
                 parts.push(init_const(e, mem_ty, &elem_ty, &|name| initializer_ref(m, name, target)).map_err(|m| Diagnostic::error(v.span, m).with_snippet(v.name.clone()))?);
             }
             let filled = parts.len() as u64;

@@ -13,6 +13,7 @@
 
 use super::{sat, sx, wrap};
 use crate::case::{Case, Check, Scratch, Ty};
+use crate::fp::{self, Fmt, Rnd};
 use crate::rng::{mask, Rng};
 
 const F: &str = "int-widths";
@@ -124,6 +125,28 @@ fn unary(id: String, op: &str, w: u32, signed: bool, out: Ty, f: impl Fn(i128) -
     Case::simple(F, body, vec![(rt, a)], out, move |v| f(num(v[0], w, signed))).with_id(id).with_decls(format!(".reg .{t} %ra, %rx;"))
 }
 
+/// f32 inputs for conversions to N bits: values up to twice the range (integers, halves
+/// for the ties, random fractions), zeros, infinities, NaN, and huge values.
+fn floats_around(w: u32, seed: u64) -> Vec<u64> {
+    let mut r = Rng::new(seed);
+    let top = (1u64 << w.min(62)) as f64;
+    let mut v: Vec<u64> = [0.0f32, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1e30, -1e30]
+        .iter()
+        .map(|x| x.to_bits() as u64)
+        .collect();
+    for k in [-top, -top / 2.0, top / 2.0 - 1.0, top - 1.0, top] {
+        for d in [-0.5, 0.0, 0.5] {
+            v.push(((k + d) as f32).to_bits() as u64);
+        }
+    }
+    while v.len() < 4096 {
+        let x = (r.next() as f64 / u64::MAX as f64 * 4.0 - 2.0) * top;
+        let x = if r.below(2) == 0 { x.trunc() + 0.5 } else { x };
+        v.push((x as f32).to_bits() as u64);
+    }
+    v
+}
+
 /// The container of an N-bit value in memory and the scratch type whose slots hold it.
 fn container(w: u32) -> (u32, Ty) {
     match w {
@@ -183,6 +206,19 @@ pub fn cases() -> Vec<Case> {
             }
             // mad.lo: a * b + b (the third operand reuses %rb to keep two inputs).
             v.push(binary(format!("mad.lo.{t}"), &format!("mad.lo.{t} %rx, %ra, %rb, %rb;"), w, signed, false, |x, y| x * y + y));
+            v.push(binary(format!("mad.hi.{t}"), &format!("mad.hi.{t} %rx, %ra, %rb, %rb;"), w, signed, false, move |x, y| ((x * y) >> w) + y));
+            // float -> N bits: rounded by the mode, saturated to the range, NaN gives 0.
+            for r in [Rnd::Rz, Rnd::Rn] {
+                let id = format!("cvt.{}.{t}.f32", r.int_name());
+                let body = format!("{id} %rx, %a;\ncvt.{}.{t} %x, %rx;", rt.name());
+                let a = floats_around(w, super::seed(&id));
+                let bits = rt.bits();
+                v.push(
+                    Case::simple(F, body, vec![(Ty::F32, a)], rt, move |x| widen(num(fp::to_int(Fmt::S, x[0], r, signed, w), w, signed), w, signed, bits))
+                        .with_id(id)
+                        .with_decls(format!(".reg .{t} %rx;")),
+                );
+            }
             // Comparisons into a predicate.
             for (cmp, f) in [("lt", (|x, y| x < y) as fn(i128, i128) -> bool), ("ge", |x, y| x >= y)] {
                 let id = format!("setp.{cmp}.{t}");
@@ -289,6 +325,10 @@ fn bit_cases(w: u32) -> Vec<Case> {
         let a = singles(w, bits, super::seed(&id));
         v.push(Case::simple(F, body, vec![(rt, a)], out, move |x| f(x[0] & mask(w), w)).with_id(id).with_decls(format!(".reg .{b} %ra, %rx;")));
     }
+    let id = format!("mov.{b}");
+    let body = format!("{}\nmov.{b} %rx, %ra;\n{store}", load("a", "a"));
+    let a = singles(w, bits, super::seed(&id));
+    v.push(Case::simple(F, body, vec![(rt, a)], rt, move |x| x[0] & mask(w)).with_id(id).with_decls(format!(".reg .{b} %ra, %rx;")));
     // shl by a u32 amount: 0 from N on.
     let id = format!("shl.{b}");
     let body = format!("{}\nshl.{b} %rx, %ra, %b;\n{store}", load("a", "a"));
