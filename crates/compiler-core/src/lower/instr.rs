@@ -33,11 +33,11 @@ impl FnLowerer<'_> {
     }
 
     pub(crate) fn unguarded(&mut self, i: &Instruction) -> R<()> {
+        let m = Mods::new(&i.modifiers);
+        super::int_width::check_instruction(i, &m.types, &m.flags)?;
         if super::warp::is_collective(i) {
             return self.collective(i);
         }
-        let m = Mods::new(&i.modifiers);
-        super::int_width::check_instruction(i, &m.types, &m.flags)?;
         let ops = &i.operands;
         let carry = m.has(".cc") || matches!(i.opcode.as_str(), "addc" | "subc" | "madc");
         match i.opcode.as_str() {

@@ -166,6 +166,7 @@ mod tests {
             (".reg .u17 %a, %b; .reg .b64 %p;", "ld.global.v2.u17 {%a, %b}, [%p];", Some("'ld.v2' is not supported")),
             (".reg .b17 %a;", "bfe.u32 %a, %a, 1, 2; prmt.b17 %a, %a, %a, 0;", Some("'prmt' does not accept")),
             (".reg .s100 %a;", "ret;", Some("100 bits")),
+            (".reg .b17 %a;", "shfl.sync.idx.b17 %a, %a, 0, 31, -1;", Some("'shfl' does not accept")),
             (".reg .u32 %a;", "add.u65 %a, %a, %a;", Some("65 bits")),
         ];
         for (decls, body, want) in cases {
