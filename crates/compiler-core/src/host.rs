@@ -164,8 +164,8 @@ impl HostOptions {
     }
 }
 
-/// More threads than this only multiply memory (each parses the whole module).
-const MAX_COMPILE_THREADS: usize = 16;
+/// Each worker holds its own LLVM context and target machine: at most this many.
+const MAX_COMPILE_THREADS: usize = 8;
 
 /// Modules whose IR text is smaller than this compile on one thread: a worker's fixed
 /// costs (its own parse of the module, a target machine) outweigh what it would save.
@@ -278,7 +278,8 @@ fn codegen_parallel(lowered: &LoweredModule, tm: &TargetMachine, opt: u32, threa
         return Ok(vec![codegen(&lowered.ir, tm, opt, None)?]);
     }
     let owner: HashMap<String, usize> = names.iter().zip(&part).map(|(n, &p)| (n.to_string(), p)).collect();
-    let owner = &owner;
+    let index = partition::IrIndex::new(&lowered.ir);
+    let (owner, index) = (&owner, &index);
     let ir = lowered.ir.as_str();
     std::thread::scope(|s| {
         let workers: Vec<_> = (1..parts)
@@ -287,11 +288,11 @@ fn codegen_parallel(lowered: &LoweredModule, tm: &TargetMachine, opt: u32, threa
                     .name(format!("ptx-codegen-{p}"))
                     // LLVM recurses on large functions; give it what a main thread has.
                     .stack_size(16 << 20)
-                    .spawn_scoped(s, move || codegen(ir, &host_machine(opt)?, opt, Some((p, owner))))
+                    .spawn_scoped(s, move || codegen(ir, &host_machine(opt)?, opt, Some(Part { index: p, owner, ir: index })))
                     .map_err(|e| HostError::Llvm(format!("cannot start a compile thread: {e}")))
             })
             .collect();
-        let mut objects = vec![codegen(ir, tm, opt, Some((0, owner)))];
+        let mut objects = vec![codegen(ir, tm, opt, Some(Part { index: 0, owner, ir: index }))];
         for w in workers {
             objects.push(w.and_then(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))));
         }
@@ -324,6 +325,14 @@ fn entry_points(jit: &Jit, meta: &KernelMeta) -> Result<HostKernel, HostError> {
     Ok(HostKernel { meta: meta.clone(), thread_fn: thread, block_fn: block, regions })
 }
 
+/// One partition of a module compiled on its own thread.
+struct Part<'a> {
+    index: usize,
+    /// The partition of each kernel, by name.
+    owner: &'a HashMap<String, usize>,
+    ir: &'a partition::IrIndex<'a>,
+}
+
 /// Links `objects` into a new JIT and finds the kernels and globals `lowered` declares.
 fn link(lowered: &LoweredModule, objects: &[&[u8]], from_cache: bool) -> Result<HostModule, HostError> {
     let jit = Jit::new()?;
@@ -352,10 +361,10 @@ fn link(lowered: &LoweredModule, objects: &[&[u8]], from_cache: bool) -> Result<
 }
 
 /// Parses, verifies and optimizes `ir`, and generates a relocatable object for `tm`:
-/// everything, or only partition `p` of the kernels (`Some((p, owner))`, see [`partition`]).
-fn codegen(ir: &str, tm: &TargetMachine, opt: u32, part: Option<(usize, &HashMap<String, usize>)>) -> Result<Vec<u8>, HostError> {
+/// everything, or only one partition of the kernels (see [`partition`]).
+fn codegen(ir: &str, tm: &TargetMachine, opt: u32, part: Option<Part>) -> Result<Vec<u8>, HostError> {
     let mut t = std::time::Instant::now();
-    let label = part.map_or(String::new(), |(p, _)| format!("[{p}] "));
+    let label = part.as_ref().map_or(String::new(), |p| format!("[{}] ", p.index));
     let mut phase = |name: &str| {
         if times_wanted() {
             eprintln!("  {label}{name}: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
@@ -363,12 +372,25 @@ fn codegen(ir: &str, tm: &TargetMachine, opt: u32, part: Option<(usize, &HashMap
         t = std::time::Instant::now();
     };
     let context = Context::create();
-    let buf = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "ptx");
-    let module = context.create_module_from_ir(buf).map_err(|e| HostError::Llvm(format!("IR parse: {e}")))?;
+    let parse = |text: &str| {
+        let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "ptx");
+        context.create_module_from_ir(buf).map_err(|e| HostError::Llvm(format!("IR parse: {e}")))
+    };
+    let module = match &part {
+        // The partition's share of the text; the whole module should that not parse (the
+        // split of the text is an optimization, `strip` is what makes the partition).
+        Some(p) => parse(&p.ir.text_for(p.index, p.owner)).or_else(|e| {
+            if times_wanted() {
+                eprintln!("  {label}the partition's text does not parse ({e}); parsing the whole module");
+            }
+            parse(ir)
+        })?,
+        None => parse(ir)?,
+    };
     phase("IR parse");
-    if let Some((p, owner)) = part {
+    if let Some(p) = &part {
         // SAFETY: the module is this thread's own.
-        unsafe { partition::strip(module.as_mut_ptr(), p, owner) };
+        unsafe { partition::strip(module.as_mut_ptr(), p.index, p.owner) };
         phase("split");
     }
     module.verify().map_err(|e| HostError::Llvm(format!("IR verify: {e}")))?;

@@ -11,7 +11,9 @@
 //!   ptx-conformance`, which also checks `known_failures.txt`);
 //! - [`export`] writes them to files that `hw/check.py` runs on an NVIDIA GPU through
 //!   NVIDIA's driver, to check that the expectations agree with real hardware
-//!   (`hardware-check.md` records the last run).
+//!   (`hardware-check.md` records the last run). Families of our dialect extensions
+//!   (`families::NOT_ON_NVIDIA`: non-standard integer widths) are left out: ptxas
+//!   rejects them.
 
 pub mod case;
 pub mod cpu;

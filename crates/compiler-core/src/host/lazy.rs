@@ -15,7 +15,7 @@
 //! differs. A kernel whose lowering fails reports the error then (the module stays usable
 //! for its other kernels).
 
-use super::{codegen, entry_points, host_machine, object_cache_key, HostError, HostKernel, HostModule, HostOptions, Jit};
+use super::{codegen, entry_points, host_machine, object_cache_key, partition, HostError, HostKernel, HostModule, HostOptions, Jit, Part};
 use crate::cache::{self, Cache};
 use crate::lower::{kernel_signature, lower_module_subset, KernelMeta, LowerOptions};
 use crate::ptx::ast::*;
@@ -116,7 +116,9 @@ impl LazyKernels {
         let tm = host_machine(self.opt)?;
         // Every kernel of this object is in partition 1: the variables stay declarations.
         let owner: HashMap<String, usize> = lowered.kernels.iter().map(|k| (k.name.clone(), 1)).collect();
-        let object = cached_codegen(&lowered.ir, &tm, self.opt, Some((1, &owner)), self.cache.as_ref())?;
+        let index = partition::IrIndex::new(&lowered.ir);
+        let part = Part { index: 1, owner: &owner, ir: &index };
+        let object = cached_codegen(&lowered.ir, &tm, self.opt, Some(part), self.cache.as_ref())?;
         jit.add_object(&object)?;
         Ok((entry_points(jit, &meta)?, lowered.static_shared_bytes))
     }
@@ -127,7 +129,7 @@ fn cached_codegen(
     ir: &str,
     tm: &inkwell::targets::TargetMachine,
     opt: u32,
-    part: Option<(usize, &HashMap<String, usize>)>,
+    part: Option<Part>,
     cache: Option<&Cache>,
 ) -> Result<Vec<u8>, HostError> {
     let key = cache.map(|_| object_cache_key(tm, opt, if part.is_some() { b"lazy kernel" } else { b"lazy variables" }, ir));

@@ -2,8 +2,11 @@
 //!
 //! LLVM optimizes and generates code for one module on one thread; a module with hundreds
 //! of kernels compiles much faster when its kernels are spread over the machine's cores.
-//! Every worker parses the whole IR text into a context of its own (LLVM contexts are
-//! not shared between threads), then [`strip`] keeps only its partition:
+//! Every worker parses IR text into a context of its own (LLVM contexts are not shared
+//! between threads): [`IrIndex::text_for`] gives it the module without the function
+//! definitions its kernels cannot reach (so a worker parses about its share of the text;
+//! should that text not parse, it parses the whole module instead), then [`strip`] keeps
+//! only its partition:
 //!
 //! - a kernel's entry points (external functions named `kernel.*`: `k.thread`, `k.block`,
 //!   `k.region`, ...) stay defined in the kernel's partition only; elsewhere they are
@@ -26,7 +29,98 @@
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::LLVMLinkage;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+/// The top-level structure of a lowered module's IR text: its function definitions (a
+/// `define` line to the next line that is `}`, as `lower` writes them), what each one
+/// refers to, and everything else.
+pub(crate) struct IrIndex<'a> {
+    /// Text outside function definitions (variables, declarations, metadata), in order.
+    rest: Vec<&'a str>,
+    defs: Vec<Def<'a>>,
+    by_name: HashMap<String, usize>,
+}
+
+struct Def<'a> {
+    name: String,
+    text: &'a str,
+    /// Names after `@` in the body (functions among them are followed).
+    refs: Vec<String>,
+    local: bool,
+}
+
+impl<'a> IrIndex<'a> {
+    pub(crate) fn new(ir: &'a str) -> IrIndex<'a> {
+        let mut rest = Vec::new();
+        let mut defs = Vec::new();
+        let mut pos = 0;
+        let mut other_start = 0;
+        while pos < ir.len() {
+            let end = ir[pos..].find('\n').map_or(ir.len(), |k| pos + k + 1);
+            let line = &ir[pos..end];
+            if let Some(head) = line.strip_prefix("define ") {
+                let close = ir[end..].find("\n}\n").map_or(ir.len(), |k| end + k + 3);
+                let text = &ir[pos..close];
+                rest.push(&ir[other_start..pos]);
+                let local = head.starts_with("internal ") || head.starts_with("private ");
+                defs.push(Def { name: defined_name(head).unwrap_or_default(), refs: references(&ir[end..close]), text, local });
+                pos = close;
+                other_start = close;
+            } else {
+                pos = end;
+            }
+        }
+        rest.push(&ir[other_start..]);
+        let by_name = defs.iter().enumerate().map(|(k, d)| (d.name.clone(), k)).collect();
+        IrIndex { rest, defs, by_name }
+    }
+
+    /// The module text for partition `part`: everything but function definitions, then
+    /// the definitions reachable from the partition's kernel entry points and from any
+    /// other external function (whose fate [`strip`] decides).
+    pub(crate) fn text_for(&self, part: usize, owner: &HashMap<String, usize>) -> String {
+        let mut keep = vec![false; self.defs.len()];
+        let mut stack: Vec<usize> = (0..self.defs.len())
+            .filter(|&k| {
+                let d = &self.defs[k];
+                !d.local && owner.get(kernel_of(&d.name)).is_none_or(|&p| p == part || !d.name.contains('.'))
+            })
+            .collect();
+        while let Some(k) = stack.pop() {
+            if std::mem::replace(&mut keep[k], true) {
+                continue;
+            }
+            stack.extend(self.defs[k].refs.iter().filter_map(|r| self.by_name.get(r).copied()).filter(|&j| !keep[j]));
+        }
+        let mut out = String::with_capacity(self.rest.iter().map(|r| r.len()).sum::<usize>());
+        self.rest.iter().for_each(|r| out.push_str(r));
+        for (d, _) in self.defs.iter().zip(&keep).filter(|(_, &k)| k) {
+            out.push_str(d.text);
+        }
+        out
+    }
+}
+
+/// The global names (`@name`, `@"name"`) `text` refers to, each once.
+fn references(text: &str) -> Vec<String> {
+    let mut seen = HashSet::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('@') {
+        let s = &rest[at + 1..];
+        let (name, len) = if let Some(q) = s.strip_prefix('"') {
+            match q.find('"') {
+                Some(e) => (&q[..e], e + 2),
+                None => break,
+            }
+        } else {
+            let e = s.find(|c: char| !(c.is_ascii_alphanumeric() || "_.$-".contains(c))).unwrap_or(s.len());
+            (&s[..e], e)
+        };
+        seen.insert(name);
+        rest = &s[len..];
+    }
+    seen.into_iter().map(str::to_string).collect()
+}
 
 /// The kernel a function belongs to: the part of its name before the first `.` (PTX
 /// identifiers have no dots, so `k.thread`, `k.region.3`, `k.rbody.any` all name `k`).
@@ -194,6 +288,44 @@ define internal void @helper() {
         assert_eq!(part[1], 1);
         // Never more partitions than kernels.
         assert_eq!(assign(ir, &["small"], 8).1, 1);
+    }
+
+    /// Each partition's text parses on its own and defines its own kernels' entry points,
+    /// not the others', with the shared function copied where it is reached.
+    #[test]
+    fn partition_texts_parse_and_hold_their_kernels() {
+        let ast = crate::ptx::parse(include_str!("../../tests/data/split_kernels.ptx")).unwrap();
+        let lowered = crate::lower::lower_module(&ast).unwrap();
+        let names: Vec<&str> = lowered.kernels.iter().map(|k| k.name.as_str()).collect();
+        let (part, n) = assign(&lowered.ir, &names, 3);
+        assert_eq!(n, 3);
+        let owner: HashMap<String, usize> = names.iter().zip(&part).map(|(k, &p)| (k.to_string(), p)).collect();
+        let index = IrIndex::new(&lowered.ir);
+        let mut total = 0;
+        for p in 0..n {
+            let text = index.text_for(p, &owner);
+            total += text.len();
+            let context = inkwell::context::Context::create();
+            let buf = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "part");
+            let module = context.create_module_from_ir(buf).unwrap_or_else(|e| panic!("partition {p}: {e}\n{text}"));
+            for (k, &q) in names.iter().zip(&part) {
+                // A kernel's entry: `k.thread`, or `k.region` when cut at its barriers.
+                let entry = module.get_function(&format!("{k}.thread")).or(module.get_function(&format!("{k}.region")));
+                assert_eq!(entry.is_some(), q == p, "partition {p}, kernel {k}");
+            }
+            assert!(module.get_function("scale").is_some(), "partition {p} lacks the shared function");
+            // Module variables stay (strip turns them into declarations).
+            assert!(module.get_global("counter").is_some());
+        }
+        // Three partitions together are less than three whole modules.
+        assert!(total < 3 * lowered.ir.len());
+    }
+
+    #[test]
+    fn references_in_text() {
+        let mut r = references("call void @\"a.b\"(ptr @g) ; @x.y-z $ @\"a.b\"");
+        r.sort();
+        assert_eq!(r, ["a.b", "g", "x.y-z"]);
     }
 
     #[test]

@@ -457,6 +457,7 @@ impl<'a> FnLowerer<'a> {
     }
 
     fn declare(&mut self, v: &VarDecl) -> R<()> {
+        super::int_width::check_declared(v.ty, v.span)?;
         match v.space {
             StateSpace::Reg => {
                 let ty = storage(v.ty);

@@ -33,10 +33,11 @@ impl FnLowerer<'_> {
     }
 
     pub(crate) fn unguarded(&mut self, i: &Instruction) -> R<()> {
+        let m = Mods::new(&i.modifiers);
+        super::int_width::check_instruction(i, &m.types, &m.flags)?;
         if super::warp::is_collective(i) {
             return self.collective(i);
         }
-        let m = Mods::new(&i.modifiers);
         let ops = &i.operands;
         let carry = m.has(".cc") || matches!(i.opcode.as_str(), "addc" | "subc" | "madc");
         match i.opcode.as_str() {
@@ -950,7 +951,9 @@ impl FnLowerer<'_> {
             "cnot" => {
                 let c = self.t();
                 self.emit(format!("{c} = icmp eq {it} {a}, 0"));
-                self.emit(format!("{t} = zext i1 {c} to {it}"));
+                // `.b1` (a non-standard width) is already i1: `zext` to the same type is invalid.
+                let op = if it == "i1" { "bitcast" } else { "zext" };
+                self.emit(format!("{t} = {op} i1 {c} to {it}"));
             }
             "abs" => self.emit(format!("{t} = call {it} @llvm.abs.{it}({it} {a}, i1 false)")),
             "brev" => self.emit(format!("{t} = call {it} @llvm.bitreverse.{it}({it} {a})")),

@@ -57,7 +57,7 @@ impl FnLowerer<'_> {
         let ty = self.ty0(m)?;
         let ops = self.operands(ops, 2)?;
         let ptr = self.addr(&ops[1], m.space())?;
-        let st = storage(ty);
+        let st = storage(super::int_width::in_memory(ty));
         let size = super::types::size_of(ty);
         let (kind, ordering) = self.access_kind(m, &st, matches!(ops[0], Operand::Vector(_)));
         match &ops[0] {
@@ -72,9 +72,12 @@ impl FnLowerer<'_> {
                 Ok(())
             }
             d => {
+                // A non-standard integer width is read from its power-of-two container.
+                let mem = super::int_width::in_memory(ty);
                 let t = self.t();
-                self.emit(format!("{t} = load{kind} {st}, ptr {ptr}{ordering}, align {size}"));
-                self.dst(d, ty, &t)
+                self.emit(format!("{t} = load{kind} {}, ptr {ptr}{ordering}, align {size}", storage(mem)));
+                let v = self.convert(&t, mem, ty, false);
+                self.dst(d, ty, &v)
             }
         }
     }
@@ -83,7 +86,7 @@ impl FnLowerer<'_> {
         let ty = self.ty0(m)?;
         let ops = self.operands(ops, 2)?;
         let ptr = self.addr(&ops[0], m.space())?;
-        let st = storage(ty);
+        let st = storage(super::int_width::in_memory(ty));
         let size = super::types::size_of(ty);
         let (kind, ordering) = self.access_kind(m, &st, matches!(ops[1], Operand::Vector(_)));
         match &ops[1] {
@@ -100,8 +103,12 @@ impl FnLowerer<'_> {
                 Ok(())
             }
             s => {
+                // A non-standard integer width fills its power-of-two container, sign- or
+                // zero-extended by its type.
+                let mem = super::int_width::in_memory(ty);
                 let v = self.src(s, ty)?;
-                self.emit(format!("store{kind} {st} {v}, ptr {ptr}{ordering}, align {size}"));
+                let v = self.convert(&v, ty, mem, super::types::is_signed(ty));
+                self.emit(format!("store{kind} {} {v}, ptr {ptr}{ordering}, align {size}", storage(mem)));
                 Ok(())
             }
         }
@@ -138,7 +145,7 @@ impl FnLowerer<'_> {
             return Err(self.err("atom needs an address and a value"));
         }
         let ptr = self.addr(&rest[0], m.space())?;
-        let st = storage(ty);
+        let st = storage(super::int_width::in_memory(ty));
         let size = super::types::size_of(ty);
         let op = m
             .flags

@@ -24,6 +24,7 @@ mod calls;
 mod func;
 mod half;
 mod instr;
+pub mod int_width;
 pub mod intrinsics;
 mod lanemask;
 mod memory;

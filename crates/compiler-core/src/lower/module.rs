@@ -518,23 +518,27 @@ fn global_var(v: &VarDecl, m: &Module, target: &dyn Target, ir: &mut String) -> 
         return Err(Diagnostic::error(v.span, "extern .global/.const variable declared but not defined in this module (link the module that defines it with cuLink*)")
             .with_snippet(v.name.clone()));
     }
+    super::int_width::check_declared(v.ty, v.span)?;
     let size = var_size(v);
     let align = v.align.unwrap_or(size_of(v.ty) as u32).max(1);
     let name = ll_global(&v.name);
+    // Non-standard integer widths are stored in their power-of-two container.
+    let mem_ty = super::int_width::in_memory(v.ty);
     let init = match &v.init {
         None => format!("[{size} x i8] zeroinitializer"),
         Some(init) => {
             let mut elems = Vec::new();
             flatten_init(init, &mut elems);
-            let elem_ty = super::types::storage(v.ty);
-            let elem_size = size_of(v.ty);
+            let elem_ty = super::types::storage(mem_ty);
+            let elem_size = size_of(mem_ty);
             let total = size / elem_size.max(1);
             let mut parts = Vec::new();
             for (i, e) in elems.iter().enumerate() {
                 if i as u64 >= total {
                     break;
                 }
-                parts.push(init_const(e, v.ty, &elem_ty, &|name| initializer_ref(m, name, target)).map_err(|m| Diagnostic::error(v.span, m).with_snippet(v.name.clone()))?);
+                let e = &super::int_width::container_init(e, v.ty);
+                parts.push(init_const(e, mem_ty, &elem_ty, &|name| initializer_ref(m, name, target)).map_err(|m| Diagnostic::error(v.span, m).with_snippet(v.name.clone()))?);
             }
             let filled = parts.len() as u64;
             let mut types = vec![elem_ty.clone(); parts.len()];

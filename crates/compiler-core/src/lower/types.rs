@@ -19,9 +19,10 @@ pub fn bits(t: ScalarType) -> u32 {
 }
 
 /// Size in bytes as laid out in memory (PTX ISA 5.2.1; predicates are not addressable, but
-/// take one byte where a size is needed).
+/// take one byte where a size is needed). Non-standard integer widths take the next
+/// power of two (see `int_width`).
 pub fn size_of(t: ScalarType) -> u64 {
-    (bits(t) as u64).div_ceil(8).max(1)
+    (bits(t) as u64).div_ceil(8).max(1).next_power_of_two()
 }
 
 /// The LLVM type a register of type `t` is stored in.

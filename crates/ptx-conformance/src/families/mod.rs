@@ -11,6 +11,7 @@ pub mod cvt_int;
 pub mod float;
 pub mod half;
 pub mod int;
+pub mod int_widths;
 pub mod warp;
 
 use crate::case::Ty;
@@ -90,5 +91,10 @@ pub fn all() -> Vec<(&'static str, fn() -> Vec<crate::case::Case>)> {
         ("atom", atom::cases),
         ("warp", warp::cases),
         ("carry", carry::cases),
+        ("int-widths", int_widths::cases),
     ]
 }
+
+/// Families that NVIDIA's tools reject (our dialect extensions): the hardware export
+/// leaves them out, so their expectations are checked against Rust arithmetic only.
+pub const NOT_ON_NVIDIA: &[&str] = &["int-widths"];
