@@ -89,7 +89,10 @@ pub(crate) fn lower_function_mode<'a>(
     let mut sig_params = vec!["ptr %ctx".to_string()];
     let mut meta = None;
     if let Some((plan, _)) = &l.region {
-        sig_params.extend(["ptr %params", "ptr noalias %save", "i64 %nthreads", "i64 %t"].map(String::from));
+        // No `noalias` on `%save`: inlining would leave `noalias.scope.decl` calls in the
+        // thread loop, outside its access group, and the loop would no longer count as
+        // parallel (see the host target). The region loop's own `%save` is `noalias`.
+        sig_params.extend(["ptr %params", "ptr %save", "i64 %nthreads", "i64 %t"].map(String::from));
         // Each saved value's address for this thread: its array plus t elements.
         for (k, slot) in plan.slots.iter().enumerate() {
             let _ = writeln!(

@@ -155,8 +155,9 @@ impl Target for HostTarget {
         // `param_buffer_size` bytes (cpu-backend `module.rs`): telling LLVM lets it hoist
         // the parameter loads out of the thread loop.
         let signature = format!("ptr noalias align 8 {}%params, ptr noalias %ctx", dereferenceable(k.param_buffer_size));
-        let per_thread = format!("  call void {body}(ptr %ctx, ptr %params)\n  br label %x.next.bb\n");
-        ir.push_str(&thread_loop(&block, &signature, "", &per_thread));
+        let par = ParallelLoop::numbered_after(ir);
+        let per_thread = format!("  call void {body}(ptr %ctx, ptr %params){}\n  br label %x.next.bb\n", par.access());
+        ir.push_str(&thread_loop(&block, &signature, "", &per_thread, par));
     }
 }
 
@@ -165,13 +166,59 @@ fn dereferenceable(n: usize) -> String {
     if n > 0 { format!("dereferenceable({n}) ") } else { String::new() }
 }
 
+/// The metadata that declares a thread loop parallel (LLVM LangRef,
+/// `llvm.loop.parallel_accesses`): every load, store and call of one thread's iteration
+/// carries the access group `group`, and the loop's latch carries `loop_id`, which lists
+/// that group. The loop vectorizer then needs no dependence analysis between threads.
+///
+/// Why this is sound: the loop runs the threads of one block from one barrier (or the
+/// start) to the next. In the CUDA memory model (PTX ISA 8.5 "Memory Consistency Model"),
+/// two threads' conflicting accesses between barriers are either a data race (undefined)
+/// or go through atomics, volatile or strong operations, which the vectorizer never
+/// vectorizes (a loop containing one stays scalar, and then thread order is kept). Accesses
+/// of one thread stay ordered: the metadata only speaks of accesses in different
+/// iterations. Spin-waiting on another thread of the same block without a barrier cannot
+/// work on this path at all (thread `t` runs to its barrier before `t + 1` starts), with or
+/// without the metadata.
+#[derive(Clone, Copy)]
+struct ParallelLoop {
+    group: u64,
+    loop_id: u64,
+}
+
+impl ParallelLoop {
+    /// Metadata numbers unique in the module being built: derived from the IR's length
+    /// when the loop is appended (every wrapper appends more than 3 bytes, so two loops
+    /// never share numbers), above the numbers the lowering uses. Deterministic, so the
+    /// kernel cache key stays stable.
+    fn numbered_after(ir: &str) -> ParallelLoop {
+        let base = INVARIANT_MD as u64 + 1 + 3 * ir.len() as u64;
+        ParallelLoop { group: base, loop_id: base + 1 }
+    }
+
+    /// The suffix that puts a memory access or call into the loop's access group.
+    fn access(&self) -> String {
+        format!(", !llvm.access.group !{}", self.group)
+    }
+
+    /// The metadata definitions (top level).
+    fn definitions(&self) -> String {
+        let (g, l) = (self.group, self.loop_id);
+        format!("!{g} = distinct !{{}}\n!{l} = distinct !{{!{l}, !{p}}}\n!{p} = !{{!\"llvm.loop.parallel_accesses\", !{g}}}\n", p = l + 1)
+    }
+}
+
 /// A function `fname(signature)` that runs `per_thread` once for every thread of the
 /// block, x fastest: the CPU's thread loop, shared by `k.block` and `k.region`. Before
 /// `per_thread` the thread's `%tid` is stored in the ctx and `%t` (its linear id, i64)
 /// and `%n` (the block's thread count) are defined; `per_thread` must end by branching to
-/// `%x.next.bb`. `prologue` runs once in the entry block.
-fn thread_loop(fname: &str, signature: &str, prologue: &str, per_thread: &str) -> String {
+/// `%x.next.bb`. `prologue` runs once in the entry block. The x loop is declared parallel
+/// with `par` (`per_thread` must put its memory accesses and calls into `par`'s group).
+fn thread_loop(fname: &str, signature: &str, prologue: &str, per_thread: &str, par: ParallelLoop) -> String {
     let (ntid, tid) = (host_abi::OFFSET_NTID, host_abi::OFFSET_TID);
+    let ag = par.access();
+    let latch = par.loop_id;
+    let metadata = par.definitions();
     format!(
         r#"define void {fname}({signature}) {{
 entry:
@@ -210,12 +257,12 @@ x.body:
   %zy2 = add i64 %zy, %y64
   %row = mul i64 %zy2, %ntx64
   %t = add i64 %row, %x64
-  store i32 %x, ptr %tx.p
-  store i32 %y, ptr %ty.p
-  store i32 %z, ptr %tz.p
+  store i32 %x, ptr %tx.p{ag}
+  store i32 %y, ptr %ty.p{ag}
+  store i32 %z, ptr %tz.p{ag}
 {per_thread}x.next.bb:
   %x.next = add i32 %x, 1
-  br label %x.head
+  br label %x.head, !llvm.loop !{latch}
 x.exit:
   %y.next = add i32 %y, 1
   br label %y.head
@@ -225,7 +272,7 @@ y.exit:
 exit:
   ret void
 }}
-"#,
+{metadata}"#,
         ntx = ntid,
         nty = ntid + 4,
         ntz = ntid + 8,
@@ -400,9 +447,11 @@ fn region_wrappers(name: &str, sites: u32, param_bytes: usize, ir: &mut String) 
         loops.extend((0..=sites).map(|st| (ll_global(&format!("{name}.region.{st}")), st.to_string())));
     }
     for (region, state) in loops {
+        let par = ParallelLoop::numbered_after(ir);
+        let ag = par.access();
         let per_thread = format!(
-            "  %st.p = getelementptr i32, ptr %states, i64 %t\n  br i1 %check, label %x.check, label %x.run\nx.check:\n  %st = load i32, ptr %st.p\n  %skip = icmp ne i32 %st, %S\n  br i1 %skip, label %x.next.bb, label %x.run\nx.run:\n  %next = call i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 {state})\n  store i32 %next, ptr %st.p\n  br label %x.next.bb\n"
+            "  %st.p = getelementptr i32, ptr %states, i64 %t\n  br i1 %check, label %x.check, label %x.run\nx.check:\n  %st = load i32, ptr %st.p{ag}\n  %skip = icmp ne i32 %st, %S\n  br i1 %skip, label %x.next.bb, label %x.run\nx.run:\n  %next = call i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 {state}){ag}\n  store i32 %next, ptr %st.p{ag}\n  br label %x.next.bb\n"
         );
-        ir.push_str(&thread_loop(&region, &signature, "  %check = icmp ne i32 %masked, 0\n", &per_thread));
+        ir.push_str(&thread_loop(&region, &signature, "  %check = icmp ne i32 %masked, 0\n", &per_thread, par));
     }
 }
