@@ -167,6 +167,7 @@ pub(crate) fn lower_function_mode<'a>(
                 let r = l.t();
                 let _ = writeln!(resume, "  {r} = load {st}, ptr %slot.{idx}\n  store {st} {r}, ptr {ptr}");
             }
+            l.rematerialize(&plan.remat_after[state - 1], &mut resume)?;
             if !l.body.contains(&format!("\nafter.{state}:")) && !l.body.starts_with(&format!("after.{state}:")) {
                 // The barrier was the kernel's last instruction.
                 let _ = writeln!(l.body, "after.{state}:\n  ret i32 {}", super::regions::EXIT as i32);
@@ -314,6 +315,29 @@ impl<'a> FnLowerer<'a> {
         }
         self.emit_terminator(format!("ret i32 {}", site + 1));
         Ok(())
+    }
+
+    /// Recompute the rematerialized registers (see `regions::remat`) where a region
+    /// resumes: `code` is lowered into `out` with every register of the kernel in scope.
+    fn rematerialize(&mut self, code: &[Instruction], out: &mut String) -> Result<(), Vec<Diagnostic>> {
+        if code.is_empty() {
+            return Ok(());
+        }
+        let body = std::mem::take(&mut self.body);
+        let terminated = std::mem::replace(&mut self.terminated, false);
+        let scope = self.all_regs.iter().map(|(n, (ptr, ty))| (n.clone(), Local::Reg { ptr: ptr.clone(), ty: *ty })).collect();
+        self.scopes.push(scope);
+        let mut errors = Vec::new();
+        for i in code {
+            self.span = i.span;
+            if let Err(e) = self.instruction(i) {
+                errors.push(e);
+            }
+        }
+        self.scopes.pop();
+        out.push_str(&std::mem::replace(&mut self.body, body));
+        self.terminated = terminated;
+        if errors.is_empty() { Ok(()) } else { Err(errors) }
     }
 
     /// In region mode, whether the next label/instruction belongs to this region body; also
