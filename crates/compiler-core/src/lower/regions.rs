@@ -15,7 +15,10 @@
 //! runner for that side.
 //!
 //! This module decides eligibility and computes the save layout from a liveness
-//! analysis over the PTX instruction list.
+//! analysis over the PTX instruction list. Live registers that are pure functions of the
+//! launch (thread and block coordinates, parameters, constants) are not saved but
+//! recomputed where a region resumes (`remat`), which keeps addresses derived from `%tid`
+//! visible to LLVM as affine in the thread index.
 
 use crate::lower::types::size_of;
 use crate::ptx::ast::*;

@@ -438,9 +438,12 @@ fn warp_collective(i: &Intrinsic) -> String {
 /// The loop of a barrier-region kernel (see `lower::regions`): `k.region(params, ctx,
 /// save, states, S, masked)` runs the threads of the block from resume point `S` to their
 /// next barrier (all of them, or with `masked` only those whose state is `S`), writing
-/// each thread's next state to `states[t]`. One loop dispatches to every region body:
-/// region loops do not vectorize anyway (shared-memory traffic and the state store), so
-/// a loop per resume point would only multiply compile time.
+/// each thread's next state to `states[t]`. One loop dispatches to every region body;
+/// kernels with at most [`MAX_SITES_WITH_LOOPS`] barriers also get `k.region.S`, a loop
+/// per resume point that LLVM optimizes and vectorizes on its own. With more barriers
+/// the extra loops cost more compile time than they gain (the bitonic benchmark, 55
+/// barriers: 10x the compile time for 4x the speed, most regions still scalar because
+/// the vectorizer guards its strided paths with checks that fail at run time).
 fn region_wrappers(name: &str, sites: u32, param_bytes: usize, ir: &mut String) {
     let per_state = sites <= MAX_SITES_WITH_LOOPS;
     // With loops per resume point, the dispatching loop only serves the masked
