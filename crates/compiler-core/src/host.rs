@@ -55,7 +55,8 @@ pub struct HostKernel {
 pub struct HostRegions {
     /// `k.region`: dispatches on the state; also runs the masked (divergent) case.
     pub run: crate::host_abi::RegionFn,
-    /// `k.region.S` for each state, for kernels with few barriers (else empty).
+    /// `k.region.S` for each state, for kernels with few barriers (else empty); these run
+    /// the whole block (never masked).
     pub by_state: Vec<crate::host_abi::RegionFn>,
     pub save_bytes_per_thread: usize,
 }

@@ -120,5 +120,6 @@ const _: () = {
 /// resume point `S` to their next barrier (see `lower::regions`): all of them, or when
 /// `masked != 0` only those whose `states[t]` is `S`. Each thread's next state (a barrier
 /// number, or `lower::REGION_EXIT`) goes to `states[t]`. `save` is the block's save area
-/// (`save_bytes_per_thread * nthreads` bytes).
+/// (`save_bytes_per_thread * nthreads` bytes). The per-state loops `k.region.S` always
+/// run all threads and ignore `masked`.
 pub type RegionFn = unsafe extern "C" fn(params: *const u8, ctx: *mut ThreadCtx, save: *mut u8, states: *mut u32, state: u32, masked: u32);

@@ -93,7 +93,7 @@ fn properties(cores: u32) -> DeviceProperties {
         multiprocessor_count: cores,
         warp_size: 32,
         max_threads_per_block: 1024,
-        max_block_dim: [1024, 1024, 64],
+        max_block_dim: compiler_core::target::host::MAX_BLOCK_DIM,
         max_grid_dim: [i32::MAX as u32, 65535, 65535],
         shared_memory_per_block: 48 * 1024,
         shared_memory_per_block_optin: 99 * 1024,

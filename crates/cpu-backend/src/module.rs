@@ -118,6 +118,13 @@ impl CpuModule {
             Err(e) => return Err(DeviceError::NotSupported(format!("kernel {kernel} could not be compiled: {e}"))),
         };
         let k = &k;
+        // The driver validates launches against the device's limits; the generated thread
+        // loops rely on these bounds (`target/host.rs` MAX_BLOCK_DIM), so refuse anything
+        // else here too.
+        let limits = compiler_core::target::host::MAX_BLOCK_DIM;
+        if config.block.iter().zip(limits).any(|(&b, max)| b == 0 || b > max) || config.block.iter().product::<u32>() > 1024 {
+            return Err(DeviceError::OutOfResources);
+        }
         let fault = AtomicU32::new(0);
         let printf = PrintfBuffer::default();
         // The generated code assumes an 8-aligned buffer at least as large as the kernel's

@@ -82,3 +82,46 @@ fn malformed_ptx_reports_line_and_column() {
         Ok(_) => panic!("malformed PTX was accepted"),
     }
 }
+
+/// The generated thread loops assume blocks within the device's limits (1024 x 1024 x 64,
+/// 1024 threads; CUDA's limits for compute capability 8.6): the backend refuses any other
+/// block itself, without running a thread, and runs blocks at the limits.
+#[test]
+fn blocks_outside_the_device_limits_are_refused() {
+    const COUNT: &str = r#".version 8.0
+.target sm_80
+.address_size 64
+.visible .entry count(.param .u64 out)
+{
+  .reg .b64 %rd<2>;
+  .reg .b32 %r<2>;
+  ld.param.u64 %rd1, [out];
+  atom.global.add.u32 %r1, [%rd1], 1;
+  ret;
+}
+"#;
+    let d = device();
+    let m = d.load_ptx(COUNT, &LoadOptions::default()).unwrap();
+    let out = upload(&*d, &[0u32]);
+    let cases: [([u32; 3], bool); 9] = [
+        ([1024, 1, 1], true),
+        ([1, 1024, 1], true),
+        ([1, 16, 64], true),
+        ([32, 32, 1], true),
+        ([1025, 1, 1], false),
+        ([1, 1025, 1], false),
+        ([1, 1, 65], false),
+        ([64, 32, 1], false),
+        ([0, 1, 1], false),
+    ];
+    let mut want = 0u32;
+    for (block, ok) in cases {
+        let cfg = LaunchConfig { grid: [2, 1, 1], block, dynamic_shared_bytes: 0 };
+        let r = m.launch("count", &cfg, &out.to_le_bytes());
+        assert_eq!(r.is_ok(), ok, "block {block:?}: {r:?}");
+        if ok {
+            want += 2 * block.iter().product::<u32>();
+        }
+        assert_eq!(download::<u32>(&*d, out, 1)[0], want, "block {block:?}: threads run");
+    }
+}

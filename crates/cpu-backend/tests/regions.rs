@@ -188,3 +188,111 @@ fn bitonic_sort_on_both_paths() {
     }
     set_enabled(true);
 }
+
+/// Values live across barriers of every kind the region split treats differently: pure
+/// functions of `%tid`/`%ctaid`/`%ntid`, parameters, shared-variable addresses and
+/// constants (recomputed where a region resumes: `r2`..`r10`, `rd1`, `rd2`, the predicate
+/// `p1`) and values that must go through the save area (`r12` written twice, once under a
+/// guard; the loop counter `r13`; `r14` loaded from shared memory; the sum `r15`).
+const REMAT: &str = r#".version 8.0
+.target sm_80
+.address_size 64
+.visible .entry remat(.param .u64 out, .param .u32 k)
+{
+  .shared .align 4 .b8 buf[4096];
+  .reg .b32 %r<20>;
+  .reg .b64 %rd<8>;
+  .reg .pred %p<4>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [k];
+  mov.u32 %r2, %tid.x;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ntid.x;
+  mad.lo.s32 %r5, %r3, %r4, %r2;
+  mov.u32 %r6, buf;
+  shl.b32 %r7, %r2, 2;
+  add.s32 %r8, %r6, %r7;
+  setp.lt.u32 %p1, %r2, %r1;
+  selp.b32 %r9, 3, 5, %p1;
+  mul.lo.s32 %r10, %r2, %r1;
+  cvt.u64.u32 %rd2, %r5;
+  add.s32 %r12, %r2, 1;
+  @%p1 add.s32 %r12, %r12, 100;
+  mov.u32 %r13, 0;
+  mov.u32 %r15, 0;
+  st.shared.u32 [%r8], %r5;
+  bar.sync 0;
+LOOP:
+  add.s32 %r16, %r2, %r13;
+  add.s32 %r16, %r16, 1;
+  rem.u32 %r16, %r16, %r4;
+  shl.b32 %r16, %r16, 2;
+  add.s32 %r16, %r6, %r16;
+  ld.shared.u32 %r14, [%r16];
+  add.s32 %r15, %r15, %r14;
+  bar.sync 0;
+  add.s32 %r17, %r14, %r9;
+  st.shared.u32 [%r8], %r17;
+  bar.sync 0;
+  add.s32 %r13, %r13, 1;
+  setp.lt.u32 %p2, %r13, 3;
+  @%p2 bra LOOP;
+  mul.lo.s32 %r18, %r13, 1000;
+  add.s32 %r15, %r15, %r18;
+  add.s32 %r15, %r15, %r12;
+  add.s32 %r15, %r15, %r10;
+  shl.b64 %rd3, %rd2, 1;
+  cvt.u32.u64 %r19, %rd3;
+  add.s32 %r15, %r15, %r19;
+  shl.b64 %rd4, %rd2, 2;
+  add.s64 %rd5, %rd1, %rd4;
+  st.global.u32 [%rd5], %r15;
+  ret;
+}
+"#;
+
+#[test]
+fn rematerialized_values_match_saved_ones() {
+    let _one = SWITCH.lock().unwrap();
+    set_enabled(true);
+    let m = compiler_core::host::compile_ptx(REMAT, &Default::default()).unwrap();
+    let r = m.kernels[0].regions.as_ref().expect("a region plan");
+    assert_eq!(r.save_bytes_per_thread, 16, "only r12, r13, r14 and r15 are saved");
+    drop(m);
+    let d = cpu_backend::devices().remove(0);
+    let (grid, k) = (3u32, 70u32);
+    for fibers in [false, true] {
+        set_enabled(!fibers);
+        for block in [256u32, 100] {
+            let total = (block * grid) as usize;
+            let out = d.alloc(total * 4).unwrap();
+            let mut params = out.to_le_bytes().to_vec();
+            params.extend_from_slice(&k.to_le_bytes());
+            launch(REMAT, "remat", block, grid, &params);
+            let mut got = vec![0u32; total];
+            unsafe { d.copy_from_device(got.as_mut_ptr() as *mut u8, out, total * 4).unwrap() };
+            // The kernel's rounds, block by block: each thread reads its right-hand
+            // neighbour's slot (i + 1 places away in round i), adds it to its sum and
+            // stores it plus 3 (threads below k) or 5.
+            for b in 0..grid {
+                let mut s: Vec<u32> = (0..block).map(|t| b * block + t).collect();
+                let mut acc = vec![0u32; block as usize];
+                for i in 0..3 {
+                    let v: Vec<u32> = (0..block).map(|t| s[((t + i + 1) % block) as usize]).collect();
+                    for t in 0..block as usize {
+                        acc[t] = acc[t].wrapping_add(v[t]);
+                        s[t] = v[t] + if (t as u32) < k { 3 } else { 5 };
+                    }
+                }
+                for t in 0..block {
+                    let gid = b * block + t;
+                    let r12 = t + 1 + if t < k { 100 } else { 0 };
+                    let want = acc[t as usize].wrapping_add(3000).wrapping_add(r12).wrapping_add(t * k).wrapping_add(2 * gid);
+                    assert_eq!(got[gid as usize], want, "fibers={fibers} block={block} t={t} b={b}");
+                }
+            }
+            d.free(out).unwrap();
+        }
+    }
+    set_enabled(true);
+}

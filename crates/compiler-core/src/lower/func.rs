@@ -89,7 +89,10 @@ pub(crate) fn lower_function_mode<'a>(
     let mut sig_params = vec!["ptr %ctx".to_string()];
     let mut meta = None;
     if let Some((plan, _)) = &l.region {
-        sig_params.extend(["ptr %params", "ptr noalias %save", "i64 %nthreads", "i64 %t"].map(String::from));
+        // No `noalias` on `%save`: inlining would leave `noalias.scope.decl` calls in the
+        // thread loop, outside its access group, and the loop would no longer count as
+        // parallel (see the host target). The region loop's own `%save` is `noalias`.
+        sig_params.extend(["ptr %params", "ptr %save", "i64 %nthreads", "i64 %t"].map(String::from));
         // Each saved value's address for this thread: its array plus t elements.
         for (k, slot) in plan.slots.iter().enumerate() {
             let _ = writeln!(
@@ -146,6 +149,7 @@ pub(crate) fn lower_function_mode<'a>(
                 let r = l.t();
                 let _ = writeln!(resume, "  {r} = load {st}, ptr %slot.{idx}\n  store {st} {r}, ptr {ptr}");
             }
+            l.rematerialize(&plan.remat_after[state - 1], &mut resume)?;
             if !l.body.contains(&format!("\nafter.{state}:")) && !l.body.starts_with(&format!("after.{state}:")) {
                 // The barrier was the kernel's last instruction.
                 let _ = writeln!(l.body, "after.{state}:\n  ret i32 {}", super::regions::EXIT as i32);
@@ -323,6 +327,29 @@ impl<'a> FnLowerer<'a> {
         }
         self.emit_terminator(format!("ret i32 {}", site + 1));
         Ok(())
+    }
+
+    /// Recompute the rematerialized registers (see `regions::remat`) where a region
+    /// resumes: `code` is lowered into `out` with every register of the kernel in scope.
+    fn rematerialize(&mut self, code: &[Instruction], out: &mut String) -> Result<(), Vec<Diagnostic>> {
+        if code.is_empty() {
+            return Ok(());
+        }
+        let body = std::mem::take(&mut self.body);
+        let terminated = std::mem::replace(&mut self.terminated, false);
+        let scope = self.all_regs.iter().map(|(n, (ptr, ty))| (n.clone(), Local::Reg { ptr: ptr.clone(), ty: *ty })).collect();
+        self.scopes.push(scope);
+        let mut errors = Vec::new();
+        for i in code {
+            self.span = i.span;
+            if let Err(e) = self.instruction(i) {
+                errors.push(e);
+            }
+        }
+        self.scopes.pop();
+        out.push_str(&std::mem::replace(&mut self.body, body));
+        self.terminated = terminated;
+        if errors.is_empty() { Ok(()) } else { Err(errors) }
     }
 
     /// In region mode, whether the next label/instruction belongs to this region body; also

@@ -15,11 +15,16 @@
 //! runner for that side.
 //!
 //! This module decides eligibility and computes the save layout from a liveness
-//! analysis over the PTX instruction list.
+//! analysis over the PTX instruction list. Live registers that are pure functions of the
+//! launch (thread and block coordinates, parameters, constants) are not saved but
+//! recomputed where a region resumes (`remat`), which keeps addresses derived from `%tid`
+//! visible to LLVM as affine in the thread index.
 
 use crate::lower::types::size_of;
 use crate::ptx::ast::*;
 use std::collections::{BTreeSet, HashMap};
+
+mod remat;
 
 /// Whether kernels are cut into barrier regions: on unless `CUDA_CPU_FORCE_FIBERS` is set
 /// (then they run as fibers, the general fallback), or as set by [`set_enabled`].
@@ -55,8 +60,12 @@ pub(crate) struct SaveSlot {
 /// How a kernel is cut at its barriers.
 #[derive(Clone, Debug)]
 pub(crate) struct RegionPlan {
-    /// Registers live after barrier site `k` (state `k + 1`), by name.
+    /// Registers live after barrier site `k` (state `k + 1`) that go through the save
+    /// area, by name.
     pub live_after: Vec<Vec<String>>,
+    /// The instructions that recompute the other registers live after site `k` where the
+    /// region resumes (see `remat`), in order.
+    pub remat_after: Vec<Vec<Instruction>>,
     /// Register slots (by name) and `.local` variables (by name), in layout order.
     pub slots: Vec<SaveSlot>,
     pub save_bytes_per_thread: u64,
@@ -293,6 +302,23 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool) -> Option<RegionPlan
             v
         })
         .collect();
+    // Registers that are pure functions of the launch are recomputed, not saved.
+    let params: Vec<&str> = f.params.iter().map(|p| p.name.as_str()).collect();
+    let remat = remat::Rematerializable::analyze(&items, &regs, &params);
+    let remat_after: Vec<Vec<Instruction>> = live_after
+        .iter()
+        .map(|live| {
+            let chain = remat.items_for(live.iter().filter(|n| remat.contains(n)));
+            chain
+                .into_iter()
+                .map(|k| match &items[k] {
+                    Item::Instr(i) => (*i).clone(),
+                    Item::Label(_) => unreachable!("chains hold instructions"),
+                })
+                .collect()
+        })
+        .collect();
+    let live_after: Vec<Vec<String>> = live_after.into_iter().map(|live| live.into_iter().filter(|n| !remat.contains(n)).collect()).collect();
     // Reachability per resume point; a barrier ends the region it is reached in.
     let mut reachable = Vec::new();
     for state in 0..=sites.len() {
@@ -327,5 +353,5 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool) -> Option<RegionPlan
         slots.push(SaveSlot { name: name.clone(), size, prefix });
         prefix += size;
     }
-    Some(RegionPlan { live_after, slots, save_bytes_per_thread: prefix, site_items: sites, reachable })
+    Some(RegionPlan { live_after, remat_after, slots, save_bytes_per_thread: prefix, site_items: sites, reachable })
 }

@@ -20,6 +20,11 @@ use std::fmt::Write;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HostTarget;
 
+/// The largest block the CPU device accepts in each dimension (its `max_block_dim`; the
+/// driver refuses larger launches). The thread loops tell LLVM, so that thread-index
+/// arithmetic provably does not wrap and addresses stay affine.
+pub const MAX_BLOCK_DIM: [u32; 3] = [1024, 1024, 64];
+
 /// Kernels with at most this many barriers also get a thread loop per resume point.
 pub const MAX_SITES_WITH_LOOPS: u32 = 4;
 
@@ -159,10 +164,18 @@ impl Target for HostTarget {
         // The runtime hands every kernel an 8-aligned parameter buffer of at least
         // `param_buffer_size` bytes (cpu-backend `module.rs`): telling LLVM lets it hoist
         // the parameter loads out of the thread loop.
-        let signature = format!("ptr noalias align 8 {}%params, ptr noalias %ctx", dereferenceable(k.param_buffer_size));
-        let per_thread = format!("  call void {body}(ptr %ctx, ptr %params)\n  br label %x.next.bb\n");
-        ir.push_str(&thread_loop(&block, &signature, "", &per_thread));
+        let signature = format!("ptr noalias align 8 {}%params, {}", dereferenceable(k.param_buffer_size), ctx_param());
+        let par = ParallelLoop::numbered_after(ir);
+        let per_thread = format!("  call void {body}(ptr %ctx, ptr %params){}\n  br label %x.next.bb\n", par.access());
+        ir.push_str(&thread_loop(&block, &signature, "", &per_thread, par));
     }
+}
+
+/// The `%ctx` parameter of the thread loops: the runtime passes its own `ThreadCtx`, so
+/// it is dereferenceable, and LLVM may hoist the loads of `%ntid`, `%ctaid` and the
+/// shared window out of the loop even where they sit under a branch.
+fn ctx_param() -> String {
+    format!("ptr noalias align 8 dereferenceable({}) %ctx", std::mem::size_of::<host_abi::ThreadCtx>())
 }
 
 /// `dereferenceable(n) ` for a parameter buffer of `n` bytes (nothing when empty).
@@ -170,22 +183,68 @@ fn dereferenceable(n: usize) -> String {
     if n > 0 { format!("dereferenceable({n}) ") } else { String::new() }
 }
 
+/// The metadata that declares a thread loop parallel (LLVM LangRef,
+/// `llvm.loop.parallel_accesses`): every load, store and call of one thread's iteration
+/// carries the access group `group`, and the loop's latch carries `loop_id`, which lists
+/// that group. The loop vectorizer then needs no dependence analysis between threads.
+///
+/// Why this is sound: the loop runs the threads of one block from one barrier (or the
+/// start) to the next. In the CUDA memory model (PTX ISA 8.5 "Memory Consistency Model"),
+/// two threads' conflicting accesses between barriers are either a data race (undefined)
+/// or go through atomics, volatile or strong operations, which the vectorizer never
+/// vectorizes (a loop containing one stays scalar, and then thread order is kept). Accesses
+/// of one thread stay ordered: the metadata only speaks of accesses in different
+/// iterations. Spin-waiting on another thread of the same block without a barrier cannot
+/// work on this path at all (thread `t` runs to its barrier before `t + 1` starts), with or
+/// without the metadata.
+#[derive(Clone, Copy)]
+struct ParallelLoop {
+    group: u64,
+    loop_id: u64,
+}
+
+impl ParallelLoop {
+    /// Metadata numbers unique in the module being built: derived from the IR's length
+    /// when the loop is appended (every wrapper appends more than 3 bytes, so two loops
+    /// never share numbers), above the numbers the lowering uses. Deterministic, so the
+    /// kernel cache key stays stable.
+    fn numbered_after(ir: &str) -> ParallelLoop {
+        let base = INVARIANT_MD as u64 + 1 + 3 * ir.len() as u64;
+        ParallelLoop { group: base, loop_id: base + 1 }
+    }
+
+    /// The suffix that puts a memory access or call into the loop's access group.
+    fn access(&self) -> String {
+        format!(", !llvm.access.group !{}", self.group)
+    }
+
+    /// The metadata definitions (top level).
+    fn definitions(&self) -> String {
+        let (g, l) = (self.group, self.loop_id);
+        format!("!{g} = distinct !{{}}\n!{l} = distinct !{{!{l}, !{p}}}\n!{p} = !{{!\"llvm.loop.parallel_accesses\", !{g}}}\n", p = l + 1)
+    }
+}
+
 /// A function `fname(signature)` that runs `per_thread` once for every thread of the
 /// block, x fastest: the CPU's thread loop, shared by `k.block` and `k.region`. Before
 /// `per_thread` the thread's `%tid` is stored in the ctx and `%t` (its linear id, i64)
 /// and `%n` (the block's thread count) are defined; `per_thread` must end by branching to
-/// `%x.next.bb`. `prologue` runs once in the entry block.
-fn thread_loop(fname: &str, signature: &str, prologue: &str, per_thread: &str) -> String {
+/// `%x.next.bb`. `prologue` runs once in the entry block. The x loop is declared parallel
+/// with `par` (`per_thread` must put its memory accesses and calls into `par`'s group).
+fn thread_loop(fname: &str, signature: &str, prologue: &str, per_thread: &str, par: ParallelLoop) -> String {
     let (ntid, tid) = (host_abi::OFFSET_NTID, host_abi::OFFSET_TID);
+    let ag = par.access();
+    let latch = par.loop_id;
+    let metadata = par.definitions();
     format!(
         r#"define void {fname}({signature}) {{
 entry:
   %ntx.p = getelementptr i8, ptr %ctx, i64 {ntx}
   %nty.p = getelementptr i8, ptr %ctx, i64 {nty}
   %ntz.p = getelementptr i8, ptr %ctx, i64 {ntz}
-  %ntx = load i32, ptr %ntx.p
-  %nty = load i32, ptr %nty.p
-  %ntz = load i32, ptr %ntz.p
+  %ntx = load i32, ptr %ntx.p, !range !{{i32 1, i32 {mx}}}
+  %nty = load i32, ptr %nty.p, !range !{{i32 1, i32 {my}}}
+  %ntz = load i32, ptr %ntz.p, !range !{{i32 1, i32 {mz}}}
   %ntx64 = zext i32 %ntx to i64
   %nty64 = zext i32 %nty to i64
   %ntz64 = zext i32 %ntz to i64
@@ -215,12 +274,12 @@ x.body:
   %zy2 = add i64 %zy, %y64
   %row = mul i64 %zy2, %ntx64
   %t = add i64 %row, %x64
-  store i32 %x, ptr %tx.p
-  store i32 %y, ptr %ty.p
-  store i32 %z, ptr %tz.p
+  store i32 %x, ptr %tx.p{ag}
+  store i32 %y, ptr %ty.p{ag}
+  store i32 %z, ptr %tz.p{ag}
 {per_thread}x.next.bb:
-  %x.next = add i32 %x, 1
-  br label %x.head
+  %x.next = add nuw i32 %x, 1
+  br label %x.head, !llvm.loop !{latch}
 x.exit:
   %y.next = add i32 %y, 1
   br label %y.head
@@ -230,13 +289,16 @@ y.exit:
 exit:
   ret void
 }}
-"#,
+{metadata}"#,
         ntx = ntid,
         nty = ntid + 4,
         ntz = ntid + 8,
         tx = tid,
         ty = tid + 4,
         tz = tid + 8,
+        mx = MAX_BLOCK_DIM[0] + 1,
+        my = MAX_BLOCK_DIM[1] + 1,
+        mz = MAX_BLOCK_DIM[2] + 1,
     )
 }
 
@@ -399,33 +461,53 @@ fn warp_collective(i: &Intrinsic, w: u32) -> String {
 /// The loop of a barrier-region kernel (see `lower::regions`): `k.region(params, ctx,
 /// save, states, S, masked)` runs the threads of the block from resume point `S` to their
 /// next barrier (all of them, or with `masked` only those whose state is `S`), writing
-/// each thread's next state to `states[t]`. One loop dispatches to every region body:
-/// region loops do not vectorize anyway (shared-memory traffic and the state store), so
-/// a loop per resume point would only multiply compile time.
+/// each thread's next state to `states[t]`. One loop dispatches to every region body;
+/// kernels with at most [`MAX_SITES_WITH_LOOPS`] barriers also get `k.region.S`, a loop
+/// per resume point that LLVM optimizes and vectorizes on its own. With more barriers
+/// the extra loops cost more compile time than they gain (the bitonic benchmark, 55
+/// barriers: 10x the compile time for 4x the speed, most regions still scalar because
+/// the vectorizer guards its strided paths with checks that fail at run time).
 fn region_wrappers(name: &str, sites: u32, param_bytes: usize, ir: &mut String) {
+    let per_state = sites <= MAX_SITES_WITH_LOOPS;
+    // With loops per resume point, the dispatching loop only serves the masked
+    // (divergent) case: it calls the bodies out of line (`noinline` call sites) instead of
+    // inlining every body a second time, which keeps compile time near one copy each.
+    let dispatch_call = if per_state { " noinline" } else { "" };
     let any = ll_global(&format!("{name}.rbody.any"));
     let cases: String = (0..=sites).map(|s| format!(" i32 {s}, label %s{s}")).collect();
     let _ = write!(ir, "define internal i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 %S) alwaysinline {{\nentry:\n  switch i32 %S, label %none [{cases} ]\nnone:\n  ret i32 -1\n");
     for s in 0..=sites {
         let body = ll_global(&format!("{name}.rbody.{s}"));
-        let _ = write!(ir, "s{s}:\n  %r{s} = call i32 {body}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t)\n  ret i32 %r{s}\n");
+        let _ = write!(ir, "s{s}:\n  %r{s} = call i32 {body}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t){dispatch_call}\n  ret i32 %r{s}\n");
     }
     let _ = writeln!(ir, "}}");
     let signature = format!(
-        "ptr noalias align 8 {}%params, ptr noalias %ctx, ptr noalias %save, ptr noalias %states, i32 %S, i32 %masked",
-        dereferenceable(param_bytes)
+        "ptr noalias align 8 {}%params, {}, ptr noalias %save, ptr noalias %states, i32 %S, i32 %masked",
+        dereferenceable(param_bytes),
+        ctx_param()
     );
     // One dispatching loop for every resume point (and for the masked, divergent case);
-    // kernels with few barriers also get a loop per resume point, where the dispatch folds
-    // away and each region is optimized on its own (faster at run time, more to compile).
-    let mut loops = vec![(ll_global(&format!("{name}.region")), "%S".to_string())];
-    if sites <= MAX_SITES_WITH_LOOPS {
-        loops.extend((0..=sites).map(|st| (ll_global(&format!("{name}.region.{st}")), st.to_string())));
+    // kernels with few barriers also get a loop per resume point, where each region is
+    // optimized (and vectorized) on its own.
+    let mut loops = vec![(ll_global(&format!("{name}.region")), None)];
+    if per_state {
+        loops.extend((0..=sites).map(|st| (ll_global(&format!("{name}.region.{st}")), Some(st))));
     }
     for (region, state) in loops {
-        let per_thread = format!(
-            "  %st.p = getelementptr i32, ptr %states, i64 %t\n  br i1 %check, label %x.check, label %x.run\nx.check:\n  %st = load i32, ptr %st.p\n  %skip = icmp ne i32 %st, %S\n  br i1 %skip, label %x.next.bb, label %x.run\nx.run:\n  %next = call i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 {state})\n  store i32 %next, ptr %st.p\n  br label %x.next.bb\n"
-        );
-        ir.push_str(&thread_loop(&region, &signature, "  %check = icmp ne i32 %masked, 0\n", &per_thread));
+        let par = ParallelLoop::numbered_after(ir);
+        let ag = par.access();
+        let run = match state {
+            // Masked or not, as `%masked` says.
+            None => format!(
+                "  br i1 %check, label %x.check, label %x.run\nx.check:\n  %st = load i32, ptr %st.p{ag}\n  %skip = icmp ne i32 %st, %S\n  br i1 %skip, label %x.next.bb, label %x.run\nx.run:\n  %next = call i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 %S){ag}\n"
+            ),
+            // The runtime calls `k.region.S` for the whole block only.
+            Some(st) => format!(
+                "  br label %x.run\nx.run:\n  %next = call i32 {}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t){ag}\n",
+                ll_global(&format!("{name}.rbody.{st}"))
+            ),
+        };
+        let per_thread = format!("  %st.p = getelementptr i32, ptr %states, i64 %t\n{run}  store i32 %next, ptr %st.p{ag}\n  br label %x.next.bb\n");
+        ir.push_str(&thread_loop(&region, &signature, "  %check = icmp ne i32 %masked, 0\n", &per_thread, par));
     }
 }
