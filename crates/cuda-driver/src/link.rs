@@ -11,7 +11,7 @@
 //! - `CU_JIT_INPUT_LIBRARY`: an `ar` archive (`nvcc -lib`, `libcudadevrt.a`); its members
 //!   are linked only when they define something still undefined, like a static linker's,
 //!   and are kept as text until then (the device runtime's megabyte of PTX is rarely needed);
-//! - `CU_JIT_INPUT_NVVM` (LTO-IR) is `CUDA_ERROR_NOT_SUPPORTED` with a log line.
+//! - `CU_JIT_INPUT_NVVM` (LTO-IR) is `CUDA_ERROR_JIT_COMPILER_NOT_FOUND` (as NVIDIA's driver answers) with a log line.
 //!
 //! `cuLinkComplete` links the units at the PTX level (`compiler_core::link`) and returns the
 //! linked PTX text, NUL-terminated, as the "cubin": it loads with `cuModuleLoadData` here
@@ -42,11 +42,12 @@ pub mod input_type {
     pub const NVVM: u32 = 5;
 }
 
-/// The code `cuLinkComplete` answers when symbols do not resolve (undefined or multiply
-/// defined). NVIDIA documents no code for it; CUDA_ERROR_NOT_FOUND is what NVIDIA's driver
-/// is reported to return with "Undefined reference" in the error log (to confirm on a GPU,
-/// see ARCHITECTURE.md "Separate compilation").
-pub const UNRESOLVED_SYMBOL_ERROR: CuError = CuError::NOT_FOUND;
+/// The code for symbols that do not resolve: `cuLinkComplete` with an undefined reference,
+/// `cuLinkAddData` with a second strong definition. NVIDIA documents none; its driver
+/// (580.159, H200, `crates/cuda-driver/tools/gpu_link_check.c`) answers
+/// CUDA_ERROR_INVALID_SOURCE in both cases, with "Undefined reference" / "Multiple
+/// definition" in the error log.
+pub const UNRESOLVED_SYMBOL_ERROR: CuError = CuError::INVALID_SOURCE;
 
 /// The device runtime functions this driver provides itself, as weak PTX definitions
 /// linked like a library member (before any library the client adds): NVIDIA's
@@ -142,6 +143,13 @@ impl Driver {
         let result = link_inputs(input_type, data, name, target_sm, &mut inner.logs.info);
         match result {
             Ok(Inputs::Units(units)) => {
+                let all: Vec<&LinkUnit> = inner.units.iter().chain(units.iter()).collect();
+                let duplicates = ptx_link::multiple_definitions(&all);
+                if !duplicates.is_empty() {
+                    let log = duplicates.join("\n");
+                    push_line(&mut inner.logs.error, &log);
+                    return Err(fail(UNRESOLVED_SYMBOL_ERROR, format_args!("cuLinkAddData({name:?}): {log}")));
+                }
                 inner.units.extend(units);
                 Ok(())
             }
@@ -251,8 +259,9 @@ fn eager_units(texts: Vec<String>, name: &str) -> Result<Inputs, InputError> {
 fn link_inputs(input_type: u32, data: &[u8], name: &str, target_sm: u32, info: &mut String) -> Result<Inputs, InputError> {
     use input_type::*;
     match input_type {
+        // NVIDIA's driver answers CUDA_ERROR_JIT_COMPILER_NOT_FOUND (measured as above).
         NVVM => Err((
-            CuError::NOT_SUPPORTED,
+            CuError::JIT_COMPILER_NOT_FOUND,
             format!("error   : '{name}': LTO-IR (CU_JIT_INPUT_NVVM) input is not supported; compile with -rdc=true to PTX instead of -dlto"),
         )),
         LIBRARY => {

@@ -326,7 +326,7 @@ fn the_driver_provides_device_side_error_queries() {
                   call.uni (r), cudaGetParameterBuffer, (a, s); ld.param.b64 %rd1, [r]; } ret; }
 ";
     let (err, log) = link(driver, &[(input_type::PTX, ptx(launch), "launcher")]).unwrap_err();
-    assert_eq!((err, log.as_str()), (CuError::NOT_FOUND, "error   : Undefined reference to 'cudaGetParameterBuffer' in 'launcher'"));
+    assert_eq!((err, log.as_str()), (CuError::INVALID_SOURCE, "error   : Undefined reference to 'cudaGetParameterBuffer' in 'launcher'"));
 }
 
 #[test]
@@ -379,17 +379,17 @@ fn link_errors_have_nvidia_codes_and_log_lines() {
     let cases: Vec<Case> = vec![
         (
             vec![(input_type::PTX, ptx(MAIN), "main.ptx")],
-            CuError::NOT_FOUND,
+            CuError::INVALID_SOURCE,
             "error   : Undefined reference to 'twice' in 'main.ptx'\nerror   : Undefined reference to 'bias' in 'main.ptx'",
         ),
         (
             vec![(input_type::PTX, ptx(MAIN), "main"), (input_type::PTX, ptx(LIB), "lib"), (input_type::PTX, ptx(LIB), "lib2")],
-            CuError::NOT_FOUND,
+            CuError::INVALID_SOURCE,
             "error   : Multiple definition of 'bias' in 'lib2', first defined in 'lib'\nerror   : Multiple definition of 'twice' in 'lib2', first defined in 'lib'",
         ),
         (vec![(input_type::PTX, ptx("this is not ptx;"), "bad")], CuError::INVALID_PTX, "error   : 'bad': PTX does not compile"),
         (vec![(99, ptx(LIB), "odd")], CuError::INVALID_VALUE, "error   : 'odd': unknown CUjitInputType 99"),
-        (vec![(input_type::NVVM, vec![0x42, 0x43, 0xC0, 0xDE], "lto")], CuError::NOT_SUPPORTED, "error   : 'lto': LTO-IR (CU_JIT_INPUT_NVVM) input is not supported"),
+        (vec![(input_type::NVVM, vec![0x42, 0x43, 0xC0, 0xDE], "lto")], CuError::JIT_COMPILER_NOT_FOUND, "error   : 'lto': LTO-IR (CU_JIT_INPUT_NVVM) input is not supported"),
         (vec![(input_type::CUBIN, sass_cubin.clone(), "sass.cubin")], CuError::NO_BINARY_FOR_GPU, "error   : 'sass.cubin': an NVIDIA cubin holds only SASS"),
         (vec![(input_type::FATBINARY, fatbin_entry(2, &sass_cubin), "sass.fatbin")], CuError::NO_BINARY_FOR_GPU, "error   : 'sass.fatbin': no binary for this device"),
         (vec![(input_type::LIBRARY, b"!<arch>\nbroken".to_vec(), "broken.a")], CuError::INVALID_IMAGE, "error   : 'broken.a': invalid kernel image: archive"),

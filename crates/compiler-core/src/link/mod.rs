@@ -278,6 +278,32 @@ pub fn link_with_libraries(units: &[LinkUnit], members: &[LibraryMember]) -> Res
     }
 }
 
+/// The "Multiple definition" errors between strong definitions in different `units`, in
+/// order: what NVIDIA's driver reports when the second definition is added
+/// (`cuLinkAddData`), before any link.
+pub fn multiple_definitions(units: &[&LinkUnit]) -> Vec<String> {
+    let mut first: HashMap<&str, usize> = HashMap::new();
+    let mut errors = Vec::new();
+    for (u, unit) in units.iter().enumerate() {
+        for s in &unit.syms {
+            if !s.is_global_def() || !matches!(strength(s), Strength::Strong) {
+                continue;
+            }
+            match first.get(s.name.as_str()) {
+                Some(&w) if w != u => errors.push(format!(
+                    "error   : Multiple definition of '{}' in '{}', first defined in '{}'",
+                    s.name, unit.name, units[w].name
+                )),
+                Some(_) => {}
+                None => {
+                    first.insert(&s.name, u);
+                }
+            }
+        }
+    }
+    errors
+}
+
 /// Links the units in order.
 fn link_refs(units: &[&LinkUnit]) -> Result<Linked, LinkFailure> {
     let included = select_units(units);
