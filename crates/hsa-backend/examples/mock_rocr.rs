@@ -53,6 +53,13 @@ struct State {
     last_packet: Vec<u8>,
     last_kernargs: Vec<u8>,
     trap_next: u32,
+    /// A memory fault at this address on the next dispatch: reported to the system event
+    /// handler, then (if it claimed the event) to the queue as HSA_STATUS_ERROR_MEMORY_FAULT.
+    fault_next: Option<u64>,
+    /// The registered system event handler and its data.
+    event_handler: Option<(SystemEventCallback, usize)>,
+    /// A fault no handler claimed: real ROCr would have aborted the process here.
+    would_abort: bool,
     /// A record the next dispatch writes into its printf buffer, found at this kernarg offset.
     record_next: Option<(usize, Vec<u8>)>,
     next_handle: u64,
@@ -289,12 +296,21 @@ pub unsafe extern "C" fn hsa_signal_store_screlease(s: u64, value: i64) {
             let used = unsafe { &*(buf.add(8) as *const std::sync::atomic::AtomicU64) }.fetch_add(record.len() as u64, Ordering::AcqRel);
             unsafe { std::ptr::copy_nonoverlapping(record.as_ptr(), buf.add(16 + used as usize), record.len()) };
         }
-        let trap = with(|st| {
+        let (mut trap, fault, handler) = with(|st| {
             st.last_packet = packet.to_vec();
             st.last_kernargs = args;
             st.queues.get_mut(&s).unwrap().processed = index + 1;
-            std::mem::take(&mut st.trap_next)
+            (std::mem::take(&mut st.trap_next), st.fault_next.take(), st.event_handler)
         });
+        if let Some(address) = fault {
+            let event = MemoryFaultEvent { event_type: 0, agent: GPU, virtual_address: address, fault_reason_mask: 1 };
+            let claimed = handler.is_some_and(|(h, data)| unsafe { h(&event, data as *mut c_void) } == 0);
+            if claimed {
+                trap = 43;
+            } else {
+                with(|st| st.would_abort = true);
+            }
+        }
         if trap != 0 {
             if let Some(cb) = cb {
                 unsafe { cb(trap, queue, data as *mut c_void) };
@@ -400,4 +416,41 @@ pub unsafe extern "C" fn mock_rocr_record_next(at: usize, record: *const u8, len
 #[no_mangle]
 pub extern "C" fn mock_rocr_trap_next(status: u32) {
     with(|s| s.trap_next = status)
+}
+
+/// `hsa_amd_event_t` with its memory-fault member.
+#[repr(C)]
+pub struct MemoryFaultEvent {
+    event_type: u32,
+    agent: u64,
+    virtual_address: u64,
+    fault_reason_mask: u32,
+}
+
+type SystemEventCallback = unsafe extern "C" fn(*const MemoryFaultEvent, *mut c_void) -> u32;
+
+#[no_mangle]
+pub extern "C" fn hsa_amd_register_system_event_handler(cb: Option<SystemEventCallback>, data: *mut c_void) -> u32 {
+    match cb {
+        Some(cb) => {
+            with(|s| s.event_handler = Some((cb, data as usize)));
+            0
+        }
+        None => 0x1001, // HSA_STATUS_ERROR_INVALID_ARGUMENT
+    }
+}
+
+#[no_mangle]
+pub extern "C" fn mock_rocr_fault_next(address: u64) {
+    with(|s| s.fault_next = Some(address))
+}
+
+/// Whether a handler is registered, and whether a fault went unclaimed (ROCr would abort).
+#[no_mangle]
+pub extern "C" fn mock_rocr_fault_state(registered: *mut u32, would_abort: *mut u32) {
+    let (r, a) = with(|s| (s.event_handler.is_some(), s.would_abort));
+    unsafe {
+        *registered = r as u32;
+        *would_abort = a as u32;
+    }
 }

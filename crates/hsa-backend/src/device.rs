@@ -99,6 +99,17 @@ pub(crate) fn discover() -> Result<Vec<Arc<HsaDevice>>, String> {
     if st != ffi::STATUS_SUCCESS {
         return Err(format!("hsa_init: {} ({})", status::name(st), hsa.status_text(st)));
     }
+    // Faults in kernels fail their launch instead of aborting the process (`fault.rs`).
+    match hsa.hsa_amd_register_system_event_handler {
+        // SAFETY: a handler with ROCr's signature that needs no data.
+        Some(register) => {
+            let st = unsafe { register(Some(crate::fault::on_system_event), std::ptr::null_mut()) };
+            if st != ffi::STATUS_SUCCESS {
+                crate::debug(format!("hsa_amd_register_system_event_handler: {}; a GPU memory fault will abort the process", status::name(st)));
+            }
+        }
+        None => crate::debug("this ROCr has no hsa_amd_register_system_event_handler; a GPU memory fault will abort the process"),
+    }
     let mut agents: Vec<Agent> = Vec::new();
     // SAFETY: `collect` pushes into `agents`.
     unsafe { (hsa.hsa_iterate_agents)(collect, &mut agents as *mut _ as *mut c_void) };

@@ -87,12 +87,16 @@ pub type AgentCallback = unsafe extern "C" fn(Agent, *mut c_void) -> hsa_status_
 pub type PoolCallback = unsafe extern "C" fn(MemoryPool, *mut c_void) -> hsa_status_t;
 pub type QueueCallback = unsafe extern "C" fn(hsa_status_t, *mut Queue, *mut c_void);
 
+/// `hsa_amd_system_event_callback_t`.
+pub type SystemEventCallback = unsafe extern "C" fn(*const crate::fault::Event, *mut c_void) -> hsa_status_t;
+
 macro_rules! api {
-    ($($name:ident : fn($($arg:ty),*) -> $ret:ty;)*) => {
+    (required { $($name:ident : fn($($arg:ty),*) -> $ret:ty;)* } optional { $($opt:ident : fn($($oarg:ty),*) -> $oret:ty;)* }) => {
         /// ROCr's entry points, resolved from the library this holds.
         pub struct Hsa {
             _lib: Library,
             $(pub $name: unsafe extern "C" fn($($arg),*) -> $ret,)*
+            $(pub $opt: Option<unsafe extern "C" fn($($oarg),*) -> $oret>,)*
         }
 
         impl Hsa {
@@ -105,6 +109,7 @@ macro_rules! api {
                 unsafe {
                     Ok(Hsa {
                         $($name: *lib.get(concat!(stringify!($name), "\0").as_bytes()).map_err(|e| e.to_string())?,)*
+                        $($opt: lib.get(concat!(stringify!($opt), "\0").as_bytes()).ok().map(|f| *f),)*
                         _lib: lib,
                     })
                 }
@@ -114,35 +119,40 @@ macro_rules! api {
 }
 
 api! {
-    hsa_init: fn() -> hsa_status_t;
-    hsa_shut_down: fn() -> hsa_status_t;
-    hsa_status_string: fn(hsa_status_t, *mut *const libc::c_char) -> hsa_status_t;
-    hsa_system_get_info: fn(u32, *mut c_void) -> hsa_status_t;
-    hsa_iterate_agents: fn(AgentCallback, *mut c_void) -> hsa_status_t;
-    hsa_agent_get_info: fn(Agent, u32, *mut c_void) -> hsa_status_t;
-    hsa_amd_agent_iterate_memory_pools: fn(Agent, PoolCallback, *mut c_void) -> hsa_status_t;
-    hsa_amd_memory_pool_get_info: fn(MemoryPool, u32, *mut c_void) -> hsa_status_t;
-    hsa_amd_memory_pool_allocate: fn(MemoryPool, usize, u32, *mut *mut c_void) -> hsa_status_t;
-    hsa_amd_memory_pool_free: fn(*mut c_void) -> hsa_status_t;
-    hsa_amd_agents_allow_access: fn(u32, *const Agent, *const u32, *const c_void) -> hsa_status_t;
-    hsa_amd_memory_async_copy: fn(*mut c_void, Agent, *const c_void, Agent, usize, u32, *const Signal, Signal) -> hsa_status_t;
-    hsa_amd_memory_fill: fn(*mut c_void, u32, usize) -> hsa_status_t;
-    hsa_queue_create: fn(Agent, u32, u32, Option<QueueCallback>, *mut c_void, u32, u32, *mut *mut Queue) -> hsa_status_t;
-    hsa_queue_destroy: fn(*mut Queue) -> hsa_status_t;
-    hsa_queue_add_write_index_screlease: fn(*const Queue, u64) -> u64;
-    hsa_queue_load_read_index_scacquire: fn(*const Queue) -> u64;
-    hsa_signal_create: fn(i64, u32, *const Agent, *mut Signal) -> hsa_status_t;
-    hsa_signal_destroy: fn(Signal) -> hsa_status_t;
-    hsa_signal_store_screlease: fn(Signal, i64) -> ();
-    hsa_signal_wait_scacquire: fn(Signal, u32, i64, u64, u32) -> i64;
-    hsa_code_object_reader_create_from_memory: fn(*const c_void, usize, *mut CodeObjectReader) -> hsa_status_t;
-    hsa_code_object_reader_destroy: fn(CodeObjectReader) -> hsa_status_t;
-    hsa_executable_create_alt: fn(u32, u32, *const libc::c_char, *mut Executable) -> hsa_status_t;
-    hsa_executable_load_agent_code_object: fn(Executable, Agent, CodeObjectReader, *const libc::c_char, *mut Handle) -> hsa_status_t;
-    hsa_executable_freeze: fn(Executable, *const libc::c_char) -> hsa_status_t;
-    hsa_executable_destroy: fn(Executable) -> hsa_status_t;
-    hsa_executable_get_symbol_by_name: fn(Executable, *const libc::c_char, *const Agent, *mut ExecutableSymbol) -> hsa_status_t;
-    hsa_executable_symbol_get_info: fn(ExecutableSymbol, u32, *mut c_void) -> hsa_status_t;
+    required {
+        hsa_init: fn() -> hsa_status_t;
+        hsa_shut_down: fn() -> hsa_status_t;
+        hsa_status_string: fn(hsa_status_t, *mut *const libc::c_char) -> hsa_status_t;
+        hsa_system_get_info: fn(u32, *mut c_void) -> hsa_status_t;
+        hsa_iterate_agents: fn(AgentCallback, *mut c_void) -> hsa_status_t;
+        hsa_agent_get_info: fn(Agent, u32, *mut c_void) -> hsa_status_t;
+        hsa_amd_agent_iterate_memory_pools: fn(Agent, PoolCallback, *mut c_void) -> hsa_status_t;
+        hsa_amd_memory_pool_get_info: fn(MemoryPool, u32, *mut c_void) -> hsa_status_t;
+        hsa_amd_memory_pool_allocate: fn(MemoryPool, usize, u32, *mut *mut c_void) -> hsa_status_t;
+        hsa_amd_memory_pool_free: fn(*mut c_void) -> hsa_status_t;
+        hsa_amd_agents_allow_access: fn(u32, *const Agent, *const u32, *const c_void) -> hsa_status_t;
+        hsa_amd_memory_async_copy: fn(*mut c_void, Agent, *const c_void, Agent, usize, u32, *const Signal, Signal) -> hsa_status_t;
+        hsa_amd_memory_fill: fn(*mut c_void, u32, usize) -> hsa_status_t;
+        hsa_queue_create: fn(Agent, u32, u32, Option<QueueCallback>, *mut c_void, u32, u32, *mut *mut Queue) -> hsa_status_t;
+        hsa_queue_destroy: fn(*mut Queue) -> hsa_status_t;
+        hsa_queue_add_write_index_screlease: fn(*const Queue, u64) -> u64;
+        hsa_queue_load_read_index_scacquire: fn(*const Queue) -> u64;
+        hsa_signal_create: fn(i64, u32, *const Agent, *mut Signal) -> hsa_status_t;
+        hsa_signal_destroy: fn(Signal) -> hsa_status_t;
+        hsa_signal_store_screlease: fn(Signal, i64) -> ();
+        hsa_signal_wait_scacquire: fn(Signal, u32, i64, u64, u32) -> i64;
+        hsa_code_object_reader_create_from_memory: fn(*const c_void, usize, *mut CodeObjectReader) -> hsa_status_t;
+        hsa_code_object_reader_destroy: fn(CodeObjectReader) -> hsa_status_t;
+        hsa_executable_create_alt: fn(u32, u32, *const libc::c_char, *mut Executable) -> hsa_status_t;
+        hsa_executable_load_agent_code_object: fn(Executable, Agent, CodeObjectReader, *const libc::c_char, *mut Handle) -> hsa_status_t;
+        hsa_executable_freeze: fn(Executable, *const libc::c_char) -> hsa_status_t;
+        hsa_executable_destroy: fn(Executable) -> hsa_status_t;
+        hsa_executable_get_symbol_by_name: fn(Executable, *const libc::c_char, *const Agent, *mut ExecutableSymbol) -> hsa_status_t;
+        hsa_executable_symbol_get_info: fn(ExecutableSymbol, u32, *mut c_void) -> hsa_status_t;
+    }
+    optional {
+        hsa_amd_register_system_event_handler: fn(Option<SystemEventCallback>, *mut c_void) -> hsa_status_t;
+    }
 }
 
 impl Hsa {

@@ -23,6 +23,7 @@
 //! Environment: `HSA_RUNTIME_LIB` overrides the library path; `HSA_BACKEND_DEBUG=1` logs.
 
 mod device;
+pub mod fault;
 pub mod ffi;
 mod module;
 pub mod printf;

@@ -128,6 +128,9 @@ impl QueuePool {
                 }
                 let e = q.error.load(Ordering::Acquire);
                 if e != 0 {
+                    if let Some(f) = crate::fault::take() {
+                        crate::debug(crate::fault::describe(&f));
+                    }
                     break Err(e);
                 }
             }

@@ -155,3 +155,40 @@ fn a_queue_error_fails_the_launch_without_hanging_and_the_device_goes_on() {
     let e = d.load_ptx(".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tbogus.u32 %r1;\n}\n", &LoadOptions::default());
     assert!(matches!(e, Err(backend_api::LoadError::InvalidPtx { log }) if log.contains("6:")));
 }
+
+fn fault_next(address: u64) {
+    // SAFETY: as above.
+    unsafe {
+        let lib = libloading::Library::new(mock_path()).unwrap();
+        let f: libloading::Symbol<unsafe extern "C" fn(u64)> = lib.get(b"mock_rocr_fault_next\0").unwrap();
+        f(address);
+    }
+}
+
+/// (a system event handler is registered, a fault went unclaimed).
+fn fault_state() -> (bool, bool) {
+    // SAFETY: as above.
+    unsafe {
+        let lib = libloading::Library::new(mock_path()).unwrap();
+        let f: libloading::Symbol<unsafe extern "C" fn(*mut u32, *mut u32)> = lib.get(b"mock_rocr_fault_state\0").unwrap();
+        let (mut r, mut a) = (0, 0);
+        f(&mut r, &mut a);
+        (r != 0, a != 0)
+    }
+}
+
+/// ROCr aborts the process on a GPU memory fault unless a system event handler claims
+/// it: the backend registers one, so the fault only fails its launch.
+#[test]
+fn a_gpu_memory_fault_fails_the_launch_instead_of_aborting() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = device();
+    assert_eq!(fault_state(), (true, false), "the handler is registered at discovery");
+    let m = d.load_ptx(&ptx("printf.ptx"), &LoadOptions::default()).unwrap();
+    let cfg = LaunchConfig { grid: [1, 1, 1], block: [64, 1, 1], dynamic_shared_bytes: 0 };
+    let params = [1u8, 0, 0, 0, 0, 0, 0x80, 0x3f];
+    fault_next(0xdead_0000);
+    assert_eq!(m.launch("hello", &cfg, &params), Err(DeviceError::IllegalAddress));
+    assert_eq!(fault_state(), (true, false), "the handler claimed the fault: no abort");
+    assert_eq!(m.launch("hello", &cfg, &params), Ok(()), "a fresh queue serves the next launch");
+}
