@@ -327,8 +327,12 @@ pub(crate) fn link_prelinked(bytes: &[u8], target_sm: u32) -> Result<String, Inp
         if headers.is_empty() {
             continue; // nvlink's empty container
         }
-        match kernel_image::select_ptx(&headers, kernel_image::ANY_PTX_ISA, target_sm) {
-            Ok(_) => {
+        // Library code whose PTX is only for a newer architecture waits in `deferred`
+        // (module loads would take such PTX as a last resort; a link only when needed).
+        let ptx_for_device = headers.iter().any(|e| e.kind == kernel_image::EntryKind::Ptx && e.sm_arch <= target_sm);
+        let selected = if ptx_for_device { kernel_image::select_ptx(&headers, kernel_image::ANY_PTX_ISA, target_sm).map(|_| ()) } else { Err(kernel_image::ImageError::NoBinaryForGpu(String::new())) };
+        match selected {
+            Ok(()) => {
                 let entries = kernel_image::parse_container(container).map_err(|e| image_error(e, &name))?;
                 let ptx = kernel_image::entries_ptx(&entries, target_sm, false).map_err(|e| image_error(e, &name))?;
                 units.push(ptx_unit(ptx.text.as_bytes(), &name, false)?);
