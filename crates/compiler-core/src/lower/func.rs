@@ -43,7 +43,11 @@ pub(crate) struct FnLowerer<'a> {
     /// resume state this body starts from.
     pub region: Option<(std::rc::Rc<super::regions::RegionPlan>, usize)>,
     /// Index of the current label/instruction in body order (region mode).
-    item: usize,
+    pub(crate) item: usize,
+    /// Region mode, the read half of a split warp collective: collectives read the
+    /// lanes' values from the save area's exchange instead of meeting through the runtime
+    /// (`regions::warp_split`).
+    pub(crate) warp_read: bool,
     /// Every register declared so far, whatever its scope (region mode restores them).
     all_regs: HashMap<String, (String, ScalarType)>,
 }
@@ -80,6 +84,7 @@ pub(crate) fn lower_function_mode<'a>(
         carry: String::new(),
         region,
         item: 0,
+        warp_read: false,
         all_regs: HashMap::new(),
     };
     let _ = writeln!(l.prelude, "  %shared = call ptr @__ptx_shared_base(ptr %ctx)");
@@ -298,10 +303,24 @@ impl<'a> FnLowerer<'a> {
     /// with its state.
     pub fn region_barrier(&mut self) -> R<()> {
         let (plan, _) = self.region.clone().expect("region mode");
-        let site = plan.site_items.iter().position(|&k| k == self.item - 1).ok_or_else(|| self.err("barrier is not in the region plan"))?;
+        let site = plan.site_at(self.item - 1, super::regions::SiteKind::Barrier).ok_or_else(|| self.err("barrier is not in the region plan"))?;
+        self.region_stop(site)
+    }
+
+    /// Stop the region at split site `site`: save the registers live there (except those
+    /// still holding the value this region restored) and return its state.
+    pub(crate) fn region_stop(&mut self, site: usize) -> R<()> {
+        let (plan, state) = self.region.clone().expect("region mode");
         for name in &plan.live_after[site] {
+            if plan.unchanged[state].contains(name) {
+                continue;
+            }
             let idx = plan.slots.iter().position(|s| &s.name == name).expect("live register has a slot");
-            let Some(Local::Reg { ptr, ty }) = self.lookup(name).cloned() else {
+            let reg = match self.lookup(name).cloned() {
+                Some(Local::Reg { ptr, ty }) => Some((ptr, ty)),
+                _ => self.all_regs.get(name).cloned(),
+            };
+            let Some((ptr, ty)) = reg else {
                 return Err(self.err(format!("register {name} is live across a barrier but not in scope")));
             };
             let st = storage(ty);
@@ -319,7 +338,8 @@ impl<'a> FnLowerer<'a> {
         let idx = self.item;
         self.item += 1;
         let Some((plan, state)) = self.region.clone() else { return true };
-        if state > 0 && idx == plan.start_item(state) {
+        // A deposit state resumes inside its collective (`region_collective` opens it).
+        if state > 0 && idx == plan.start_item(state) && plan.kinds[state - 1] != super::regions::SiteKind::WarpDeposit {
             self.start_block(&format!("after.{state}"));
         }
         plan.reachable[state].get(idx).copied().unwrap_or(false)
@@ -416,6 +436,11 @@ impl<'a> FnLowerer<'a> {
                     }
                     let bb = self.labels[name].clone();
                     self.start_block(&bb);
+                    if let Some(site) = self.region.as_ref().and_then(|(p, _)| p.site_at(self.item - 1, super::regions::SiteKind::Lockstep)) {
+                        if let Err(e) = self.region_stop(site) {
+                            errors.push(e);
+                        }
+                    }
                 }
                 Statement::Var(v) => {
                     if let Err(e) = self.declare(v) {
@@ -427,7 +452,9 @@ impl<'a> FnLowerer<'a> {
                         continue;
                     }
                     self.span = i.span;
-                    if let Err(e) = self.instruction(i) {
+                    let split = self.region.as_ref().is_some_and(|(p, _)| p.site_at(self.item - 1, super::regions::SiteKind::WarpDeposit).is_some());
+                    let done = if split { self.region_collective(i) } else { self.instruction(i) };
+                    if let Err(e) = done {
                         errors.push(e);
                         if errors.len() > 100 {
                             return;

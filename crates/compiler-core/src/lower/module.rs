@@ -138,7 +138,7 @@ pub fn lower_module_for(m: &Module, target: &dyn Target) -> Result<LoweredModule
             // Kernels with barriers get the barrier-region fast path when they allow it
             // (and the target runs it); everything else is lowered as one body.
             let plan = if f.kind == FunctionKind::Entry && fibers.contains(&f.name) && target.supports_regions() && super::regions::enabled() {
-                super::regions::plan(f, calls_synchronizing(f, &fibers)).map(std::rc::Rc::new)
+                super::regions::plan(f, calls_synchronizing(f, &fibers), super::regions::WARP_SIZE).map(std::rc::Rc::new)
             } else {
                 None
             };
@@ -160,10 +160,7 @@ pub fn lower_module_for(m: &Module, target: &dyn Target) -> Result<LoweredModule
                     match failed {
                         Some(e) => Err(e),
                         None => Ok(first.map(|mut m| {
-                            m.regions = Some(super::RegionMeta {
-                                sites: plan.live_after.len() as u32,
-                                save_bytes_per_thread: plan.save_bytes_per_thread,
-                            });
+                            m.regions = Some(super::regions::meta(plan));
                             m
                         })),
                     }

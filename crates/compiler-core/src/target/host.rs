@@ -13,7 +13,7 @@
 use super::{MemOrder, ModuleInfo, Scope, Target};
 use crate::host_abi;
 use crate::lower::intrinsics::{define_header, Intrinsic};
-use crate::lower::{ll_global, KernelMeta};
+use crate::lower::{ll_global, KernelMeta, RegionMeta};
 use std::fmt::Write;
 
 /// The CPU device's target.
@@ -25,6 +25,13 @@ const WARP: u32 = 32;
 
 /// Kernels with at most this many barriers also get a thread loop per resume point.
 pub const MAX_SITES_WITH_LOOPS: u32 = 4;
+
+/// Whether state `state` of a region kernel has a thread loop of its own (`k.region.S`,
+/// where the dispatch folds away): every state of kernels with few barriers, and the
+/// heads of lockstep loops (a region per iteration); the others run through `k.region`.
+pub fn has_own_loop(meta: &RegionMeta, state: u32) -> bool {
+    meta.sites <= MAX_SITES_WITH_LOOPS || meta.lockstep_states.contains(&state)
+}
 
 /// The metadata node `!invariant.load` refers to (declared in `module_header`).
 const INVARIANT_MD: u32 = 1_000_000;
@@ -127,7 +134,10 @@ impl Target for HostTarget {
     }
 
     fn define_helper(&self, name: &str, _module: &ModuleInfo) -> Option<String> {
-        (name == "__ptx_linear_tid").then(linear_tid)
+        if name == "__ptx_linear_tid" {
+            return Some(linear_tid());
+        }
+        region_collective(name)
     }
 
     fn supports_regions(&self) -> bool {
@@ -142,9 +152,9 @@ impl Target for HostTarget {
         let body = ll_global(&format!("{}.body", k.name));
         let thread = ll_global(&format!("{}.thread", k.name));
         let block = ll_global(&format!("{}.block", k.name));
-        if let Some(r) = k.regions {
+        if let Some(r) = &k.regions {
             // Cut into regions: there is no single-thread body to call.
-            region_wrappers(&k.name, r.sites, k.param_buffer_size, ir);
+            region_wrappers(&k.name, r, k.param_buffer_size, ir);
             return;
         }
         let _ = writeln!(ir, "define void {thread}(ptr %params, ptr %ctx) {{\n  call void {body}(ptr %ctx, ptr %params)\n  ret void\n}}");
@@ -291,15 +301,37 @@ fn exchange(value: &str) -> String {
 }
 
 fn warp_collective(i: &Intrinsic) -> String {
+    let (names, prep, value, tail) = collective_parts(i.name);
+    format!("{}\n{prep}{}{tail}", define_header(i, &names), exchange(value))
+}
+
+/// `__ptx_region_<x>`: collective `__ptx_<x>` in the read half of a region split
+/// (`lower::regions::warp_split`): the same computation with the warp's values `%vals`
+/// (one i64 per lane, in the save area) and the lanes that met `%arrived` as parameters in
+/// place of the ctx and the site.
+fn region_collective(name: &str) -> Option<String> {
+    let base = format!("__ptx_{}", name.strip_prefix("__ptx_region_")?);
+    let i = crate::lower::intrinsics::lookup(&base)?;
+    let (names, _, _, tail) = collective_parts(i.name);
+    let types: Vec<&str> = i.params.split(", ").collect();
+    let rest: String = types.iter().zip(&names).skip(2).map(|(t, n)| format!(", {t} %{n}")).collect();
+    Some(format!("define internal {} @{name}(ptr %vals, i32 %arrived{rest}) alwaysinline {{\n{tail}", i.ret))
+}
+
+/// A collective's definition in parts: parameter names, what computes the deposited
+/// value, that value, and the code that combines the warp's values `%vals` and the lanes
+/// that met `%arrived` into the result.
+fn collective_parts(name: &str) -> (Vec<&'static str>, &'static str, &'static str, String) {
     let w = WARP;
-    match i.name {
-        "__ptx_warp_sync" => format!("{}\n{}  ret void\n}}\n", define_header(i, &["ctx", "site", "member"]), exchange("0")),
-        "__ptx_activemask" => format!("{}\n{}  ret i32 %arrived\n}}\n", define_header(i, &["ctx", "site"]), exchange("0")),
+    match name {
+        "__ptx_warp_sync" => (vec!["ctx", "site", "member"], "", "0", "  ret void\n}\n".into()),
+        "__ptx_activemask" => (vec!["ctx", "site"], "", "0", "  ret i32 %arrived\n}\n".into()),
         // Reading a lane that did not arrive is undefined in PTX; we return the lane's own value.
-        "__ptx_shfl" => format!(
-            r#"{}
-  %a64 = zext i32 %a to i64
-{}  %bit = shl i32 1, %src
+        "__ptx_shfl" => (
+            vec!["ctx", "site", "a", "src", "member"],
+            "  %a64 = zext i32 %a to i64\n",
+            "%a64",
+            r#"  %bit = shl i32 1, %src
   %has = and i32 %bit, %arrived
   %ok = icmp ne i32 %has, 0
   %src64 = zext i32 %src to i64
@@ -308,15 +340,16 @@ fn warp_collective(i: &Intrinsic) -> String {
   %t = trunc i64 %v to i32
   %r = select i1 %ok, i32 %t, i32 %a
   ret i32 %r
-}}
-"#,
-            define_header(i, &["ctx", "site", "a", "src", "member"]),
-            exchange("%a64")
+}
+"#
+            .into(),
         ),
-        "__ptx_vote" => format!(
-            r#"{}
-  %p64 = zext i1 %p to i64
-{}  %active = and i32 %arrived, %member
+        "__ptx_vote" => (
+            vec!["ctx", "site", "p", "member"],
+            "  %p64 = zext i1 %p to i64\n",
+            "%p64",
+            format!(
+                r#"  %active = and i32 %arrived, %member
   %v = load <{w} x i64>, ptr %vals, align 8
   %nz = icmp ne <{w} x i64> %v, zeroinitializer
   %bits = bitcast <{w} x i1> %nz to i32
@@ -325,22 +358,17 @@ fn warp_collective(i: &Intrinsic) -> String {
   %res = insertvalue {{ i32, i32 }} %res.0, i32 %active, 1
   ret {{ i32, i32 }} %res
 }}
-"#,
-            define_header(i, &["ctx", "site", "p", "member"]),
-            exchange("%p64")
+"#
+            ),
         ),
         "__ptx_redux" => {
             let mut s = format!(
-                r#"{}
-  %a64 = zext i32 %a to i64
-{}  %active = and i32 %arrived, %member
+                r#"  %active = and i32 %arrived, %member
   %v = load <{w} x i64>, ptr %vals, align 8
   %v32 = trunc <{w} x i64> %v to <{w} x i32>
   %sel = bitcast i32 %active to <{w} x i1>
   switch i32 %op, label %r7 [ i32 0, label %r0 i32 1, label %r1 i32 2, label %r2 i32 3, label %r3 i32 4, label %r4 i32 5, label %r5 i32 6, label %r6 ]
-"#,
-                define_header(i, &["ctx", "site", "op", "a", "member"]),
-                exchange("%a64")
+"#
             );
             let ops = [("add", "0"), ("smin", "2147483647"), ("smax", "-2147483648"), ("umin", "-1"), ("umax", "0"), ("and", "-1"), ("or", "0"), ("xor", "0")];
             for (k, (f, identity)) in ops.iter().enumerate() {
@@ -350,11 +378,14 @@ fn warp_collective(i: &Intrinsic) -> String {
                 );
             }
             s.push_str("}\n");
-            s
+            (vec!["ctx", "site", "op", "a", "member"], "  %a64 = zext i32 %a to i64\n", "%a64", s)
         }
-        "__ptx_match" => format!(
-            r#"{}
-{}  %active = and i32 %arrived, %member
+        "__ptx_match" => (
+            vec!["ctx", "site", "a", "member"],
+            "",
+            "%a",
+            format!(
+                r#"  %active = and i32 %arrived, %member
   %v = load <{w} x i64>, ptr %vals, align 8
   %ins = insertelement <{w} x i64> poison, i64 %a, i64 0
   %splat = shufflevector <{w} x i64> %ins, <{w} x i64> poison, <{w} x i32> zeroinitializer
@@ -365,9 +396,8 @@ fn warp_collective(i: &Intrinsic) -> String {
   %res = insertvalue {{ i32, i32 }} %res.0, i32 %active, 1
   ret {{ i32, i32 }} %res
 }}
-"#,
-            define_header(i, &["ctx", "site", "a", "member"]),
-            exchange("%a")
+"#
+            ),
         ),
         other => unreachable!("host target: no definition for {other}"),
     }
@@ -379,7 +409,8 @@ fn warp_collective(i: &Intrinsic) -> String {
 /// each thread's next state to `states[t]`. One loop dispatches to every region body:
 /// region loops do not vectorize anyway (shared-memory traffic and the state store), so
 /// a loop per resume point would only multiply compile time.
-fn region_wrappers(name: &str, sites: u32, param_bytes: usize, ir: &mut String) {
+fn region_wrappers(name: &str, meta: &RegionMeta, param_bytes: usize, ir: &mut String) {
+    let sites = meta.sites;
     let any = ll_global(&format!("{name}.rbody.any"));
     let cases: String = (0..=sites).map(|s| format!(" i32 {s}, label %s{s}")).collect();
     let _ = write!(ir, "define internal i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 %S) alwaysinline {{\nentry:\n  switch i32 %S, label %none [{cases} ]\nnone:\n  ret i32 -1\n");
@@ -396,9 +427,7 @@ fn region_wrappers(name: &str, sites: u32, param_bytes: usize, ir: &mut String) 
     // kernels with few barriers also get a loop per resume point, where the dispatch folds
     // away and each region is optimized on its own (faster at run time, more to compile).
     let mut loops = vec![(ll_global(&format!("{name}.region")), "%S".to_string())];
-    if sites <= MAX_SITES_WITH_LOOPS {
-        loops.extend((0..=sites).map(|st| (ll_global(&format!("{name}.region.{st}")), st.to_string())));
-    }
+    loops.extend((0..=sites).filter(|&st| has_own_loop(meta, st)).map(|st| (ll_global(&format!("{name}.region.{st}")), st.to_string())));
     for (region, state) in loops {
         let per_thread = format!(
             "  %st.p = getelementptr i32, ptr %states, i64 %t\n  br i1 %check, label %x.check, label %x.run\nx.check:\n  %st = load i32, ptr %st.p\n  %skip = icmp ne i32 %st, %S\n  br i1 %skip, label %x.next.bb, label %x.run\nx.run:\n  %next = call i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 {state})\n  store i32 %next, ptr %st.p\n  br label %x.next.bb\n"
