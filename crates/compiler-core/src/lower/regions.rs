@@ -1,8 +1,9 @@
 //! Barrier regions: the CPU fast path for kernels with block barriers.
 //!
 //! A kernel whose only synchronization is `bar.sync`/`barrier.sync` of the whole block
-//! (no thread count, no warp collectives, no calls into functions that synchronize) is
-//! cut at its barriers into regions. The host target then emits one function per resume
+//! (no thread count) and warp collectives with full masks (`warp_split`), with no calls
+//! into functions that synchronize, is cut at its barriers into regions; grid-stride
+//! loops get a split at their head too (`lockstep`). The host target then emits one function per resume
 //! point that runs *all* threads of the block from that point to their next barrier as a
 //! plain loop over threads, which LLVM can vectorize. Registers live across a barrier
 //! are saved to and restored from a per-block save area laid out as structure-of-arrays
@@ -13,6 +14,10 @@
 //! in divergent code stay correct: the runtime resumes each group of threads from its own
 //! barrier (the fiber scheduler's rounds, without fibers). See `cpu-backend`'s block
 //! runner for that side.
+//!
+//! Stops are of kinds ([`SiteKind`]) that the runtime schedules differently (see
+//! `lower::StateKind`): a barrier releases only once no thread can still reach it,
+//! while threads paused at implicit splits run on at once.
 //!
 //! This module decides eligibility and computes the save layout from a liveness
 //! analysis over the PTX instruction list.

@@ -26,11 +26,13 @@ const WARP: u32 = 32;
 /// Kernels with at most this many barriers also get a thread loop per resume point.
 pub const MAX_SITES_WITH_LOOPS: u32 = 4;
 
-/// Whether state `state` of a region kernel has a thread loop of its own (`k.region.S`,
-/// where the dispatch folds away): every state of kernels with few barriers, and the
-/// heads of lockstep loops (a region per iteration); the others run through `k.region`.
-pub fn has_own_loop(meta: &RegionMeta, state: u32) -> bool {
-    meta.sites <= MAX_SITES_WITH_LOOPS || meta.lockstep_states.contains(&state)
+/// Whether state `state` of a region kernel has a thread loop of its own (`k.region.S`):
+/// every state of kernels with few barriers; the others run through `k.region`. (Lockstep
+/// loop heads were tried with loops of their own: LLVM then vectorizes the loop with a
+/// runtime alias check per save slot, which cost up to half again the compile time of
+/// kernels with grid-stride loops, for no run-time gain measurable here.)
+pub fn has_own_loop(meta: &RegionMeta, _state: u32) -> bool {
+    meta.sites <= MAX_SITES_WITH_LOOPS
 }
 
 /// The metadata node `!invariant.load` refers to (declared in `module_header`).
@@ -426,11 +428,15 @@ fn region_wrappers(name: &str, meta: &RegionMeta, param_bytes: usize, ir: &mut S
     // One dispatching loop for every resume point (and for the masked, divergent case);
     // kernels with few barriers also get a loop per resume point, where the dispatch folds
     // away and each region is optimized on its own (faster at run time, more to compile).
-    let mut loops = vec![(ll_global(&format!("{name}.region")), "%S".to_string())];
-    loops.extend((0..=sites).filter(|&st| has_own_loop(meta, st)).map(|st| (ll_global(&format!("{name}.region.{st}")), st.to_string())));
-    for (region, state) in loops {
+    // A per-state loop calls its body directly: inlining the dispatch and folding it
+    // away costs a copy of every body per loop at compile time.
+    let mut loops = vec![(ll_global(&format!("{name}.region")), format!("{any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 %S)"))];
+    loops.extend((0..=sites).filter(|&st| has_own_loop(meta, st)).map(|st| {
+        (ll_global(&format!("{name}.region.{st}")), format!("{}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t)", ll_global(&format!("{name}.rbody.{st}"))))
+    }));
+    for (region, call) in loops {
         let per_thread = format!(
-            "  %st.p = getelementptr i32, ptr %states, i64 %t\n  br i1 %check, label %x.check, label %x.run\nx.check:\n  %st = load i32, ptr %st.p\n  %skip = icmp ne i32 %st, %S\n  br i1 %skip, label %x.next.bb, label %x.run\nx.run:\n  %next = call i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 {state})\n  store i32 %next, ptr %st.p\n  br label %x.next.bb\n"
+            "  %st.p = getelementptr i32, ptr %states, i64 %t\n  br i1 %check, label %x.check, label %x.run\nx.check:\n  %st = load i32, ptr %st.p\n  %skip = icmp ne i32 %st, %S\n  br i1 %skip, label %x.next.bb, label %x.run\nx.run:\n  %next = call i32 {call}\n  store i32 %next, ptr %st.p\n  br label %x.next.bb\n"
         );
         ir.push_str(&thread_loop(&region, &signature, "  %check = icmp ne i32 %masked, 0\n", &per_thread));
     }
