@@ -28,9 +28,10 @@ pub const MAX_SITES_WITH_LOOPS: u32 = 4;
 
 /// Whether state `state` of a region kernel has a thread loop of its own (`k.region.S`):
 /// every state of kernels with few barriers; the others run through `k.region`. (Lockstep
-/// loop heads were tried with loops of their own: LLVM then vectorizes the loop with a
-/// runtime alias check per save slot, which cost up to half again the compile time of
-/// kernels with grid-stride loops, for no run-time gain measurable here.)
+/// loop heads were tried with loops of their own: faster on the sums, but LLVM vectorizes
+/// and unrolls such a loop behind a runtime alias check per save slot, and the code and
+/// compile time of kernels with grid-stride loops nearly doubled. Worth another look once
+/// region loops are known to be parallel.)
 pub fn has_own_loop(meta: &RegionMeta, _state: u32) -> bool {
     meta.sites <= MAX_SITES_WITH_LOOPS
 }
