@@ -445,3 +445,50 @@ fn partial_masks_still_meet_on_fibers() {
     }
     d.free(out).unwrap();
 }
+
+/// A full-mask shuffle reached by half of each warp only (undefined in PTX: the mask names
+/// lanes that never arrive). Both paths let the lanes that arrived meet, and a lane reading
+/// one that did not gets its own value; nothing hangs.
+const HALF_WARP_FULL_MASK: &str = r#".version 8.0
+.target sm_80
+.address_size 64
+.visible .entry half(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mul.lo.s32 %r4, %r1, 10;
+  and.b32 %r2, %r1, 31;
+  setp.ge.u32 %p1, %r2, 16;
+  @%p1 bra END;
+  shfl.sync.down.b32 %r3, %r4, 8, 31, -1;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r3;
+END:
+  ret;
+}
+"#;
+
+#[test]
+fn full_mask_collective_reached_by_half_the_warp() {
+    let _one = SWITCH.lock().unwrap();
+    let d = cpu_backend::devices().remove(0);
+    assert_eq!(splits(HALF_WARP_FULL_MASK).1, true, "a full mask is split");
+    let block = 96usize;
+    for fibers in [false, true] {
+        set_enabled(!fibers);
+        let out = upload(&*d, &vec![0xdead_beef; block]);
+        launch(&*d, HALF_WARP_FULL_MASK, "half", block as u32, 1, &out.to_le_bytes());
+        let got = download(&*d, out, block);
+        for t in 0..block {
+            let lane = t % WARP;
+            let want = if lane >= 16 { 0xdead_beef } else if lane < 8 { 10 * (t as u32 + 8) } else { 10 * t as u32 };
+            assert_eq!(got[t], want, "fibers={fibers} thread {t}");
+        }
+        d.free(out).unwrap();
+    }
+    set_enabled(true);
+}
