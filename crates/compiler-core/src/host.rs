@@ -55,10 +55,14 @@ pub struct HostKernel {
 pub struct HostRegions {
     /// `k.region`: dispatches on the state; also runs the masked (divergent) case.
     pub run: crate::host_abi::RegionFn,
-    /// `k.region.S` for each state, for kernels with few barriers (else empty); these run
-    /// the whole block (never masked).
-    pub by_state: Vec<crate::host_abi::RegionFn>,
+    /// `k.region.S` for each state that has one (`target::host::has_own_loop`); these
+    /// run the whole block (never masked).
+    pub by_state: Vec<Option<crate::host_abi::RegionFn>>,
     pub save_bytes_per_thread: usize,
+    /// How the runtime schedules each state (index = state).
+    pub kinds: Vec<crate::lower::StateKind>,
+    /// Where split warp collectives exchange their values, if the kernel has any.
+    pub warp_exchange: Option<crate::lower::WarpExchangeMeta>,
 }
 
 /// A compiled PTX module. Owns the JIT; kernels and globals are valid while it lives.
@@ -305,7 +309,7 @@ fn codegen_parallel(lowered: &LoweredModule, tm: &TargetMachine, opt: u32, threa
 fn entry_points(jit: &Jit, meta: &KernelMeta) -> Result<HostKernel, HostError> {
     let thread = if meta.regions.is_some() { None } else { Some(lookup_fn(jit, &format!("{}.thread", meta.name))?) };
     let block = if meta.uses_barrier { None } else { Some(lookup_fn(jit, &format!("{}.block", meta.name))?) };
-    let regions = match meta.regions {
+    let regions = match &meta.regions {
         Some(r) => {
             let region = |name: String| -> Result<crate::host_abi::RegionFn, HostError> {
                 let f = lookup_fn(jit, &name)?;
@@ -314,12 +318,16 @@ fn entry_points(jit: &Jit, meta: &KernelMeta) -> Result<HostKernel, HostError> {
                 Ok(unsafe { std::mem::transmute::<KernelFn, crate::host_abi::RegionFn>(f) })
             };
             let run = region(format!("{}.region", meta.name))?;
-            let by_state = if r.sites <= crate::target::host::MAX_SITES_WITH_LOOPS {
-                (0..=r.sites).map(|st| region(format!("{}.region.{st}", meta.name))).collect::<Result<Vec<_>, _>>()?
-            } else {
-                Vec::new()
-            };
-            Some(HostRegions { run, by_state, save_bytes_per_thread: r.save_bytes_per_thread as usize })
+            let by_state = (0..=r.sites)
+                .map(|st| crate::target::host::has_own_loop(r, st).then(|| region(format!("{}.region.{st}", meta.name))).transpose())
+                .collect::<Result<Vec<_>, _>>()?;
+            Some(HostRegions {
+                run,
+                by_state,
+                save_bytes_per_thread: r.save_bytes_per_thread as usize,
+                kinds: r.kinds.clone(),
+                warp_exchange: r.warp_exchange,
+            })
         }
         None => None,
     };

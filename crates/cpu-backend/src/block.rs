@@ -21,7 +21,7 @@ use crate::barrier::BlockBarriers;
 use crate::fault::{self, Armed, Exit, Suspend};
 use crate::pool::BlockCursor;
 use compiler_core::host::{HostKernel, HostRegions};
-use compiler_core::lower::REGION_EXIT;
+use compiler_core::lower::{StateKind, WarpExchangeMeta, REGION_EXIT};
 use compiler_core::host_abi::ThreadCtx;
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
@@ -221,14 +221,20 @@ impl LaunchShape<'_> {
     }
 
     /// The barrier-region fast path (see `compiler_core::lower::regions`): every thread
-    /// runs from its resume point to its next barrier, a region at a time. While all
-    /// threads stop at the same barrier (the usual case) the whole block runs each region
-    /// as one vectorizable loop; threads that stopped at different barriers (divergent
-    /// code) are resumed group by group, which is the fiber scheduler's round without
-    /// fibers. Exited threads count as arrived.
+    /// runs from its resume point to its next stop, a region at a time. While all
+    /// threads stop at the same place (the usual case) the whole block runs each region
+    /// as one loop; threads that stopped at different places (divergent code, loops with
+    /// different trip counts) are resumed group by group, which is the fiber scheduler's
+    /// round without fibers. Which groups run is decided by the kind of their stop
+    /// ([`StateKind`]): threads at lockstep loop heads and after collectives (`Free`) run
+    /// first; threads that deposited at a warp collective (`Warp`) run once no thread is
+    /// `Free`, told which lanes of their warp met; threads at a block barrier run once
+    /// every thread is at a barrier or has exited. Exited threads count as arrived.
     fn run_regions(&self, regions: &HostRegions, base: ThreadCtx, scratch: &mut BlockScratch, y: &Yielder<(), Suspend>, in_kernel: &AtomicBool) {
         let n = self.block.iter().map(|&d| d as usize).product::<usize>();
-        let words = (regions.save_bytes_per_thread * n).div_ceil(16).max(1);
+        // Collectives read a whole warp's exchange values, past the last thread too.
+        let pad = regions.warp_exchange.map_or(0, |w| 8 * w.warp_size as usize);
+        let words = (regions.save_bytes_per_thread * n + pad).div_ceil(16).max(1);
         if scratch.save.len() < words {
             scratch.save.resize(words, 0);
         }
@@ -238,46 +244,55 @@ impl LaunchShape<'_> {
         let mut ctx = ThreadCtx { runtime: &mut rt as *mut FiberRuntime as *mut _, ..base };
         let save = scratch.save.as_mut_ptr() as *mut u8;
         let params = self.params.as_ptr();
-        let mut uniform = Some(0u32);
-        let mut pending: Vec<u32> = Vec::new();
+        let mut uniform = true;
+        let mut pending: Vec<u32> = vec![0];
         loop {
-            match uniform {
-                Some(state) => {
+            if uniform {
+                let state = pending[0];
+                in_kernel.store(true, Ordering::Relaxed);
+                // SAFETY: `k.region` has the `RegionFn` ABI; the save area holds
+                // `save_bytes_per_thread * n` bytes (plus the exchange's padding) and
+                // `states` n entries.
+                let f = regions.by_state.get(state as usize).copied().flatten().unwrap_or(regions.run);
+                unsafe { f(params, &mut ctx, save, scratch.states.as_mut_ptr(), state, 0) };
+                in_kernel.store(false, Ordering::Relaxed);
+            } else {
+                for &state in &pending {
                     in_kernel.store(true, Ordering::Relaxed);
-                    // SAFETY: `k.region` has the `RegionFn` ABI; the save area holds
-                    // `save_bytes_per_thread * n` bytes and `states` n entries.
-                    let f = regions.by_state.get(state as usize).copied().unwrap_or(regions.run);
-                    unsafe { f(params, &mut ctx, save, scratch.states.as_mut_ptr(), state, 0) };
+                    // SAFETY: as above; masked, only threads in `state` run.
+                    unsafe { (regions.run)(params, &mut ctx, save, scratch.states.as_mut_ptr(), state, 1) };
                     in_kernel.store(false, Ordering::Relaxed);
-                }
-                None => {
-                    for &state in &pending {
-                        in_kernel.store(true, Ordering::Relaxed);
-                        // SAFETY: as above; masked, only threads in `state` run.
-                        unsafe { (regions.run)(params, &mut ctx, save, scratch.states.as_mut_ptr(), state, 1) };
-                        in_kernel.store(false, Ordering::Relaxed);
-                    }
                 }
             }
             // Another block of the launch faulted: stop at this barrier.
             if self.fault.load(Ordering::Relaxed) != 0 {
                 return;
             }
+            let kind = |s: u32| regions.kinds.get(s as usize).copied().unwrap_or(StateKind::Barrier);
             let first = scratch.states[0];
+            pending.clear();
             if scratch.states.iter().all(|&s| s == first) {
                 if first == REGION_EXIT {
                     return;
                 }
-                uniform = Some(first);
+                uniform = true;
+                pending.push(first);
             } else {
-                pending.clear();
+                uniform = false;
                 pending.extend(scratch.states.iter().copied().filter(|&s| s != REGION_EXIT));
                 pending.sort_unstable();
                 pending.dedup();
                 if pending.is_empty() {
                     return;
                 }
-                uniform = None;
+                // Only the most urgent kind runs this round.
+                let urgent = [StateKind::Free, StateKind::Warp, StateKind::Barrier].into_iter().find(|&k| pending.iter().any(|&s| kind(s) == k)).unwrap();
+                pending.retain(|&s| kind(s) == urgent);
+            }
+            if let Some(w) = regions.warp_exchange {
+                if pending.iter().any(|&s| kind(s) == StateKind::Warp) {
+                    write_arrivals(&scratch.states, save, n, w);
+                }
             }
         }
     }
@@ -392,6 +407,36 @@ impl LaunchShape<'_> {
             }
         }
         scratch.fibers.clear();
+    }
+}
+
+/// Writes each thread's arrival mask into the save area: the lanes of its warp stopped
+/// in the same state (see `compiler_core::lower::regions::warp_split`).
+fn write_arrivals(states: &[u32], save: *mut u8, n: usize, w: WarpExchangeMeta) {
+    let size = w.warp_size as usize;
+    let arrived = w.arrived_prefix as usize * n;
+    let mut groups: Vec<(u32, u64)> = Vec::new();
+    for (warp, lanes) in states.chunks(size).enumerate() {
+        groups.clear();
+        for (lane, &s) in lanes.iter().enumerate() {
+            match groups.iter_mut().find(|g| g.0 == s) {
+                Some(g) => g.1 |= 1 << lane,
+                None => groups.push((s, 1 << lane)),
+            }
+        }
+        for (lane, s) in lanes.iter().enumerate() {
+            let mask = groups.iter().find(|g| g.0 == *s).map_or(0, |g| g.1);
+            // SAFETY: the arrival array holds an 8-byte element per thread inside the
+            // save area (`RegionMeta::warp_exchange`); 32-lane masks are its low `u32`.
+            unsafe {
+                let at = save.add(arrived + 8 * (warp * size + lane));
+                if size <= 32 {
+                    (at as *mut u32).write_unaligned(mask as u32)
+                } else {
+                    (at as *mut u64).write_unaligned(mask)
+                }
+            };
+        }
     }
 }
 

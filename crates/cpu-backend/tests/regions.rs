@@ -72,7 +72,7 @@ fn the_fast_path_is_taken() {
     let _one = SWITCH.lock().unwrap();
     let m = compiler_core::host::compile_ptx(DIVERGENT, &Default::default()).unwrap();
     let r = m.kernels[0].regions.as_ref().expect("a region plan");
-    assert_eq!(m.kernels[0].meta.regions.map(|r| r.sites), Some(3), "three barriers");
+    assert_eq!(m.kernels[0].meta.regions.as_ref().map(|r| r.sites), Some(3), "three barriers");
     assert!(r.save_bytes_per_thread >= 16, "the .local array lives in the save area");
     assert!(m.kernels[0].thread_fn.is_none(), "no fiber body is compiled alongside");
 }

@@ -313,3 +313,22 @@ fn exit_from_divergent_code_traps_only_in_64_lane_modules() {
         }
     }
 }
+
+/// Full-mask collectives run as region splits at either warp size (the runs above check
+/// their results); partial masks keep the fiber path.
+#[test]
+fn full_mask_collectives_split_at_32_and_64_lanes() {
+    for warp in [32u32, 64] {
+        let m = compiler_core::host::compile_ptx(&module(warp), &Default::default()).unwrap();
+        let exchange = |name: &str| {
+            let k = m.kernels.iter().find(|k| k.meta.name == name).unwrap();
+            k.meta.regions.as_ref().map(|r| r.warp_exchange.map(|w| w.warp_size))
+        };
+        for name in ["shfl_down_clamped", "vote_ballot", "redux_add", "match_any", "activemask_divergent"] {
+            assert_eq!(exchange(name), Some(Some(warp)), "{name} at warp {warp}");
+        }
+        for name in ["shfl_idx_even_lanes", "redux_max_partial_mask"] {
+            assert_eq!(exchange(name), None, "{name} at warp {warp}");
+        }
+    }
+}

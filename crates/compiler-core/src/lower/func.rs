@@ -43,9 +43,18 @@ pub(crate) struct FnLowerer<'a> {
     /// resume state this body starts from.
     pub region: Option<(std::rc::Rc<super::regions::RegionPlan>, usize)>,
     /// Index of the current label/instruction in body order (region mode).
-    item: usize,
+    pub(crate) item: usize,
+    /// Region mode, the read half of a split warp collective: collectives read the
+    /// lanes' values from the save area's exchange instead of meeting through the runtime
+    /// (`regions::warp_split`).
+    pub(crate) warp_read: bool,
     /// Every register declared so far, whatever its scope (region mode restores them).
     all_regs: HashMap<String, (String, ScalarType)>,
+    /// Region mode: the registers in scope where this region resumes (taken when the
+    /// lowering reaches that point). Restores and rematerialization write these, not
+    /// `all_regs`' latest declaration of a name: PTX blocks may each declare their own
+    /// register of the same name (nvcc's inline-asm blocks for 64-bit shuffles do).
+    resume_scope: Option<HashMap<String, (String, ScalarType)>>,
 }
 
 /// Lower one function with a body. Kernels also return their metadata.
@@ -80,7 +89,9 @@ pub(crate) fn lower_function_mode<'a>(
         carry: String::new(),
         region,
         item: 0,
+        warp_read: false,
         all_regs: HashMap::new(),
+        resume_scope: None,
     };
     let _ = writeln!(l.prelude, "  %shared = call ptr @__ptx_shared_base(ptr %ctx)");
     let carry = l.alloca("i1", 1);
@@ -140,9 +151,10 @@ pub(crate) fn lower_function_mode<'a>(
         let mut resume = String::new();
         if state > 0 {
             let _ = writeln!(resume, "resume:");
+            let in_scope = l.resume_scope.clone().unwrap_or_default();
             for name in &plan.live_after[state - 1] {
                 let idx = plan.slots.iter().position(|s| &s.name == name).expect("live register has a slot");
-                let Some((ptr, ty)) = l.all_regs.get(name).cloned() else {
+                let Some((ptr, ty)) = in_scope.get(name).or_else(|| l.all_regs.get(name)).cloned() else {
                     return Err(vec![l.err(format!("register {name} is live across a barrier but never declared"))]);
                 };
                 let st = storage(ty);
@@ -314,10 +326,24 @@ impl<'a> FnLowerer<'a> {
     /// with its state.
     pub fn region_barrier(&mut self) -> R<()> {
         let (plan, _) = self.region.clone().expect("region mode");
-        let site = plan.site_items.iter().position(|&k| k == self.item - 1).ok_or_else(|| self.err("barrier is not in the region plan"))?;
+        let site = plan.site_at(self.item - 1, super::regions::SiteKind::Barrier).ok_or_else(|| self.err("barrier is not in the region plan"))?;
+        self.region_stop(site)
+    }
+
+    /// Stop the region at split site `site`: save the registers live there (except those
+    /// still holding the value this region restored) and return its state.
+    pub(crate) fn region_stop(&mut self, site: usize) -> R<()> {
+        let (plan, state) = self.region.clone().expect("region mode");
         for name in &plan.live_after[site] {
+            if plan.unchanged[state].contains(name) {
+                continue;
+            }
             let idx = plan.slots.iter().position(|s| &s.name == name).expect("live register has a slot");
-            let Some(Local::Reg { ptr, ty }) = self.lookup(name).cloned() else {
+            let reg = match self.lookup(name).cloned() {
+                Some(Local::Reg { ptr, ty }) => Some((ptr, ty)),
+                _ => self.all_regs.get(name).cloned(),
+            };
+            let Some((ptr, ty)) = reg else {
                 return Err(self.err(format!("register {name} is live across a barrier but not in scope")));
             };
             let st = storage(ty);
@@ -337,7 +363,12 @@ impl<'a> FnLowerer<'a> {
         }
         let body = std::mem::take(&mut self.body);
         let terminated = std::mem::replace(&mut self.terminated, false);
-        let scope = self.all_regs.iter().map(|(n, (ptr, ty))| (n.clone(), Local::Reg { ptr: ptr.clone(), ty: *ty })).collect();
+        let scope = self
+            .all_regs
+            .iter()
+            .chain(self.resume_scope.iter().flatten())
+            .map(|(n, (ptr, ty))| (n.clone(), Local::Reg { ptr: ptr.clone(), ty: *ty }))
+            .collect();
         self.scopes.push(scope);
         let mut errors = Vec::new();
         for i in code {
@@ -358,10 +389,27 @@ impl<'a> FnLowerer<'a> {
         let idx = self.item;
         self.item += 1;
         let Some((plan, state)) = self.region.clone() else { return true };
-        if state > 0 && idx == plan.start_item(state) {
+        // A deposit state resumes inside its collective (`region_collective` opens it).
+        if state > 0 && idx == plan.start_item(state) && plan.kinds[state - 1] != super::regions::SiteKind::WarpDeposit {
             self.start_block(&format!("after.{state}"));
+            self.note_resume_scope();
         }
         plan.reachable[state].get(idx).copied().unwrap_or(false)
+    }
+
+    /// Region mode: remember the registers in scope here, where the region resumes.
+    pub(crate) fn note_resume_scope(&mut self) {
+        let mut scope = HashMap::new();
+        for s in &self.scopes {
+            for (n, l) in s {
+                if let Local::Reg { ptr, ty } = l {
+                    scope.insert(n.clone(), (ptr.clone(), *ty));
+                } else {
+                    scope.remove(n);
+                }
+            }
+        }
+        self.resume_scope = Some(scope);
     }
 
     /// Emit a terminator (br/ret/unreachable).
@@ -455,6 +503,11 @@ impl<'a> FnLowerer<'a> {
                     }
                     let bb = self.labels[name].clone();
                     self.start_block(&bb);
+                    if let Some(site) = self.region.as_ref().and_then(|(p, _)| p.site_at(self.item - 1, super::regions::SiteKind::Lockstep)) {
+                        if let Err(e) = self.region_stop(site) {
+                            errors.push(e);
+                        }
+                    }
                 }
                 Statement::Var(v) => {
                     if let Err(e) = self.declare(v) {
@@ -466,7 +519,9 @@ impl<'a> FnLowerer<'a> {
                         continue;
                     }
                     self.span = i.span;
-                    if let Err(e) = self.instruction(i) {
+                    let split = self.region.as_ref().is_some_and(|(p, _)| p.site_at(self.item - 1, super::regions::SiteKind::WarpDeposit).is_some());
+                    let done = if split { self.region_collective(i) } else { self.instruction(i) };
+                    if let Err(e) = done {
                         errors.push(e);
                         if errors.len() > 100 {
                             return;

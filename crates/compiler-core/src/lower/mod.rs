@@ -87,12 +87,48 @@ pub fn lanemask_warnings_from_env() -> bool {
 }
 
 /// A kernel's barrier regions: states `0..=sites` are resume points (0 is the start).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegionMeta {
     pub sites: u32,
     /// Bytes of the save area per thread (registers live across barriers, `.local`).
     pub save_bytes_per_thread: u64,
+    /// How the runtime schedules each state (index = state; state 0 is `Free`).
+    pub kinds: Vec<StateKind>,
+    /// With split warp collectives: lanes per warp, and the save-area prefixes (array
+    /// `k` starts at `prefix * nthreads`) of the exchange (one i64 per thread, read up
+    /// to a warp past the last thread: the runtime pads the save area by
+    /// `8 * warp_size` bytes) and of the arrival masks the runtime writes (one `u32`
+    /// per thread in an 8-byte element: the lanes of the thread's warp stopped at the
+    /// same state).
+    pub warp_exchange: Option<WarpExchangeMeta>,
+    /// The states that resume at a lockstep loop's head (hot: one region per iteration).
+    pub lockstep_states: Vec<u32>,
 }
+
+/// Where a region kernel's warp exchange lives in its save area (see [`RegionMeta`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WarpExchangeMeta {
+    pub warp_size: u32,
+    pub values_prefix: u64,
+    pub arrived_prefix: u64,
+}
+
+/// How the block runner schedules threads stopped in one state of a region kernel.
+/// Each round it runs the `Free` states if any thread is in one, else the `Warp`
+/// states, else the `Barrier` states (whole-block barriers release only when no thread
+/// can still reach them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateKind {
+    /// The start, a lockstep loop head, after a warp collective: no other thread waits
+    /// for threads here.
+    Free,
+    /// Deposited at a warp collective: waits for the lanes of its warp.
+    Warp,
+    /// At a whole-block barrier: waits for every thread of the block.
+    Barrier,
+}
+
+
 
 /// The state a thread reports when it has finished the kernel.
 pub const REGION_EXIT: u32 = regions::EXIT;

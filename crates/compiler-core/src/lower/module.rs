@@ -204,7 +204,7 @@ fn lower_impl(
                 && super::regions::enabled()
                 && !(warp_size == 64 && body_has(f.body.as_deref().unwrap_or(&[]), &|i| i.opcode == "exit"))
             {
-                super::regions::plan(f, calls_synchronizing(f, &fibers)).map(std::rc::Rc::new)
+                super::regions::plan(f, calls_synchronizing(f, &fibers), warp_size).map(std::rc::Rc::new)
             } else {
                 None
             };
@@ -226,10 +226,7 @@ fn lower_impl(
                     match failed {
                         Some(e) => Err(e),
                         None => Ok(first.map(|mut m| {
-                            m.regions = Some(super::RegionMeta {
-                                sites: plan.live_after.len() as u32,
-                                save_bytes_per_thread: plan.save_bytes_per_thread,
-                            });
+                            m.regions = Some(super::regions::meta(plan));
                             m
                         })),
                     }

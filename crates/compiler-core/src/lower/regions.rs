@@ -1,8 +1,9 @@
 //! Barrier regions: the CPU fast path for kernels with block barriers.
 //!
 //! A kernel whose only synchronization is `bar.sync`/`barrier.sync` of the whole block
-//! (no thread count, no warp collectives, no calls into functions that synchronize) is
-//! cut at its barriers into regions. The host target then emits one function per resume
+//! (no thread count) and warp collectives with full masks (`warp_split`), with no calls
+//! into functions that synchronize, is cut at its barriers into regions; grid-stride
+//! loops get a split at their head too (`lockstep`). The host target then emits one function per resume
 //! point that runs *all* threads of the block from that point to their next barrier as a
 //! plain loop over threads, which LLVM can vectorize. Registers live across a barrier
 //! are saved to and restored from a per-block save area laid out as structure-of-arrays
@@ -14,6 +15,10 @@
 //! barrier (the fiber scheduler's rounds, without fibers). See `cpu-backend`'s block
 //! runner for that side.
 //!
+//! Stops are of kinds ([`SiteKind`]) that the runtime schedules differently (see
+//! `lower::StateKind`): a barrier releases only once no thread can still reach it,
+//! while threads paused at implicit splits run on at once.
+//!
 //! This module decides eligibility and computes the save layout from a liveness
 //! analysis over the PTX instruction list. Live registers that are pure functions of the
 //! launch (thread and block coordinates, parameters, constants) are not saved but
@@ -24,7 +29,9 @@ use crate::lower::types::size_of;
 use crate::ptx::ast::*;
 use std::collections::{BTreeSet, HashMap};
 
+mod lockstep;
 mod remat;
+pub(crate) mod warp_split;
 
 /// Whether kernels are cut into barrier regions: on unless `CUDA_CPU_FORCE_FIBERS` is set
 /// (then they run as fibers, the general fallback), or as set by [`set_enabled`].
@@ -44,8 +51,53 @@ pub fn set_enabled(on: bool) {
 
 static FORCE: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
 
+/// What the runtime needs to know about a plan.
+pub(crate) fn meta(plan: &RegionPlan) -> super::RegionMeta {
+    let kinds = std::iter::once(super::StateKind::Free).chain(plan.kinds.iter().map(|k| k.state_kind())).collect();
+    let lockstep_states = (0..plan.kinds.len()).filter(|&s| plan.kinds[s] == SiteKind::Lockstep).map(|s| s as u32 + 1).collect();
+    let warp_exchange = plan.exchange.map(|(values, arrived)| super::WarpExchangeMeta {
+        warp_size: plan.warp_size,
+        values_prefix: plan.slots[values].prefix,
+        arrived_prefix: plan.slots[arrived].prefix,
+    });
+    super::RegionMeta {
+        sites: plan.live_after.len() as u32,
+        save_bytes_per_thread: plan.save_bytes_per_thread,
+        kinds,
+        warp_exchange,
+        lockstep_states,
+    }
+}
+
 /// The state a thread returns when it has finished the kernel.
 pub(crate) const EXIT: u32 = u32::MAX;
+
+/// What kind of stop a split site is; the runtime schedules states by it (see
+/// `cpu-backend`'s block runner and [`StateKind`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SiteKind {
+    /// A whole-block `bar.sync`: resumes after the barrier.
+    Barrier,
+    /// The head label of a lockstep loop (`lockstep`): resumes after the label.
+    Lockstep,
+    /// A warp collective, first half: the thread has deposited its value; the region
+    /// resuming here only performs the collective for the lanes that met (`warp_split`).
+    WarpDeposit,
+    /// A warp collective, second half: resumes after the collective.
+    WarpRead,
+}
+
+impl SiteKind {
+    /// How the runtime schedules threads stopped at a site of this kind.
+    pub(crate) fn state_kind(self) -> crate::lower::StateKind {
+        use crate::lower::StateKind;
+        match self {
+            SiteKind::Barrier => StateKind::Barrier,
+            SiteKind::Lockstep | SiteKind::WarpRead => StateKind::Free,
+            SiteKind::WarpDeposit => StateKind::Warp,
+        }
+    }
+}
 
 /// One value kept in the save area.
 #[derive(Clone, Debug)]
@@ -72,6 +124,16 @@ pub(crate) struct RegionPlan {
     /// Item index (labels and instructions in body order, as the lowering walks them) of
     /// each barrier site.
     pub site_items: Vec<usize>,
+    /// The kind of each site.
+    pub kinds: Vec<SiteKind>,
+    /// Registers that hold the value restored at the start of state `S` on every path of
+    /// the region (live there and never written in it): stops need not save them again.
+    pub unchanged: Vec<BTreeSet<String>>,
+    /// Lanes per warp (warp splits address the exchange by it).
+    pub warp_size: u32,
+    /// With warp splits: the save slots of the per-thread exchange value (8 bytes) and
+    /// of the runtime-written arrival mask (`u32`).
+    pub exchange: Option<(usize, usize)>,
     /// For each state `S` (0 = start, `k` = after barrier `k`), the items a thread can
     /// execute from that resume point up to and including the barriers where it stops.
     pub reachable: Vec<Vec<bool>>,
@@ -80,7 +142,16 @@ pub(crate) struct RegionPlan {
 impl RegionPlan {
     /// The item a thread resumes at in state `state`.
     pub fn start_item(&self, state: usize) -> usize {
-        if state == 0 { 0 } else { self.site_items[state - 1] + 1 }
+        match state {
+            0 => 0,
+            s if self.kinds[s - 1] == SiteKind::WarpDeposit => self.site_items[s - 1],
+            s => self.site_items[s - 1] + 1,
+        }
+    }
+
+    /// The site of kind `kind` at item `item`.
+    pub fn site_at(&self, item: usize, kind: SiteKind) -> Option<usize> {
+        (0..self.site_items.len()).find(|&s| self.site_items[s] == item && self.kinds[s] == kind)
     }
 }
 
@@ -168,7 +239,14 @@ fn uses_defs(i: &Instruction, regs: &HashMap<String, ScalarType>) -> (Vec<String
 /// Plan the region split of kernel `f`, or `None` when it must run as fibers.
 /// `calls_synchronizing` says whether `f` calls a function that synchronizes (or calls
 /// through a pointer).
-pub(crate) fn plan(f: &Function, calls_synchronizing: bool) -> Option<RegionPlan> {
+///
+/// Besides block barriers, two kinds of implicit split points are added (both sound
+/// because no thread can observe where another thread pauses without a barrier, see
+/// `lockstep` and `warp_split`): the heads of grid-stride loops, so that the block's
+/// threads run them an iteration at a time, and warp collectives in code whose masks are
+/// full, which become a deposit and a read of the save area. `warp_size` is the lanes per
+/// warp.
+pub(crate) fn plan(f: &Function, calls_synchronizing: bool, warp_size: u32) -> Option<RegionPlan> {
     if f.kind != FunctionKind::Entry || calls_synchronizing {
         return None;
     }
@@ -177,21 +255,28 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool) -> Option<RegionPlan
     let mut regs = HashMap::new();
     let mut locals = Vec::new();
     flatten(body, &mut items, &mut regs, &mut locals);
-    let mut sites = Vec::new();
+    // (item, kind) of every split site, in body order.
+    let mut split: Vec<(usize, SiteKind)> = Vec::new();
+    let constants = warp_split::constant_registers(&items);
     for (k, it) in items.iter().enumerate() {
         if let Item::Instr(i) = it {
-            if super::warp::is_collective(i) {
-                return None;
-            }
-            if i.opcode == "bar" || i.opcode == "barrier" {
+            if super::warp::needs_warp(i, warp_size) {
+                // `exit` in a 64-lane module meets the warp but is no collective to split
+                // (`lower::module` keeps such kernels out of regions anyway).
+                if !super::warp::is_collective(i) || !warp_split::splittable(i, &constants, warp_size) {
+                    return None;
+                }
+                split.push((k, SiteKind::WarpDeposit));
+                split.push((k, SiteKind::WarpRead));
+            } else if i.opcode == "bar" || i.opcode == "barrier" {
                 if !is_block_barrier(i) {
                     return None;
                 }
-                sites.push(k);
+                split.push((k, SiteKind::Barrier));
             }
         }
     }
-    if sites.is_empty() {
+    if split.is_empty() {
         return None;
     }
     // CFG successors by item index.
@@ -285,12 +370,20 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool) -> Option<RegionPlan
             }
         }
     }
-    let live_after: Vec<Vec<String>> = sites
+    for head in lockstep::loop_heads(&items, &labels, &split) {
+        split.push((head, SiteKind::Lockstep));
+    }
+    split.sort_by_key(|&(k, kind)| (k, kind != SiteKind::WarpDeposit));
+    let sites: Vec<usize> = split.iter().map(|&(k, _)| k).collect();
+    let kinds: Vec<SiteKind> = split.iter().map(|&(_, kind)| kind).collect();
+    let live_after: Vec<Vec<String>> = split
         .iter()
-        .map(|&k| {
+        .map(|&(k, kind)| {
             let mut v: Vec<String> = Vec::new();
-            if k + 1 < n {
-                for (w, bits) in live_in[k + 1].iter().enumerate() {
+            // A deposit resumes at the collective itself.
+            let at = if kind == SiteKind::WarpDeposit { k } else { k + 1 };
+            if at < n {
+                for (w, bits) in live_in[at].iter().enumerate() {
                     for b in 0..64 {
                         if bits & (1 << b) != 0 {
                             v.push(names[w * 64 + b].to_string());
@@ -320,23 +413,69 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool) -> Option<RegionPlan
         .collect();
     let live_after: Vec<Vec<String>> = live_after.into_iter().map(|live| live.into_iter().filter(|n| !remat.contains(n)).collect()).collect();
     // Reachability per resume point; a barrier ends the region it is reached in.
+    // A deposit state's region is the collective alone.
+    let is_site: Vec<bool> = (0..n).map(|k| sites.contains(&k)).collect();
     let mut reachable = Vec::new();
     for state in 0..=sites.len() {
-        let start = if state == 0 { 0 } else { sites[state - 1] + 1 };
         let mut seen = vec![false; n];
+        if state > 0 && kinds[state - 1] == SiteKind::WarpDeposit {
+            seen[sites[state - 1]] = true;
+            reachable.push(seen);
+            continue;
+        }
+        let start = if state == 0 { 0 } else { sites[state - 1] + 1 };
         let mut stack = vec![start];
         while let Some(k) = stack.pop() {
             if k >= n || seen[k] {
                 continue;
             }
             seen[k] = true;
-            if sites.contains(&k) {
+            if is_site[k] {
                 continue;
             }
             stack.extend(succ[k].iter().copied());
         }
         reachable.push(seen);
     }
+    // Registers a region never writes keep the value it restored (the stop items
+    // themselves write nothing before stopping, except a collective's read half, which
+    // only runs in its own deposit state).
+    let unchanged: Vec<BTreeSet<String>> = (0..=sites.len())
+        .map(|state| {
+            if state == 0 {
+                return BTreeSet::new();
+            }
+            let mut written = vec![0u64; words];
+            for (k, seen) in reachable[state].iter().enumerate() {
+                let stops_here = is_site[k] && !(kinds[state - 1] == SiteKind::WarpDeposit);
+                if *seen && !stops_here {
+                    // Guarded writes count as writes here (ud's kills drop them).
+                    if let Item::Instr(i) = &items[k] {
+                        let mut d = Vec::new();
+                        if let Some(op) = i.operands.first() {
+                            if writes_first_operand(i) || i.opcode == "call" {
+                                names_in(op, &mut d);
+                            }
+                        }
+                        for r in d.iter().filter_map(|r| index.get(r.as_str())) {
+                            written[r / 64] |= 1 << (r % 64);
+                        }
+                    }
+                    // Calls can write any listed register; be safe.
+                    if let Item::Instr(i) = &items[k] {
+                        if i.opcode == "call" {
+                            written.iter_mut().for_each(|w| *w = u64::MAX);
+                        }
+                    }
+                }
+            }
+            live_after[state - 1]
+                .iter()
+                .filter(|r| index.get(r.as_str()).is_some_and(|&x| written[x / 64] & (1 << (x % 64)) == 0))
+                .cloned()
+                .collect()
+        })
+        .collect();
     // Layout: locals first (16-byte strides), then registers by decreasing size, so every
     // array starts aligned for its element size.
     let mut slots = Vec::new();
@@ -353,5 +492,12 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool) -> Option<RegionPlan
         slots.push(SaveSlot { name: name.clone(), size, prefix });
         prefix += size;
     }
-    Some(RegionPlan { live_after, remat_after, slots, save_bytes_per_thread: prefix, site_items: sites, reachable })
+    // The warp exchange: names no PTX register can have.
+    let exchange = kinds.contains(&SiteKind::WarpDeposit).then(|| {
+        slots.push(SaveSlot { name: " exchange".into(), size: 8, prefix });
+        slots.push(SaveSlot { name: " arrived".into(), size: 8, prefix: prefix + 8 });
+        prefix += 16;
+        (slots.len() - 2, slots.len() - 1)
+    });
+    Some(RegionPlan { live_after, remat_after, slots, save_bytes_per_thread: prefix, site_items: sites, kinds, unchanged, warp_size, exchange, reachable })
 }

@@ -4,8 +4,8 @@
 //! Each becomes one call of a neutral intrinsic (`__ptx_shfl`, `__ptx_vote`, ...; see
 //! `intrinsics`) with a per-call-site constant `site`; the target implements the meeting
 //! of the lanes (the host through its runtime's warp exchange, AMDGPU with cross-lane
-//! instructions). Kernels using these run as fibers on the CPU device, like kernels with
-//! block barriers.
+//! instructions). On the CPU device, kernels using these run as fibers, or as regions where
+//! `regions::warp_split` can split them.
 //!
 //! Lane masks and lane numbers follow the module's warp size (32 or 64, see `lanemask`).
 
@@ -38,6 +38,28 @@ impl FnLowerer<'_> {
         self.span.line.wrapping_mul(4096).wrapping_add(self.span.col)
     }
 
+    /// The meeting of the lanes at collective intrinsic `name` (arguments after the site
+    /// in `rest`): a call of the intrinsic, or in the read half of a region split
+    /// (`regions::warp_split`) of the target's `__ptx_region_*` helper, which takes the
+    /// exchange's values and the lanes that met in place of the ctx and the site.
+    fn meet(&mut self, name: &str, site: u32, rest: &str) -> String {
+        let sep = if rest.is_empty() { "" } else { ", " };
+        if !self.warp_read {
+            return self.intrinsic(name, &format!("i32 {site}{sep}{rest}"));
+        }
+        let (vals, arrived) = self.exchange_view();
+        let ret = super::intrinsics::lookup(name).expect("a collective intrinsic").ret;
+        let helper = name.replacen("__ptx_", "__ptx_region_", 1);
+        let call = format!("call {ret} @{helper}(ptr {vals}, i64 {arrived}{sep}{rest})");
+        if ret == "void" {
+            self.emit(call);
+            return String::new();
+        }
+        let t = self.t();
+        self.emit(format!("{t} = {call}"));
+        t
+    }
+
     /// Lower a collective; `is_collective(i)` holds.
     pub(crate) fn collective(&mut self, i: &Instruction) -> R<()> {
         let m = Mods::new(&i.modifiers);
@@ -49,7 +71,7 @@ impl FnLowerer<'_> {
             "activemask" => {
                 let d = ops.first().ok_or_else(|| self.err("activemask needs a destination"))?;
                 let site = self.site();
-                let mask = self.intrinsic("__ptx_activemask", &format!("i32 {site}"));
+                let mask = self.meet("__ptx_activemask", site, "");
                 self.mask_dst(d, &mask, &what)
             }
             "redux" => self.redux(&m, ops, &what),
@@ -58,7 +80,7 @@ impl FnLowerer<'_> {
                 // bar.warp.sync membermask
                 let member = self.member_mask(ops.first(), &what)?;
                 let site = self.site();
-                self.intrinsic("__ptx_warp_sync", &format!("i32 {site}, i64 {member}"));
+                self.meet("__ptx_warp_sync", site, &format!("i64 {member}"));
                 Ok(())
             }
         }
@@ -118,7 +140,7 @@ impl FnLowerer<'_> {
         };
         let src = op(self, format!("select i1 {pval}, i32 {j}, i32 {lane}"));
         let site = self.site();
-        let r = self.intrinsic("__ptx_shfl", &format!("i32 {site}, i32 {a}, i32 {src}, i64 {member}"));
+        let r = self.meet("__ptx_shfl", site, &format!("i32 {a}, i32 {src}, i64 {member}"));
         match &ops[0] {
             Operand::List(dp) if dp.len() == 2 => {
                 self.dst(&dp[0], ScalarType::B(32), &r)?;
@@ -144,7 +166,7 @@ impl FnLowerer<'_> {
         let p = self.src(&ops[1], ScalarType::Pred)?;
         let member = self.member_mask(ops.get(2), what)?;
         let site = self.site();
-        let res = self.intrinsic("__ptx_vote", &format!("i32 {site}, i1 {p}, i64 {member}"));
+        let res = self.meet("__ptx_vote", site, &format!("i1 {p}, i64 {member}"));
         let (ballot, active) = self.pair(&res);
         if m.has(".ballot") {
             return self.mask_dst(&ops[0], &ballot, what);
@@ -186,7 +208,7 @@ impl FnLowerer<'_> {
         };
         let code = REDUX_OPS.iter().position(|x| *x == name).expect("a redux operation");
         let site = self.site();
-        let r = self.intrinsic("__ptx_redux", &format!("i32 {site}, i32 {code}, i32 {a}, i64 {member}"));
+        let r = self.meet("__ptx_redux", site, &format!("i32 {code}, i32 {a}, i64 {member}"));
         self.dst(&ops[0], ty, &r)
     }
 
@@ -206,7 +228,7 @@ impl FnLowerer<'_> {
         };
         let member = self.member_mask(ops.get(2), what)?;
         let site = self.site();
-        let res = self.intrinsic("__ptx_match", &format!("i32 {site}, i64 {a64}, i64 {member}"));
+        let res = self.meet("__ptx_match", site, &format!("i64 {a64}, i64 {member}"));
         let (same, active) = self.pair(&res);
         if m.has(".any") {
             return self.mask_dst(&ops[0], &same, what);

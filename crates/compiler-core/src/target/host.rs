@@ -13,7 +13,7 @@
 use super::{MemOrder, ModuleInfo, Scope, Target};
 use crate::host_abi;
 use crate::lower::intrinsics::{define_header, Intrinsic};
-use crate::lower::{ll_global, KernelMeta};
+use crate::lower::{ll_global, KernelMeta, RegionMeta};
 use std::fmt::Write;
 
 /// The CPU device's target.
@@ -27,6 +27,16 @@ pub const MAX_BLOCK_DIM: [u32; 3] = [1024, 1024, 64];
 
 /// Kernels with at most this many barriers also get a thread loop per resume point.
 pub const MAX_SITES_WITH_LOOPS: u32 = 4;
+
+/// Whether state `state` of a region kernel has a thread loop of its own (`k.region.S`):
+/// every state of kernels with few barriers; the others run through `k.region`. (Lockstep
+/// loop heads were tried with loops of their own: faster on the sums, but LLVM vectorizes
+/// and unrolls such a loop behind a runtime alias check per save slot, and the code and
+/// compile time of kernels with grid-stride loops nearly doubled. Worth another look once
+/// region loops are known to be parallel.)
+pub fn has_own_loop(meta: &RegionMeta, _state: u32) -> bool {
+    meta.sites <= MAX_SITES_WITH_LOOPS
+}
 
 /// The metadata node `!invariant.load` refers to (declared in `module_header`).
 const INVARIANT_MD: u32 = 1_000_000;
@@ -136,8 +146,11 @@ impl Target for HostTarget {
         }
     }
 
-    fn define_helper(&self, name: &str, _module: &ModuleInfo) -> Option<String> {
-        (name == "__ptx_linear_tid").then(linear_tid)
+    fn define_helper(&self, name: &str, module: &ModuleInfo) -> Option<String> {
+        if name == "__ptx_linear_tid" {
+            return Some(linear_tid());
+        }
+        region_collective(name, module.warp_size)
     }
 
     fn supports_regions(&self) -> bool {
@@ -152,9 +165,9 @@ impl Target for HostTarget {
         let body = ll_global(&format!("{}.body", k.name));
         let thread = ll_global(&format!("{}.thread", k.name));
         let block = ll_global(&format!("{}.block", k.name));
-        if let Some(r) = k.regions {
+        if let Some(r) = &k.regions {
             // Cut into regions: there is no single-thread body to call.
-            region_wrappers(&k.name, r.sites, k.param_buffer_size, ir);
+            region_wrappers(&k.name, r, k.param_buffer_size, ir);
             return;
         }
         let _ = writeln!(ir, "define void {thread}(ptr %params, ptr %ctx) {{\n  call void {body}(ptr %ctx, ptr %params)\n  ret void\n}}");
@@ -377,14 +390,36 @@ fn vector_mask(name: &str, vec: &str, w: u32) -> String {
 
 /// The collectives for warps of `w` lanes.
 fn warp_collective(i: &Intrinsic, w: u32) -> String {
-    match i.name {
-        "__ptx_warp_sync" => format!("{}\n{}  ret void\n}}\n", define_header(i, &["ctx", "site", "member"]), exchange("0")),
-        "__ptx_activemask" => format!("{}\n{}  ret i64 %arrived\n}}\n", define_header(i, &["ctx", "site"]), exchange("0")),
+    let (names, prep, value, tail) = collective_parts(i.name, w);
+    format!("{}\n{prep}{}{tail}", define_header(i, &names), exchange(value))
+}
+
+/// `__ptx_region_<x>`: collective `__ptx_<x>` in the read half of a region split
+/// (`lower::regions::warp_split`) for warps of `w` lanes: the same computation with the
+/// warp's values `%vals` (one i64 per lane, in the save area) and the lanes that met
+/// `%arrived` (an i64 lane mask) as parameters in place of the ctx and the site.
+fn region_collective(name: &str, w: u32) -> Option<String> {
+    let base = format!("__ptx_{}", name.strip_prefix("__ptx_region_")?);
+    let i = crate::lower::intrinsics::lookup(&base)?;
+    let (names, _, _, tail) = collective_parts(i.name, w);
+    let types: Vec<&str> = i.params.split(", ").collect();
+    let rest: String = types.iter().zip(&names).skip(2).map(|(t, n)| format!(", {t} %{n}")).collect();
+    Some(format!("define internal {} @{name}(ptr %vals, i64 %arrived{rest}) alwaysinline {{\n{tail}", i.ret))
+}
+
+/// A collective's definition in parts, for warps of `w` lanes: parameter names, what
+/// computes the deposited value, that value, and the code that combines the warp's values
+/// `%vals` and the lanes that met `%arrived` (an i64 lane mask) into the result.
+fn collective_parts(name: &str, w: u32) -> (Vec<&'static str>, &'static str, &'static str, String) {
+    match name {
+        "__ptx_warp_sync" => (vec!["ctx", "site", "member"], "", "0", "  ret void\n}\n".into()),
+        "__ptx_activemask" => (vec!["ctx", "site"], "", "0", "  ret i64 %arrived\n}\n".into()),
         // Reading a lane that did not arrive is undefined in PTX; we return the lane's own value.
-        "__ptx_shfl" => format!(
-            r#"{}
-  %a64 = zext i32 %a to i64
-{}  %src64 = zext i32 %src to i64
+        "__ptx_shfl" => (
+            vec!["ctx", "site", "a", "src", "member"],
+            "  %a64 = zext i32 %a to i64\n",
+            "%a64",
+            r#"  %src64 = zext i32 %src to i64
   %bit = shl i64 1, %src64
   %has = and i64 %bit, %arrived
   %ok = icmp ne i64 %has, 0
@@ -393,15 +428,16 @@ fn warp_collective(i: &Intrinsic, w: u32) -> String {
   %t = trunc i64 %v to i32
   %r = select i1 %ok, i32 %t, i32 %a
   ret i32 %r
-}}
-"#,
-            define_header(i, &["ctx", "site", "a", "src", "member"]),
-            exchange("%a64")
+}
+"#
+            .into(),
         ),
-        "__ptx_vote" => format!(
-            r#"{}
-  %p64 = zext i1 %p to i64
-{}  %active = and i64 %arrived, %member
+        "__ptx_vote" => (
+            vec!["ctx", "site", "p", "member"],
+            "  %p64 = zext i1 %p to i64\n",
+            "%p64",
+            format!(
+                r#"  %active = and i64 %arrived, %member
   %v = load <{w} x i64>, ptr %vals, align 8
   %nz = icmp ne <{w} x i64> %v, zeroinitializer
 {}  %ballot = and i64 %bits, %active
@@ -410,21 +446,16 @@ fn warp_collective(i: &Intrinsic, w: u32) -> String {
   ret {{ i64, i64 }} %res
 }}
 "#,
-            define_header(i, &["ctx", "site", "p", "member"]),
-            exchange("%p64"),
-            vector_mask("%bits", "%nz", w)
+                vector_mask("%bits", "%nz", w)
+            ),
         ),
         "__ptx_redux" => {
             let mut s = format!(
-                r#"{}
-  %a64 = zext i32 %a to i64
-{}  %active = and i64 %arrived, %member
+                r#"  %active = and i64 %arrived, %member
   %v = load <{w} x i64>, ptr %vals, align 8
   %v32 = trunc <{w} x i64> %v to <{w} x i32>
 {}  switch i32 %op, label %r7 [ i32 0, label %r0 i32 1, label %r1 i32 2, label %r2 i32 3, label %r3 i32 4, label %r4 i32 5, label %r5 i32 6, label %r6 ]
 "#,
-                define_header(i, &["ctx", "site", "op", "a", "member"]),
-                exchange("%a64"),
                 mask_vector("%sel", "%active", w)
             );
             let ops = [("add", "0"), ("smin", "2147483647"), ("smax", "-2147483648"), ("umin", "-1"), ("umax", "0"), ("and", "-1"), ("or", "0"), ("xor", "0")];
@@ -435,11 +466,14 @@ fn warp_collective(i: &Intrinsic, w: u32) -> String {
                 );
             }
             s.push_str("}\n");
-            s
+            (vec!["ctx", "site", "op", "a", "member"], "  %a64 = zext i32 %a to i64\n", "%a64", s)
         }
-        "__ptx_match" => format!(
-            r#"{}
-{}  %active = and i64 %arrived, %member
+        "__ptx_match" => (
+            vec!["ctx", "site", "a", "member"],
+            "",
+            "%a",
+            format!(
+                r#"  %active = and i64 %arrived, %member
   %v = load <{w} x i64>, ptr %vals, align 8
   %ins = insertelement <{w} x i64> poison, i64 %a, i64 0
   %splat = shufflevector <{w} x i64> %ins, <{w} x i64> poison, <{w} x i32> zeroinitializer
@@ -450,9 +484,8 @@ fn warp_collective(i: &Intrinsic, w: u32) -> String {
   ret {{ i64, i64 }} %res
 }}
 "#,
-            define_header(i, &["ctx", "site", "a", "member"]),
-            exchange("%a"),
-            vector_mask("%eqm", "%eq", w)
+                vector_mask("%eqm", "%eq", w)
+            ),
         ),
         other => unreachable!("host target: no definition for {other}"),
     }
@@ -462,13 +495,14 @@ fn warp_collective(i: &Intrinsic, w: u32) -> String {
 /// save, states, S, masked)` runs the threads of the block from resume point `S` to their
 /// next barrier (all of them, or with `masked` only those whose state is `S`), writing
 /// each thread's next state to `states[t]`. One loop dispatches to every region body;
-/// kernels with at most [`MAX_SITES_WITH_LOOPS`] barriers also get `k.region.S`, a loop
+/// kernels with at most [`MAX_SITES_WITH_LOOPS`] stops also get `k.region.S` ([`has_own_loop`]), a loop
 /// per resume point that LLVM optimizes and vectorizes on its own. With more barriers
 /// the extra loops cost more compile time than they gain (the bitonic benchmark, 55
 /// barriers: 10x the compile time for 4x the speed, most regions still scalar because
 /// the vectorizer guards its strided paths with checks that fail at run time).
-fn region_wrappers(name: &str, sites: u32, param_bytes: usize, ir: &mut String) {
-    let per_state = sites <= MAX_SITES_WITH_LOOPS;
+fn region_wrappers(name: &str, meta: &RegionMeta, param_bytes: usize, ir: &mut String) {
+    let sites = meta.sites;
+    let per_state = (0..=sites).any(|st| has_own_loop(meta, st));
     // With loops per resume point, the dispatching loop only serves the masked
     // (divergent) case: it calls the bodies out of line (`noinline` call sites) instead of
     // inlining every body a second time, which keeps compile time near one copy each.
@@ -491,7 +525,7 @@ fn region_wrappers(name: &str, sites: u32, param_bytes: usize, ir: &mut String) 
     // optimized (and vectorized) on its own.
     let mut loops = vec![(ll_global(&format!("{name}.region")), None)];
     if per_state {
-        loops.extend((0..=sites).map(|st| (ll_global(&format!("{name}.region.{st}")), Some(st))));
+        loops.extend((0..=sites).filter(|&st| has_own_loop(meta, st)).map(|st| (ll_global(&format!("{name}.region.{st}")), Some(st))));
     }
     for (region, state) in loops {
         let par = ParallelLoop::numbered_after(ir);

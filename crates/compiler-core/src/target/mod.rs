@@ -157,7 +157,10 @@ pub trait Target: Sync {
     fn entry_wrappers(&self, k: &KernelMeta, module: &ModuleInfo, ir: &mut String);
 
     /// Whether kernels with block barriers are also cut into barrier regions (see
-    /// `lower::regions`); the target's `entry_wrappers` then runs them.
+    /// `lower::regions`); the target's `entry_wrappers` then runs them, and its
+    /// `define_helper` defines `__ptx_region_<x>` for each collective `__ptx_<x>` (the
+    /// read half of a split collective: the intrinsic's parameters with `ptr %vals,
+    /// i64 %arrived` (a lane mask) in place of the ctx and the site).
     fn supports_regions(&self) -> bool {
         false
     }

@@ -1,0 +1,118 @@
+//! Lockstep loops: grid-stride loops run an iteration at a time for the whole block.
+//!
+//! On a GPU the threads of a block step through `for (i = tid + base; i < n; i += stride)`
+//! together, so each step touches one contiguous stretch of memory. A region runs its
+//! threads one after another instead: thread 0 runs all of its iterations, then thread 1,
+//! and with a grid-sized stride every thread walks addresses a megabyte apart that share
+//! cache sets (`cpu-bench/RESULTS.md`, item 2). Making the loop's head label a split point
+//! gives back the GPU's order: every region runs one iteration of every thread.
+//!
+//! Why this is sound: a split point only pauses a thread. Threads of a block can observe
+//! each other's progress only through memory, and without a barrier PTX's memory model
+//! (PTX ISA 8, "Memory Consistency Model") gives no ordering between them, so running one
+//! thread's iterations interleaved with another's is one of the executions the GPU may
+//! produce; every thread still executes its own instructions in program order. Threads
+//! with different trip counts leave the loop in different regions; the ones that reach a
+//! real barrier wait there until no thread is paused at a lockstep head any more (the
+//! runtime runs `StateKind::Free` states before releasing a barrier), so barriers keep
+//! their meaning, and a thread that exits simply stops.
+//!
+//! Which loops: innermost loops without barriers or collectives that access global (or
+//! generic) memory and step a register by a value derived from `%ntid`/`%nctaid` (grid-
+//! and block-stride loops). Other loops keep running thread by thread: a split costs a
+//! save and restore of the live registers per iteration.
+
+use super::{Item, SiteKind};
+use crate::ptx::ast::*;
+use std::collections::{HashMap, HashSet};
+
+/// The item indices of the head labels of loops to run in lockstep.
+pub(super) fn loop_heads(items: &[Item], labels: &HashMap<&str, usize>, split: &[(usize, SiteKind)]) -> Vec<usize> {
+    let stride = stride_registers(items);
+    // Back edges: a branch at `k` to a label at `j <= k`.
+    let mut edges: Vec<(usize, usize)> = Vec::new();
+    for (k, it) in items.iter().enumerate() {
+        if let Item::Instr(i) = it {
+            if i.opcode == "bra" {
+                if let Some(Operand::Ident { name, .. }) = i.operands.first() {
+                    if let Some(&j) = labels.get(name.as_str()) {
+                        if j <= k {
+                            edges.push((j, k));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut heads = Vec::new();
+    for &(j, k) in &edges {
+        let innermost = !edges.iter().any(|&(j2, k2)| (j2, k2) != (j, k) && j <= j2 && k2 <= k);
+        let has_site = split.iter().any(|&(s, _)| j <= s && s <= k);
+        // Another branch into the loop's middle from outside makes it irreducible.
+        let entered_elsewhere = items.iter().enumerate().any(|(b, it)| {
+            (b < j || b > k)
+                && matches!(it, Item::Instr(i) if i.opcode == "bra" && matches!(i.operands.first(), Some(Operand::Ident { name, .. }) if labels.get(name.as_str()).is_some_and(|&t| j < t && t <= k)))
+        });
+        if !innermost || has_site || entered_elsewhere || heads.contains(&j) {
+            continue;
+        }
+        let body = &items[j..=k];
+        let touches_global = body.iter().any(|it| matches!(it, Item::Instr(i) if accesses_global(i)));
+        let strided = body.iter().any(|it| matches!(it, Item::Instr(i) if steps_by(i, &stride)));
+        if touches_global && strided {
+            heads.push(j);
+        }
+    }
+    heads
+}
+
+/// Whether `i` reads or writes global memory (a generic address may be global).
+fn accesses_global(i: &Instruction) -> bool {
+    matches!(i.opcode.as_str(), "ld" | "st" | "atom" | "red")
+        && !i.modifiers.iter().any(|m| m.starts_with(".shared") || m == ".local" || m == ".param" || m == ".const")
+}
+
+/// Whether `i` is `add`/`sub`/`mad` of a register to itself by a stride register.
+fn steps_by(i: &Instruction, stride: &HashSet<String>) -> bool {
+    if !matches!(i.opcode.as_str(), "add" | "sub" | "mad") {
+        return false;
+    }
+    let name = |o: &Operand| match o {
+        Operand::Ident { name, .. } => Some(name.clone()),
+        _ => None,
+    };
+    let Some(d) = i.operands.first().and_then(name) else { return false };
+    let srcs: Vec<Option<String>> = i.operands[1..].iter().map(name).collect();
+    srcs.iter().any(|s| s.as_deref() == Some(d.as_str())) && srcs.iter().flatten().any(|s| s != &d && stride.contains(s))
+}
+
+/// Registers whose value derives (through arithmetic, not loads) from `%ntid`/`%nctaid`.
+/// Flow-insensitive: a register is in the set if any of its definitions is.
+fn stride_registers(items: &[Item]) -> HashSet<String> {
+    let mut set: HashSet<String> = HashSet::new();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for it in items {
+            let Item::Instr(i) = it else { continue };
+            if matches!(i.opcode.as_str(), "ld" | "ldu" | "atom" | "tex" | "tld4" | "suld" | "call" | "shfl" | "vote" | "redux" | "match")
+                || !super::writes_first_operand(i)
+            {
+                continue;
+            }
+            let Some(Operand::Ident { name: d, .. }) = i.operands.first() else { continue };
+            if set.contains(d) {
+                continue;
+            }
+            let tainted = i.operands[1..].iter().any(|o| match o {
+                Operand::Ident { name, .. } => name == "%ntid" || name == "%nctaid" || set.contains(name),
+                _ => false,
+            });
+            if tainted {
+                set.insert(d.clone());
+                changed = true;
+            }
+        }
+    }
+    set
+}
