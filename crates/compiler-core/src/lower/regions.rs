@@ -180,7 +180,8 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool) -> Option<RegionPlan
     let mut sites = Vec::new();
     for (k, it) in items.iter().enumerate() {
         if let Item::Instr(i) = it {
-            if super::warp::is_collective(i) {
+            // A thread waiting on an mbarrier waits for other threads of its region.
+            if super::warp::is_collective(i) || super::mbarrier::waits(i) {
                 return None;
             }
             if i.opcode == "bar" || i.opcode == "barrier" {
