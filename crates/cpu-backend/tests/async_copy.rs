@@ -347,3 +347,46 @@ fn unsupported_forms_are_clear_errors() {
         assert!(log.contains(why) && log.contains("9:"), "{instr}: {log}");
     }
 }
+
+/// Launches `kernel` of nvcc's `data/async_pipeline.ptx` (from `async_pipeline.cu`) with
+/// parameters (`input`, `out`, `n`); returns `out`.
+fn run_nvcc(kernel: &str, grid: u32, block: u32, input: &[u32], words: usize, n: i32) -> Vec<u32> {
+    let d = device();
+    let m = d.load_ptx(include_str!("data/async_pipeline.ptx"), &LoadOptions::default()).unwrap();
+    let inp = d.alloc(input.len() * 4).unwrap();
+    unsafe { d.copy_to_device(inp, input.as_ptr() as *const u8, input.len() * 4).unwrap() };
+    let out = d.alloc(words * 4).unwrap();
+    let mut params = inp.to_le_bytes().to_vec();
+    params.extend_from_slice(&out.to_le_bytes());
+    params.extend_from_slice(&n.to_le_bytes());
+    let cfg = LaunchConfig { grid: [grid, 1, 1], block: [block, 1, 1], ..Default::default() };
+    m.launch(kernel, &cfg, &params).unwrap();
+    let mut v = vec![0u32; words];
+    unsafe { d.copy_from_device(v.as_mut_ptr() as *mut u8, out, words * 4).unwrap() };
+    d.free(out).unwrap();
+    d.free(inp).unwrap();
+    v
+}
+
+/// `__pipeline_memcpy_async` + `__pipeline_commit` + `__pipeline_wait_prior(0)`:
+/// `out[i] = 2 * in[block base + (t + 1) % 256]`.
+#[test]
+fn nvcc_pipeline_memcpy_async() {
+    let input: Vec<f32> = (0..768).map(|i| i as f32 * 0.25 - 7.0).collect();
+    let bits: Vec<u32> = input.iter().map(|f| f.to_bits()).collect();
+    let got = run_nvcc("pipeline_scale", 3, 256, &bits, 768, 768);
+    let want: Vec<u32> = (0..768).map(|i| (2.0 * input[i / 256 * 256 + (i % 256 + 1) % 256]).to_bits()).collect();
+    assert_eq!(got, want);
+}
+
+/// `cuda::barrier` with `cuda::memcpy_async` over several phases (`cp.async` +
+/// `cp.async.mbarrier.arrive` + `mbarrier.arrive`/`test_wait` with nvcc's back-off loop):
+/// thread `t` sums `in[r * 128 + (t + r) % 128]` over the rounds.
+#[test]
+fn nvcc_cuda_barrier_memcpy_async() {
+    let rounds = 5usize;
+    let input: Vec<u32> = (0..rounds as u32 * 128).map(|i| i * 7 + 3).collect();
+    let got = run_nvcc("barrier_rounds", 2, 128, &input, 256, rounds as i32);
+    let want: Vec<u32> = (0..256).map(|i| (0..rounds).map(|r| input[r * 128 + (i % 128 + r) % 128]).sum()).collect();
+    assert_eq!(got, want);
+}
