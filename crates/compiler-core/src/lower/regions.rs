@@ -1,13 +1,13 @@
 //! Barrier regions: the CPU fast path for kernels with block barriers.
 //!
 //! A kernel whose only synchronization is `bar.sync`/`barrier.sync` of the whole block
-//! (no thread count, no warp collectives, no calls into functions that synchronize) is
-//! cut at its barriers into regions. The host target then emits one function per resume
-//! point that runs *all* threads of the block from that point to their next barrier as a
-//! plain loop over threads, which LLVM can vectorize. Registers live across a barrier
-//! are saved to and restored from a per-block save area laid out as structure-of-arrays
-//! (one array per register, indexed by the linear thread id), and `.local` memory lives
-//! there permanently so its addresses stay valid across regions.
+//! (no thread count, no warp collectives, no mbarrier waits, no calls into functions that
+//! synchronize) is cut at its barriers into regions. The host target then emits one
+//! function per resume point that runs *all* threads of the block from that point to their
+//! next barrier as a plain loop over threads, which LLVM can vectorize. Registers live
+//! across a barrier are saved to and restored from a per-block save area laid out as
+//! structure-of-arrays (one array per register, indexed by the linear thread id), and
+//! `.local` memory lives there permanently so its addresses stay valid across regions.
 //!
 //! Every thread returns the number of the barrier it stopped at (or `EXIT`), so barriers
 //! in divergent code stay correct: the runtime resumes each group of threads from its own
