@@ -1,6 +1,6 @@
 //! AMDGPU code objects, checked without a GPU: for every supported processor, a set of
 //! kernels (arithmetic, shared memory + barriers, every warp collective, atomics,
-//! printf/assert; `tests/ptx/amdgpu/`) is compiled and the code objects are inspected with
+//! printf/assert, cp.async and mbarrier; `tests/ptx/amdgpu/`) is compiled and the code objects are inspected with
 //! LLVM 19's `llvm-readelf` and `llvm-objdump`: a valid AMDGPU HSA ELF, the AMDHSA metadata
 //! note (kernel names, kernarg segment size, group segment size, wavefront size), and
 //! the instruction classes each kernel must contain.
@@ -60,6 +60,8 @@ const KERNELS: &[Expect] = &[
         instructions: &["global_atomic_add|global_atomic_add_u32", "global_atomic_cmpswap", "global_atomic_swap", "global_atomic_smax|global_atomic_max_i32", "global_atomic_inc", "global_atomic_add_x2|global_atomic_add_u64", "ds_add_u32|ds_add_rtn_u32"],
         contains: &[],
     },
+    // The mbarrier word is compared and swapped in LDS; incomplete waits sleep.
+    Expect { file: "async", kernel: "pipeline", param_bytes: 16, implicit: false, group_segment: 272, instructions: &["ds_cmpst_rtn_b64|ds_cmpstore_rtn_b64|flat_atomic_cmpswap_x2|flat_atomic_cmpswap_b64", "s_sleep"], contains: &[] },
     Expect { file: "printf", kernel: "hello", param_bytes: 8, implicit: true, group_segment: 0, instructions: &["s_trap", "global_atomic_add_x2|flat_atomic_add_x2|global_atomic_add_u64|flat_atomic_add_u64", "s_swappc_b64|s_setpc_b64"], contains: &[] },
 ];
 

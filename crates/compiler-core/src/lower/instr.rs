@@ -87,6 +87,8 @@ impl FnLowerer<'_> {
             "bar" | "barrier" if is_barrier(i) => self.barrier(&m, ops),
             "bar" | "barrier" => Ok(()), // bar.warp.sync: threads of a warp run in order here
             "membar" | "fence" => self.fence(&i.opcode, &m),
+            "cp" => self.cp(i),
+            "mbarrier" => self.mbarrier(i),
             "nanosleep" => {
                 let ns = match ops.first() {
                     Some(o) => self.src(o, ScalarType::U(32))?,

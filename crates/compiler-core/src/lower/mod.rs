@@ -19,6 +19,7 @@
 //! the block's shared window (`__ptx_shared_base`); registers are `alloca`s (LLVM's
 //! mem2reg/SROA turn them into SSA).
 
+mod async_copy;
 mod bits;
 mod calls;
 mod func;
@@ -27,6 +28,7 @@ mod instr;
 pub mod int_width;
 pub mod intrinsics;
 mod lanemask;
+mod mbarrier;
 mod memory;
 mod module;
 pub mod regions;

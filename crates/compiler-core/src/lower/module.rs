@@ -433,7 +433,7 @@ pub(crate) fn is_barrier(i: &Instruction) -> bool {
     (i.opcode == "bar" || i.opcode == "barrier") && !i.modifiers.iter().any(|m| m == ".warp")
 }
 
-/// The functions that may reach a block barrier or warp collective, directly or
+/// The functions that may reach a block barrier, warp collective or mbarrier wait, directly or
 /// through calls (a fixpoint over the call graph; an indirect call may reach anything).
 fn fiber_functions(m: &Module) -> std::collections::HashSet<String> {
     fn callees(body: &[Statement], out: &mut Vec<Option<String>>) {
@@ -458,7 +458,7 @@ fn fiber_functions(m: &Module) -> std::collections::HashSet<String> {
             if let Some(body) = &f.body {
                 let mut c = Vec::new();
                 callees(body, &mut c);
-                if body_has(body, &|i| is_barrier(i) || super::warp::needs_warp(i, m.warp_size)) {
+                if body_has(body, &|i| is_barrier(i) || super::warp::needs_warp(i, m.warp_size) || super::mbarrier::waits(i)) {
                     set.insert(f.name.clone());
                 }
                 graph.push((f.name.clone(), c));

@@ -1,8 +1,8 @@
 //! Barrier regions: the CPU fast path for kernels with block barriers.
 //!
 //! A kernel whose only synchronization is `bar.sync`/`barrier.sync` of the whole block
-//! (no thread count) and warp collectives with full masks (`warp_split`), with no calls
-//! into functions that synchronize, is cut at its barriers into regions; grid-stride
+//! (no thread count) and warp collectives with full masks (`warp_split`), with no mbarrier
+//! waits and no calls into functions that synchronize, is cut at its barriers into regions; grid-stride
 //! loops get a split at their head too (`lockstep`). The host target then emits one function per resume
 //! point that runs *all* threads of the block from that point to their next barrier as a
 //! plain loop over threads, which LLVM can vectorize. Registers live across a barrier
@@ -260,6 +260,10 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool, warp_size: u32) -> O
     let constants = warp_split::constant_registers(&items);
     for (k, it) in items.iter().enumerate() {
         if let Item::Instr(i) = it {
+            // A thread waiting on an mbarrier waits for other threads of its region.
+            if super::mbarrier::waits(i) {
+                return None;
+            }
             if super::warp::needs_warp(i, warp_size) {
                 // `exit` in a 64-lane module meets the warp but is no collective to split
                 // (`lower::module` keeps such kernels out of regions anyway).
