@@ -399,7 +399,7 @@ fn collect_shared<'a>(body: &'a [Statement], out: &mut Vec<&'a VarDecl>) {
 fn mentioned_names<'a>(body: &'a [Statement], out: &mut std::collections::HashSet<&'a str>) {
     fn operand<'a>(o: &'a Operand, out: &mut std::collections::HashSet<&'a str>) {
         match o {
-            Operand::Ident { name, .. } => {
+            Operand::Ident { name, .. } | Operand::Select { name, .. } => {
                 out.insert(name);
             }
             Operand::SymbolOffset { symbol, .. } => {
