@@ -71,8 +71,9 @@ impl FnLowerer<'_> {
             "shf" => self.shf(&m, ops),
             "lop3" => self.lop3(&m, ops),
             "atom" | "red" => self.atom(&i.opcode, &m, ops),
-            op if super::video::is_video(op) && op.ends_with(['2', '4']) => self.video_simd(op, &m, ops),
-            op if super::video::is_video(op) => self.video_scalar(op, &m, ops),
+            op if super::video::is_simd(op) => self.video_simd(op, &m, ops),
+            op if super::video::is_scalar(op) => self.video_scalar(op, &m, ops),
+            "vmad" => self.vmad(&m, ops),
             "exit" if self.cx.warp_size == 64 => self.converged_exit(),
             "ret" | "exit" => {
                 let ret = self.ret_exit();

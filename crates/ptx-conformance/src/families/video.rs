@@ -4,7 +4,10 @@
 //!   `4` forms on bytes, with `.sat`, the `.add` accumulate and the merge form, default
 //!   and explicit `.asel`/`.bsel` selectors and `d` masks.
 //! - Scalar (9.7.17.1): `vadd vsub vabsdiff vmin vmax` with byte/half-word selectors,
-//!   `.sat`, secondary `.add/.min/.max` and the data merge into `c`.
+//!   `.sat`, secondary `.add/.min/.max` and the data merge into `c`; `vshl`/`vshr`
+//!   (`.clamp`/`.wrap`, amounts 0-40 and random), `vset` (six comparisons) and the SIMD
+//!   `vset2`/`vset4`; `vmad` (`.po`, `.shr7`/`.shr15`, `.sat`, selectors; no negated
+//!   operands).
 //!
 //! Expectations follow the ISA's pseudocode: operands extracted and sign- or
 //! zero-extended by their own type, the operation exact in `i64`, optional clamp to the
@@ -42,19 +45,51 @@ fn words(k: usize) -> Vec<(Ty, Vec<u64>)> {
         .collect()
 }
 
+/// Shift amounts: every amount 0-40 (with random upper bytes every other time, which a
+/// byte or half-word selector drops), then random words.
+fn amounts() -> Vec<u64> {
+    let mut r = Rng::new(0x5_41f7);
+    (0..N)
+        .map(|i| {
+            let x = (i % 41) as u64;
+            match i % 4 {
+                _ if i >= N / 2 => r.next() & 0xffff_ffff,
+                0 | 1 => x | x << 8 | x << 16 | x << 24,
+                2 => x | (r.next() & 0xffff_ff00),
+                _ => x << 16 | (r.next() & 0xff00_ffff),
+            }
+        })
+        .collect()
+}
+
 /// Bits `[off, off + w)` of `v`, sign- or zero-extended.
-fn ext(v: u64, off: u32, w: u32, signed: bool) -> i64 {
+fn ext(v: u64, off: u32, w: u32, signed: bool) -> i128 {
     let x = (v >> off) & ((1u64 << w) - 1);
     if signed && x >> (w - 1) == 1 {
-        x as i64 - (1i64 << w)
+        x as i128 - (1i128 << w)
     } else {
-        x as i64
+        x as i128
     }
 }
 
-/// The primary operation (pseudocode of 9.7.17.1/9.7.17.2).
-fn prim(op: &str, a: i64, b: i64) -> i64 {
+/// The primary operation (pseudocode of 9.7.17.1/9.7.17.2); `mode` is the shift mode
+/// (`clamp`/`wrap`) or the comparison of `vset`.
+fn prim(op: &str, mode: &str, a: i128, b: i128) -> i128 {
+    let amount = || if mode == "wrap" { b & 31 } else { b.min(32) };
     match op {
+        "shl" => a << amount(),
+        "shr" => a >> amount(),
+        "set" => {
+            let r = match mode {
+                "eq" => a == b,
+                "ne" => a != b,
+                "lt" => a < b,
+                "le" => a <= b,
+                "gt" => a > b,
+                _ => a >= b,
+            };
+            r as i128
+        }
         "add" => a + b,
         "sub" => a - b,
         "absdiff" => (a - b).abs(),
@@ -66,11 +101,21 @@ fn prim(op: &str, a: i64, b: i64) -> i64 {
     }
 }
 
-fn clamp(t: i64, w: u32, signed: bool) -> i64 {
+fn clamp(t: i128, w: u32, signed: bool) -> i128 {
     if signed {
-        t.clamp(-(1i64 << (w - 1)), (1i64 << (w - 1)) - 1)
+        t.clamp(-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1)
     } else {
-        t.clamp(0, (1i64 << w) - 1)
+        t.clamp(0, (1i128 << w) - 1)
+    }
+}
+
+/// The type suffixes of a form: `vset` has no `.dtype`.
+fn types(op: &str, ty: [bool; 3]) -> String {
+    let [d, a, b] = ty.map(tname);
+    if op == "set" {
+        format!("{a}.{b}")
+    } else {
+        format!("{d}.{a}.{b}")
     }
 }
 
@@ -89,6 +134,8 @@ const TYPES: [[bool; 3]; 4] = [[false, false, false], [true, true, true], [true,
 #[derive(Clone, Copy)]
 struct Simd {
     op: &'static str,
+    /// The comparison of `vset2`/`vset4` (`""` otherwise).
+    mode: &'static str,
     n: u32,
     ty: [bool; 3],
     sat: bool,
@@ -113,11 +160,11 @@ impl Simd {
         let mask = lanes(pick(self.dsel, mdef));
         let ab = a | b << 32;
         let lm = (1u64 << w) - 1;
-        let mut d = if self.acc { c as i64 } else { 0 };
+        let mut d = if self.acc { c as i128 } else { 0 };
         for i in 0..n {
             let va = ext(ab, asrc[i] * w, w, self.ty[1]);
             let vb = ext(ab, bsrc[i] * w, w, self.ty[2]);
-            let mut t = prim(self.op, va, vb);
+            let mut t = prim(self.op, self.mode, va, vb);
             if self.sat {
                 t = clamp(t, w, self.ty[0]);
             }
@@ -126,20 +173,21 @@ impl Simd {
                 d += if on { t } else { 0 };
             } else {
                 let lane = if on { t as u64 & lm } else { (c >> (i as u32 * w)) & lm };
-                d |= (lane << (i as u32 * w)) as i64;
+                d |= (lane << (i as u32 * w)) as i128;
             }
         }
         d as u64 & 0xffff_ffff
     }
 
     fn case(self) -> Case {
-        let [d, a, b] = self.ty.map(tname);
         let sel = |s: &str| if s.is_empty() { String::new() } else { format!(".{s}") };
         let name = format!(
-            "v{}{}.{d}.{a}.{b}{}{}",
+            "v{}{}.{}{}{}{}",
             self.op,
             self.n,
+            types(self.op, self.ty),
             if self.sat { ".sat" } else { "" },
+            sel(self.mode),
             if self.acc { ".add" } else { "" }
         );
         let body = format!("{name} %x{}, %a{}, %b{}, %c;", sel(self.dsel), sel(self.asel), sel(self.bsel));
@@ -156,6 +204,8 @@ impl Simd {
 #[derive(Clone, Copy)]
 struct Scalar {
     op: &'static str,
+    /// The shift mode of `vshl`/`vshr` or the comparison of `vset` (`""` otherwise).
+    mode: &'static str,
     ty: [bool; 3],
     sat: bool,
     secop: &'static str,
@@ -176,11 +226,12 @@ fn part(sel: &str) -> (u32, u32) {
 impl Scalar {
     fn eval(&self, a: u64, b: u64, c: u64) -> u64 {
         let ((ao, aw), (bo, bw), (doff, dw)) = (part(self.asel), part(self.bsel), part(self.dsel));
-        let mut t = prim(self.op, ext(a, ao, aw, self.ty[1]), ext(b, bo, bw, self.ty[2]));
+        let mut t = prim(self.op, self.mode, ext(a, ao, aw, self.ty[1]), ext(b, bo, bw, self.ty[2]));
         if self.sat {
             t = clamp(t, dw, self.ty[0]);
         }
-        let cv = ext(c, 0, 32, self.ty[0]);
+        // vset's result, and so c, is unsigned.
+        let cv = ext(c, 0, 32, self.ty[0] && self.op != "set");
         let r = match self.secop {
             "add" => t + cv,
             "min" => t.min(cv),
@@ -195,9 +246,15 @@ impl Scalar {
     }
 
     fn case(self) -> Case {
-        let [d, a, b] = self.ty.map(tname);
         let sel = |s: &str| if s.is_empty() { String::new() } else { format!(".{s}") };
-        let name = format!("v{}.{d}.{a}.{b}{}{}", self.op, if self.sat { ".sat" } else { "" }, sel(self.secop));
+        let name = format!(
+            "v{}.{}{}{}{}",
+            self.op,
+            types(self.op, self.ty),
+            if self.sat { ".sat" } else { "" },
+            sel(self.mode),
+            sel(self.secop)
+        );
         let three = self.secop.is_empty() && self.dsel.is_empty();
         let body = format!(
             "{name} %x{}, %a{}, %b{}{};",
@@ -211,8 +268,11 @@ impl Scalar {
         } else {
             format!("{name}#{}.{}.{}", self.dsel, self.asel, self.bsel)
         };
-        let k = if three { 2 } else { 3 };
-        Case::simple(F, body, words(k), Ty::B32, |r| self.eval(r[0], r[1], r.get(2).copied().unwrap_or(0)))
+        let mut ins = words(if three { 2 } else { 3 });
+        if matches!(self.op, "shl" | "shr") {
+            ins[1] = (Ty::B32, amounts());
+        }
+        Case::simple(F, body, ins, Ty::B32, |r| self.eval(r[0], r[1], r.get(2).copied().unwrap_or(0)))
             .with_id(id)
     }
 }
@@ -227,7 +287,7 @@ pub fn cases() -> Vec<Case> {
         for n in [2, 4] {
             for ty in TYPES {
                 for (sat, acc) in [(false, false), (true, false), (false, true)] {
-                    v.push(Simd { op, n, ty, sat, acc, dsel: "", asel: "", bsel: "" }.case());
+                    v.push(Simd { op, mode: "", n, ty, sat, acc, dsel: "", asel: "", bsel: "" }.case());
                 }
             }
         }
@@ -248,13 +308,13 @@ pub fn cases() -> Vec<Case> {
         ("max", 4, [true, true, true], true, false, "b3", "b3210", "b7654"),
     ];
     for (op, n, ty, sat, acc, dsel, asel, bsel) in sels {
-        v.push(Simd { op, n, ty, sat, acc, dsel, asel, bsel }.case());
+        v.push(Simd { op, mode: "", n, ty, sat, acc, dsel, asel, bsel }.case());
     }
     // Scalar: every op and type combination, plain and .sat on whole words.
     for op in SCALAR_OPS {
         for ty in TYPES {
             for sat in [false, true] {
-                v.push(Scalar { op, ty, sat, secop: "", dsel: "", asel: "", bsel: "" }.case());
+                v.push(Scalar { op, mode: "", ty, sat, secop: "", dsel: "", asel: "", bsel: "" }.case());
             }
         }
     }
@@ -272,7 +332,106 @@ pub fn cases() -> Vec<Case> {
             (true, "", "h0", "", "h1"),
         ];
         for (j, (sat, secop, dsel, asel, bsel)) in forms.into_iter().enumerate() {
-            v.push(Scalar { op, ty: ty(j), sat, secop, dsel, asel, bsel }.case());
+            v.push(Scalar { op, mode: "", ty: ty(j), sat, secop, dsel, asel, bsel }.case());
+        }
+    }
+    shifts_and_compares(&mut v);
+    v.extend(vmad_cases());
+    v
+}
+
+/// `vshl`/`vshr` (9.7.17.1 "vshl, vshr"), `vset` (9.7.17.1 "vset"), `vset2`/`vset4`
+/// (9.7.17.2 "vset2", "vset4").
+fn shifts_and_compares(v: &mut Vec<Case>) {
+    const DA: [[bool; 3]; 4] = [[false, false, false], [true, true, false], [false, true, false], [true, false, false]];
+    for op in ["shl", "shr"] {
+        for ty in DA {
+            for mode in ["clamp", "wrap"] {
+                v.push(Scalar { op, mode, ty, sat: false, secop: "", dsel: "", asel: "", bsel: "" }.case());
+            }
+            v.push(Scalar { op, mode: "clamp", ty, sat: true, secop: "", dsel: "", asel: "", bsel: "" }.case());
+        }
+        let forms: [(&str, [bool; 3], bool, &str, &str, &str, &str); 6] = [
+            ("wrap", DA[1], true, "add", "", "b1", "b0"),
+            ("clamp", DA[2], false, "min", "", "h1", "h0"),
+            ("clamp", DA[0], true, "", "h1", "b2", "b3"),
+            ("wrap", DA[3], false, "max", "", "", "h1"),
+            ("wrap", DA[1], true, "", "b3", "h0", ""),
+            ("clamp", DA[3], false, "", "b0", "", "b2"),
+        ];
+        for (mode, ty, sat, secop, dsel, asel, bsel) in forms {
+            v.push(Scalar { op, mode, ty, sat, secop, dsel, asel, bsel }.case());
+        }
+    }
+    const CMPS: [&str; 6] = ["eq", "ne", "lt", "le", "gt", "ge"];
+    for (k, mode) in CMPS.into_iter().enumerate() {
+        for ty in TYPES {
+            v.push(Scalar { op: "set", mode, ty, sat: false, secop: "", dsel: "", asel: "", bsel: "" }.case());
+        }
+        let ty = TYPES[k % 4];
+        let forms: [(&str, &str, &str, &str); 4] =
+            [("", "", "b1", "b1"), ("add", "", "h0", "h1"), (["min", "max"][k % 2], "", "b3", ""), ("", ["b2", "h1"][k % 2], "h1", "b0")];
+        for (secop, dsel, asel, bsel) in forms {
+            v.push(Scalar { op: "set", mode, ty, sat: false, secop, dsel, asel, bsel }.case());
+        }
+        for n in [2, 4] {
+            for (j, acc) in [false, true].into_iter().enumerate() {
+                let ty = TYPES[(k + j + n as usize) % 4];
+                v.push(Simd { op: "set", mode, n, ty, sat: false, acc, dsel: "", asel: "", bsel: "" }.case());
+            }
+        }
+    }
+    let sels: [(u32, &str, bool, &str, &str, &str); 4] = [
+        (2, "lt", false, "h1", "h30", "h12"),
+        (2, "ne", true, "h0", "h22", "h11"),
+        (4, "ge", false, "b31", "b7654", "b3210"),
+        (4, "eq", true, "b210", "b0123", "b4444"),
+    ];
+    for (n, mode, acc, dsel, asel, bsel) in sels {
+        v.push(Simd { op: "set", mode, n, ty: TYPES[2], sat: false, acc, dsel, asel, bsel }.case());
+    }
+}
+
+/// `vmad` (9.7.17.1 "vmad"): `(a * b) + c (+ 1 for .po)`, signed when either source is;
+/// `c` extended by that sign; the sum shifted right by the scale, kept to 64 bits and
+/// extended by that sign; `.sat` to the 32-bit range of that sign.
+fn vmad_cases() -> Vec<Case> {
+    let mut v = Vec::new();
+    let forms: [(bool, u32, bool, &str, &str); 8] = [
+        (false, 0, false, "", ""),
+        (true, 0, false, "", ""),
+        (false, 7, false, "", ""),
+        (false, 15, true, "", ""),
+        (false, 0, true, "", ""),
+        (true, 15, false, "h0", "h1"),
+        (false, 7, true, "b1", "b3"),
+        (true, 0, true, "h1", "b0"),
+    ];
+    for ab in [[false, false], [true, true], [false, true], [true, false]] {
+        let signed = ab[0] || ab[1];
+        for (po, scale, sat, asel, bsel) in forms {
+            let ty = [signed, ab[0], ab[1]];
+            let sel = |s: &str| if s.is_empty() { String::new() } else { format!(".{s}") };
+            let name = format!(
+                "vmad.{}{}{}{}",
+                types("mad", ty),
+                if po { ".po" } else { "" },
+                if sat { ".sat" } else { "" },
+                if scale > 0 { format!(".shr{scale}") } else { String::new() }
+            );
+            let body = format!("{name} %x, %a{}, %b{}, %c;", sel(asel), sel(bsel));
+            let id = if asel.is_empty() && bsel.is_empty() { name } else { format!("{name}#{asel}.{bsel}") };
+            let ((ao, aw), (bo, bw)) = (part(asel), part(bsel));
+            v.push(
+                Case::simple(F, body, words(3), Ty::B32, move |r| {
+                    let t = ext(r[0], ao, aw, ab[0]) * ext(r[1], bo, bw, ab[1]) + ext(r[2], 0, 32, signed) + po as i128;
+                    let t = t >> scale;
+                    let t = if signed { t as i64 as i128 } else { t as u64 as i128 };
+                    let t = if sat { clamp(t, 32, signed) } else { t };
+                    t as u64 & 0xffff_ffff
+                })
+                .with_id(id),
+            );
         }
     }
     v
