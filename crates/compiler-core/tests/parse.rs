@@ -282,6 +282,12 @@ const VALID: &[(&str, &str, Check)] = &[
         assert_eq!(is[0].operands[3], Operand::Ident { name: "%r4".into(), component: Some('b') });
         assert_eq!(is[1].operands[..3], [sel("%r1", "h1"), sel("%r2", "b3"), sel("%r3", "h0")]);
     }),
+    ("vmad negated sources", ".entry k() { vmad.s32.s32.u32.sat %r0, -%r1.h0, %r2, -%r3; }", |m| {
+        let i = only(m);
+        let neg = |o: Operand| Operand::Neg(Box::new(o));
+        let h0 = Operand::Select { name: "%r1".into(), sel: "h0".into() };
+        assert_eq!(i.operands[1..], [neg(h0), id("%r2"), neg(id("%r3"))]);
+    }),
     ("double-colon modifiers, negative offset", ".entry k() { st.shared::cta.u32 [%r1+-4], %r2; ld.u32 %r3, [%r1-8]; }", |m| {
         let is = instrs(func(m, "k"));
         assert_eq!(mods(is[0]), [".shared::cta", ".u32"]);

@@ -408,7 +408,7 @@ fn mentioned_names<'a>(body: &'a [Statement], out: &mut std::collections::HashSe
             Operand::Address { base: AddressBase::Ident(name), .. } => {
                 out.insert(name);
             }
-            Operand::Not(inner) => operand(inner, out),
+            Operand::Not(inner) | Operand::Neg(inner) => operand(inner, out),
             Operand::Vector(items) | Operand::List(items) => items.iter().for_each(|i| operand(i, out)),
             _ => {}
         }

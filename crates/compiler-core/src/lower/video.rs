@@ -319,29 +319,48 @@ impl FnLowerer<'_> {
         self.store_word(it, &d, &t)
     }
 
-    /// `vmad` (PTX ISA 9.7.17.1 "vmad"): `(a * b) + c` on part-selected operands with
-    /// `.po` (plus one), `.shr7`/`.shr15` scaling and `.sat`. The final result is signed
-    /// when `.atype` or `.btype` is; `c` is sign-extended then, zero-extended otherwise;
-    /// the scaled 128-bit sum keeps 64 bits, extended by that sign, and `.sat` clamps to
-    /// the 32-bit range of that sign. Operand negation is not supported yet.
+    /// `vmad` (PTX ISA 9.7.17.1 "vmad"): `(a * b) + c` on part-selected operands, with
+    /// operand negation (`-a`/`-b` negate the product, `-c` the addend; not both),
+    /// `.po` (plus one, no negation), `.shr7`/`.shr15` scaling and `.sat`. Following the
+    /// ISA's pseudocode: the final result is signed when `.atype` or `.btype` is or
+    /// anything is negated; a negation is a bitwise not plus one (of the 128-bit product,
+    /// or of the 32-bit `c` before its extension); `c` is sign-extended when the result
+    /// is signed; the scaled 128-bit sum keeps 64 bits, extended by the result's sign,
+    /// and `.sat` clamps to the 32-bit range of that sign.
     pub(crate) fn vmad(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
         let it = "i128";
         let [_, as_, bs] = self.video_types("mad", m)?;
         let ops = self.operands(ops, 4)?;
-        let ((d, dsel), (a, asel), (b, bsel)) = (split(&ops[0]), split(&ops[1]), split(&ops[2]));
+        let unneg = |o: &Operand| match o {
+            Operand::Neg(inner) => (true, (**inner).clone()),
+            o => (false, o.clone()),
+        };
+        let ((na, a), (nb, b), (nc, c)) = (unneg(&ops[1]), unneg(&ops[2]), unneg(&ops[3]));
+        let ((d, dsel), (a, asel), (b, bsel)) = (split(&ops[0]), split(&a), split(&b));
         if dsel.is_some() {
             return Err(self.err("vmad has no destination selector"));
         }
+        let negp = na ^ nb;
+        if (na || nb || nc) && m.has(".po") {
+            return Err(self.err("vmad.po takes no negated operands"));
+        }
+        if negp && nc {
+            return Err(self.err("vmad negates either the product or c, not both"));
+        }
         let (aoff, aw) = part(asel).map_err(|e| self.err(e))?;
         let (boff, bw) = part(bsel).map_err(|e| self.err(e))?;
-        let signed = as_ || bs;
-        let (a, b, c) = (self.word(it, &a)?, self.word(it, &b)?, self.word(it, &ops[3])?);
+        let signed = as_ || bs || negp || nc;
+        let (a, b, c) = (self.word(it, &a)?, self.word(it, &b)?, self.word(it, &c)?);
         let va = self.field(it, &a, aoff, aw, as_);
         let vb = self.field(it, &b, boff, bw, bs);
+        let mut p = self.vop(it, "mul", &va, &vb);
+        let c = if nc { self.vop(it, "xor", &c, "4294967295") } else { c };
+        if negp {
+            p = self.vop(it, "xor", &p, "-1");
+        }
         let c = self.field(it, &c, 0, 32, signed);
-        let p = self.vop(it, "mul", &va, &vb);
         let mut t = self.vop(it, "add", &p, &c);
-        if m.has(".po") {
+        if m.has(".po") || negp || nc {
             t = self.vop(it, "add", &t, "1");
         }
         let scale = if m.has(".shr7") { 7 } else if m.has(".shr15") { 15 } else { 0 };

@@ -224,6 +224,8 @@ pub enum Operand {
     /// selects `%r.b0` `%r.h1`, SIMD selects `%r.h10` `%r.b7654`, masks `%r.b310`. `sel`
     /// is the selector without its dot (`b7654`).
     Select { name: String, sel: String },
+    /// `-%r`: a negated source, which only `vmad` allows (PTX ISA 9.7.17.1 "vmad").
+    Neg(Box<Operand>),
 }
 
 /// Base of an address expression.

@@ -6,8 +6,8 @@
 //! - Scalar (9.7.17.1): `vadd vsub vabsdiff vmin vmax` with byte/half-word selectors,
 //!   `.sat`, secondary `.add/.min/.max` and the data merge into `c`; `vshl`/`vshr`
 //!   (`.clamp`/`.wrap`, amounts 0-40 and random), `vset` (six comparisons) and the SIMD
-//!   `vset2`/`vset4`; `vmad` (`.po`, `.shr7`/`.shr15`, `.sat`, selectors; no negated
-//!   operands).
+//!   `vset2`/`vset4`; `vmad` (`.po`, `.shr7`/`.shr15`, `.sat`, selectors, negated
+//!   product or addend).
 //!
 //! Expectations follow the ISA's pseudocode: operands extracted and sign- or
 //! zero-extended by their own type, the operation exact in `i64`, optional clamp to the
@@ -392,26 +392,39 @@ fn shifts_and_compares(v: &mut Vec<Case>) {
     }
 }
 
-/// `vmad` (9.7.17.1 "vmad"): `(a * b) + c (+ 1 for .po)`, signed when either source is;
-/// `c` extended by that sign; the sum shifted right by the scale, kept to 64 bits and
-/// extended by that sign; `.sat` to the 32-bit range of that sign.
+/// `vmad` (9.7.17.1 "vmad"): `(a * b) + c (+ 1 for .po)`, signed when either source is
+/// or anything is negated; a negated product is `!p + 1` (128 bits), a negated `c` is
+/// `!c` (32 bits) then `+ 1`; `c` extended by the result's sign; the sum shifted right by
+/// the scale, kept to 64 bits and extended by that sign; `.sat` to the 32-bit range of
+/// that sign.
 fn vmad_cases() -> Vec<Case> {
     let mut v = Vec::new();
-    let forms: [(bool, u32, bool, &str, &str); 8] = [
-        (false, 0, false, "", ""),
-        (true, 0, false, "", ""),
-        (false, 7, false, "", ""),
-        (false, 15, true, "", ""),
-        (false, 0, true, "", ""),
-        (true, 15, false, "h0", "h1"),
-        (false, 7, true, "b1", "b3"),
-        (true, 0, true, "h1", "b0"),
+    // (po, scale, sat, asel, bsel, negate a, b, c)
+    type Form = (bool, u32, bool, &'static str, &'static str, [bool; 3]);
+    const NO: [bool; 3] = [false; 3];
+    let forms: [Form; 14] = [
+        (false, 0, false, "", "", NO),
+        (true, 0, false, "", "", NO),
+        (false, 7, false, "", "", NO),
+        (false, 15, true, "", "", NO),
+        (false, 0, true, "", "", NO),
+        (true, 15, false, "h0", "h1", NO),
+        (false, 7, true, "b1", "b3", NO),
+        (true, 0, true, "h1", "b0", NO),
+        (false, 0, false, "", "", [true, false, false]),
+        (false, 0, true, "", "h1", [false, true, false]),
+        (false, 0, false, "", "", [true, true, false]),
+        (false, 0, false, "", "", [false, false, true]),
+        (false, 15, true, "h0", "", [true, false, false]),
+        (false, 7, true, "", "b2", [false, false, true]),
     ];
     for ab in [[false, false], [true, true], [false, true], [true, false]] {
-        let signed = ab[0] || ab[1];
-        for (po, scale, sat, asel, bsel) in forms {
+        for (po, scale, sat, asel, bsel, neg) in forms {
+            let negp = neg[0] ^ neg[1];
+            let signed = ab[0] || ab[1] || negp || neg[2];
             let ty = [signed, ab[0], ab[1]];
             let sel = |s: &str| if s.is_empty() { String::new() } else { format!(".{s}") };
+            let minus = |n: bool| if n { "-" } else { "" };
             let name = format!(
                 "vmad.{}{}{}{}",
                 types("mad", ty),
@@ -419,13 +432,27 @@ fn vmad_cases() -> Vec<Case> {
                 if sat { ".sat" } else { "" },
                 if scale > 0 { format!(".shr{scale}") } else { String::new() }
             );
-            let body = format!("{name} %x, %a{}, %b{}, %c;", sel(asel), sel(bsel));
-            let id = if asel.is_empty() && bsel.is_empty() { name } else { format!("{name}#{asel}.{bsel}") };
+            let body = format!(
+                "{name} %x, {}%a{}, {}%b{}, {}%c;",
+                minus(neg[0]),
+                sel(asel),
+                minus(neg[1]),
+                sel(bsel),
+                minus(neg[2])
+            );
+            let id = if asel.is_empty() && bsel.is_empty() && neg == NO {
+                name
+            } else {
+                format!("{name}#{}{asel}.{}{bsel}.{}c", minus(neg[0]), minus(neg[1]), minus(neg[2]))
+            };
             let ((ao, aw), (bo, bw)) = (part(asel), part(bsel));
             v.push(
                 Case::simple(F, body, words(3), Ty::B32, move |r| {
-                    let t = ext(r[0], ao, aw, ab[0]) * ext(r[1], bo, bw, ab[1]) + ext(r[2], 0, 32, signed) + po as i128;
-                    let t = t >> scale;
+                    let p = ext(r[0], ao, aw, ab[0]) * ext(r[1], bo, bw, ab[1]);
+                    let p = if negp { !p } else { p };
+                    let c = if neg[2] { !r[2] & 0xffff_ffff } else { r[2] };
+                    let lsb = (po || negp || neg[2]) as i128;
+                    let t = (p + ext(c, 0, 32, signed) + lsb) >> scale;
                     let t = if signed { t as i64 as i128 } else { t as u64 as i128 };
                     let t = if sat { clamp(t, 32, signed) } else { t };
                     t as u64 & 0xffff_ffff

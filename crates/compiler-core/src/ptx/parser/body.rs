@@ -255,7 +255,13 @@ impl<'a> Parser<'a> {
         let mut operands = Vec::new();
         if !self.at(TokKind::Semi) {
             loop {
-                operands.push(self.operand()?);
+                // vmad alone negates register sources (PTX ISA 9.7.17.1 "vmad").
+                if op.text == "vmad" && self.at(TokKind::Minus) && self.peek().kind == TokKind::Ident {
+                    self.bump();
+                    operands.push(Operand::Neg(Box::new(self.simple_operand()?)));
+                } else {
+                    operands.push(self.operand()?);
+                }
                 if !self.eat(TokKind::Comma) {
                     break;
                 }
