@@ -760,6 +760,7 @@ const SAMPLES: &[&str] = &[
     "device_calls.ptx",
     "llvm_style.ptx",
     "math_atomics_warp.ptx",
+    "simd_video.ptx",
 ];
 
 #[test]

@@ -94,6 +94,7 @@ fn simd_mask(sel: Option<&str>, n: usize) -> Result<Vec<bool>, String> {
 fn part(sel: Option<&str>) -> Result<(u32, u32), String> {
     match sel {
         None => Ok((0, 32)),
+        Some(s) if s.len() != 2 => Err(format!("invalid selector .{s}")),
         Some(s) => match (s.as_bytes()[0], s[1..].parse::<u32>()) {
             (b'b', Ok(k)) if k < 4 => Ok((8 * k, 8)),
             (b'h', Ok(k)) if k < 2 => Ok((16 * k, 16)),
