@@ -2,7 +2,8 @@
 # Prepare the hardware check of the PTX conformance suite: export every case into
 # crates/ptx-conformance/export (git-ignored), check the PTX with ptxas when one is at
 # hand, and compress the data. Arguments name families to export (all when none), e.g.
-# `scripts/conformance-hw-export.sh video`. Then run on an NVIDIA machine, from the repository root
+# `scripts/conformance-hw-export.sh video int-arith`. Then run on an NVIDIA machine, from
+# the repository root
 # (the export directory travels as an ignored path, e.g. the device tool's `carry`):
 #   cd crates/ptx-conformance && python3 hw/check.py export OUT_DIR
 set -euo pipefail
