@@ -58,3 +58,37 @@ fn mutated_samples_never_panic() {
         }
     }
 }
+
+/// Video instruction forms the ISA rules out (PTX ISA 9.7.17) are diagnosed, each with a
+/// message naming the problem.
+#[test]
+fn invalid_video_forms_are_diagnosed() {
+    let cases = [
+        ("vadd2.u32.u32.u32.sat.add %r1, %r2, %r3, %r4;", "saturation cannot"),
+        ("vadd4.u32.u32.u32 %r1.b11, %r2, %r3, %r4;", "invalid mask"),
+        ("vadd2.u32.u32.u32 %r1, %r2.h4, %r3, %r4;", "unexpected"),
+        ("vadd4.u32.u32.u32 %r1, %r2.b012, %r3, %r4;", "invalid selector"),
+        ("vadd.u32.u32.u32 %r1.b0, %r2, %r3;", "needs operand c"),
+        ("vadd.u32.u32.u32.add %r1.b0, %r2, %r3, %r4;", "cannot have a secondary"),
+        ("vadd.u32.u32.u32 %r1, %r2.b01, %r3;", "invalid selector"),
+        ("vadd.u32.u16.u32 %r1, %r2, %r3;", ".u32 or .s32"),
+        ("vshl.u32.u32.u32 %r1, %r2, %r3;", "shift mode"),
+        ("vset.u32.u32 %r1, %r2, %r3;", "comparison"),
+        ("vset2.u32.u32.lt.sat %r1, %r2, %r3, %r4;", "saturation cannot"),
+        ("vmad.s32.s32.s32.po %r1, -%r2, %r3, %r4;", "no negated"),
+        ("vmad.s32.s32.s32 %r1, -%r2, %r3, -%r4;", "not both"),
+    ];
+    for (instr, want) in cases {
+        let src = format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{{\n.reg .b32 %r<5>;\n{instr}\nret;\n}}\n"
+        );
+        let err = match compiler_core::ptx::parse(&src) {
+            Err(d) => compiler_core::diag::render(&d),
+            Ok(ast) => match compiler_core::lower::lower_module(&ast) {
+                Err(e) => format!("{e:?}"),
+                Ok(_) => panic!("{instr}: accepted"),
+            },
+        };
+        assert!(err.contains(want), "{instr}: {err}");
+    }
+}

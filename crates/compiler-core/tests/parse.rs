@@ -275,6 +275,19 @@ const VALID: &[(&str, &str, Check)] = &[
         assert_eq!(i.operands[0], Operand::Vector(vec![id("%f1"), id("%f2"), Operand::Sink, id("%f4")]));
         assert_eq!(i.operands[1], addr("%rd1", 16));
     }),
+    ("video selectors", ".entry k() { vadd4.s32.u32.s32.sat %r1.b31, %r2.b7150, %r3, %r4.b; vadd.u32.u32.u32 %r1.h1, %r2.b3, %r3.h0, %r4; }", |m| {
+        let is = instrs(func(m, "k"));
+        let sel = |n: &str, s: &str| Operand::Select { name: n.into(), sel: s.into() };
+        assert_eq!(is[0].operands[..3], [sel("%r1", "b31"), sel("%r2", "b7150"), id("%r3")]);
+        assert_eq!(is[0].operands[3], Operand::Ident { name: "%r4".into(), component: Some('b') });
+        assert_eq!(is[1].operands[..3], [sel("%r1", "h1"), sel("%r2", "b3"), sel("%r3", "h0")]);
+    }),
+    ("vmad negated sources", ".entry k() { vmad.s32.s32.u32.sat %r0, -%r1.h0, %r2, -%r3; }", |m| {
+        let i = only(m);
+        let neg = |o: Operand| Operand::Neg(Box::new(o));
+        let h0 = Operand::Select { name: "%r1".into(), sel: "h0".into() };
+        assert_eq!(i.operands[1..], [neg(h0), id("%r2"), neg(id("%r3"))]);
+    }),
     ("double-colon modifiers, negative offset", ".entry k() { st.shared::cta.u32 [%r1+-4], %r2; ld.u32 %r3, [%r1-8]; }", |m| {
         let is = instrs(func(m, "k"));
         assert_eq!(mods(is[0]), [".shared::cta", ".u32"]);
@@ -747,6 +760,7 @@ const SAMPLES: &[&str] = &[
     "device_calls.ptx",
     "llvm_style.ptx",
     "math_atomics_warp.ptx",
+    "simd_video.ptx",
 ];
 
 #[test]

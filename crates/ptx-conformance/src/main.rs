@@ -5,7 +5,8 @@
 //!   (the test harness runs this in child processes so that a crashing case is isolated
 //!   and reported instead of taking the whole suite down).
 //! - `ptx-conformance report [FAMILY...]`: run in-process and print failures and counts.
-//! - `ptx-conformance export DIR`: write every case for the hardware check (`hw/check.py`).
+//! - `ptx-conformance export DIR [FAMILY...]`: write every case (of the named families)
+//!   for the hardware check (`hw/check.py`).
 //! - `ptx-conformance list [FAMILY]`: case ids and instructions.
 
 use ptx_conformance::{cpu, export, families};
@@ -59,7 +60,7 @@ fn main() {
         }
         Some("export") => {
             let dir = std::path::PathBuf::from(args.get(1).expect("export DIR"));
-            let summary = export::export_all(&dir).expect("export");
+            let summary = export::export_all(&dir, &args[2..]).expect("export");
             println!("{summary}");
         }
         Some("list") => {
@@ -73,7 +74,7 @@ fn main() {
             }
         }
         _ => {
-            eprintln!("usage: ptx-conformance run FAMILY [--only I,J] [--threads N] | report [FAMILY..] | export DIR | list [FAMILY]");
+            eprintln!("usage: ptx-conformance run FAMILY [--only I,J] [--threads N] | report [FAMILY..] | export DIR [FAMILY..] | list [FAMILY]");
             std::process::exit(2);
         }
     }

@@ -71,6 +71,9 @@ impl FnLowerer<'_> {
             "shf" => self.shf(&m, ops),
             "lop3" => self.lop3(&m, ops),
             "atom" | "red" => self.atom(&i.opcode, &m, ops),
+            op if super::video::is_simd(op) => self.video_simd(op, &m, ops),
+            op if super::video::is_scalar(op) => self.video_scalar(op, &m, ops),
+            "vmad" => self.vmad(&m, ops),
             "exit" if self.cx.warp_size == 64 => self.converged_exit(),
             "ret" | "exit" => {
                 let ret = self.ret_exit();
@@ -471,7 +474,7 @@ impl FnLowerer<'_> {
     }
 
     pub(crate) fn binary(&mut self, op: &str, m: &Mods, ops: &[Operand]) -> R<()> {
-        if matches!(op, "min" | "max") {
+        if matches!(op, "min" | "max" | "add") {
             if let Some(signed) = m.flags.iter().find_map(|f| match *f {
                 ".u16x2" => Some(false),
                 ".s16x2" => Some(true),
@@ -659,12 +662,19 @@ impl FnLowerer<'_> {
     }
 
     /// `min`/`max` on `.u16x2`/`.s16x2` (PTX ISA 9.7.1.10/11): per 16-bit half, `.relu`
-    /// (signed only) clamping negative results to 0.
+    /// (signed only) clamping negative results to 0. `add.u16x2`/`add.s16x2` (9.7.1.1,
+    /// sm_90; what nvcc emits for `__vadd2`): per half, wrapping.
     fn packed_min_max(&mut self, op: &str, signed: bool, m: &Mods, ops: &[Operand]) -> R<()> {
         let ops = self.operands(ops, 3)?;
         let a = self.src(&ops[1], ScalarType::B(32))?;
         let b = self.src(&ops[2], ScalarType::B(32))?;
         let (va, vb) = (self.bitcast(&a, "i32", "<2 x i16>"), self.bitcast(&b, "i32", "<2 x i16>"));
+        if op == "add" {
+            let t = self.t();
+            self.emit(format!("{t} = add <2 x i16> {va}, {vb}"));
+            let r = self.bitcast(&t, "<2 x i16>", "i32");
+            return self.dst(&ops[0], ScalarType::B(32), &r);
+        }
         let f = match (op, signed) {
             ("min", true) => "smin",
             ("min", false) => "umin",

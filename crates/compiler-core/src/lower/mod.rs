@@ -34,6 +34,7 @@ mod module;
 pub mod regions;
 mod rounding;
 mod sreg;
+mod video;
 pub mod types;
 mod warp;
 

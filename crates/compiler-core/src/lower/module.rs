@@ -396,7 +396,7 @@ fn collect_shared<'a>(body: &'a [Statement], out: &mut Vec<&'a VarDecl>) {
 fn mentioned_names<'a>(body: &'a [Statement], out: &mut std::collections::HashSet<&'a str>) {
     fn operand<'a>(o: &'a Operand, out: &mut std::collections::HashSet<&'a str>) {
         match o {
-            Operand::Ident { name, .. } => {
+            Operand::Ident { name, .. } | Operand::Select { name, .. } => {
                 out.insert(name);
             }
             Operand::SymbolOffset { symbol, .. } => {
@@ -405,7 +405,7 @@ fn mentioned_names<'a>(body: &'a [Statement], out: &mut std::collections::HashSe
             Operand::Address { base: AddressBase::Ident(name), .. } => {
                 out.insert(name);
             }
-            Operand::Not(inner) => operand(inner, out),
+            Operand::Not(inner) | Operand::Neg(inner) => operand(inner, out),
             Operand::Vector(items) | Operand::List(items) => items.iter().for_each(|i| operand(i, out)),
             _ => {}
         }

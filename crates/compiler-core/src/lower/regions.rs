@@ -200,8 +200,8 @@ fn writes_first_operand(i: &Instruction) -> bool {
 
 fn names_in(op: &Operand, out: &mut Vec<String>) {
     match op {
-        Operand::Ident { name, .. } => out.push(name.clone()),
-        Operand::Not(o) => names_in(o, out),
+        Operand::Ident { name, .. } | Operand::Select { name, .. } => out.push(name.clone()),
+        Operand::Not(o) | Operand::Neg(o) => names_in(o, out),
         Operand::Address { base: AddressBase::Ident(n), .. } => out.push(n.clone()),
         Operand::Vector(v) | Operand::List(v) => v.iter().for_each(|o| names_in(o, out)),
         Operand::SymbolOffset { symbol, .. } => out.push(symbol.clone()),

@@ -220,6 +220,12 @@ pub enum Operand {
     Sink,
     /// `sym+off` outside brackets (e.g. `mov.u64 %rd1, arr+8;`).
     SymbolOffset { symbol: String, offset: i64 },
+    /// A register with a video-instruction selector (PTX ISA 9.7.17): byte/half-word
+    /// selects `%r.b0` `%r.h1`, SIMD selects `%r.h10` `%r.b7654`, masks `%r.b310`. `sel`
+    /// is the selector without its dot (`b7654`).
+    Select { name: String, sel: String },
+    /// `-%r`: a negated source, which only `vmad` allows (PTX ISA 9.7.17.1 "vmad").
+    Neg(Box<Operand>),
 }
 
 /// Base of an address expression.

@@ -1,6 +1,6 @@
-//! Integer arithmetic (PTX ISA 9.7.1): add/sub (.sat), mul (.lo/.hi/.wide), mad (.lo/.hi/
-//! .wide, .hi.sat), mul24/mad24, div/rem (divisors of zero excluded: PTX leaves the result
-//! unspecified), abs/neg, min/max (.relu, 16x2), sad.
+//! Integer arithmetic (PTX ISA 9.7.1): add/sub (.sat), add on .u16x2/.s16x2, mul (.lo/
+//! .hi/.wide), mad (.lo/.hi/.wide, .hi.sat), mul24/mad24, div/rem (divisors of zero
+//! excluded: PTX leaves the result unspecified), abs/neg, min/max (.relu, 16x2), sad.
 
 use super::{pairs, sat, seed, sx, val, wide, wrap, INTS};
 use crate::case::{Case, Ty};
@@ -109,6 +109,12 @@ pub fn cases() -> Vec<Case> {
                 wrap(if relu { r.max(0) } else { r }, 16) << sh
             };
             lane(0) | lane(16)
+        }));
+    }
+    // 16x2 add (sm_90): per half, wrapping.
+    for t in ["u16x2", "s16x2"] {
+        v.push(bin(&format!("add.{t} %x, %a, %b;"), Ty::B32, Ty::B32, |a, b| {
+            (a.wrapping_add(b) & 0xffff) | ((a >> 16).wrapping_add(b >> 16) & 0xffff) << 16
         }));
     }
     // mul24/mad24: 24-bit operands (sign- or zero-extended), 48-bit product.

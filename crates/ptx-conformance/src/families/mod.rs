@@ -12,6 +12,7 @@ pub mod float;
 pub mod half;
 pub mod int;
 pub mod int_widths;
+pub mod video;
 pub mod warp;
 
 use crate::case::Ty;
@@ -92,6 +93,7 @@ pub fn all() -> Vec<(&'static str, fn() -> Vec<crate::case::Case>)> {
         ("warp", warp::cases),
         ("carry", carry::cases),
         ("int-widths", int_widths::cases),
+        ("video", video::cases),
     ]
 }
 

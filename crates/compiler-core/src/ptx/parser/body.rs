@@ -31,6 +31,19 @@ fn component(word: &str) -> Option<char> {
     }
 }
 
+/// Video-instruction operand selectors (PTX ISA 9.7.17): `.b` then 1-4 byte digits
+/// (0-7), or `.h` then 1-2 half-word digits (0-3). The bare `.b` stays a component.
+fn video_selector(word: &str) -> Option<&str> {
+    let sel = word.strip_prefix('.')?;
+    let (max, digits) = match sel.as_bytes().first()? {
+        b'b' => (b'7', 1..=4),
+        b'h' => (b'3', 1..=2),
+        _ => return None,
+    };
+    let rest = &sel.as_bytes()[1..];
+    (digits.contains(&rest.len()) && rest.iter().all(|c| (b'0'..=max).contains(c))).then_some(sel)
+}
+
 impl<'a> Parser<'a> {
     /// At `{`: parse a function body to its matching `}`. Never fails: errors are
     /// reported and recovered from inside. `pre` holds header pragmas.
@@ -242,7 +255,13 @@ impl<'a> Parser<'a> {
         let mut operands = Vec::new();
         if !self.at(TokKind::Semi) {
             loop {
-                operands.push(self.operand()?);
+                // vmad alone negates register sources (PTX ISA 9.7.17.1 "vmad").
+                if op.text == "vmad" && self.at(TokKind::Minus) && self.peek().kind == TokKind::Ident {
+                    self.bump();
+                    operands.push(Operand::Neg(Box::new(self.simple_operand()?)));
+                } else {
+                    operands.push(self.operand()?);
+                }
                 if !self.eat(TokKind::Comma) {
                     break;
                 }
@@ -307,6 +326,10 @@ impl<'a> Parser<'a> {
                 let mut comp = None;
                 if self.tok.kind == TokKind::Dot && self.tok.glued {
                     let d = self.tok;
+                    if let Some(sel) = video_selector(d.text) {
+                        self.bump();
+                        return Ok(Operand::Select { name: t.text.to_string(), sel: sel.to_string() });
+                    }
                     match component(d.text) {
                         Some(c) => {
                             self.bump();
