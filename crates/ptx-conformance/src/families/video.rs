@@ -11,7 +11,10 @@
 //!
 //! Expectations follow the ISA's pseudocode: operands extracted and sign- or
 //! zero-extended by their own type, the operation exact in `i64`, optional clamp to the
-//! destination's (lane/part) range, then the secondary operation. Inputs are words whose
+//! destination's (lane/part) range, then the secondary operation; except where the
+//! NVIDIA H200 showed otherwise for the scalar forms (`.sat` of `.u32` results and with a
+//! data merge, the `.h1` merge, the secondary operation's operands): those follow the
+//! hardware (`Scalar::eval`; hardware-check.md, "Video family"). Inputs are words whose
 //! bytes are drawn from lane edge values (0, 1, 0x7f, 0x80, 0x81, 0xfe, 0xff) and random
 //! bytes, then fully random words.
 
@@ -226,19 +229,55 @@ fn part(sel: &str) -> (u32, u32) {
 impl Scalar {
     fn eval(&self, a: u64, b: u64, c: u64) -> u64 {
         let ((ao, aw), (bo, bw), (doff, dw)) = (part(self.asel), part(self.bsel), part(self.dsel));
+        let shift = matches!(self.op, "shl" | "shr");
+        let merge = !self.dsel.is_empty();
         let mut t = prim(self.op, self.mode, ext(a, ao, aw, self.ty[1]), ext(b, bo, bw, self.ty[2]));
-        if self.sat {
-            t = clamp(t, dw, self.ty[0]);
+        // `.sat` as the H200 (driver 580, CUDA 13) computes it, which differs from the
+        // ISA's clamp to the destination range (see hardware-check.md, "video"):
+        // - vshl/vshr with a data merge: no saturation at all (the merged field holds the
+        //   result's bits);
+        // - other ops with a data merge: a negative result gives the field's maximum
+        //   (0x7f/0x7fff signed, 0xff/0xffff unsigned), a positive one is clamped to it;
+        // - a whole-word .u32 result: negative gives 0, above 0xffffffff wraps.
+        if self.sat && !(shift && merge) {
+            t = if shift {
+                clamp(t, dw, self.ty[0])
+            } else if merge {
+                let hi = clamp(i128::MAX, dw, self.ty[0]);
+                if t < 0 {
+                    hi
+                } else {
+                    t.min(hi)
+                }
+            } else if !self.ty[0] {
+                if t < 0 {
+                    0
+                } else {
+                    t & 0xffff_ffff
+                }
+            } else {
+                clamp(t, 32, true)
+            };
         }
         // vset's result, and so c, is unsigned.
-        let cv = ext(c, 0, 32, self.ty[0] && self.op != "set");
+        let dsigned = self.ty[0] && self.op != "set";
+        if !self.secop.is_empty() && self.op != "shl" {
+            // H200: the secondary operation sees the result truncated to 32 bits (and
+            // extended by the destination type), not the exact 34-bit value.
+            t = ext(t as u64 & 0xffff_ffff, 0, 32, dsigned);
+        }
+        // H200: for `.max` (not with vmax), c is read as signed whatever the type.
+        let cv = ext(c, 0, 32, dsigned || (self.secop == "max" && self.op != "max"));
         let r = match self.secop {
             "add" => t + cv,
             "min" => t.min(cv),
             "max" => t.max(cv),
-            _ if !self.dsel.is_empty() => {
+            _ if merge => {
                 let fm = ((1u64 << dw) - 1) << doff;
-                return (c & !fm | (t as u64) << doff & fm) & 0xffff_ffff;
+                // H200: a `.h1` merge takes bits 16-31 of the result in place; byte and
+                // `.h0` merges take the result's low part (as the ISA says).
+                let v = if self.dsel == "h1" { t as u64 & fm } else { (t as u64) << doff & fm };
+                return (c & !fm | v) & 0xffff_ffff;
             }
             _ => t,
         };
