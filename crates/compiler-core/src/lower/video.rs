@@ -309,9 +309,13 @@ impl FnLowerer<'_> {
         // - other ops with a data merge: a negative result gives the field's maximum
         //   (0x7f/0x7fff signed, 0xff/0xffff unsigned), a positive one is clamped to it;
         // - a whole-word `.u32` result: negative gives 0, above 0xffffffff wraps;
-        // - a whole-word `.s32` result, and the shifts without merge: as the ISA says.
+        // - vshl without merge: the shifted value wraps to 34 bits, then the ISA's clamp;
+        // - a whole-word `.s32` result, and vshr without merge: as the ISA says.
         if m.has(".sat") && !(shift && merge) {
             t = if shift || (!merge && ds) {
+                // H200: vshl's value is kept to 34 bits (two's complement) before the
+                // clamp (`vshl.s32.s32.u32.sat.clamp 0x014001fe, 32` = 0x80000000).
+                let t = if op == "shl" { self.field(it, &t, 0, 34, true) } else { t };
                 self.clamp(it, &t, range(dw, ds))
             } else {
                 let neg = self.t();

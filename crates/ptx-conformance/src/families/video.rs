@@ -238,9 +238,14 @@ impl Scalar {
         //   result's bits);
         // - other ops with a data merge: a negative result gives the field's maximum
         //   (0x7f/0x7fff signed, 0xff/0xffff unsigned), a positive one is clamped to it;
-        // - a whole-word .u32 result: negative gives 0, above 0xffffffff wraps.
+        // - a whole-word .u32 result: negative gives 0, above 0xffffffff wraps;
+        // - vshl without merge: the shifted value wraps to 34 bits, then the ISA's clamp.
         if self.sat && !(shift && merge) {
             t = if shift {
+                // H200: vshl's value is kept to 34 bits (two's complement) before the
+                // clamp: `vshl.s32.s32.u32.sat.clamp 0x014001fe, 32` = 0x80000000
+                // (bits 33-32 = 0b10, negative), `0x80fe0001, 32` = 0x7fffffff.
+                let t = if self.op == "shl" { ext(t as u64, 0, 34, true) } else { t };
                 clamp(t, dw, self.ty[0])
             } else if merge {
                 let hi = clamp(i128::MAX, dw, self.ty[0]);
