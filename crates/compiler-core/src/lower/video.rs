@@ -365,7 +365,9 @@ impl FnLowerer<'_> {
     /// anything is negated; a negation is a bitwise not plus one (of the 128-bit product,
     /// or of the 32-bit `c` before its extension); `c` is sign-extended when the result
     /// is signed; the scaled 128-bit sum keeps 64 bits, extended by the result's sign,
-    /// and `.sat` clamps to the 32-bit range of that sign.
+    /// and `.sat` clamps to the 32-bit range of that sign. Where the NVIDIA H200 differs
+    /// (how `a`, `b` and `c` are extended, the shift of a `.u32` result) the code follows
+    /// the hardware and says so below.
     pub(crate) fn vmad(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
         let it = "i128";
         let [_, as_, bs] = self.video_types("mad", m)?;
@@ -390,21 +392,29 @@ impl FnLowerer<'_> {
         let (boff, bw) = part(bsel).map_err(|e| self.err(e))?;
         let signed = as_ || bs || negp || nc;
         let (a, b, c) = (self.word(it, &a)?, self.word(it, &b)?, self.word(it, &c)?);
-        let va = self.field(it, &a, aoff, aw, as_);
-        let vb = self.field(it, &b, boff, bw, bs);
+        // NVIDIA H200 (driver 580, CUDA 13), not the ISA's pseudocode (see
+        // crates/ptx-conformance/hardware-check.md, "Video family", rule 8): a whole-word
+        // `a` or `b` is read as signed whatever its type (a selected part by its type),
+        // and `c` always as signed; e.g. `vmad.u32.u32.u32.shr7 0xe5fe0000, 0x19008001,
+        // 0xfe0000ff` = 0xfdc7fc01 (the ISA: 0x01c7fc01).
+        let va = self.field(it, &a, aoff, aw, as_ || asel.is_none());
+        let vb = self.field(it, &b, boff, bw, bs || bsel.is_none());
         let mut p = self.vop(it, "mul", &va, &vb);
         let c = if nc { self.vop(it, "xor", &c, "4294967295") } else { c };
         if negp {
             p = self.vop(it, "xor", &p, "-1");
         }
-        let c = self.field(it, &c, 0, 32, signed);
+        let c = self.field(it, &c, 0, 32, true);
         let mut t = self.vop(it, "add", &p, &c);
         if m.has(".po") || negp || nc {
             t = self.vop(it, "add", &t, "1");
         }
         let scale = if m.has(".shr7") { 7 } else if m.has(".shr15") { 15 } else { 0 };
-        let s = self.vop(it, "ashr", &t, &scale.to_string());
-        let t = self.field(it, &s, 0, 64, signed);
+        // H200: the sum is kept to 64 bits, then shifted arithmetically for an `.s32`
+        // result and logically (as a 64-bit unsigned value) for `.u32`; without a shift,
+        // `.sat` of a `.u32` result reads the 64-bit sum as signed (negative gives 0).
+        let t = self.field(it, &t, 0, 64, signed || scale == 0);
+        let t = self.vop(it, "ashr", &t, &scale.to_string());
         let t = if m.has(".sat") { self.clamp(it, &t, range(32, signed)) } else { t };
         self.store_word(it, &d, &t)
     }

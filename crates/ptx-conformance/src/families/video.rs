@@ -436,7 +436,8 @@ fn shifts_and_compares(v: &mut Vec<Case>) {
     }
 }
 
-/// `vmad` (9.7.17.1 "vmad"): `(a * b) + c (+ 1 for .po)`, signed when either source is
+/// `vmad` (9.7.17.1 "vmad"), with the operand reading and shift the H200 showed (see the
+/// closure below): `(a * b) + c (+ 1 for .po)`, signed when either source is
 /// or anything is negated; a negated product is `!p + 1` (128 bits), a negated `c` is
 /// `!c` (32 bits) then `+ 1`; `c` extended by the result's sign; the sum shifted right by
 /// the scale, kept to 64 bits and extended by that sign; `.sat` to the 32-bit range of
@@ -492,12 +493,18 @@ fn vmad_cases() -> Vec<Case> {
             let ((ao, aw), (bo, bw)) = (part(asel), part(bsel));
             v.push(
                 Case::simple(F, body, words(3), Ty::B32, move |r| {
-                    let p = ext(r[0], ao, aw, ab[0]) * ext(r[1], bo, bw, ab[1]);
+                    // As the H200 computes it (hardware-check.md, "Video family", rule
+                    // 8), not the ISA: a whole-word `a` or `b` is read as signed whatever
+                    // its type (selected parts by their type), `c` always as signed; the
+                    // sum is kept to 64 bits, shifted arithmetically for an `.s32` result
+                    // and logically (as a 64-bit unsigned value) for `.u32`; without a
+                    // shift a `.u32` result's 64-bit sum is read as signed for `.sat`.
+                    let p = ext(r[0], ao, aw, ab[0] || asel.is_empty()) * ext(r[1], bo, bw, ab[1] || bsel.is_empty());
                     let p = if negp { !p } else { p };
                     let c = if neg[2] { !r[2] & 0xffff_ffff } else { r[2] };
                     let lsb = (po || negp || neg[2]) as i128;
-                    let t = (p + ext(c, 0, 32, signed) + lsb) >> scale;
-                    let t = if signed { t as i64 as i128 } else { t as u64 as i128 };
+                    let t = (p + ext(c, 0, 32, true) + lsb) as u64;
+                    let t = if signed || scale == 0 { (t as i64 >> scale) as i128 } else { (t >> scale) as i128 };
                     let t = if sat { clamp(t, 32, signed) } else { t };
                     t as u64 & 0xffff_ffff
                 })
