@@ -9,7 +9,10 @@
 //!   clamps to the range of the destination type, narrowed to the byte or half-word a
 //!   data merge writes (`optSaturate`); then either a secondary operation with `c`
 //!   (`.add`/`.min`/`.max`, `c` read as `.dtype`, `optSecOp`) or a data merge of the
-//!   result into `c` at `d`'s selector (`optMerge`).
+//!   result into `c` at `d`'s selector (`optMerge`). Where the NVIDIA H200 disagrees
+//!   (`.sat` of `.u32` results and with a merge, the `.h1` merge, the secondary
+//!   operation's operands), `video_scalar` follows the hardware and says so
+//!   (crates/ptx-conformance/hardware-check.md, "Video family").
 //! - SIMD video instructions (9.7.17.2 "SIMD Video Instructions": `vadd2` ... `vmax2`
 //!   on half-words, `vadd4` ... `vmax4` on bytes): lane `i` of `a` and of `b` is picked by
 //!   `.asel`/`.bsel` from the eight bytes (four half-words) of `{b, a}` (digits written
@@ -298,22 +301,57 @@ impl FnLowerer<'_> {
         let va = self.field(it, &a, aoff, aw, as_);
         let vb = self.field(it, &b, boff, bw, bs);
         let mut t = self.video_primary(it, op, m, &va, &vb)?;
-        if m.has(".sat") {
-            t = self.clamp(it, &t, range(dw, ds));
+        let shift = matches!(op, "shl" | "shr");
+        let merge = dsel.is_some();
+        // `.sat` follows the NVIDIA H200 (driver 580, CUDA 13), not the ISA's clamp to
+        // the destination range (crates/ptx-conformance/hardware-check.md, "video"):
+        // - vshl/vshr with a data merge: no saturation (the field gets the result's bits);
+        // - other ops with a data merge: a negative result gives the field's maximum
+        //   (0x7f/0x7fff signed, 0xff/0xffff unsigned), a positive one is clamped to it;
+        // - a whole-word `.u32` result: negative gives 0, above 0xffffffff wraps;
+        // - vshl without merge: the shifted value wraps to 34 bits, then the ISA's clamp;
+        // - a whole-word `.s32` result, and vshr without merge: as the ISA says.
+        if m.has(".sat") && !(shift && merge) {
+            t = if shift || (!merge && ds) {
+                // H200: vshl's value is kept to 34 bits (two's complement) before the
+                // clamp (`vshl.s32.s32.u32.sat.clamp 0x014001fe, 32` = 0x80000000).
+                let t = if op == "shl" { self.field(it, &t, 0, 34, true) } else { t };
+                self.clamp(it, &t, range(dw, ds))
+            } else {
+                let neg = self.t();
+                self.emit(format!("{neg} = icmp slt {it} {t}, 0"));
+                let (lo_val, pos) = if merge {
+                    let hi = range(dw, ds).1.to_string();
+                    (hi.clone(), self.pick(it, "slt", &t, &hi))
+                } else {
+                    ("0".to_string(), self.vop(it, "and", &t, "4294967295"))
+                };
+                let r = self.t();
+                self.emit(format!("{r} = select i1 {neg}, {it} {lo_val}, {it} {pos}"));
+                r
+            };
         }
         if let Some(s) = secop {
+            // H200: the secondary operation sees the result truncated to 32 bits and
+            // extended by the destination type (vshl keeps the exact value, as the ISA
+            // says), and `.max` (except with vmax) reads c as signed whatever the type.
+            if op != "shl" {
+                t = self.field(it, &t, 0, 32, ds);
+            }
             let c = self.word(it, &ops[3])?;
-            let c = self.field(it, &c, 0, 32, ds);
+            let c = self.field(it, &c, 0, 32, ds || (s == ".max" && op != "max"));
             t = match s {
                 ".add" => self.vop(it, "add", &t, &c),
                 ".min" => self.pick(it, "slt", &t, &c),
                 _ => self.pick(it, "sgt", &t, &c),
             };
-        } else if dsel.is_some() {
+        } else if let Some(sel) = dsel {
             let c = self.word(it, &ops[3])?;
             let fmask = ((1u64 << dw) - 1) << doff;
             let keep = self.vop(it, "and", &c, &(!fmask & 0xffff_ffff).to_string());
-            let v = self.vop(it, "shl", &t, &doff.to_string());
+            // H200: a `.h1` merge writes bits 16-31 of the result in place; byte and
+            // `.h0` merges write the result's low part (as the ISA says).
+            let v = if sel == "h1" { t } else { self.vop(it, "shl", &t, &doff.to_string()) };
             let v = self.vop(it, "and", &v, &fmask.to_string());
             t = self.vop(it, "or", &keep, &v);
         }
@@ -327,7 +365,9 @@ impl FnLowerer<'_> {
     /// anything is negated; a negation is a bitwise not plus one (of the 128-bit product,
     /// or of the 32-bit `c` before its extension); `c` is sign-extended when the result
     /// is signed; the scaled 128-bit sum keeps 64 bits, extended by the result's sign,
-    /// and `.sat` clamps to the 32-bit range of that sign.
+    /// and `.sat` clamps to the 32-bit range of that sign. Where the NVIDIA H200 differs
+    /// (how `a`, `b` and `c` are extended, the shift of a `.u32` result) the code follows
+    /// the hardware and says so below.
     pub(crate) fn vmad(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
         let it = "i128";
         let [_, as_, bs] = self.video_types("mad", m)?;
@@ -352,21 +392,29 @@ impl FnLowerer<'_> {
         let (boff, bw) = part(bsel).map_err(|e| self.err(e))?;
         let signed = as_ || bs || negp || nc;
         let (a, b, c) = (self.word(it, &a)?, self.word(it, &b)?, self.word(it, &c)?);
-        let va = self.field(it, &a, aoff, aw, as_);
-        let vb = self.field(it, &b, boff, bw, bs);
+        // NVIDIA H200 (driver 580, CUDA 13), not the ISA's pseudocode (see
+        // crates/ptx-conformance/hardware-check.md, "Video family", rule 8): a whole-word
+        // `a` or `b` is read as signed whatever its type (a selected part by its type),
+        // and `c` always as signed; e.g. `vmad.u32.u32.u32.shr7 0xe5fe0000, 0x19008001,
+        // 0xfe0000ff` = 0xfdc7fc01 (the ISA: 0x01c7fc01).
+        let va = self.field(it, &a, aoff, aw, as_ || asel.is_none());
+        let vb = self.field(it, &b, boff, bw, bs || bsel.is_none());
         let mut p = self.vop(it, "mul", &va, &vb);
         let c = if nc { self.vop(it, "xor", &c, "4294967295") } else { c };
         if negp {
             p = self.vop(it, "xor", &p, "-1");
         }
-        let c = self.field(it, &c, 0, 32, signed);
+        let c = self.field(it, &c, 0, 32, true);
         let mut t = self.vop(it, "add", &p, &c);
         if m.has(".po") || negp || nc {
             t = self.vop(it, "add", &t, "1");
         }
         let scale = if m.has(".shr7") { 7 } else if m.has(".shr15") { 15 } else { 0 };
-        let s = self.vop(it, "ashr", &t, &scale.to_string());
-        let t = self.field(it, &s, 0, 64, signed);
+        // H200: the sum is kept to 64 bits, then shifted arithmetically for an `.s32`
+        // result and logically (as a 64-bit unsigned value) for `.u32`; without a shift,
+        // `.sat` of a `.u32` result reads the 64-bit sum as signed (negative gives 0).
+        let t = self.field(it, &t, 0, 64, signed || scale == 0);
+        let t = self.vop(it, "ashr", &t, &scale.to_string());
         let t = if m.has(".sat") { self.clamp(it, &t, range(32, signed)) } else { t };
         self.store_word(it, &d, &t)
     }

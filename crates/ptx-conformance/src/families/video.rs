@@ -11,7 +11,10 @@
 //!
 //! Expectations follow the ISA's pseudocode: operands extracted and sign- or
 //! zero-extended by their own type, the operation exact in `i64`, optional clamp to the
-//! destination's (lane/part) range, then the secondary operation. Inputs are words whose
+//! destination's (lane/part) range, then the secondary operation; except where the
+//! NVIDIA H200 showed otherwise for the scalar forms (`.sat` of `.u32` results and with a
+//! data merge, the `.h1` merge, the secondary operation's operands): those follow the
+//! hardware (`Scalar::eval`; hardware-check.md, "Video family"). Inputs are words whose
 //! bytes are drawn from lane edge values (0, 1, 0x7f, 0x80, 0x81, 0xfe, 0xff) and random
 //! bytes, then fully random words.
 
@@ -226,19 +229,60 @@ fn part(sel: &str) -> (u32, u32) {
 impl Scalar {
     fn eval(&self, a: u64, b: u64, c: u64) -> u64 {
         let ((ao, aw), (bo, bw), (doff, dw)) = (part(self.asel), part(self.bsel), part(self.dsel));
+        let shift = matches!(self.op, "shl" | "shr");
+        let merge = !self.dsel.is_empty();
         let mut t = prim(self.op, self.mode, ext(a, ao, aw, self.ty[1]), ext(b, bo, bw, self.ty[2]));
-        if self.sat {
-            t = clamp(t, dw, self.ty[0]);
+        // `.sat` as the H200 (driver 580, CUDA 13) computes it, which differs from the
+        // ISA's clamp to the destination range (see hardware-check.md, "video"):
+        // - vshl/vshr with a data merge: no saturation at all (the merged field holds the
+        //   result's bits);
+        // - other ops with a data merge: a negative result gives the field's maximum
+        //   (0x7f/0x7fff signed, 0xff/0xffff unsigned), a positive one is clamped to it;
+        // - a whole-word .u32 result: negative gives 0, above 0xffffffff wraps;
+        // - vshl without merge: the shifted value wraps to 34 bits, then the ISA's clamp.
+        if self.sat && !(shift && merge) {
+            t = if shift {
+                // H200: vshl's value is kept to 34 bits (two's complement) before the
+                // clamp: `vshl.s32.s32.u32.sat.clamp 0x014001fe, 32` = 0x80000000
+                // (bits 33-32 = 0b10, negative), `0x80fe0001, 32` = 0x7fffffff.
+                let t = if self.op == "shl" { ext(t as u64, 0, 34, true) } else { t };
+                clamp(t, dw, self.ty[0])
+            } else if merge {
+                let hi = clamp(i128::MAX, dw, self.ty[0]);
+                if t < 0 {
+                    hi
+                } else {
+                    t.min(hi)
+                }
+            } else if !self.ty[0] {
+                if t < 0 {
+                    0
+                } else {
+                    t & 0xffff_ffff
+                }
+            } else {
+                clamp(t, 32, true)
+            };
         }
         // vset's result, and so c, is unsigned.
-        let cv = ext(c, 0, 32, self.ty[0] && self.op != "set");
+        let dsigned = self.ty[0] && self.op != "set";
+        if !self.secop.is_empty() && self.op != "shl" {
+            // H200: the secondary operation sees the result truncated to 32 bits (and
+            // extended by the destination type), not the exact 34-bit value.
+            t = ext(t as u64 & 0xffff_ffff, 0, 32, dsigned);
+        }
+        // H200: for `.max` (not with vmax), c is read as signed whatever the type.
+        let cv = ext(c, 0, 32, dsigned || (self.secop == "max" && self.op != "max"));
         let r = match self.secop {
             "add" => t + cv,
             "min" => t.min(cv),
             "max" => t.max(cv),
-            _ if !self.dsel.is_empty() => {
+            _ if merge => {
                 let fm = ((1u64 << dw) - 1) << doff;
-                return (c & !fm | (t as u64) << doff & fm) & 0xffff_ffff;
+                // H200: a `.h1` merge takes bits 16-31 of the result in place; byte and
+                // `.h0` merges take the result's low part (as the ISA says).
+                let v = if self.dsel == "h1" { t as u64 & fm } else { (t as u64) << doff & fm };
+                return (c & !fm | v) & 0xffff_ffff;
             }
             _ => t,
         };
@@ -392,7 +436,8 @@ fn shifts_and_compares(v: &mut Vec<Case>) {
     }
 }
 
-/// `vmad` (9.7.17.1 "vmad"): `(a * b) + c (+ 1 for .po)`, signed when either source is
+/// `vmad` (9.7.17.1 "vmad"), with the operand reading and shift the H200 showed (see the
+/// closure below): `(a * b) + c (+ 1 for .po)`, signed when either source is
 /// or anything is negated; a negated product is `!p + 1` (128 bits), a negated `c` is
 /// `!c` (32 bits) then `+ 1`; `c` extended by the result's sign; the sum shifted right by
 /// the scale, kept to 64 bits and extended by that sign; `.sat` to the 32-bit range of
@@ -448,12 +493,18 @@ fn vmad_cases() -> Vec<Case> {
             let ((ao, aw), (bo, bw)) = (part(asel), part(bsel));
             v.push(
                 Case::simple(F, body, words(3), Ty::B32, move |r| {
-                    let p = ext(r[0], ao, aw, ab[0]) * ext(r[1], bo, bw, ab[1]);
+                    // As the H200 computes it (hardware-check.md, "Video family", rule
+                    // 8), not the ISA: a whole-word `a` or `b` is read as signed whatever
+                    // its type (selected parts by their type), `c` always as signed; the
+                    // sum is kept to 64 bits, shifted arithmetically for an `.s32` result
+                    // and logically (as a 64-bit unsigned value) for `.u32`; without a
+                    // shift a `.u32` result's 64-bit sum is read as signed for `.sat`.
+                    let p = ext(r[0], ao, aw, ab[0] || asel.is_empty()) * ext(r[1], bo, bw, ab[1] || bsel.is_empty());
                     let p = if negp { !p } else { p };
                     let c = if neg[2] { !r[2] & 0xffff_ffff } else { r[2] };
                     let lsb = (po || negp || neg[2]) as i128;
-                    let t = (p + ext(c, 0, 32, signed) + lsb) >> scale;
-                    let t = if signed { t as i64 as i128 } else { t as u64 as i128 };
+                    let t = (p + ext(c, 0, 32, true) + lsb) as u64;
+                    let t = if signed || scale == 0 { (t as i64 >> scale) as i128 } else { (t >> scale) as i128 };
                     let t = if sat { clamp(t, 32, signed) } else { t };
                     t as u64 & 0xffff_ffff
                 })
