@@ -106,21 +106,36 @@ impl HostModule {
         }
     }
 
-    /// Kernel `name` ready to run, compiled now if the module is lazy and this is its
-    /// first use. `Ok(None)`: no such kernel.
-    pub fn kernel(&self, name: &str) -> Result<Option<HostKernel>, HostError> {
+    /// Kernel `name` ready to run and the static `.shared` bytes it needs (the module's
+    /// window, or for a lazy module the variables the kernel can reach), compiled now if
+    /// the module is lazy and this is its first use. `Ok(None)`: no such kernel. One
+    /// lookup and no copy of the kernel: launches call this.
+    pub fn launchable(&self, name: &str) -> Result<Option<(Launchable<'_>, u64)>, HostError> {
         match &self.lazy {
-            Some(l) => Ok(l.kernel(&self._jit, name)?.map(|(k, _)| k)),
-            None => Ok(self.kernels.iter().find(|k| k.meta.name == name).cloned()),
+            Some(l) => Ok(l.kernel(&self._jit, name)?.map(|(k, bytes)| (Launchable::Lazy(k), bytes))),
+            None => Ok(self.kernels.iter().find(|k| k.meta.name == name).map(|k| (Launchable::Compiled(k), self.static_shared_bytes))),
         }
     }
 
-    /// The static `.shared` bytes kernel `name` needs: the module's window, or for a lazy
-    /// module the variables the kernel can reach (0 if it does not compile).
-    pub fn static_shared_bytes_of(&self, name: &str) -> u64 {
-        match &self.lazy {
-            Some(l) => l.kernel(&self._jit, name).ok().flatten().map_or(0, |(_, bytes)| bytes),
-            None => self.static_shared_bytes,
+    /// [`HostModule::launchable`]'s kernel, as a copy.
+    pub fn kernel(&self, name: &str) -> Result<Option<HostKernel>, HostError> {
+        Ok(self.launchable(name)?.map(|(k, _)| k.clone()))
+    }
+}
+
+/// A kernel found by [`HostModule::launchable`]: borrowed from an eagerly compiled module,
+/// or shared with a lazy module's table of compiled kernels.
+pub enum Launchable<'a> {
+    Compiled(&'a HostKernel),
+    Lazy(std::sync::Arc<HostKernel>),
+}
+
+impl std::ops::Deref for Launchable<'_> {
+    type Target = HostKernel;
+    fn deref(&self) -> &HostKernel {
+        match self {
+            Launchable::Compiled(k) => k,
+            Launchable::Lazy(k) => k,
         }
     }
 }

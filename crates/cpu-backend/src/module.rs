@@ -67,17 +67,17 @@ impl LoadedModule for CpuModule {
         // A lazy module compiles the kernel now (as NVIDIA's lazy loading loads it at
         // cuModuleGetFunction). If that fails, the signature still describes it and the
         // launch reports the error.
-        let meta = match self.host.kernel(name) {
-            Ok(Some(k)) => k.meta,
+        let (meta, static_shared) = match self.host.launchable(name) {
+            Ok(Some((k, bytes))) => (k.meta.clone(), bytes),
             Ok(None) => return None,
-            Err(_) => self.host.kernel_meta(name)?,
+            Err(_) => (self.host.kernel_meta(name)?, 0),
         };
         let m = &meta;
         Some(KernelInfo {
             name: m.name.clone(),
             params: m.params.iter().map(|&(offset, size)| ParamLayout { offset, size }).collect(),
             param_buffer_size: m.param_buffer_size,
-            static_shared_bytes: self.host.static_shared_bytes_of(name) as u32,
+            static_shared_bytes: static_shared as u32,
             local_bytes_per_thread: m.local_bytes as u32,
             max_threads_per_block: m
                 .reqntid
@@ -112,8 +112,8 @@ impl LoadedModule for CpuModule {
 
 impl CpuModule {
     fn run(&self, kernel: &str, config: &LaunchConfig, params: &[u8], cooperative: bool) -> Result<(), DeviceError> {
-        let k = match self.host.kernel(kernel) {
-            Ok(Some(k)) => k,
+        let (k, static_shared) = match self.host.launchable(kernel) {
+            Ok(Some(found)) => found,
             Ok(None) => return Err(DeviceError::NotSupported(format!("no kernel named {kernel}"))),
             Err(e) => return Err(DeviceError::NotSupported(format!("kernel {kernel} could not be compiled: {e}"))),
         };
@@ -148,7 +148,7 @@ impl CpuModule {
             grid: config.grid,
             block: config.block,
             dynamic_shared: config.dynamic_shared_bytes,
-            static_shared: self.host.static_shared_bytes_of(kernel) as u32,
+            static_shared: static_shared as u32,
             fault: &fault,
             printf: &printf,
             envreg: &envreg,

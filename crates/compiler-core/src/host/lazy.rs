@@ -17,11 +17,11 @@
 
 use super::{codegen, entry_points, host_machine, object_cache_key, partition, HostError, HostKernel, HostModule, HostOptions, Jit, Part};
 use crate::cache::{self, Cache};
-use crate::lower::{kernel_signature, lower_module_subset, KernelMeta, LowerOptions};
+use crate::lower::{kernel_signature, lower_module_subset, mentioned_names, KernelMeta, LowerOptions};
 use crate::ptx::ast::*;
 use crate::target::host::HostTarget;
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 /// PTX modules at least this large compile lazily unless the options say otherwise.
 pub(crate) const LAZY_MIN_PTX_BYTES: usize = 2 << 20;
@@ -36,7 +36,7 @@ pub(crate) struct LazyKernels {
     cache: Option<Cache>,
     /// Kernels compiled so far with their static shared-memory bytes (or the error their
     /// compile gave).
-    compiled: Mutex<HashMap<String, Result<(HostKernel, u64), String>>>,
+    compiled: Mutex<HashMap<String, Result<(Arc<HostKernel>, u64), String>>>,
 }
 
 /// Parses nothing more: `ast` is the parsed module. Compiles its variables and returns a
@@ -90,7 +90,7 @@ pub(crate) fn compile(ast: Module, warnings: Vec<crate::diag::Diagnostic>, optio
 
 impl LazyKernels {
     /// Kernel `name` and its static shared-memory bytes, compiled into `jit` on first use.
-    pub(crate) fn kernel(&self, jit: &Jit, name: &str) -> Result<Option<(HostKernel, u64)>, HostError> {
+    pub(crate) fn kernel(&self, jit: &Jit, name: &str) -> Result<Option<(Arc<HostKernel>, u64)>, HostError> {
         if !self.metas.iter().any(|k| k.name == name) {
             return Ok(None);
         }
@@ -99,7 +99,7 @@ impl LazyKernels {
         if let Some(done) = compiled.get(name) {
             return done.clone().map(Some).map_err(HostError::Llvm);
         }
-        let result = self.compile_kernel(jit, name);
+        let result = self.compile_kernel(jit, name).map(|(k, bytes)| (Arc::new(k), bytes));
         compiled.insert(name.to_string(), result.as_ref().map(Clone::clone).map_err(ToString::to_string));
         result.map(Some)
     }
@@ -174,42 +174,23 @@ pub(crate) fn reachable<'a>(m: &Module, roots: impl Iterator<Item = &'a str>) ->
             continue;
         }
         let Some(body) = bodies.get(f.as_str()) else { continue };
-        let mut mentioned = Vec::new();
-        if mentions(body, &names, &mut mentioned) {
+        if calls_through_register(body, &names) {
             return names.iter().map(|n| n.to_string()).collect();
         }
-        work.extend(mentioned.into_iter().filter(|n| !seen.contains(*n)).map(str::to_string));
+        let mut mentioned = HashSet::new();
+        mentioned_names(body, &mut mentioned);
+        work.extend(mentioned.into_iter().filter(|n| names.contains(n) && !seen.contains(*n)).map(str::to_string));
     }
     seen
 }
 
-/// Collects the function names `body` mentions; true when it calls through a register.
-fn mentions<'a>(body: &'a [Statement], names: &HashSet<&str>, out: &mut Vec<&'a str>) -> bool {
-    fn operand<'a>(o: &'a Operand, names: &HashSet<&str>, out: &mut Vec<&'a str>) {
-        match o {
-            Operand::Ident { name, .. } if names.contains(name.as_str()) => out.push(name),
-            Operand::SymbolOffset { symbol, .. } if names.contains(symbol.as_str()) => out.push(symbol),
-            Operand::Address { base: AddressBase::Ident(name), .. } if names.contains(name.as_str()) => out.push(name),
-            Operand::Not(inner) => operand(inner, names, out),
-            Operand::Vector(items) | Operand::List(items) => items.iter().for_each(|i| operand(i, names, out)),
-            _ => {}
+/// Whether `body` calls through a register (a callee that is no function of the module).
+fn calls_through_register(body: &[Statement], names: &HashSet<&str>) -> bool {
+    body.iter().any(|s| match s {
+        Statement::Instr(i) if i.opcode == "call" => {
+            matches!(i.operands.iter().find(|o| !matches!(o, Operand::List(_))), Some(Operand::Ident { name, .. }) if !names.contains(name.as_str()))
         }
-    }
-    let mut indirect = false;
-    for s in body {
-        match s {
-            Statement::Instr(i) => {
-                if i.opcode == "call" {
-                    let target = i.operands.iter().find(|o| !matches!(o, Operand::List(_)));
-                    if let Some(Operand::Ident { name, .. }) = target {
-                        indirect |= !names.contains(name.as_str());
-                    }
-                }
-                i.operands.iter().for_each(|o| operand(o, names, out));
-            }
-            Statement::Block(b) => indirect |= mentions(b, names, out),
-            _ => {}
-        }
-    }
-    indirect
+        Statement::Block(b) => calls_through_register(b, names),
+        _ => false,
+    })
 }

@@ -393,7 +393,7 @@ fn collect_shared<'a>(body: &'a [Statement], out: &mut Vec<&'a VarDecl>) {
 
 /// Whether some instruction of `body` satisfies `pred`.
 /// Every identifier `body` mentions as an operand (registers, variables, functions).
-fn mentioned_names<'a>(body: &'a [Statement], out: &mut std::collections::HashSet<&'a str>) {
+pub(crate) fn mentioned_names<'a>(body: &'a [Statement], out: &mut std::collections::HashSet<&'a str>) {
     fn operand<'a>(o: &'a Operand, out: &mut std::collections::HashSet<&'a str>) {
         match o {
             Operand::Ident { name, .. } | Operand::Select { name, .. } => {
