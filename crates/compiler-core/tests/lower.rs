@@ -92,3 +92,36 @@ fn invalid_video_forms_are_diagnosed() {
         assert!(err.contains(want), "{instr}: {err}");
     }
 }
+
+/// Which kernels' blocks may wait for each other (`KernelMeta::blocks_communicate`): the CPU
+/// device hands the blocks of the others to threads in runs, in any interleaving.
+#[test]
+fn kernels_whose_blocks_may_communicate() {
+    // (body of `k`, expected); `helper` is a function with an atomic that bodies may call.
+    let cases = [
+        ("ld.global.f32 %f1, [%rd1]; st.global.f32 [%rd1], %f1;", false),
+        ("ld.global.nc.f32 %f1, [%rd1]; st.shared.f32 [%rd1], %f1; bar.sync 0;", false),
+        ("atom.global.add.u32 %r1, [%rd1], 1;", true),
+        ("red.global.add.u32 [%rd1], 1;", true),
+        ("ld.volatile.global.u32 %r1, [%rd1];", true),
+        ("ld.acquire.gpu.global.u32 %r1, [%rd1];", true),
+        ("st.relaxed.gpu.global.u32 [%rd1], %r1;", true),
+        ("ld.global.cv.u32 %r1, [%rd1];", true),
+        ("membar.gl;", true),
+        ("fence.acq_rel.gpu;", true),
+        ("call.uni helper, ();", true),
+        ("call.uni plain, ();", false),
+    ];
+    for (body, want) in cases {
+        let ptx = format!(
+            ".version 8.0\n.target sm_80\n.address_size 64\n\
+             .func helper() {{ .reg .b64 %rd<2>; .reg .b32 %r<2>; mov.u64 %rd1, 0; atom.global.add.u32 %r1, [%rd1], 1; ret; }}\n\
+             .func plain() {{ ret; }}\n\
+             .visible .entry k(.param .u64 p) {{\n .reg .b64 %rd<2>; .reg .b32 %r<2>; .reg .f32 %f<2>;\n \
+             ld.param.u64 %rd1, [p];\n mov.u32 %r1, 1;\n {body}\n ret;\n}}\n"
+        );
+        let m = compile_ptx(&ptx, &HostOptions { opt_level: 1, ..HostOptions::default() }).unwrap_or_else(|e| panic!("{body}: {e}"));
+        let k = m.kernels.iter().find(|k| k.meta.name == "k").unwrap();
+        assert_eq!(k.meta.blocks_communicate, want, "{body}");
+    }
+}

@@ -129,10 +129,12 @@ impl LaunchShape<'_> {
         let mut co: Fiber = unsafe {
             Coroutine::with_stack_unchecked(stack, move |y: &Yielder<(), Suspend>, ()| {
                 let (this, cursor, scratch) = (&*(this as *const Self), &*(cursor_ptr as *const BlockCursor), &mut *(scratch_ptr as *mut BlockScratch));
-                while let Some(index) = cursor.take() {
-                    this.run_block(index, scratch, y, &*(in_kernel as *const AtomicBool));
-                    if this.fault.load(Ordering::Relaxed) != 0 {
-                        break;
+                'blocks: while let Some(range) = cursor.take() {
+                    for index in range {
+                        this.run_block(index, scratch, y, &*(in_kernel as *const AtomicBool));
+                        if this.fault.load(Ordering::Relaxed) != 0 {
+                            break 'blocks;
+                        }
                     }
                 }
                 Exit::Done

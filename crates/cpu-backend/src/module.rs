@@ -2,7 +2,7 @@
 
 use crate::block::LaunchShape;
 use crate::fault;
-use crate::pool::{BlockCursor, BlockRunner, Pool, WorkerState};
+use crate::pool::{BlockCursor, BlockOrder, BlockRunner, Pool, WorkerState};
 use crate::printf::{Output, PrintfBuffer};
 use backend_api::*;
 use compiler_core::host::{compile_ptx, HostError, HostModule, HostOptions};
@@ -154,7 +154,8 @@ impl CpuModule {
             envreg: &envreg,
         });
         let total = config.grid.iter().map(|&g| g as u64).product();
-        let ok = if cooperative { self.pool.run_cooperative(total, &runner) } else { self.pool.run(total, &runner) };
+        let order = if k.meta.blocks_communicate { BlockOrder::OneByOne } else { BlockOrder::Runs };
+        let ok = if cooperative { self.pool.run_cooperative(total, &runner) } else { self.pool.run(total, order, &runner) };
         self.output.complete(&printf);
         if !ok {
             fault::record(&fault, fault::FAULT_INTERNAL);

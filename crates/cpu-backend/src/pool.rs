@@ -29,24 +29,63 @@ pub struct WorkerState {
     pub scratch: BlockScratch,
 }
 
-/// Hands out the block indices of one launch, in increasing order.
+/// Hands out the block indices of one launch, in increasing order: one block at a time,
+/// or runs of consecutive blocks (see [`BlockOrder`]).
 pub struct BlockCursor {
     next: AtomicU64,
     total: u64,
+    /// The most blocks one `take` hands out; 1 hands them out one by one.
+    max_run: u64,
+    /// Threads that take blocks: a run is at most the remaining blocks' share of a
+    /// quarter of them, so the last runs stay short and every thread ends at about
+    /// the same time (guided scheduling).
+    threads: u64,
 }
 
+/// How the blocks of a launch may be handed to threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockOrder {
+    /// One at a time in increasing order: a block may spin-wait on an earlier one, which
+    /// has then always started on some thread (see the module docs).
+    OneByOne,
+    /// In runs of consecutive blocks: blocks cannot wait for each other (the kernel has
+    /// no atomics, strong loads or fences), so the order is free. A thread then streams
+    /// through contiguous memory; blocks interleaved between cores made each core's
+    /// accesses strided and halved memory bandwidth (saxpy: 46 ms vs 23 ms on 2 cores).
+    Runs,
+}
+
+/// The longest run of blocks: enough to stream through memory, short enough to balance.
+const MAX_RUN: u64 = 1024;
+
 impl BlockCursor {
-    pub fn new(total: u64) -> BlockCursor {
-        BlockCursor { next: AtomicU64::new(0), total }
+    pub fn new(total: u64, order: BlockOrder, threads: usize) -> BlockCursor {
+        let max_run = match order {
+            BlockOrder::OneByOne => 1,
+            BlockOrder::Runs => MAX_RUN,
+        };
+        BlockCursor { next: AtomicU64::new(0), total, max_run, threads: threads.max(1) as u64 }
     }
 
-    /// The next block to run, if any is left.
-    pub fn take(&self) -> Option<u64> {
-        if self.next.load(Ordering::Relaxed) >= self.total {
-            return None;
+    /// A cursor that hands out the single block `index`.
+    pub fn single(index: u64) -> BlockCursor {
+        BlockCursor { next: AtomicU64::new(index), total: index + 1, max_run: 1, threads: 1 }
+    }
+
+    /// The next run of consecutive blocks, if any is left. Runs are taken in increasing
+    /// order, and a thread runs its run to the end before it takes another.
+    pub fn take(&self) -> Option<std::ops::Range<u64>> {
+        let mut next = self.next.load(Ordering::Relaxed);
+        loop {
+            if next >= self.total {
+                return None;
+            }
+            let run = ((self.total - next) / (4 * self.threads)).clamp(1, self.max_run);
+            match self.next.compare_exchange_weak(next, next + run, Ordering::SeqCst, Ordering::Relaxed) {
+                Ok(_) => return Some(next..next + run),
+                Err(now) => next = now,
+            }
         }
-        let i = self.next.fetch_add(1, Ordering::SeqCst);
-        (i < self.total).then_some(i)
     }
 
     /// Hands out no more blocks (the launch failed).
@@ -158,9 +197,10 @@ impl Pool {
         self.workers
     }
 
-    /// Runs blocks `0..total` on the workers and the calling thread and waits for all of
-    /// them. Returns false if a block panicked (a runtime bug; the launch failed).
-    pub fn run(&self, total: u64, runner: &(dyn BlockRunner + '_)) -> bool {
+    /// Runs blocks `0..total` on the workers and the calling thread, handed out in `order`,
+    /// and waits for all of them. Returns false if a block panicked (a runtime bug; the
+    /// launch failed).
+    pub fn run(&self, total: u64, order: BlockOrder, runner: &(dyn BlockRunner + '_)) -> bool {
         if total == 0 {
             return true;
         }
@@ -169,7 +209,7 @@ impl Pool {
         let runner: *const (dyn BlockRunner + 'static) = unsafe { std::mem::transmute(runner as *const dyn BlockRunner) };
         let job = Arc::new(Job {
             runner,
-            cursor: BlockCursor::new(total),
+            cursor: BlockCursor::new(total, order, self.workers),
             active: AtomicUsize::new(0),
             panicked: AtomicBool::new(false),
             done: Mutex::new(()),
@@ -202,7 +242,7 @@ impl Pool {
         let panicked = AtomicBool::new(false);
         let finished = AtomicU64::new(0);
         let run_one = |index: u64| {
-            let cursor = BlockCursor { next: AtomicU64::new(index), total: index + 1 };
+            let cursor = BlockCursor::single(index);
             let ok = catch_unwind(AssertUnwindSafe(|| WORKER.with(|w| runner.run_blocks(&cursor, &mut w.borrow_mut())))).is_ok();
             if !ok {
                 panicked.store(true, Ordering::SeqCst);
@@ -242,5 +282,73 @@ fn worker_loop(shared: Arc<Shared>) {
             }
         };
         job.work();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Drains `cursor` from `threads` threads at once; returns each thread's runs.
+    fn drain(cursor: &BlockCursor, threads: usize) -> Vec<Vec<std::ops::Range<u64>>> {
+        std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
+                    s.spawn(|| {
+                        let mut runs = Vec::new();
+                        while let Some(r) = cursor.take() {
+                            runs.push(r);
+                        }
+                        runs
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        })
+    }
+
+    #[test]
+    fn every_block_is_handed_out_once_in_increasing_runs() {
+        // (blocks, order, threads of the pool, threads draining)
+        let cases = [
+            (0u64, BlockOrder::Runs, 2usize, 2usize),
+            (1, BlockOrder::Runs, 2, 2),
+            (7, BlockOrder::OneByOne, 2, 3),
+            (1000, BlockOrder::OneByOne, 4, 4),
+            (1024, BlockOrder::Runs, 2, 2),
+            (262_144, BlockOrder::Runs, 2, 2),
+            (100_003, BlockOrder::Runs, 16, 5),
+        ];
+        for (total, order, pool_threads, threads) in cases {
+            let cursor = BlockCursor::new(total, order, pool_threads);
+            let per_thread = drain(&cursor, threads);
+            let mut seen = vec![0u8; total as usize];
+            for runs in &per_thread {
+                // A thread's runs come in increasing order (runs are taken in order).
+                assert!(runs.windows(2).all(|w| w[0].end <= w[1].start), "{total} {order:?}: {runs:?}");
+                for r in runs {
+                    assert!(!r.is_empty() && r.end <= total);
+                    match order {
+                        BlockOrder::OneByOne => assert_eq!(r.end - r.start, 1),
+                        BlockOrder::Runs => assert!(r.end - r.start <= MAX_RUN),
+                    }
+                    for b in r.clone() {
+                        seen[b as usize] += 1;
+                    }
+                }
+            }
+            assert!(seen.iter().all(|&n| n == 1), "{total} blocks, {order:?}: a block was skipped or run twice");
+            assert_eq!(cursor.take(), None);
+        }
+    }
+
+    #[test]
+    fn runs_leave_work_for_every_thread() {
+        // Guided runs: the first run is at most a quarter of a thread's share.
+        let cursor = BlockCursor::new(1024, BlockOrder::Runs, 2);
+        assert_eq!(cursor.take(), Some(0..128));
+        assert_eq!(cursor.take(), Some(128..240));
+        let single = BlockCursor::single(5);
+        assert_eq!((single.take(), single.take()), (Some(5..6), None));
     }
 }

@@ -227,6 +227,8 @@ pub fn kernel_signature(f: &Function, warp_size: u32) -> KernelMeta {
         local_bytes: 0,
         regions: None,
         warp_size,
+        // Until the body says otherwise (module lowering fills it in), assume the worst.
+        blocks_communicate: true,
     }
 }
 

@@ -67,6 +67,10 @@ pub struct KernelMeta {
     /// Lanes per warp (the module's `.warp_size`, 32 if absent): the runtime groups the
     /// block's threads into warps of this many lanes.
     pub warp_size: u32,
+    /// Its blocks may wait for each other (an atomic, a strong load or store, a fence:
+    /// `module::observes_other_blocks`, reachable through calls). Blocks of other kernels
+    /// cannot tell in which order or on which thread they run.
+    pub blocks_communicate: bool,
 }
 
 /// Options of the lowering.

@@ -189,6 +189,7 @@ fn lower_impl(
 
     // Pass 3: bodies.
     let fibers = fiber_functions(m);
+    let communicating = block_communicating_functions(m);
     for d in &m.directives {
         if let Directive::Function(f) = d {
             if f.body.is_none() || only.is_some_and(|only| !only.contains(&f.name)) {
@@ -238,6 +239,7 @@ fn lower_impl(
                     if let Some(mut meta) = meta {
                         // A kernel calling a function that synchronizes synchronizes too.
                         meta.uses_barrier |= fibers.contains(&f.name);
+                        meta.blocks_communicate = communicating.contains(&f.name);
                         target.entry_wrappers(&meta, &info, &mut ir);
                         out.kernels.push(meta);
                     }
@@ -436,6 +438,37 @@ pub(crate) fn is_barrier(i: &Instruction) -> bool {
 /// The functions that may reach a block barrier, warp collective or mbarrier wait, directly or
 /// through calls (a fixpoint over the call graph; an indirect call may reach anything).
 fn fiber_functions(m: &Module) -> std::collections::HashSet<String> {
+    functions_reaching(m, &|i| is_barrier(i) || super::warp::needs_warp(i, m.warp_size) || super::mbarrier::waits(i))
+}
+
+/// The functions that may observe another block's progress, directly or through calls: only
+/// these kernels' blocks can wait for each other, so only they need blocks started one at a
+/// time in order; the others' blocks may be handed out in contiguous runs.
+fn block_communicating_functions(m: &Module) -> std::collections::HashSet<String> {
+    functions_reaching(m, &observes_other_blocks)
+}
+
+/// An instruction through which a thread may see what a thread of another block did, or
+/// which only makes sense in a wait for one (PTX ISA 8.x, "Memory Consistency Model": only
+/// strong operations are ordered across threads). Weak loads and stores cannot build a
+/// wait: nothing makes a weak load see a later store of another thread.
+pub(crate) fn observes_other_blocks(i: &Instruction) -> bool {
+    match i.opcode.as_str() {
+        "atom" | "red" | "fence" | "membar" | "nanosleep" | "griddepcontrol" | "multimem" | "cp" | "mbarrier" => {
+            // `cp.async` is block-local; only the bulk/tensor copies (with their
+            // mbarrier completion) may involve other CTAs of a cluster.
+            i.opcode != "cp" || i.modifiers.iter().any(|m| m.starts_with(".bulk"))
+        }
+        "ld" | "ldu" | "st" => {
+            i.modifiers.iter().any(|m| matches!(m.as_str(), ".volatile" | ".relaxed" | ".acquire" | ".release" | ".mmio" | ".cv"))
+        }
+        _ => false,
+    }
+}
+
+/// The functions whose body has an instruction `pred` accepts or that call one, directly
+/// or through calls (a fixpoint over the call graph; an indirect call may reach anything).
+fn functions_reaching(m: &Module, pred: &dyn Fn(&Instruction) -> bool) -> std::collections::HashSet<String> {
     fn callees(body: &[Statement], out: &mut Vec<Option<String>>) {
         for s in body {
             match s {
@@ -458,7 +491,7 @@ fn fiber_functions(m: &Module) -> std::collections::HashSet<String> {
             if let Some(body) = &f.body {
                 let mut c = Vec::new();
                 callees(body, &mut c);
-                if body_has(body, &|i| is_barrier(i) || super::warp::needs_warp(i, m.warp_size) || super::mbarrier::waits(i)) {
+                if body_has(body, pred) {
                     set.insert(f.name.clone());
                 }
                 graph.push((f.name.clone(), c));
