@@ -20,6 +20,11 @@ import numpy as np
 
 EXPORT, OUT = sys.argv[1], sys.argv[2]
 os.makedirs(OUT, exist_ok=True)
+# CHECK_DUMP=1 also writes OUT/dump/case<index>_<reg>.npz (all inputs, expected and actual
+# outputs) for every disagreeing case.
+DUMP = os.path.join(OUT, "dump") if os.environ.get("CHECK_DUMP") else None
+if DUMP:
+    os.makedirs(DUMP, exist_ok=True)
 
 cu = ctypes.CDLL("libcuda.so.1")
 CUdeviceptr = ctypes.c_uint64
@@ -220,6 +225,10 @@ def run_case(case):
         res["nan_payload_diffs"] += nan_only
         bad = np.nonzero(~ok)[0]
         res["mismatches"] += int(len(bad))
+        if len(bad) and DUMP:
+            # Every input and output of a disagreeing case, to infer the hardware's rule.
+            np.savez_compressed(os.path.join(DUMP, f"{case['id']}_{reg.strip('%')}.npz"),
+                                want=want, got=got, **{"abcd"[k]: a for k, a in enumerate(ins)})
         for i in bad[:16]:
             i = int(i)
             inv = " ".join(f"{'abcd'[k]}={int(a[i]):#x}" for k, a in enumerate(ins) if i < len(a))
