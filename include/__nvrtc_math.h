@@ -1330,6 +1330,9 @@ __NVD float __saturatef(float __x) { return __nvvm_saturate_f(__x); }
 #define __NV_FAST(expr)
 #endif
 
+/* Keeps x computed where it is written: LLVM would sink both sides of a select into
+   branches again (a volatile asm executes exactly where it is written; it emits nothing). */
+#define __NV_KEEP(x) __asm__ volatile("" : "+f"(x))
 /* 2^f for f in [-0.5, 0.5] from the hardware's approximation (relative error below
    2^-22.5 there): expf and exp2f stay within their 2-ulp bounds. */
 __NVM float __nv_ex2f(float __f) { return __nvvm_ex2_approx_f(__f); }
@@ -1496,19 +1499,20 @@ __NVD float atan2f(float __y, float __x) { return (float)atan2((double)__y, (dou
 __NVD float sinhf(float __x) { return (float)sinh((double)__x); }
 __NVD float coshf(float __x) { return (float)cosh((double)__x); }
 __NVD float tanhf(float __x) {
-  if (__x != __x) return __x + __x;
+  /* Both approximations, then a select: on a GPU, inputs on both sides of 0.6 in one warp
+     would run both branches one after the other anyway, plus the divergence. */
   float __ax = __builtin_fabsf(__x);
-  float __r;
-  if (__ax < 0.6f) {
-    float __z = __ax * __ax;
-    __r = __builtin_fmaf(__ax * __z, __nv_polyf(__nv_tanhf_h, __z), __ax);
-  } else if (__ax < 9.1f) {
-    float __e = expf(2.0f * __ax);
-    __r = 1.0f - 2.0f * __nv_rcpf(__e + 1.0f);
-  } else {
-    __r = 1.0f;
-  }
-  return __builtin_copysignf(__r, __x);
+  float __z = __ax * __ax;
+  float __small = __builtin_fmaf(__ax * __z, __nv_polyf(__nv_tanhf_h, __z), __ax);
+  /* 1 - 2/(e^2|x| + 1) from the hardware's 2^x and 1/x approximations (relative errors
+     near 2^-22): for |x| >= 0.6 the result is above 0.53 and the error stays below an
+     ulp; e overflows to inf for huge |x|, and 1/inf = 0 gives 1. */
+  float __e = __nvvm_ex2_approx_ftz_f(2.88539008f * __ax);
+  float __large = __builtin_fmaf(-2.0f, __nvvm_rcp_approx_ftz_f(__e + 1.0f), 1.0f);
+  __NV_KEEP(__small);
+  __NV_KEEP(__large);
+  float __r = __ax < 0.6f ? __small : __ax < 9.1f ? __large : 1.0f;
+  return __x != __x ? __x + __x : __builtin_copysignf(__r, __x);
 }
 __NVD float asinhf(float __x) { return (float)asinh((double)__x); }
 __NVD float acoshf(float __x) { return (float)acosh((double)__x); }
@@ -1544,19 +1548,18 @@ __NVD float normf(int __n, const float *__v) {
 }
 __NVD float rnormf(int __n, const float *__v) { return 1.0f / normf(__n, __v); }
 __NVD float erff(float __x) {
+  /* Both approximations, then a select (see tanhf). */
   float __ax = __builtin_fabsf(__x);
-  float __r;
-  if (__ax < 0.9f) {
-    float __z = __ax * __ax;
-    float __p = __builtin_fmaf(__z, __nv_polyf(__nv_erff_e, __z), __NV_2_SQRTPI_F_LO);
-    __r = __builtin_fmaf(__ax, __NV_2_SQRTPI_F_HI, __ax * __p);
-  } else if (__ax < 3.92f) {
-    /* erf = 1 - erfc, erfc = 2^L(t): the polynomial fits log2(erfc) */
-    __r = 1.0f - exp2f(__nv_polyf(__nv_erfcf_l, __ax));
-  } else {
-    __r = __ax == __ax ? 1.0f : __ax;
-  }
-  return __builtin_copysignf(__r, __x);
+  float __z = __ax * __ax;
+  float __p = __builtin_fmaf(__z, __nv_polyf(__nv_erff_e, __z), __NV_2_SQRTPI_F_LO);
+  float __small = __builtin_fmaf(__ax, __NV_2_SQRTPI_F_HI, __ax * __p);
+  /* erf = 1 - erfc, erfc = 2^L(t): the polynomial fits log2(erfc) on [0.9, 3.92]. */
+  float __t = __ax < 0.9f ? 0.9f : __ax < 3.92f ? __ax : 3.92f;
+  float __large = 1.0f - exp2f(__nv_polyf(__nv_erfcf_l, __t));
+  __NV_KEEP(__small);
+  __NV_KEEP(__large);
+  float __r = __ax < 0.9f ? __small : __ax < 3.92f ? __large : 1.0f;
+  return __x != __x ? __x + __x : __builtin_copysignf(__r, __x);
 }
 __NVD float erfcf(float __x) { return (float)erfc((double)__x); }
 __NVD float erfcxf(float __x) { return (float)erfcx((double)__x); }
