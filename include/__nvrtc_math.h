@@ -1367,19 +1367,22 @@ __NVD float exp10f(float __x) {
 __NVD float expm1f(float __x) { return (float)expm1((double)__x); }
 __NVD float logf(float __x) {
   __NV_FAST(__logf(__x))
-  if (__x != __x) return __x + __x;
-  if (__x < 0.0f) return __NV_NANF;
-  if (__x == 0.0f) return -__NV_INFF;
-  if (__x == __NV_INFF) return __x;
-  int __b = __nv_fbits(__x), __bias = 0;
-  if ((__b >> 23) == 0) { __x *= 0x1p25f; __b = __nv_fbits(__x); __bias = -25; }
+  /* The main path for every operand, the special operands as selects at the end: no
+     branches for a GPU warp to diverge on. Subnormals are scaled by 2^25 first. */
+  int __b = __nv_fbits(__x);
+  bool __sub = (unsigned)__b < 0x00800000u;
+  __b = __sub ? __nv_fbits(__x * 0x1p25f) : __b;
   /* m in [0.75, 1.5) */
   int __e = ((__b - 0x3f400000) >> 23);
   float __m = __nv_bitsf(__b - (__e << 23));
   float __f = __m - 1.0f;
   float __l = __builtin_fmaf(__f * __f, __builtin_fmaf(__f, __nv_polyf(__nv_logf_l, __f), -0.5f), __f);
-  float __ef = (float)(__e + __bias);
-  return __builtin_fmaf(__ef, 0.693145751953125f, __builtin_fmaf(__ef, 1.428606765330187e-06f, __l));
+  float __ef = (float)(__e + (__sub ? -25 : 0));
+  float __r = __builtin_fmaf(__ef, 0.693145751953125f, __builtin_fmaf(__ef, 1.428606765330187e-06f, __l));
+  __r = __x == __NV_INFF ? __x : __r;
+  __r = __x == 0.0f ? -__NV_INFF : __r;
+  __r = __x < 0.0f ? __NV_NANF : __r;
+  return __x != __x ? __x + __x : __r;
 }
 /* log2 of a positive normal double that came from a float, to about 2^-50 (enough for
    float results and for powf's exponent): s = f/(2+f) from a reciprocal, a short
