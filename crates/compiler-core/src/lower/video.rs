@@ -10,9 +10,10 @@
 //!   data merge writes (`optSaturate`); then either a secondary operation with `c`
 //!   (`.add`/`.min`/`.max`, `c` read as `.dtype`, `optSecOp`) or a data merge of the
 //!   result into `c` at `d`'s selector (`optMerge`). Where the NVIDIA H200 disagrees
-//!   (`.sat` of `.u32` results and with a merge, the `.h1` merge, the secondary
-//!   operation's operands), `video_scalar` follows the hardware and says so
-//!   (crates/ptx-conformance/hardware-check.md, "Video family").
+//!   (`.sat` of `.u32` results, of shifts and with a merge, the `.h1` merge, what the
+//!   secondary `.min`/`.max` compares and how), `video_scalar` and `video_minmax` follow
+//!   the hardware and say so (crates/ptx-conformance/hardware-check.md, "Video family"
+//!   sections).
 //! - SIMD video instructions (9.7.17.2 "SIMD Video Instructions": `vadd2` ... `vmax2`
 //!   on half-words, `vadd4` ... `vmax4` on bytes): lane `i` of `a` and of `b` is picked by
 //!   `.asel`/`.bsel` from the eight bytes (four half-words) of `{b, a}` (digits written
@@ -24,8 +25,9 @@
 //! - `vshl`/`vshr` (9.7.17.1 "vshl, vshr"): the unsigned amount `b` clamped to 32
 //!   (`.clamp`) or taken mod 32 (`.wrap`); `a` extended by its type, so `vshr` is signed
 //!   or unsigned as `.atype` says; then saturation, secondary operation or merge as above.
-//! - `vset` (9.7.17.1 "vset"): the comparison's 1 or 0, unsigned (so `c` is zero-extended
-//!   for `.min`/`.max`), then secondary operation or merge.
+//! - `vset` (9.7.17.1 "vset"): the comparison's 1 or 0, then secondary operation or
+//!   merge; a secondary `.min`/`.max` compares by `.atype` (it has no `.dtype`; the H200
+//!   data fit this, see `video_minmax`).
 //! - `vmad` (9.7.17.1 "vmad"): see `FnLowerer::vmad`.
 //!
 //! SIMD lanes are computed in `i64`, the scalar forms in `i128` (a 33-bit value shifted
@@ -305,18 +307,18 @@ impl FnLowerer<'_> {
         let merge = dsel.is_some();
         // `.sat` follows the NVIDIA H200 (driver 580, CUDA 13), not the ISA's clamp to
         // the destination range (crates/ptx-conformance/hardware-check.md, "video"):
-        // - vshl/vshr with a data merge: no saturation (the field gets the result's bits);
+        // - vshl/vshr: the shifted value wraps to 34 bits (vshl), then is clamped to the
+        //   whole word's range of `.dtype`, with or without a data merge;
         // - other ops with a data merge: a negative result gives the field's maximum
         //   (0x7f/0x7fff signed, 0xff/0xffff unsigned), a positive one is clamped to it;
         // - a whole-word `.u32` result: negative gives 0, above 0xffffffff wraps;
-        // - vshl without merge: the shifted value wraps to 34 bits, then the ISA's clamp;
-        // - a whole-word `.s32` result, and vshr without merge: as the ISA says.
-        if m.has(".sat") && !(shift && merge) {
+        // - a whole-word `.s32` result: as the ISA says.
+        if m.has(".sat") {
             t = if shift || (!merge && ds) {
                 // H200: vshl's value is kept to 34 bits (two's complement) before the
                 // clamp (`vshl.s32.s32.u32.sat.clamp 0x014001fe, 32` = 0x80000000).
                 let t = if op == "shl" { self.field(it, &t, 0, 34, true) } else { t };
-                self.clamp(it, &t, range(dw, ds))
+                self.clamp(it, &t, range(32, ds))
             } else {
                 let neg = self.t();
                 self.emit(format!("{neg} = icmp slt {it} {t}, 0"));
@@ -332,18 +334,12 @@ impl FnLowerer<'_> {
             };
         }
         if let Some(s) = secop {
-            // H200: the secondary operation sees the result truncated to 32 bits and
-            // extended by the destination type (vshl keeps the exact value, as the ISA
-            // says), and `.max` (except with vmax) reads c as signed whatever the type.
-            if op != "shl" {
-                t = self.field(it, &t, 0, 32, ds);
-            }
             let c = self.word(it, &ops[3])?;
-            let c = self.field(it, &c, 0, 32, ds || (s == ".max" && op != "max"));
-            t = match s {
-                ".add" => self.vop(it, "add", &t, &c),
-                ".min" => self.pick(it, "slt", &t, &c),
-                _ => self.pick(it, "sgt", &t, &c),
+            t = if s == ".add" {
+                // The sum's low 32 bits do not depend on how t or c are extended.
+                self.vop(it, "add", &t, &c)
+            } else {
+                self.video_minmax(op, s == ".max", if op == "set" { as_ } else { ds }, &t, &c)
             };
         } else if let Some(sel) = dsel {
             let c = self.word(it, &ops[3])?;
@@ -356,6 +352,30 @@ impl FnLowerer<'_> {
             t = self.vop(it, "or", &keep, &v);
         }
         self.store_word(it, &d, &t)
+    }
+
+    /// The secondary `.min`/`.max` of a scalar video instruction (9.7.17.1,
+    /// `optSecondaryOp`) as the NVIDIA H200 computes it, not as the ISA's pseudocode
+    /// says (crates/ptx-conformance/hardware-check.md, "Video family (third H200 run
+    /// data)"): the value compared is, for `vadd`/`vsub`, the result `t` wrapped to 32
+    /// bits and sign-extended from bit 31 whatever `.dtype` says, for the other
+    /// operations the exact result kept to 64 bits; the comparison is signed, with `c`
+    /// (zero-extended to i128 in `c`) sign-extended, when `signed` (the first type:
+    /// `.dtype`, `.atype` for `vset`), else unsigned over 64 bits with `c` zero-extended.
+    /// E.g. `vadd.u32.u32.u32.max 0x40400180, b.h0 = 0x817f, c = 0xfe7fb49f` = c (the
+    /// sum 0x404082ff has bit 31 clear and c is larger) but `0x80008080, b.h0 = 0x40,
+    /// c = 0xfe404081` = 0x800080c0 (bit 31 set: above every c). Returns the winner,
+    /// whose low 32 bits are those of `t` or `c`.
+    fn video_minmax(&mut self, op: &str, max: bool, signed: bool, t: &str, c: &str) -> String {
+        let it = "i128";
+        let key = if matches!(op, "add" | "sub") { self.field(it, t, 0, 32, true) } else { self.field(it, t, 0, 64, true) };
+        let (key, c) = if signed {
+            (key, self.field(it, c, 0, 32, true))
+        } else {
+            // Unsigned over 64 bits: the key's low 64 bits, zero-extended.
+            (self.field(it, &key, 0, 64, false), c.to_string())
+        };
+        self.pick(it, if max { "sge" } else { "sle" }, &key, &c)
     }
 
     /// `vmad` (PTX ISA 9.7.17.1 "vmad"): `(a * b) + c` on part-selected operands, with

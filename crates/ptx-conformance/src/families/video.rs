@@ -12,9 +12,11 @@
 //! Expectations follow the ISA's pseudocode: operands extracted and sign- or
 //! zero-extended by their own type, the operation exact in `i64`, optional clamp to the
 //! destination's (lane/part) range, then the secondary operation; except where the
-//! NVIDIA H200 showed otherwise for the scalar forms (`.sat` of `.u32` results and with a
-//! data merge, the `.h1` merge, the secondary operation's operands): those follow the
-//! hardware (`Scalar::eval`; hardware-check.md, "Video family"). Inputs are words whose
+//! NVIDIA H200 showed otherwise for the scalar forms (`.sat` of `.u32` results, of shifts
+//! and with a data merge, the `.h1` merge, the secondary `.min`/`.max`): those follow the
+//! hardware (`Scalar::eval`, `minmax_secondary`; hardware-check.md, "Video family"
+//! sections). A few forms (`secondary_probes`) only tell apart readings of the hardware's
+//! rule that its recorded outputs fit equally. Inputs are words whose
 //! bytes are drawn from lane edge values (0, 1, 0x7f, 0x80, 0x81, 0xfe, 0xff) and random
 //! bytes, then fully random words.
 
@@ -226,6 +228,43 @@ fn part(sel: &str) -> (u32, u32) {
     }
 }
 
+/// The secondary `.min`/`.max` of a scalar form (9.7.17.1, `optSecondaryOp`) as the
+/// H200 computes it (hardware-check.md, "Video family (third H200 run data)"), where
+/// `t` is the exact (or saturated) primary result:
+/// - the value compared is, for `vadd`/`vsub`, the result wrapped to 32 bits and
+///   sign-extended from bit 31 whatever `.dtype` says; for the other operations the
+///   exact result kept to 64 bits (two's complement);
+/// - the comparison is signed with `c` sign-extended when the instruction's first type
+///   (`.dtype`; `.atype` for `vset`, which has none) is `.s32`, and unsigned over 64
+///   bits with `c` zero-extended when it is `.u32`; so a `vadd.u32` result with bit 31
+///   set, or a negative `vmin.u32` result, is above every `c`.
+///
+/// The destination gets the low 32 bits of whichever of `t` and `c` wins.
+fn minmax_secondary(op: &str, secop: &str, ty: [bool; 3], t: i128, c: u64) -> u64 {
+    let key = if matches!(op, "add" | "sub") { ext(t as u64, 0, 32, true) as i64 } else { t as i64 };
+    let signed = if op == "set" { ty[1] } else { ty[0] };
+    let t_wins = if signed {
+        let c = ext(c, 0, 32, true) as i64;
+        if secop == "max" {
+            key >= c
+        } else {
+            key <= c
+        }
+    } else {
+        let key = key as u64;
+        if secop == "max" {
+            key >= c
+        } else {
+            key <= c
+        }
+    };
+    if t_wins {
+        t as u64 & 0xffff_ffff
+    } else {
+        c
+    }
+}
+
 impl Scalar {
     fn eval(&self, a: u64, b: u64, c: u64) -> u64 {
         let ((ao, aw), (bo, bw), (doff, dw)) = (part(self.asel), part(self.bsel), part(self.dsel));
@@ -234,19 +273,21 @@ impl Scalar {
         let mut t = prim(self.op, self.mode, ext(a, ao, aw, self.ty[1]), ext(b, bo, bw, self.ty[2]));
         // `.sat` as the H200 (driver 580, CUDA 13) computes it, which differs from the
         // ISA's clamp to the destination range (see hardware-check.md, "video"):
-        // - vshl/vshr with a data merge: no saturation at all (the merged field holds the
-        //   result's bits);
+        // - vshl/vshr: the shifted value wraps to 34 bits (vshl), then is clamped to the
+        //   whole word's range of `.dtype`, with or without a data merge (a merge then
+        //   takes the clamped word's low part, or bits 16-31 for `.h1`);
         // - other ops with a data merge: a negative result gives the field's maximum
         //   (0x7f/0x7fff signed, 0xff/0xffff unsigned), a positive one is clamped to it;
-        // - a whole-word .u32 result: negative gives 0, above 0xffffffff wraps;
-        // - vshl without merge: the shifted value wraps to 34 bits, then the ISA's clamp.
-        if self.sat && !(shift && merge) {
+        // - a whole-word .u32 result: negative gives 0, above 0xffffffff wraps.
+        if self.sat {
             t = if shift {
                 // H200: vshl's value is kept to 34 bits (two's complement) before the
                 // clamp: `vshl.s32.s32.u32.sat.clamp 0x014001fe, 32` = 0x80000000
-                // (bits 33-32 = 0b10, negative), `0x80fe0001, 32` = 0x7fffffff.
+                // (bits 33-32 = 0b10, negative), `0x80fe0001, 32` = 0x7fffffff; with
+                // a merge, `vshl.s32.s32.u32.sat.wrap %x.b3, %a.h0` of 0x01fc by 24
+                // writes 0xff (0x1fc000000 clamps to 0x7fffffff).
                 let t = if self.op == "shl" { ext(t as u64, 0, 34, true) } else { t };
-                clamp(t, dw, self.ty[0])
+                clamp(t, 32, self.ty[0])
             } else if merge {
                 let hi = clamp(i128::MAX, dw, self.ty[0]);
                 if t < 0 {
@@ -264,19 +305,12 @@ impl Scalar {
                 clamp(t, 32, true)
             };
         }
-        // vset's result, and so c, is unsigned.
-        let dsigned = self.ty[0] && self.op != "set";
-        if !self.secop.is_empty() && self.op != "shl" {
-            // H200: the secondary operation sees the result truncated to 32 bits (and
-            // extended by the destination type), not the exact 34-bit value.
-            t = ext(t as u64 & 0xffff_ffff, 0, 32, dsigned);
+        if matches!(self.secop, "min" | "max") {
+            return minmax_secondary(self.op, self.secop, self.ty, t, c);
         }
-        // H200: for `.max` (not with vmax), c is read as signed whatever the type.
-        let cv = ext(c, 0, 32, dsigned || (self.secop == "max" && self.op != "max"));
         let r = match self.secop {
-            "add" => t + cv,
-            "min" => t.min(cv),
-            "max" => t.max(cv),
+            // The sum's low 32 bits do not depend on how t or c are extended.
+            "add" => t + c as i128,
             _ if merge => {
                 let fm = ((1u64 << dw) - 1) << doff;
                 // H200: a `.h1` merge takes bits 16-31 of the result in place; byte and
@@ -380,8 +414,32 @@ pub fn cases() -> Vec<Case> {
         }
     }
     shifts_and_compares(&mut v);
+    secondary_probes(&mut v);
     v.extend(vmad_cases());
     v
+}
+
+/// Scalar forms with a secondary `.min`/`.max` that tell apart readings of the H200's
+/// rule (`minmax_secondary`) which the recorded outputs so far fit equally
+/// (hardware-check.md, "Video family (third H200 run data)"): whether `vset` compares
+/// by `.atype` or by the operation (`.max` signed, `.min` unsigned); whether `vabsdiff`,
+/// `vmin` and `vmax` compare the exact result rather than the 32-bit one as
+/// `vadd`/`vsub` do; whether `vsub.u32`'s wrapped result with bit 31 set is above every
+/// `c`; whether vshl's compared value is kept to 64 bits.
+fn secondary_probes(v: &mut Vec<Case>) {
+    const U: [bool; 3] = [false, false, false];
+    let probes: [(&str, &str, [bool; 3], &str); 7] = [
+        ("set", "lt", U, "max"),
+        ("set", "lt", [false, true, true], "min"),
+        ("absdiff", "", U, "max"),
+        ("sub", "", U, "max"),
+        ("min", "", U, "min"),
+        ("max", "", [true, false, false], "max"),
+        ("shl", "clamp", [true, false, false], "max"),
+    ];
+    for (op, mode, ty, secop) in probes {
+        v.push(Scalar { op, mode, ty, sat: false, secop, dsel: "", asel: "", bsel: "" }.case());
+    }
 }
 
 /// `vshl`/`vshr` (9.7.17.1 "vshl, vshr"), `vset` (9.7.17.1 "vset"), `vset2`/`vset4`
