@@ -171,17 +171,85 @@ fn unsupported_targets_and_warp_widths_are_refused_clearly() {
     assert!(err("gfx950", 32).contains("needs LLVM 20"), "{}", err("gfx950", 32));
     assert!(err("gfx803", 32).contains("supported: gfx900"), "{}", err("gfx803", 32));
     assert!(err("gfx1100", 64).contains("wave32"), "{}", err("gfx1100", 64));
-    assert!(err("gfx90a", 64).contains("64-lane"), "{}", err("gfx90a", 64));
+    assert_eq!(err("gfx90a", 64), "", "64-lane warps run as native wave64 on gfx9");
     assert_eq!(err("gfx90a:xnack-", 32), "", "target ID features are accepted");
-    // A module that declares 64-lane warps needs them whatever the options say.
+    // A module that declares 64-lane warps needs them whatever the options say: refused
+    // on every wave32 target.
     let wave64 = ptx("arith").replacen(".address_size 64", ".address_size 64\n.warp_size 64", 1);
     assert!(wave64.contains(".warp_size 64"));
-    for gfx in ["gfx90a", "gfx1100"] {
+    for &(gfx, wave) in GPUS {
         let e = codegen::compile_ptx(&wave64, &AmdgpuOptions::new(gfx)).err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(e.contains("64-lane"), "{gfx}: {e}");
+        if wave == 64 {
+            assert_eq!(e, "", "{gfx}");
+        } else {
+            assert!(e.contains("64-lane warps") && e.contains("--warp-size=32"), "{gfx}: {e}");
+        }
     }
     // A barrier for part of the CTA has no AMDGPU equivalent: refused with the PTX line.
     let ptx = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tbar.sync 1, 64;\n\tret;\n}\n";
     let e = codegen::compile_ptx(ptx, &AmdgpuOptions::new("gfx1100")).expect_err("refused").to_string();
     assert!(e.contains("6:") && e.contains("thread count"), "{e}");
+}
+
+/// 64-lane modules on wave64 GPUs: a PTX warp is the whole wavefront. The code object
+/// says wave64; redux tests the whole 64-bit EXEC for a full warp; the divergent-`exit`
+/// check compares EXEC with the warp's existing lanes and traps; no instruction computes
+/// the base lane of a 32-lane half (`& 32`), which the same collectives in a 32-lane
+/// module on the same GPU do.
+#[test]
+fn wave64_modules_run_as_native_wave64_on_gfx9() {
+    let dir = std::env::temp_dir().join(format!("amdgpu-wave64-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let half_base = |disasm: &str| disasm.lines().any(|l| {
+        let t = l.trim_start();
+        t.starts_with("v_and_b32") && t.split_whitespace().nth(2) == Some("32,")
+    });
+    let mut checked = 0;
+    for &(gfx, wave) in GPUS.iter().filter(|g| g.1 == 64) {
+        let co = codegen::compile_ptx(&ptx("warp64"), &AmdgpuOptions::new(gfx)).unwrap_or_else(|e| panic!("{gfx}: {e}"));
+        assert_eq!(co.wavefront_size, wave);
+        assert_eq!(co.kernels[0].warp_size, 64, "{gfx}: the kernel is 64-lane");
+        let path = dir.join(format!("warp64.{gfx}.co"));
+        std::fs::write(&path, &co.elf).unwrap();
+        let notes = run("llvm-readelf", &["--notes"], &path);
+        assert_eq!(kernel_field(&notes, "collectives64", ".wavefront_size").as_deref(), Some("64"), "{gfx}");
+        let disasm = run("llvm-objdump", &["-d", &format!("--mcpu={gfx}")], &path);
+        for class in ["ds_bpermute_b32", "v_mbcnt_hi_u32_b32", "s_trap", "global_store_dword"] {
+            assert!(matches_any(&disasm, class), "{gfx}: no {class} in\n{disasm}");
+        }
+        for text in ["s_cmp_eq_u64 exec, -1", "exec"] {
+            assert!(disasm.contains(text), "{gfx}: no {text} in\n{disasm}");
+        }
+        assert!(!half_base(&disasm), "{gfx}: a 64-lane warp computes a half-wavefront base:\n{disasm}");
+        // The same collectives at 32 lanes on this GPU work on half wavefronts.
+        let co32 = codegen::compile_ptx(&ptx("warp"), &AmdgpuOptions::new(gfx)).unwrap();
+        let path32 = dir.join(format!("warp.{gfx}.co"));
+        std::fs::write(&path32, &co32.elf).unwrap();
+        assert!(half_base(&run("llvm-objdump", &["-d", &format!("--mcpu={gfx}")], &path32)), "{gfx}: 32-lane warps on wave64 use half wavefronts");
+        checked += 1;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(checked, 5, "gfx900, gfx906, gfx908, gfx90a, gfx942");
+}
+
+/// The 64-lane definitions of the special registers and collectives, before optimization:
+/// `%laneid` masks with 63, `%warpid` divides by 64, `%nwarpid` is 16, ballots are i64.
+#[test]
+fn wave64_special_registers_follow_the_warp_width() {
+    use compiler_core::lower::intrinsics::lookup;
+    use compiler_core::target::{amdgpu::AmdgpuTarget, ModuleInfo, Target};
+    let target = AmdgpuTarget::new(&AmdgpuOptions { warp_lanes: 64, ..AmdgpuOptions::new("gfx90a") }).unwrap();
+    let info = |warp_size| ModuleInfo { warp_size, ..ModuleInfo::default() };
+    let def = |name: &str, warp| target.define_intrinsic(lookup(name).unwrap(), &info(warp));
+    for (name, at32, at64) in [
+        ("__ptx_sreg_laneid", "and i32 %hl, 31", "and i32 %hl, 63"),
+        ("__ptx_sreg_warpid", "lshr i32 %d, 5", "lshr i32 %d, 6"),
+        ("__ptx_sreg_nwarpid", "ret i32 32", "ret i32 16"),
+        ("__ptx_activemask", "call i32 @__ptx_warp_ballot", "call i64 @__ptx_warp_ballot"),
+    ] {
+        assert!(def(name, 32).contains(at32), "{name} at 32 lanes:\n{}", def(name, 32));
+        assert!(def(name, 64).contains(at64), "{name} at 64 lanes:\n{}", def(name, 64));
+    }
+    let ballot64 = target.define_helper("__ptx_warp_ballot", &info(64)).unwrap();
+    assert!(ballot64.contains("ballot.i64") && !ballot64.contains("lshr"), "{ballot64}");
 }

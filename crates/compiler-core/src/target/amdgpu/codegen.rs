@@ -90,9 +90,11 @@ pub(super) fn data_layout(processor: &str, wave: u32) -> Result<String, TargetEr
 /// Parse, lower and compile PTX into a code object for `options.processor`.
 /// A module declaring `.warp_size 64` needs 64-lane warps whatever `options` say.
 pub fn compile_ptx(ptx: &str, options: &AmdgpuOptions) -> Result<CodeObject, AmdgpuError> {
-    let ast = crate::ptx::parse(ptx).map_err(AmdgpuError::Ptx)?;
+    let mut ast = crate::ptx::parse(ptx).map_err(AmdgpuError::Ptx)?;
     let mut options = options.clone();
     options.warp_lanes = options.warp_lanes.max(ast.warp_size);
+    // Options asking for 64-lane warps make the module 64-lane (as `.warp_size 64` would).
+    ast.warp_size = options.warp_lanes;
     let options = &options;
     let target = AmdgpuTarget::new(options)?;
     let lowered = crate::lower::lower_module_for(&ast, &target).map_err(AmdgpuError::Ptx)?;

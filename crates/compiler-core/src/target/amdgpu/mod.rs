@@ -29,9 +29,23 @@
 //! only runs wave64: there each wavefront holds two PTX warps, lanes 0-31 and 32-63, and
 //! the collectives work on the caller's half (ballots shifted by 32, `ds_bpermute`
 //! indices offset by 32). That is exact for warp-synchronous code, since the two warps of
-//! a wavefront simply run in lockstep, which CUDA allows. A module that asks for 64-lane
-//! warps (`.warp_size 64`, or [`AmdgpuOptions::warp_lanes`]) is refused on wave32 targets,
-//! and for now on wave64 ones too.
+//! a wavefront simply run in lockstep, which CUDA allows.
+//!
+//! A module that asks for 64-lane warps (`.warp_size 64`, which our NVRTC writes for
+//! gfx9 targets, or [`AmdgpuOptions::warp_lanes`]) runs as native wave64 on gfx9: a PTX
+//! warp is the wavefront, ballots and lane masks are the 64-bit EXEC-wide values,
+//! `%laneid` is `mbcnt` over 64 lanes, `%warpid` the linear thread id / 64, `%nwarpid`
+//! 16, and `ds_bpermute_b32` (which reaches all 64 lanes on GCN/CDNA) serves `shfl`,
+//! `redux` (a 6-step butterfly) and `match`. The lowering does the rest at the module's
+//! width (`WARP_SZ`, `%lanemask_*`, the `shfl` lane fields; `lower/lanemask.rs`).
+//!
+//! On gfx10+ a 64-lane module is refused, by decision: RDNA can run wave64
+//! (`+wavefrontsize64`), but its `ds_bpermute_b32` (and the DPP row operations) only move
+//! data within the caller's 32-lane half of a wave64 wavefront, so each shuffle would need
+//! a half swap plus two permutes (`v_permlane64_b32` exists only from gfx11; gfx10 would go
+//! through LDS), and every collective would pay that for modules that our own NVRTC never
+//! produces for these targets (it gives gfx10+ 32-lane warps). The error says to compile
+//! for 32-lane warps.
 
 pub mod abi;
 pub mod codegen;
@@ -116,14 +130,13 @@ impl AmdgpuTarget {
         let (processor, wave) = lookup(&options.processor)?;
         match options.warp_lanes {
             32 => {}
-            64 if wave == 64 => {
-                return Err(TargetError::Unsupported(format!(
-                    "64-lane warps (.warp_size 64) on {processor}: not supported yet (the AMD path maps a 32-lane PTX warp to half a wavefront); compile with 32-lane warps"
-                )))
-            }
+            // Native wave64: a PTX warp is the wavefront.
+            64 if wave == 64 => {}
+            // RDNA can run wave64, but its ds_bpermute only reaches the lanes of the
+            // caller's 32-lane half (see the module doc): refused rather than emulated.
             64 => {
                 return Err(TargetError::Unsupported(format!(
-                    "this module needs 64-lane warps, but {processor} runs 32-lane wavefronts (wave32); it can only run on a wave64 GPU (gfx9)"
+                    "this module needs 64-lane warps (.warp_size 64), but {processor} is compiled for 32-lane wavefronts (wave32): RDNA's wave64 mode has no single-instruction shuffle across the two halves of a wavefront; compile the source for 32-lane warps (NVRTC: --warp-size=32, the default for gfx10+), or run it on a wave64 GPU (gfx9)"
                 )))
             }
             n => return Err(TargetError::Unsupported(format!("{n}-lane warps are not a thing; PTX warps have 32 lanes"))),
@@ -148,6 +161,11 @@ impl AmdgpuTarget {
         } else {
             "+wavefrontsize32"
         }
+    }
+
+    /// How the PTX warps of `module` sit in this target's wavefronts.
+    fn warp_shape(&self, module: &ModuleInfo) -> warp::WarpShape {
+        warp::WarpShape::new(self.wave, module.warp_size)
     }
 
     fn implicit_arg(&self, offset: usize, ty: &str) -> String {
@@ -198,6 +216,7 @@ impl Target for AmdgpuTarget {
         let name = i.name;
         let h = |names: &[&str]| define_header(i, names);
         let ret = |body: String, v: &str| format!("{}\n{body}  ret {} {v}\n}}\n", h(&["ctx"]), i.ret);
+        let lanes = self.warp_shape(module).lanes;
         if let Some(reg) = name.strip_prefix("__ptx_sreg_") {
             let dim = |c: &str| match c {
                 "y" => 1,
@@ -215,12 +234,12 @@ impl Target for AmdgpuTarget {
                         let fixed = static_lds_bytes(module);
                         ret(format!("{}  %v = add i32 %av, {fixed}\n", self.implicit_arg(abi::implicit::DYNAMIC_LDS_SIZE, "i32")), "%v")
                     }
-                    "laneid" => ret("  %hl = call i32 @__ptx_hw_lane()\n  %v = and i32 %hl, 31\n".into(), "%v"),
+                    "laneid" => ret(format!("  %hl = call i32 @__ptx_hw_lane()\n  %v = and i32 %hl, {}\n", lanes - 1), "%v"),
                     "warpid" => ret(
-                        "  %x = call i32 @__ptx_sreg_tid_x(ptr %ctx)\n  %y = call i32 @__ptx_sreg_tid_y(ptr %ctx)\n  %z = call i32 @__ptx_sreg_tid_z(ptr %ctx)\n  %nx = call i32 @__ptx_sreg_ntid_x(ptr %ctx)\n  %ny = call i32 @__ptx_sreg_ntid_y(ptr %ctx)\n  %a = mul i32 %z, %ny\n  %b = add i32 %a, %y\n  %c = mul i32 %b, %nx\n  %d = add i32 %c, %x\n  %v = lshr i32 %d, 5\n".into(),
+                        format!("  %x = call i32 @__ptx_sreg_tid_x(ptr %ctx)\n  %y = call i32 @__ptx_sreg_tid_y(ptr %ctx)\n  %z = call i32 @__ptx_sreg_tid_z(ptr %ctx)\n  %nx = call i32 @__ptx_sreg_ntid_x(ptr %ctx)\n  %ny = call i32 @__ptx_sreg_ntid_y(ptr %ctx)\n  %a = mul i32 %z, %ny\n  %b = add i32 %a, %y\n  %c = mul i32 %b, %nx\n  %d = add i32 %c, %x\n  %v = lshr i32 %d, {}\n", lanes.trailing_zeros()),
                         "%v",
                     ),
-                    "nwarpid" => ret(String::new(), "32"),
+                    "nwarpid" => ret(String::new(), &(1024 / lanes).to_string()),
                     "nsmid" => ret(String::new(), "1"),
                     _ => ret(String::new(), "0"),
                 },
@@ -268,12 +287,12 @@ impl Target for AmdgpuTarget {
                 "{}\n  %r = call i32 @__ptx_printf_record(ptr %fmt, ptr %args)\n  ret i32 %r\n}}\n",
                 h(&["ctx", "fmt", "args"])
             ),
-            _ => warp::define(self.wave, i),
+            _ => warp::define(self.warp_shape(module), i),
         }
     }
 
-    fn define_helper(&self, name: &str, _module: &ModuleInfo) -> Option<String> {
-        warp::helper(self.wave, name).or_else(|| printf::helper(name))
+    fn define_helper(&self, name: &str, module: &ModuleInfo) -> Option<String> {
+        warp::helper(self.warp_shape(module), name).or_else(|| printf::helper(name))
     }
 
     fn library_definitions(&self, ir: &str) -> String {
