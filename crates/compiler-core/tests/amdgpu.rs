@@ -62,6 +62,18 @@ const KERNELS: &[Expect] = &[
     },
     // The mbarrier word is compared and swapped in LDS; incomplete waits sleep.
     Expect { file: "async", kernel: "pipeline", param_bytes: 16, implicit: false, group_segment: 272, instructions: &["ds_cmpst_rtn_b64|ds_cmpstore_rtn_b64|flat_atomic_cmpswap_x2|flat_atomic_cmpswap_b64", "s_sleep"], contains: &[] },
+    // bar.red and bar.arrive: per-wave ballot counts added to and subtracted from the
+    // LDS counter around two s_barriers; thread counts checked (trap); the counter's 16
+    // bytes come first in LDS: the static array at 16, the dynamic one at 16 + 256.
+    Expect {
+        file: "barrier_ops",
+        kernel: "reductions",
+        param_bytes: 12,
+        implicit: true,
+        group_segment: 272,
+        instructions: &["s_barrier", "ds_add_u32|ds_add_rtn_u32", "ds_sub_u32|ds_sub_rtn_u32", "s_bcnt1_i32", "s_ff1_i32|s_ctz_i32", "s_trap"],
+        contains: &["offset:16", "offset:276"],
+    },
     Expect { file: "printf", kernel: "hello", param_bytes: 8, implicit: true, group_segment: 0, instructions: &["s_trap", "global_atomic_add_x2|flat_atomic_add_x2|global_atomic_add_u64|flat_atomic_add_u64", "s_swappc_b64|s_setpc_b64"], contains: &[] },
 ];
 
@@ -185,10 +197,29 @@ fn unsupported_targets_and_warp_widths_are_refused_clearly() {
             assert!(e.contains("64-lane warps") && e.contains("--warp-size=32"), "{gfx}: {e}");
         }
     }
-    // A barrier for part of the CTA has no AMDGPU equivalent: refused with the PTX line.
+}
+
+/// A barrier with a thread count compiles to a run-time check that the count covers the
+/// whole CTA (a trap otherwise): `s_barrier` has no thread counts. Without `bar.red` or
+/// `bar.arrive` the module reserves no LDS for their counter.
+#[test]
+fn counted_barriers_check_the_count_at_run_time() {
     let ptx = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tbar.sync 1, 64;\n\tret;\n}\n";
-    let e = codegen::compile_ptx(ptx, &AmdgpuOptions::new("gfx1100")).expect_err("refused").to_string();
-    assert!(e.contains("6:") && e.contains("thread count"), "{e}");
+    let dir = std::env::temp_dir().join(format!("amdgpu-counted-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for gfx in ["gfx90a", "gfx1100"] {
+        let co = codegen::compile_ptx(ptx, &AmdgpuOptions::new(gfx)).unwrap_or_else(|e| panic!("{gfx}: {e}"));
+        assert_eq!(co.static_lds_bytes, 0, "{gfx}: no scratch without bar.red/bar.arrive");
+        let path = dir.join(format!("counted.{gfx}.co"));
+        std::fs::write(&path, &co.elf).unwrap();
+        let disasm = run("llvm-objdump", &["-d", &format!("--mcpu={gfx}")], &path);
+        for class in ["s_barrier", "s_trap", "s_load|global_load"] {
+            assert!(matches_any(&disasm, class), "{gfx}: no {class} in\n{disasm}");
+        }
+        let notes = run("llvm-readelf", &["--notes"], &path);
+        assert_eq!(kernel_field(&notes, "k", ".group_segment_fixed_size").as_deref(), Some("0"), "{gfx}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// 64-lane modules on wave64 GPUs: a PTX warp is the whole wavefront. The code object

@@ -9,7 +9,7 @@
 //! Linking in-process (a small C++ shim over `lld::elf::link`) can replace this without
 //! changing the interface.
 
-use super::{static_lds_bytes, AmdgpuOptions, AmdgpuTarget, TargetError, LDS_BYTES};
+use super::{barrier, AmdgpuOptions, AmdgpuTarget, TargetError, LDS_BYTES};
 use crate::diag::Diagnostic;
 use crate::lower::{GlobalMeta, KernelMeta, LoweredModule};
 use crate::target::{ModuleInfo, Target as _};
@@ -91,20 +91,27 @@ pub(super) fn data_layout(processor: &str, wave: u32) -> Result<String, TargetEr
 /// A module declaring `.warp_size 64` needs 64-lane warps whatever `options` say.
 pub fn compile_ptx(ptx: &str, options: &AmdgpuOptions) -> Result<CodeObject, AmdgpuError> {
     let mut ast = crate::ptx::parse(ptx).map_err(AmdgpuError::Ptx)?;
+    let (target, options) = target_for(&mut ast, options)?;
+    let lowered = crate::lower::lower_module_for(&ast, &target).map_err(AmdgpuError::Ptx)?;
+    compile_lowered(lowered, &target, &options)
+}
+
+/// The target to lower the parsed module `ast` with, and the options it was made from: the
+/// warp width is the wider of the options' and the module's (`ast.warp_size` is set to it,
+/// as `.warp_size 64` would), and modules with `bar.red`/`bar.arrive` get their LDS
+/// scratch.
+pub fn target_for(ast: &mut crate::ptx::ast::Module, options: &AmdgpuOptions) -> Result<(AmdgpuTarget, AmdgpuOptions), TargetError> {
     let mut options = options.clone();
     options.warp_lanes = options.warp_lanes.max(ast.warp_size);
-    // Options asking for 64-lane warps make the module 64-lane (as `.warp_size 64` would).
     ast.warp_size = options.warp_lanes;
-    let options = &options;
-    let target = AmdgpuTarget::new(options)?;
-    let lowered = crate::lower::lower_module_for(&ast, &target).map_err(AmdgpuError::Ptx)?;
-    compile_lowered(lowered, &target, options)
+    let target = AmdgpuTarget::new(&options)?.with_barrier_scratch(barrier::uses_barrier_ops(ast));
+    Ok((target, options))
 }
 
 /// Compile a module lowered for `target` into a code object.
 pub fn compile_lowered(lowered: LoweredModule, target: &AmdgpuTarget, options: &AmdgpuOptions) -> Result<CodeObject, AmdgpuError> {
     let info = ModuleInfo { static_shared_bytes: lowered.static_shared_bytes, dynamic_shared_offset: lowered.dynamic_shared_offset, warp_size: lowered.warp_size };
-    let lds = static_lds_bytes(&info);
+    let lds = target.lds_bytes(&info);
     if lds > LDS_BYTES {
         return Err(AmdgpuError::Ptx(vec![Diagnostic::error(
             crate::ptx::ast::Span::default(),

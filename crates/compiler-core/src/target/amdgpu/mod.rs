@@ -48,6 +48,7 @@
 //! for 32-lane warps.
 
 pub mod abi;
+pub mod barrier;
 pub mod codegen;
 pub mod printf;
 mod warp;
@@ -103,6 +104,9 @@ pub struct AmdgpuTarget {
     processor: &'static str,
     wave: u32,
     data_layout: String,
+    /// The module uses `bar.red`/`bar.arrive`: LDS starts with [`barrier::SCRATCH_BYTES`]
+    /// for their counter, before the `.shared` window.
+    barrier_scratch: bool,
 }
 
 /// Why a processor or option cannot be compiled for.
@@ -142,11 +146,33 @@ impl AmdgpuTarget {
             n => return Err(TargetError::Unsupported(format!("{n}-lane warps are not a thing; PTX warps have 32 lanes"))),
         }
         let data_layout = codegen::data_layout(processor, wave)?;
-        Ok(AmdgpuTarget { processor, wave, data_layout })
+        Ok(AmdgpuTarget { processor, wave, data_layout, barrier_scratch: false })
     }
 
     pub fn processor(&self) -> &'static str {
         self.processor
+    }
+
+    /// The same target for a module that uses `bar.red`/`bar.arrive` (`scratch`), whose
+    /// LDS then starts with their counter ([`barrier::uses_barrier_ops`] tells).
+    pub fn with_barrier_scratch(mut self, scratch: bool) -> AmdgpuTarget {
+        self.barrier_scratch = scratch;
+        self
+    }
+
+    /// Bytes of LDS before the `.shared` window (the `bar.red` counter), 0 or 16.
+    pub fn scratch_bytes(&self) -> u64 {
+        if self.barrier_scratch {
+            barrier::SCRATCH_BYTES
+        } else {
+            0
+        }
+    }
+
+    /// Bytes of LDS a kernel of `module` reserves before its dynamic shared memory: the
+    /// scratch and the static `.shared` variables.
+    pub fn lds_bytes(&self, module: &ModuleInfo) -> u64 {
+        self.scratch_bytes() + static_lds_bytes(module)
     }
 
     /// Lanes per hardware wavefront (32 or 64).
@@ -191,14 +217,6 @@ impl Target for AmdgpuTarget {
             Scope::Cluster | Scope::Gpu => " syncscope(\"agent\")",
             Scope::Sys => "",
         }
-    }
-
-    fn barrier_with_count(&self) -> Result<(), String> {
-        Err("bar.sync with a thread count (a barrier for part of the CTA) is not supported on AMD GPUs: only whole-CTA barriers are".into())
-    }
-
-    fn barrier_op(&self) -> Result<(), String> {
-        Err("bar.arrive and bar.red (__syncthreads_count/and/or) are not supported on AMD GPUs yet".into())
     }
 
     fn export_prefix(&self) -> &'static str {
@@ -256,7 +274,7 @@ impl Target for AmdgpuTarget {
             "__ptx_clock64" => ret("  %v = call i64 @llvm.readcyclecounter()\n".into(), "%v"),
             // The constant clock runs at 100 MHz on the supported processors.
             "__ptx_globaltimer" => ret("  %c = call i64 @llvm.readsteadycounter()\n  %v = mul i64 %c, 10\n".into(), "%v"),
-            "__ptx_shared_base" => shared_base(module, &h(&["ctx"])),
+            "__ptx_shared_base" => shared_base(module, self.scratch_bytes(), &h(&["ctx"])),
             "__ptx_ptr_global" | "__ptx_ptr_const" => {
                 let space = if name == "__ptx_ptr_global" { 1 } else { 4 };
                 format!("{}\n  %p = inttoptr i64 %a to ptr addrspace({space})\n  %g = addrspacecast ptr addrspace({space}) %p to ptr\n  ret ptr %g\n}}\n", h(&["a"]))
@@ -266,12 +284,8 @@ impl Target for AmdgpuTarget {
                 "{}\n  %p = inttoptr i64 %a to ptr\n  %l = addrspacecast ptr %p to ptr addrspace(5)\n  %g = addrspacecast ptr addrspace(5) %l to ptr\n  ret ptr %g\n}}\n",
                 h(&["a"])
             ),
-            "__ptx_barrier" => format!(
-                "{}\n  fence syncscope(\"workgroup\") release\n  call void @llvm.amdgcn.s.barrier()\n  fence syncscope(\"workgroup\") acquire\n  ret void\n}}\n",
-                h(&["ctx", "id", "count"])
-            ),
-            // Refused by `barrier_op` before any use; defined for completeness.
-            "__ptx_barrier_op" => format!("{}\n  call void @llvm.trap()\n  unreachable\n}}\n", h(&["ctx", "id", "count", "op", "pred"])),
+            "__ptx_barrier" => barrier::define_barrier(i),
+            "__ptx_barrier_op" => barrier::define_barrier_op(i, self.wave),
             "__ptx_trap" => format!("{}\n  call void @llvm.trap()\n  unreachable\n}}\n", h(&["ctx"])),
             "__ptx_assertfail" => format!(
                 "{}\n  call void @__ptx_assert_record(ptr %ctx, ptr %msg, ptr %file, i32 %line, ptr %func)\n  call void @llvm.trap()\n  unreachable\n}}\n",
@@ -292,6 +306,12 @@ impl Target for AmdgpuTarget {
     }
 
     fn define_helper(&self, name: &str, module: &ModuleInfo) -> Option<String> {
+        match name {
+            "__ptx_bar_count_check" => return Some(barrier::count_check(self.warp_shape(module).lanes)),
+            // The LDS array: the scratch, then the static `.shared` variables.
+            "__ptx_shared" => return Some(format!("@__ptx_shared = internal addrspace(3) global [{} x i8] poison, align 16\n", self.lds_bytes(module))),
+            _ => {}
+        }
         warp::helper(self.warp_shape(module), name).or_else(|| printf::helper(name))
     }
 
@@ -325,7 +345,11 @@ impl Target for AmdgpuTarget {
         };
         // The body reads parameters at their offsets from the segment's start (where the
         // first `byref` argument lies); the `byref` arguments give the layout and metadata.
-        let base = "  %kp = call ptr addrspace(4) @llvm.amdgcn.kernarg.segment.ptr()\n  %params = addrspacecast ptr addrspace(4) %kp to ptr\n";
+        let mut base = String::new();
+        if self.barrier_scratch && k.uses_barrier {
+            base.push_str(&barrier::entry_init());
+        }
+        base.push_str("  %kp = call ptr addrspace(4) @llvm.amdgcn.kernarg.segment.ptr()\n  %params = addrspacecast ptr addrspace(4) %kp to ptr\n");
         let _ = write!(
             ir,
             "define protected amdgpu_kernel void {kernel}({}) \"amdgpu-flat-work-group-size\"=\"{threads}\" \"uniform-work-group-size\"=\"true\" {{\n{base}  call void {body}(ptr null, ptr %params)\n  ret void\n}}\n",
@@ -340,22 +364,25 @@ pub fn static_lds_bytes(module: &ModuleInfo) -> u64 {
     module.dynamic_shared_offset.unwrap_or(module.static_shared_bytes).div_ceil(16) * 16
 }
 
-/// `@__ptx_shared_base` and the LDS array behind it. The dynamic array follows the static
-/// one: the runtime adds the launch's dynamic bytes to the group segment.
-fn shared_base(module: &ModuleInfo, header: &str) -> String {
+/// `@__ptx_shared_base`: the `.shared` window starts `scratch` bytes into the LDS array
+/// `@__ptx_shared` (defined as a helper). The dynamic array follows the static one: the
+/// runtime adds the launch's dynamic bytes to the group segment.
+fn shared_base(module: &ModuleInfo, scratch: u64, header: &str) -> String {
     let fixed = static_lds_bytes(module);
     let mut s = String::new();
-    let base = if fixed > 0 {
-        let _ = writeln!(s, "@__ptx_shared = internal addrspace(3) global [{fixed} x i8] poison, align 16");
-        "@__ptx_shared"
-    } else if module.dynamic_shared_offset.is_some() {
+    if fixed == 0 && scratch == 0 {
+        if module.dynamic_shared_offset.is_none() {
+            let _ = write!(s, "{header}\n  ret ptr null\n}}\n");
+            return s;
+        }
         let _ = writeln!(s, "@__ptx_dynamic_shared = external addrspace(3) global [0 x i8], align 16");
-        "@__ptx_dynamic_shared"
-    } else {
-        let _ = write!(s, "{header}\n  ret ptr null\n}}\n");
+        let _ = write!(s, "{header}\n  ret ptr addrspacecast (ptr addrspace(3) @__ptx_dynamic_shared to ptr)\n}}\n");
         return s;
-    };
-    let _ = write!(s, "{header}\n  ret ptr addrspacecast (ptr addrspace(3) {base} to ptr)\n}}\n");
+    }
+    let _ = write!(
+        s,
+        "{header}\n  %w = getelementptr inbounds i8, ptr addrspace(3) @__ptx_shared, i32 {scratch}\n  %g = addrspacecast ptr addrspace(3) %w to ptr\n  ret ptr %g\n}}\n"
+    );
     s
 }
 
