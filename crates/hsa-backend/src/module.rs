@@ -44,7 +44,9 @@ fn load_error(what: &str, st: u32) -> LoadError {
 pub(crate) fn load(shared: Arc<Shared>, ptx: &str, options: &LoadOptions) -> Result<HsaModule, LoadError> {
     let mut opts = AmdgpuOptions::new(&shared.gfx);
     opts.opt_level = options.optimization_level.map(|l| l.min(3)).unwrap_or(2);
-    let co = codegen::compile_ptx(ptx, &opts).map_err(|e| match e {
+    // Code objects are cached on disk as the CPU device's objects are (`CUDA_CACHE_*`).
+    let cache = compiler_core::cache::Cache::from_env();
+    let co = codegen::compile_ptx_with_cache(ptx, &opts, cache.as_ref()).map_err(|e| match e {
         codegen::AmdgpuError::Ptx(d) => LoadError::InvalidPtx { log: compiler_core::diag::render(&d) },
         other => LoadError::Codegen(other.to_string()),
     })?;

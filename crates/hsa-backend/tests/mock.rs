@@ -19,6 +19,8 @@ fn mock_path() -> PathBuf {
 
 fn device() -> Arc<dyn Device> {
     std::env::set_var("HSA_RUNTIME_LIB", mock_path());
+    // The tests compile afresh unless one asks for the kernel cache.
+    std::env::set_var("CUDA_CACHE_DISABLE", "1");
     let d = hsa_backend::devices();
     assert_eq!(d.len(), 1, "the mock has one GPU agent");
     d[0].clone()
@@ -191,4 +193,42 @@ fn a_gpu_memory_fault_fails_the_launch_instead_of_aborting() {
     assert_eq!(m.launch("hello", &cfg, &params), Err(DeviceError::IllegalAddress));
     assert_eq!(fault_state(), (true, false), "the handler claimed the fault: no abort");
     assert_eq!(m.launch("hello", &cfg, &params), Ok(()), "a fresh queue serves the next launch");
+}
+
+/// Loading a module compiles it into the kernel cache (`CUDA_CACHE_PATH`): a second load
+/// needs no linker (it fails without the cache when `ld.lld` is missing); a damaged entry
+/// is ignored (the load compiles, and fails only for want of the linker) and replaced by
+/// the next compile; `CUDA_CACHE_DISABLE=1` bypasses the cache.
+#[test]
+fn modules_load_through_the_kernel_cache() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = device();
+    let dir = std::env::temp_dir().join(format!("hsa-backend-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::env::set_var("CUDA_CACHE_PATH", &dir);
+    std::env::remove_var("CUDA_CACHE_DISABLE");
+    let entries = || std::fs::read_dir(dir.join("cuda-cpu")).map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect::<Vec<_>>()).unwrap_or_default();
+    let load = || d.load_ptx(&ptx("shared.ptx"), &LoadOptions::default()).map(|m| m.kernel_names());
+    let no_linker = |on: bool| if on { std::env::set_var("PTX_LD_LLD", "/nonexistent/ld.lld") } else { std::env::remove_var("PTX_LD_LLD") };
+
+    assert_eq!(load().unwrap(), ["block_sum"]);
+    let stored = entries();
+    assert_eq!(stored.len(), 1, "one entry");
+    let entry = std::fs::read(&stored[0]).unwrap();
+    no_linker(true);
+    assert_eq!(load().unwrap(), ["block_sum"], "a hit needs no linker");
+    // A damaged entry is not used: the load compiles again (and needs the linker).
+    std::fs::write(&stored[0], &entry[..entry.len() / 2]).unwrap();
+    let e = load().expect_err("compiled afresh");
+    assert!(e.to_string().contains("ld.lld"), "{e}");
+    no_linker(false);
+    assert_eq!(load().unwrap(), ["block_sum"]);
+    assert_eq!(std::fs::read(&stored[0]).unwrap(), entry, "replaced by the fresh compile");
+    // Disabled: the entry is not used.
+    std::env::set_var("CUDA_CACHE_DISABLE", "1");
+    no_linker(true);
+    assert!(load().is_err(), "no cache: the compile needs the linker");
+    no_linker(false);
+    std::env::remove_var("CUDA_CACHE_PATH");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -49,6 +49,7 @@
 
 pub mod abi;
 pub mod barrier;
+pub mod cache;
 pub mod codegen;
 pub mod printf;
 mod warp;
