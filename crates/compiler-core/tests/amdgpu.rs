@@ -74,6 +74,17 @@ const KERNELS: &[Expect] = &[
         instructions: &["s_barrier", "ds_add_u32|ds_add_rtn_u32", "ds_sub_u32|ds_sub_rtn_u32", "s_bcnt1_i32", "s_ff1_i32|s_ctz_i32", "s_trap"],
         contains: &["offset:16", "offset:276"],
     },
+    // A grid barrier over the cooperative launch's workspace (%envreg1:%envreg2, read from
+    // the implicit arguments): a release add on its arrival word, an acquire spin that sleeps.
+    Expect {
+        file: "grid_sync",
+        kernel: "grid_barrier",
+        param_bytes: 12,
+        implicit: true,
+        group_segment: 0,
+        instructions: &["flat_atomic_add|global_atomic_add", "flat_load_dword|global_load_dword|flat_load_b32|global_load_b32", "s_sleep", "s_barrier"],
+        contains: &["offset:4"],
+    },
     Expect { file: "printf", kernel: "hello", param_bytes: 8, implicit: true, group_segment: 0, instructions: &["s_trap", "global_atomic_add_x2|flat_atomic_add_x2|global_atomic_add_u64|flat_atomic_add_u64", "s_swappc_b64|s_setpc_b64"], contains: &[] },
 ];
 
@@ -283,4 +294,29 @@ fn wave64_special_registers_follow_the_warp_width() {
     }
     let ballot64 = target.define_helper("__ptx_warp_ballot", &info(64)).unwrap();
     assert!(ballot64.contains("ballot.i64") && !ballot64.contains("lshr"), "{ballot64}");
+}
+
+/// `%envreg1:%envreg2` read the grid workspace from the implicit arguments' multigrid-sync
+/// slot: LLVM's metadata lists that hidden argument at the offset our runtime writes the
+/// workspace address to (`abi::build_kernargs`).
+#[test]
+fn the_grid_workspace_is_the_multigrid_sync_argument() {
+    let dir = std::env::temp_dir().join(format!("amdgpu-grid-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let want = abi::implicit_args_offset(12) + abi::implicit::GRID_WORKSPACE;
+    for gfx in ["gfx90a", "gfx1100"] {
+        let co = codegen::compile_ptx(&ptx("grid_sync"), &AmdgpuOptions::new(gfx)).unwrap();
+        let path = dir.join(format!("grid_sync.{gfx}.co"));
+        std::fs::write(&path, &co.elf).unwrap();
+        let notes = run("llvm-readelf", &["--notes"], &path);
+        let lines: Vec<&str> = notes.lines().map(str::trim).collect();
+        let at = lines.iter().position(|l| *l == ".value_kind:     hidden_multigrid_sync_arg").unwrap_or_else(|| panic!("{gfx}: no multigrid sync argument in\n{notes}"));
+        let offset = lines[..at].iter().rev().find(|l| l.starts_with("- .offset:")).unwrap();
+        assert_eq!(*offset, format!("- .offset:         {want}"), "{gfx}");
+        // The workspace bytes of a launch sit there.
+        let shape = abi::LaunchShape { grid: [4, 1, 1], block: [64, 1, 1], dynamic_shared_bytes: 0 };
+        let k = abi::build_kernargs(&[0; 12], &shape, 0, 0xabcd_0000_1230);
+        assert_eq!(u64::from_le_bytes(k[want..want + 8].try_into().unwrap()), 0xabcd_0000_1230);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -146,7 +146,7 @@ impl HsaModule {
             p.dirty |= self.uses_printf;
             p.buffer
         };
-        let kernargs = abi::build_kernargs(params, &shape, printf);
+        let kernargs = abi::build_kernargs(params, &shape, printf, 0);
         let size = kernargs.len().max(k.kernarg_size);
         let result = match alloc_in(rt, rt.kernarg_pool, self.shared.agent, size) {
             Err(st) => Err(status::device_error(st)),

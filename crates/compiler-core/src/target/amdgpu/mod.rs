@@ -51,6 +51,7 @@ pub mod abi;
 pub mod barrier;
 pub mod cache;
 pub mod codegen;
+pub mod descriptor;
 pub mod printf;
 mod warp;
 
@@ -198,7 +199,11 @@ impl AmdgpuTarget {
     fn implicit_arg(&self, offset: usize, ty: &str) -> String {
         format!(
             "  %ip = call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()\n  %ap = getelementptr i8, ptr addrspace(4) %ip, i64 {offset}\n  %av = load {ty}, ptr addrspace(4) %ap, align {}\n",
-            if ty == "i16" { 2 } else { 4 }
+            match ty {
+                "i16" => 2,
+                "i64" => 8,
+                _ => 4,
+            }
         )
     }
 }
@@ -267,9 +272,14 @@ impl Target for AmdgpuTarget {
         match name {
             // gfx11's cycle counter (SHADER_CYCLES) has 20 bits: use the 64-bit constant
             // clock there instead.
-            // No driver-set environment registers on this target yet: cooperative launches
-            // are not supported there.
-            "__ptx_envreg" => format!("{}\n  ret i32 0\n}}\n", h(&["ctx", "n"])),
+            // `%envreg1:%envreg2` is the grid workspace of a cooperative launch (high, low
+            // 32 bits; `abi::implicit::GRID_WORKSPACE`); the other environment registers
+            // are 0, as the CPU device has them.
+            "__ptx_envreg" => format!(
+                "{}\n{}  %hi64 = lshr i64 %av, 32\n  %hi = trunc i64 %hi64 to i32\n  %lo = trunc i64 %av to i32\n  %is1 = icmp eq i32 %n, 1\n  %is2 = icmp eq i32 %n, 2\n  %v2 = select i1 %is2, i32 %lo, i32 0\n  %v = select i1 %is1, i32 %hi, i32 %v2\n  ret i32 %v\n}}\n",
+                h(&["ctx", "n"]),
+                self.implicit_arg(abi::implicit::GRID_WORKSPACE, "i64")
+            ),
             "__ptx_nanosleep" => format!("{}\n  call void @llvm.amdgcn.s.sleep(i32 2)\n  ret void\n}}\n", h(&["ctx", "ns"])),
             "__ptx_clock64" if self.processor.starts_with("gfx11") => ret("  %v = call i64 @llvm.readsteadycounter()\n".into(), "%v"),
             "__ptx_clock64" => ret("  %v = call i64 @llvm.readcyclecounter()\n".into(), "%v"),
