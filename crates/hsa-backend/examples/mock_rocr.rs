@@ -142,6 +142,7 @@ pub unsafe extern "C" fn hsa_agent_get_info(agent: u64, attr: u32, v: *mut c_voi
             (GPU, 0xA008) => put(v, 1600u32),
             (GPU, 0xA009) => put_str(v, "Mock Instinct"),
             (GPU, 0xA00A) => put(v, 32u32),
+            (GPU, 0xA00B) => put(v, 4u32),
             (GPU, 0xA00F) => put(v, 0u32),
             (GPU, 0xA011) => put_str(v, "GPU-0123456789abcdef"),
             _ => return 0x1001,

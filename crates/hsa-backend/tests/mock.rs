@@ -232,3 +232,49 @@ fn modules_load_through_the_kernel_cache() {
     std::env::remove_var("CUDA_CACHE_PATH");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Cooperative launches: occupancy from the kernel's descriptor and the agent (104 CUs of
+/// 4 SIMDs x 8 waves on the mock's gfx90a), a grid that fits dispatches with a grid
+/// workspace in the implicit arguments, one block more is refused; ordinary launches
+/// pass no workspace.
+#[test]
+fn cooperative_launches_check_residency_and_pass_the_grid_workspace() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = device();
+    assert!(d.properties().cooperative_launch);
+    let m = d.load_ptx(&ptx("grid_sync.ptx"), &LoadOptions::default()).unwrap();
+    // grid_barrier needs few VGPRs and SGPRs (under 64 and 100: the precondition of the
+    // figures below), so wave slots and LDS decide: 32 wave slots per CU.
+    let co = compiler_core::target::amdgpu::codegen::compile_ptx(&ptx("grid_sync.ptx"), &compiler_core::target::amdgpu::AmdgpuOptions::new("gfx90a")).unwrap();
+    let r = compiler_core::target::amdgpu::descriptor::kernel_resources(&co.elf, "grid_barrier").unwrap();
+    assert!(r.vgprs("gfx90a", 64) <= 64 && r.sgprs("gfx90a").unwrap() <= 100, "{r:?}");
+    let per_cu = |threads, dynamic| m.resident_blocks_per_multiprocessor("grid_barrier", threads, dynamic);
+    assert_eq!(per_cu(256, 0), Some(8), "4 waves per block, 32 slots");
+    assert_eq!(per_cu(1024, 0), Some(2), "16 waves per block");
+    assert_eq!(per_cu(64, 0), Some(16), "the workgroup cap");
+    assert_eq!(per_cu(256, 20000), Some(3), "64 KiB of LDS / 20000 bytes");
+    assert_eq!(per_cu(256, 70000), Some(0), "more LDS than a CU has");
+    assert_eq!(m.resident_blocks_per_multiprocessor("nonexistent", 256, 0), None);
+
+    let mut params = 0x1000_u64.to_le_bytes().to_vec();
+    params.extend(1u32.to_le_bytes());
+    let workspace_at = abi_offset(12);
+    let fits = LaunchConfig { grid: [104 * 8, 1, 1], block: [256, 1, 1], dynamic_shared_bytes: 0 };
+    m.launch_cooperative("grid_barrier", &fits, &params).unwrap();
+    let (p, kargs) = last_dispatch();
+    assert_eq!(u32::from_le_bytes(p[12..16].try_into().unwrap()), 104 * 8 * 256, "the whole grid in one dispatch");
+    let workspace = u64::from_le_bytes(kargs[workspace_at..workspace_at + 8].try_into().unwrap());
+    assert!(workspace != 0 && workspace % 16 == 0, "workspace {workspace:#x}");
+    let too_many = LaunchConfig { grid: [104 * 8 + 1, 1, 1], ..fits };
+    assert!(matches!(m.launch_cooperative("grid_barrier", &too_many, &params), Err(DeviceError::NotSupported(_))));
+    // An ordinary launch has no workspace.
+    m.launch("grid_barrier", &fits, &params).unwrap();
+    let (_, kargs) = last_dispatch();
+    assert_eq!(u64::from_le_bytes(kargs[workspace_at..workspace_at + 8].try_into().unwrap()), 0);
+}
+
+/// Where the grid workspace lies in the kernarg segment of a kernel with `param_bytes`.
+fn abi_offset(param_bytes: usize) -> usize {
+    use compiler_core::target::amdgpu::abi;
+    abi::implicit_args_offset(param_bytes) + abi::implicit::GRID_WORKSPACE
+}
