@@ -211,22 +211,23 @@ fn unsupported_targets_and_warp_widths_are_refused_clearly() {
 }
 
 /// A barrier with a thread count compiles to a run-time check that the count covers the
-/// whole CTA (a trap otherwise): `s_barrier` has no thread counts. Without `bar.red` or
-/// `bar.arrive` the module reserves no LDS for their counter.
+/// whole CTA (a trap otherwise): `s_barrier` has no thread counts. `bar.arrive` is an
+/// `s_barrier` too. Without `bar.red` the module reserves no LDS for its counter.
 #[test]
 fn counted_barriers_check_the_count_at_run_time() {
-    let ptx = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tbar.sync 1, 64;\n\tret;\n}\n";
+    let ptx = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tbar.sync 1, 64;\n\tbar.arrive 2, 64;\n\tret;\n}\n";
     let dir = std::env::temp_dir().join(format!("amdgpu-counted-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for gfx in ["gfx90a", "gfx1100"] {
         let co = codegen::compile_ptx(ptx, &AmdgpuOptions::new(gfx)).unwrap_or_else(|e| panic!("{gfx}: {e}"));
-        assert_eq!(co.static_lds_bytes, 0, "{gfx}: no scratch without bar.red/bar.arrive");
+        assert_eq!(co.static_lds_bytes, 0, "{gfx}: no scratch without bar.red");
         let path = dir.join(format!("counted.{gfx}.co"));
         std::fs::write(&path, &co.elf).unwrap();
         let disasm = run("llvm-objdump", &["-d", &format!("--mcpu={gfx}")], &path);
         for class in ["s_barrier", "s_trap", "s_load|global_load"] {
             assert!(matches_any(&disasm, class), "{gfx}: no {class} in\n{disasm}");
         }
+        assert_eq!(disasm.lines().filter(|l| l.trim_start().starts_with("s_barrier")).count(), 2, "{gfx}: bar.sync and bar.arrive");
         let notes = run("llvm-readelf", &["--notes"], &path);
         assert_eq!(kernel_field(&notes, "k", ".group_segment_fixed_size").as_deref(), Some("0"), "{gfx}");
     }

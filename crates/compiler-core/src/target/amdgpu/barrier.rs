@@ -27,14 +27,14 @@
 //! that could race. `.popc` is the total, `.or` total != 0, `.and` total == 0.
 //!
 //! The counter is the first 4 bytes of [`SCRATCH_BYTES`] reserved at the start of the
-//! workgroup's LDS in modules that use `bar.red`/`bar.arrive` (the `.shared` window starts
+//! workgroup's LDS in modules that use `bar.red` (the `.shared` window starts
 //! after it: see `shared_base` in `amdgpu`), zeroed by the first thread of the CTA at kernel
 //! entry before an `s_barrier`.
 
 use crate::lower::intrinsics::{define_header, Intrinsic};
 
-/// Bytes of LDS reserved before the `.shared` window in modules that use `bar.red` or
-/// `bar.arrive` (a 16-byte unit keeps the window's alignment).
+/// Bytes of LDS reserved before the `.shared` window in modules that use `bar.red` (a
+/// 16-byte unit keeps the window's alignment).
 pub const SCRATCH_BYTES: u64 = 16;
 
 /// A whole-workgroup barrier with workgroup-scope release and acquire fences.
@@ -133,13 +133,12 @@ pub(super) fn entry_init() -> String {
     )
 }
 
-/// Whether `module` uses `bar.red` or `bar.arrive` anywhere (then its kernels need the
-/// scratch).
+/// Whether `module` uses `bar.red` anywhere (then its kernels need the scratch).
 pub fn uses_barrier_ops(module: &crate::ptx::ast::Module) -> bool {
     use crate::ptx::ast::{Directive, Statement};
     fn scan(body: &[Statement]) -> bool {
         body.iter().any(|s| match s {
-            Statement::Instr(i) => (i.opcode == "bar" || i.opcode == "barrier") && i.modifiers.iter().any(|m| m == ".red" || m == ".arrive"),
+            Statement::Instr(i) => (i.opcode == "bar" || i.opcode == "barrier") && i.modifiers.iter().any(|m| m == ".red"),
             Statement::Block(b) => scan(b),
             _ => false,
         })

@@ -108,7 +108,7 @@ pub fn compile_ptx_with_cache(ptx: &str, options: &AmdgpuOptions, cache: Option<
 
 /// The target to lower the parsed module `ast` with, and the options it was made from: the
 /// warp width is the wider of the options' and the module's (`ast.warp_size` is set to it,
-/// as `.warp_size 64` would), and modules with `bar.red`/`bar.arrive` get their LDS
+/// as `.warp_size 64` would), and modules with `bar.red` get their LDS
 /// scratch.
 pub fn target_for(ast: &mut crate::ptx::ast::Module, options: &AmdgpuOptions) -> Result<(AmdgpuTarget, AmdgpuOptions), TargetError> {
     let mut options = options.clone();

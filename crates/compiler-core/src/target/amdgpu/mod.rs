@@ -106,7 +106,7 @@ pub struct AmdgpuTarget {
     processor: &'static str,
     wave: u32,
     data_layout: String,
-    /// The module uses `bar.red`/`bar.arrive`: LDS starts with [`barrier::SCRATCH_BYTES`]
+    /// The module uses `bar.red`: LDS starts with [`barrier::SCRATCH_BYTES`]
     /// for their counter, before the `.shared` window.
     barrier_scratch: bool,
 }
@@ -155,7 +155,7 @@ impl AmdgpuTarget {
         self.processor
     }
 
-    /// The same target for a module that uses `bar.red`/`bar.arrive` (`scratch`), whose
+    /// The same target for a module that uses `bar.red` (`scratch`), whose
     /// LDS then starts with their counter ([`barrier::uses_barrier_ops`] tells).
     pub fn with_barrier_scratch(mut self, scratch: bool) -> AmdgpuTarget {
         self.barrier_scratch = scratch;
