@@ -15,8 +15,13 @@
 //!   workgroup's LDS ([`static_lds_bytes`]).
 //! - Kernels: `amdgpu_kernel` functions named as in PTX, one `byref` kernarg per `.param`
 //!   (see [`abi`]), `amdgpu-flat-work-group-size` from `.reqntid`/`.maxntid` (else 1024).
-//! - Barriers: workgroup release fence, `s_barrier`, workgroup acquire fence. A barrier for
-//!   a thread count (part of the CTA) is refused: LLVM 19 has no named barriers.
+//! - Barriers: workgroup release fence, `s_barrier`, workgroup acquire fence; thread
+//!   counts must cover the CTA (checked at run time), `bar.red` counts in LDS, `bar.arrive`
+//!   waits too: see [`barrier`].
+//! - `%envreg1:%envreg2`: the cooperative launch's grid workspace from the implicit
+//!   arguments ([`abi::implicit::GRID_WORKSPACE`]).
+//! - Code objects are cached on disk ([`cache`]); kernel resources can be read back from
+//!   them ([`descriptor`]).
 //! - Atomics and fences: PTX scopes map to `syncscope("workgroup")` (`.cta`),
 //!   `"agent"` (`.gpu`, `.cluster`) and the system scope (`.sys`); orderings are PTX's.
 //! - `trap`: `llvm.trap` (`s_trap 2`: the queue reports an exception, the launch fails).
