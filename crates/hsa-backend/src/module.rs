@@ -109,8 +109,9 @@ pub(crate) fn load(shared: Arc<Shared>, ptx: &str, options: &LoadOptions) -> Res
             (Some(r), _) | (None, Some(r)) => r.iter().map(|&x| x.max(1)).product::<u32>().min(1024),
             _ => 1024,
         };
+        let resources = kernel_resources(&co.elf, &k.name);
         kernels.push(Kernel {
-            resources: kernel_resources(&co.elf, &k.name),
+            resources,
             info: KernelInfo {
                 name: k.name.clone(),
                 params: k.params.iter().map(|&(offset, size)| ParamLayout { offset, size }).collect(),
@@ -119,7 +120,8 @@ pub(crate) fn load(shared: Arc<Shared>, ptx: &str, options: &LoadOptions) -> Res
                 local_bytes_per_thread: symbol_info::<u32>(&shared, sym, ffi::SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE),
                 max_threads_per_block: max,
                 required_block: k.reqntid,
-                num_regs: 32,
+                // VGPRs per work-item, from the kernel descriptor (`CU_FUNC_ATTRIBUTE_NUM_REGS`).
+                num_regs: resources.map(|r| r.vgprs(&shared.gfx, co.wavefront_size)).unwrap_or(32),
             },
             object: symbol_info(&shared, sym, ffi::SYMBOL_INFO_KERNEL_OBJECT),
             kernarg_size: symbol_info::<u32>(&shared, sym, ffi::SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE) as usize,

@@ -248,6 +248,7 @@ fn cooperative_launches_check_residency_and_pass_the_grid_workspace() {
     let co = compiler_core::target::amdgpu::codegen::compile_ptx(&ptx("grid_sync.ptx"), &compiler_core::target::amdgpu::AmdgpuOptions::new("gfx90a")).unwrap();
     let r = compiler_core::target::amdgpu::descriptor::kernel_resources(&co.elf, "grid_barrier").unwrap();
     assert!(r.vgprs("gfx90a", 64) <= 64 && r.sgprs("gfx90a").unwrap() <= 100, "{r:?}");
+    assert_eq!(m.kernel("grid_barrier").unwrap().num_regs, r.vgprs("gfx90a", 64), "NUM_REGS: the descriptor's VGPRs");
     let per_cu = |threads, dynamic| m.resident_blocks_per_multiprocessor("grid_barrier", threads, dynamic);
     assert_eq!(per_cu(256, 0), Some(8), "4 waves per block, 32 slots");
     assert_eq!(per_cu(1024, 0), Some(2), "16 waves per block");
