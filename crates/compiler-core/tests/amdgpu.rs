@@ -321,3 +321,22 @@ fn the_grid_workspace_is_the_multigrid_sync_argument() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The `bar.red` counter is zeroed at the entry of every kernel of a module that uses
+/// `bar.red`, also when the reduction sits in a function the kernel calls.
+#[test]
+fn the_reduction_counter_is_zeroed_in_every_kernel() {
+    let ptx = ".version 7.8\n.target sm_80\n.address_size 64\n.func (.reg .b32 %n) count(.reg .pred %q)\n{\n\tbar.red.popc.u32 %n, 0, %q;\n\tret;\n}\n.visible .entry k(.param .u64 out)\n{\n\t.reg .pred %p;\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n\tmov.u32 %r1, %tid.x;\n\tsetp.lt.u32 %p, %r1, 7;\n\tcall.uni (%r2), count, (%p);\n\tld.param.u64 %rd1, [out];\n\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n.visible .entry plain()\n{\n\tret;\n}\n";
+    let mut ast = compiler_core::ptx::parse(ptx).unwrap();
+    let (target, _) = codegen::target_for(&mut ast, &AmdgpuOptions::new("gfx90a")).unwrap();
+    assert_eq!(target.scratch_bytes(), 16);
+    let lowered = compiler_core::lower::lower_module_for(&ast, &target).unwrap();
+    let zeroing = "store atomic i32 0, ptr addrspace(3) @__ptx_shared";
+    for kernel in ["@\"k\"(", "@\"plain\"("] {
+        let at = lowered.ir.find(&format!("amdgpu_kernel void {kernel}")).unwrap_or_else(|| panic!("{kernel} in\n{}", lowered.ir));
+        let body = &lowered.ir[at..at + lowered.ir[at..].find("\n}\n").unwrap()];
+        assert!(body.contains(zeroing) && body.contains("@llvm.amdgcn.s.barrier()"), "{kernel}:\n{body}");
+    }
+    let co = codegen::compile_ptx(ptx, &AmdgpuOptions::new("gfx90a")).unwrap();
+    assert_eq!(co.static_lds_bytes, 16);
+}

@@ -362,7 +362,8 @@ impl Target for AmdgpuTarget {
         // The body reads parameters at their offsets from the segment's start (where the
         // first `byref` argument lies); the `byref` arguments give the layout and metadata.
         let mut base = String::new();
-        if self.barrier_scratch && k.uses_barrier {
+        // Every kernel of the module: a `bar.red` may sit in a function it calls.
+        if self.barrier_scratch {
             base.push_str(&barrier::entry_init());
         }
         base.push_str("  %kp = call ptr addrspace(4) @llvm.amdgcn.kernarg.segment.ptr()\n  %params = addrspacecast ptr addrspace(4) %kp to ptr\n");
