@@ -264,6 +264,9 @@ fn wave64_modules_run_as_native_wave64_on_gfx9() {
             assert!(disasm.contains(text), "{gfx}: no {text} in\n{disasm}");
         }
         assert!(!half_base(&disasm), "{gfx}: a 64-lane warp computes a half-wavefront base:\n{disasm}");
+        // What our NVRTC writes for a gfx9 target compiles as wave64 too.
+        let co = codegen::compile_ptx(&ptx("nvrtc_wave64"), &AmdgpuOptions::new(gfx)).unwrap_or_else(|e| panic!("{gfx}: {e}"));
+        assert_eq!((co.wavefront_size, co.kernels[0].warp_size, co.static_lds_bytes), (64, 64, 16), "{gfx}: wave64, bar.red's counter");
         // The same collectives at 32 lanes on this GPU work on half wavefronts.
         let co32 = codegen::compile_ptx(&ptx("warp"), &AmdgpuOptions::new(gfx)).unwrap();
         let path32 = dir.join(format!("warp.{gfx}.co"));
