@@ -50,7 +50,8 @@ fn code_objects_are_cached_per_module_gpu_and_options() {
 
     // Damaged entries (an ELF header followed by garbage, a truncated entry, garbage) are
     // recompiled and replaced.
-    let damage: [fn(&[u8]) -> Vec<u8>; 3] = [
+    type Damage = fn(&[u8]) -> Vec<u8>;
+    let damage: [Damage; 3] = [
         |e| {
             let mut v = e[..64].to_vec();
             v.resize(e.len(), 0x5a);

@@ -110,11 +110,13 @@ mod tests {
         KernelResources { group_segment_bytes: lds, private_segment_bytes: 0, rsrc1: (vgprs / enc - 1) | ((sgprs / 8 - 1) << 6) }
     }
 
-    /// (gfx, wave, VGPRs, SGPRs, LDS, dynamic LDS, threads, workgroups per CU), each
-    /// worked out by hand from the limits in the module doc.
+    /// (gfx, wave, VGPRs, SGPRs, LDS, dynamic LDS, threads, workgroups per CU).
+    type Case = (&'static str, u32, u32, u32, u32, u64, u32, u64);
+
+    /// Each case worked out by hand from the limits in the module doc.
     #[test]
     fn workgroups_per_cu() {
-        let cases: &[(&str, u32, u32, u32, u32, u64, u32, u64)] = &[
+        let cases: &[Case] = &[
             // gfx90a: 8 waves x 4 SIMDs; 32 VGPRs do not limit; 256 threads = 4 waves -> 8;
             // the 16-group cap for 64 threads; LDS 16 KiB -> 4; 40 KiB -> 1; 80 KiB -> 0.
             ("gfx90a", 64, 32, 32, 0, 0, 256, 8),

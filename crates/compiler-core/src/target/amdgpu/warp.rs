@@ -42,7 +42,7 @@ impl WarpShape {
     }
 
     /// `dst = ` the neutral i64 mask `src` as this warp's mask type.
-    fn from_i64(self, dst: &str, src: &str) -> String {
+    fn mask_from_neutral(self, dst: &str, src: &str) -> String {
         if self.lanes == 64 {
             format!("  {dst} = bitcast i64 {src} to i64\n")
         } else {
@@ -51,7 +51,7 @@ impl WarpShape {
     }
 
     /// `dst = ` this warp's mask `src` as a neutral i64 mask.
-    fn to_i64(self, dst: &str, src: &str) -> String {
+    fn mask_to_neutral(self, dst: &str, src: &str) -> String {
         if self.lanes == 64 {
             format!("  {dst} = bitcast i64 {src} to i64\n")
         } else {
@@ -89,7 +89,7 @@ pub(super) fn define(shape: WarpShape, i: &Intrinsic) -> String {
         "__ptx_activemask" => format!(
             "{}\n  %m = call {m} @__ptx_warp_ballot(i1 true)\n{}  ret i64 %m64\n}}\n",
             define_header(i, &["ctx", "site"]),
-            shape.to_i64("%m64", "%m")
+            shape.mask_to_neutral("%m64", "%m")
         ),
         // Lanes of a wavefront execute in lockstep: ordering their memory accesses is all
         // a warp barrier has to do.
@@ -125,9 +125,9 @@ pub(super) fn define(shape: WarpShape, i: &Intrinsic) -> String {
 }}
 "#,
             define_header(i, &["ctx", "site", "p", "member"]),
-            shape.from_i64("%memberm", "%member"),
-            shape.to_i64("%ballot64", "%ballot"),
-            shape.to_i64("%active64", "%active")
+            shape.mask_from_neutral("%memberm", "%member"),
+            shape.mask_to_neutral("%ballot64", "%ballot"),
+            shape.mask_to_neutral("%active64", "%active")
         ),
         "__ptx_redux" => {
             let mut tree = String::new();
@@ -168,7 +168,7 @@ done:
 }}
 "#,
                 define_header(i, &["ctx", "site", "op", "a", "member"]),
-                shape.from_i64("%memberm", "%member"),
+                shape.mask_from_neutral("%memberm", "%member"),
                 shape.lane_as_mask("%lm", "%l")
             )
         }
@@ -204,10 +204,10 @@ done:
 }}
 "#,
             define_header(i, &["ctx", "site", "a", "member"]),
-            shape.from_i64("%memberm", "%member"),
+            shape.mask_from_neutral("%memberm", "%member"),
             shape.lane_as_mask("%lm", "%l"),
-            shape.to_i64("%r64", "%r"),
-            shape.to_i64("%active64", "%active")
+            shape.mask_to_neutral("%r64", "%r"),
+            shape.mask_to_neutral("%active64", "%active")
         ),
         other => unreachable!("amdgpu target: no definition for {other}"),
     }
