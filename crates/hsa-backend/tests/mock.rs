@@ -261,7 +261,11 @@ fn cooperative_launches_check_residency_and_pass_the_grid_workspace() {
     params.extend(1u32.to_le_bytes());
     let workspace_at = abi_offset(12);
     let fits = LaunchConfig { grid: [104 * 8, 1, 1], block: [256, 1, 1], dynamic_shared_bytes: 0 };
+    watch_next(workspace_at);
     m.launch_cooperative("grid_barrier", &fits, &params).unwrap();
+    let seen = watched().expect("the workspace is a live allocation during the dispatch");
+    let words: Vec<u32> = seen.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(words, [8, 0, 0, 0], "size, then the grid barrier's arrival word");
     let (p, kargs) = last_dispatch();
     assert_eq!(u32::from_le_bytes(p[12..16].try_into().unwrap()), 104 * 8 * 256, "the whole grid in one dispatch");
     let workspace = u64::from_le_bytes(kargs[workspace_at..workspace_at + 8].try_into().unwrap());
@@ -272,6 +276,25 @@ fn cooperative_launches_check_residency_and_pass_the_grid_workspace() {
     m.launch("grid_barrier", &fits, &params).unwrap();
     let (_, kargs) = last_dispatch();
     assert_eq!(u64::from_le_bytes(kargs[workspace_at..workspace_at + 8].try_into().unwrap()), 0);
+}
+
+fn watch_next(at: usize) {
+    // SAFETY: as for last_dispatch.
+    unsafe {
+        let lib = libloading::Library::new(mock_path()).unwrap();
+        let f: libloading::Symbol<unsafe extern "C" fn(usize)> = lib.get(b"mock_rocr_watch_next\0").unwrap();
+        f(at);
+    }
+}
+
+fn watched() -> Option<[u8; 16]> {
+    // SAFETY: as for last_dispatch.
+    unsafe {
+        let lib = libloading::Library::new(mock_path()).unwrap();
+        let f: libloading::Symbol<unsafe extern "C" fn(*mut u8) -> bool> = lib.get(b"mock_rocr_watched\0").unwrap();
+        let mut out = [0u8; 16];
+        f(out.as_mut_ptr()).then_some(out)
+    }
 }
 
 /// Where the grid workspace lies in the kernarg segment of a kernel with `param_bytes`.
