@@ -125,7 +125,11 @@ fn run(args: &Args) -> Result<(), Fail> {
             "ll" => (lowered.ir.into_bytes(), "ll", summary),
             "asm" => (codegen::emit_assembly(&lowered.ir, &target, args.opt).map_err(fail)?.into_bytes(), "s", summary),
             "obj" => (codegen::emit_object(&lowered.ir, &target, args.opt).map_err(fail)?, "o", summary),
-            "co" => (codegen::compile_lowered(lowered, &target, &opts).map_err(fail)?.elf, "co", summary),
+            "co" => {
+                let co = codegen::compile_lowered(lowered, &target, &opts).map_err(fail)?;
+                let summary = summary + &resources(&co);
+                (co.elf, "co", summary)
+            }
             other => return Err((2, format!("ptxc: unknown --emit {other} (co, obj, asm or ll)"))),
         }
     };
@@ -147,6 +151,24 @@ fn run(args: &Args) -> Result<(), Fail> {
         }
     }
     Ok(())
+}
+
+/// Each kernel's resources as its descriptor in the code object says (like `ptxas -v`).
+fn resources(co: &codegen::CodeObject) -> String {
+    let mut s = String::new();
+    for k in &co.kernels {
+        if let Some(r) = amdgpu::descriptor::kernel_resources(&co.elf, &k.name) {
+            let sgprs = r.sgprs(co.processor).map(|n| format!(", {n} SGPRs")).unwrap_or_default();
+            s.push_str(&format!(
+                "kernel {}: {} VGPRs{sgprs}, {} bytes LDS, {} bytes scratch per work-item\n",
+                k.name,
+                r.vgprs(co.processor, co.wavefront_size),
+                r.group_segment_bytes,
+                r.private_segment_bytes
+            ));
+        }
+    }
+    s
 }
 
 fn summarize(kernels: &[compiler_core::lower::KernelMeta], what: &str) -> String {
