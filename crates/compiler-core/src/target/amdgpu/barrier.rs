@@ -3,7 +3,10 @@
 //!
 //! # What `s_barrier` gives
 //! One hardware barrier per workgroup, for all of its waves that have not ended; no barrier
-//! ids, no thread counts, no arrive-without-wait before gfx12. So:
+//! ids, no thread counts, no arrive-without-wait before gfx12 (gfx12's split
+//! `s_barrier_signal` could arrive without waiting, but with one hardware barrier for all
+//! ids a wave that arrives and then syncs on another id would be counted twice; not
+//! used). So:
 //! - every barrier id (0-15) is that one barrier. A thread count must cover the whole CTA
 //!   (the CTA's thread count rounded up to whole warps, the granularity PTX counts in);
 //!   any other count traps at run time (`s_trap 2`, `CUDA_ERROR_LAUNCH_FAILED`): a barrier
