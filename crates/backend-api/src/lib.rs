@@ -155,6 +155,15 @@ pub trait LoadedModule: Send + Sync {
         let _ = (kernel, config, params);
         Err(DeviceError::NotSupported("cooperative launches".into()))
     }
+    /// How many blocks of `kernel` with `block_threads` threads and `dynamic_shared_bytes`
+    /// of dynamic shared memory one multiprocessor holds at once, where the backend knows
+    /// its hardware's occupancy (`None`: the driver's model from the device properties
+    /// applies). The driver answers the occupancy API and checks cooperative launches
+    /// (`CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE`) with it.
+    fn resident_blocks_per_multiprocessor(&self, kernel: &str, block_threads: u32, dynamic_shared_bytes: u32) -> Option<u64> {
+        let _ = (kernel, block_threads, dynamic_shared_bytes);
+        None
+    }
 }
 
 /// One kernel launch, already validated by the driver.

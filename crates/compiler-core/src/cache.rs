@@ -86,6 +86,11 @@ pub struct Cache {
 pub struct Key([u8; 32]);
 
 impl Key {
+    /// The 32 hash bytes.
+    pub fn as_bytes(&self) -> &[u8; 32] {
+        &self.0
+    }
+
     fn hex(&self) -> String {
         self.0.iter().map(|b| format!("{b:02x}")).collect()
     }

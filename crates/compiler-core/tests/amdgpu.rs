@@ -62,6 +62,29 @@ const KERNELS: &[Expect] = &[
     },
     // The mbarrier word is compared and swapped in LDS; incomplete waits sleep.
     Expect { file: "async", kernel: "pipeline", param_bytes: 16, implicit: false, group_segment: 272, instructions: &["ds_cmpst_rtn_b64|ds_cmpstore_rtn_b64|flat_atomic_cmpswap_x2|flat_atomic_cmpswap_b64", "s_sleep"], contains: &[] },
+    // bar.red and bar.arrive: per-wave ballot counts added to and subtracted from the
+    // LDS counter around two s_barriers; thread counts checked (trap); the counter's 16
+    // bytes come first in LDS: the static array at 16, the dynamic one at 16 + 256.
+    Expect {
+        file: "barrier_ops",
+        kernel: "reductions",
+        param_bytes: 12,
+        implicit: true,
+        group_segment: 272,
+        instructions: &["s_barrier", "ds_add_u32|ds_add_rtn_u32", "ds_sub_u32|ds_sub_rtn_u32", "s_bcnt1_i32", "s_ff1_i32|s_ctz_i32", "s_trap"],
+        contains: &["offset:16", "offset:276"],
+    },
+    // A grid barrier over the cooperative launch's workspace (%envreg1:%envreg2, read from
+    // the implicit arguments): a release add on its arrival word, an acquire spin that sleeps.
+    Expect {
+        file: "grid_sync",
+        kernel: "grid_barrier",
+        param_bytes: 12,
+        implicit: true,
+        group_segment: 0,
+        instructions: &["flat_atomic_add|global_atomic_add", "flat_load_dword|global_load_dword|flat_load_b32|global_load_b32", "s_sleep", "s_barrier"],
+        contains: &["offset:4"],
+    },
     Expect { file: "printf", kernel: "hello", param_bytes: 8, implicit: true, group_segment: 0, instructions: &["s_trap", "global_atomic_add_x2|flat_atomic_add_x2|global_atomic_add_u64|flat_atomic_add_u64", "s_swappc_b64|s_setpc_b64"], contains: &[] },
 ];
 
@@ -171,17 +194,152 @@ fn unsupported_targets_and_warp_widths_are_refused_clearly() {
     assert!(err("gfx950", 32).contains("needs LLVM 20"), "{}", err("gfx950", 32));
     assert!(err("gfx803", 32).contains("supported: gfx900"), "{}", err("gfx803", 32));
     assert!(err("gfx1100", 64).contains("wave32"), "{}", err("gfx1100", 64));
-    assert!(err("gfx90a", 64).contains("64-lane"), "{}", err("gfx90a", 64));
+    assert_eq!(err("gfx90a", 64), "", "64-lane warps run as native wave64 on gfx9");
     assert_eq!(err("gfx90a:xnack-", 32), "", "target ID features are accepted");
-    // A module that declares 64-lane warps needs them whatever the options say.
+    // A module that declares 64-lane warps needs them whatever the options say: refused
+    // on every wave32 target.
     let wave64 = ptx("arith").replacen(".address_size 64", ".address_size 64\n.warp_size 64", 1);
     assert!(wave64.contains(".warp_size 64"));
-    for gfx in ["gfx90a", "gfx1100"] {
+    for &(gfx, wave) in GPUS {
         let e = codegen::compile_ptx(&wave64, &AmdgpuOptions::new(gfx)).err().map(|e| e.to_string()).unwrap_or_default();
-        assert!(e.contains("64-lane"), "{gfx}: {e}");
+        if wave == 64 {
+            assert_eq!(e, "", "{gfx}");
+        } else {
+            assert!(e.contains("64-lane warps") && e.contains("--warp-size=32"), "{gfx}: {e}");
+        }
     }
-    // A barrier for part of the CTA has no AMDGPU equivalent: refused with the PTX line.
-    let ptx = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tbar.sync 1, 64;\n\tret;\n}\n";
-    let e = codegen::compile_ptx(ptx, &AmdgpuOptions::new("gfx1100")).expect_err("refused").to_string();
-    assert!(e.contains("6:") && e.contains("thread count"), "{e}");
+}
+
+/// A barrier with a thread count compiles to a run-time check that the count covers the
+/// whole CTA (a trap otherwise): `s_barrier` has no thread counts. `bar.arrive` is an
+/// `s_barrier` too. Without `bar.red` the module reserves no LDS for its counter.
+#[test]
+fn counted_barriers_check_the_count_at_run_time() {
+    let ptx = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tbar.sync 1, 64;\n\tbar.arrive 2, 64;\n\tret;\n}\n";
+    let dir = std::env::temp_dir().join(format!("amdgpu-counted-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for gfx in ["gfx90a", "gfx1100"] {
+        let co = codegen::compile_ptx(ptx, &AmdgpuOptions::new(gfx)).unwrap_or_else(|e| panic!("{gfx}: {e}"));
+        assert_eq!(co.static_lds_bytes, 0, "{gfx}: no scratch without bar.red");
+        let path = dir.join(format!("counted.{gfx}.co"));
+        std::fs::write(&path, &co.elf).unwrap();
+        let disasm = run("llvm-objdump", &["-d", &format!("--mcpu={gfx}")], &path);
+        for class in ["s_barrier", "s_trap", "s_load|global_load"] {
+            assert!(matches_any(&disasm, class), "{gfx}: no {class} in\n{disasm}");
+        }
+        assert_eq!(disasm.lines().filter(|l| l.trim_start().starts_with("s_barrier")).count(), 2, "{gfx}: bar.sync and bar.arrive");
+        let notes = run("llvm-readelf", &["--notes"], &path);
+        assert_eq!(kernel_field(&notes, "k", ".group_segment_fixed_size").as_deref(), Some("0"), "{gfx}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// 64-lane modules on wave64 GPUs: a PTX warp is the whole wavefront. The code object
+/// says wave64; redux tests the whole 64-bit EXEC for a full warp; the divergent-`exit`
+/// check compares EXEC with the warp's existing lanes and traps; no instruction computes
+/// the base lane of a 32-lane half (`& 32`), which the same collectives in a 32-lane
+/// module on the same GPU do.
+#[test]
+fn wave64_modules_run_as_native_wave64_on_gfx9() {
+    let dir = std::env::temp_dir().join(format!("amdgpu-wave64-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let half_base = |disasm: &str| disasm.lines().any(|l| {
+        let t = l.trim_start();
+        t.starts_with("v_and_b32") && t.split_whitespace().nth(2) == Some("32,")
+    });
+    let mut checked = 0;
+    for &(gfx, wave) in GPUS.iter().filter(|g| g.1 == 64) {
+        let co = codegen::compile_ptx(&ptx("warp64"), &AmdgpuOptions::new(gfx)).unwrap_or_else(|e| panic!("{gfx}: {e}"));
+        assert_eq!(co.wavefront_size, wave);
+        assert_eq!(co.kernels[0].warp_size, 64, "{gfx}: the kernel is 64-lane");
+        let path = dir.join(format!("warp64.{gfx}.co"));
+        std::fs::write(&path, &co.elf).unwrap();
+        let notes = run("llvm-readelf", &["--notes"], &path);
+        assert_eq!(kernel_field(&notes, "collectives64", ".wavefront_size").as_deref(), Some("64"), "{gfx}");
+        let disasm = run("llvm-objdump", &["-d", &format!("--mcpu={gfx}")], &path);
+        for class in ["ds_bpermute_b32", "v_mbcnt_hi_u32_b32", "s_trap", "global_store_dword"] {
+            assert!(matches_any(&disasm, class), "{gfx}: no {class} in\n{disasm}");
+        }
+        for text in ["s_cmp_eq_u64 exec, -1", "exec"] {
+            assert!(disasm.contains(text), "{gfx}: no {text} in\n{disasm}");
+        }
+        assert!(!half_base(&disasm), "{gfx}: a 64-lane warp computes a half-wavefront base:\n{disasm}");
+        // What our NVRTC writes for a gfx9 target compiles as wave64 too.
+        let co = codegen::compile_ptx(&ptx("nvrtc_wave64"), &AmdgpuOptions::new(gfx)).unwrap_or_else(|e| panic!("{gfx}: {e}"));
+        assert_eq!((co.wavefront_size, co.kernels[0].warp_size, co.static_lds_bytes), (64, 64, 16), "{gfx}: wave64, bar.red's counter");
+        // The same collectives at 32 lanes on this GPU work on half wavefronts.
+        let co32 = codegen::compile_ptx(&ptx("warp"), &AmdgpuOptions::new(gfx)).unwrap();
+        let path32 = dir.join(format!("warp.{gfx}.co"));
+        std::fs::write(&path32, &co32.elf).unwrap();
+        assert!(half_base(&run("llvm-objdump", &["-d", &format!("--mcpu={gfx}")], &path32)), "{gfx}: 32-lane warps on wave64 use half wavefronts");
+        checked += 1;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(checked, 5, "gfx900, gfx906, gfx908, gfx90a, gfx942");
+}
+
+/// The 64-lane definitions of the special registers and collectives, before optimization:
+/// `%laneid` masks with 63, `%warpid` divides by 64, `%nwarpid` is 16, ballots are i64.
+#[test]
+fn wave64_special_registers_follow_the_warp_width() {
+    use compiler_core::lower::intrinsics::lookup;
+    use compiler_core::target::{amdgpu::AmdgpuTarget, ModuleInfo, Target};
+    let target = AmdgpuTarget::new(&AmdgpuOptions { warp_lanes: 64, ..AmdgpuOptions::new("gfx90a") }).unwrap();
+    let info = |warp_size| ModuleInfo { warp_size, ..ModuleInfo::default() };
+    let def = |name: &str, warp| target.define_intrinsic(lookup(name).unwrap(), &info(warp));
+    for (name, at32, at64) in [
+        ("__ptx_sreg_laneid", "and i32 %hl, 31", "and i32 %hl, 63"),
+        ("__ptx_sreg_warpid", "lshr i32 %d, 5", "lshr i32 %d, 6"),
+        ("__ptx_sreg_nwarpid", "ret i32 32", "ret i32 16"),
+        ("__ptx_activemask", "call i32 @__ptx_warp_ballot", "call i64 @__ptx_warp_ballot"),
+    ] {
+        assert!(def(name, 32).contains(at32), "{name} at 32 lanes:\n{}", def(name, 32));
+        assert!(def(name, 64).contains(at64), "{name} at 64 lanes:\n{}", def(name, 64));
+    }
+    let ballot64 = target.define_helper("__ptx_warp_ballot", &info(64)).unwrap();
+    assert!(ballot64.contains("ballot.i64") && !ballot64.contains("lshr"), "{ballot64}");
+}
+
+/// `%envreg1:%envreg2` read the grid workspace from the implicit arguments' multigrid-sync
+/// slot: LLVM's metadata lists that hidden argument at the offset our runtime writes the
+/// workspace address to (`abi::build_kernargs`).
+#[test]
+fn the_grid_workspace_is_the_multigrid_sync_argument() {
+    let dir = std::env::temp_dir().join(format!("amdgpu-grid-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let want = abi::implicit_args_offset(12) + abi::implicit::GRID_WORKSPACE;
+    for gfx in ["gfx90a", "gfx1100"] {
+        let co = codegen::compile_ptx(&ptx("grid_sync"), &AmdgpuOptions::new(gfx)).unwrap();
+        let path = dir.join(format!("grid_sync.{gfx}.co"));
+        std::fs::write(&path, &co.elf).unwrap();
+        let notes = run("llvm-readelf", &["--notes"], &path);
+        let lines: Vec<&str> = notes.lines().map(str::trim).collect();
+        let at = lines.iter().position(|l| *l == ".value_kind:     hidden_multigrid_sync_arg").unwrap_or_else(|| panic!("{gfx}: no multigrid sync argument in\n{notes}"));
+        let offset = lines[..at].iter().rev().find(|l| l.starts_with("- .offset:")).unwrap();
+        assert_eq!(*offset, format!("- .offset:         {want}"), "{gfx}");
+        // The workspace bytes of a launch sit there.
+        let shape = abi::LaunchShape { grid: [4, 1, 1], block: [64, 1, 1], dynamic_shared_bytes: 0 };
+        let k = abi::build_kernargs(&[0; 12], &shape, 0, 0xabcd_0000_1230);
+        assert_eq!(u64::from_le_bytes(k[want..want + 8].try_into().unwrap()), 0xabcd_0000_1230);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The `bar.red` counter is zeroed at the entry of every kernel of a module that uses
+/// `bar.red`, also when the reduction sits in a function the kernel calls.
+#[test]
+fn the_reduction_counter_is_zeroed_in_every_kernel() {
+    let ptx = ".version 7.8\n.target sm_80\n.address_size 64\n.func (.reg .b32 %n) count(.reg .pred %q)\n{\n\tbar.red.popc.u32 %n, 0, %q;\n\tret;\n}\n.visible .entry k(.param .u64 out)\n{\n\t.reg .pred %p;\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n\tmov.u32 %r1, %tid.x;\n\tsetp.lt.u32 %p, %r1, 7;\n\tcall.uni (%r2), count, (%p);\n\tld.param.u64 %rd1, [out];\n\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n.visible .entry plain()\n{\n\tret;\n}\n";
+    let mut ast = compiler_core::ptx::parse(ptx).unwrap();
+    let (target, _) = codegen::target_for(&mut ast, &AmdgpuOptions::new("gfx90a")).unwrap();
+    assert_eq!(target.scratch_bytes(), 16);
+    let lowered = compiler_core::lower::lower_module_for(&ast, &target).unwrap();
+    let zeroing = "store atomic i32 0, ptr addrspace(3) @__ptx_shared";
+    for kernel in ["@\"k\"(", "@\"plain\"("] {
+        let at = lowered.ir.find(&format!("amdgpu_kernel void {kernel}")).unwrap_or_else(|| panic!("{kernel} in\n{}", lowered.ir));
+        let body = &lowered.ir[at..at + lowered.ir[at..].find("\n}\n").unwrap()];
+        assert!(body.contains(zeroing) && body.contains("@llvm.amdgcn.s.barrier()"), "{kernel}:\n{body}");
+    }
+    let co = codegen::compile_ptx(ptx, &AmdgpuOptions::new("gfx90a")).unwrap();
+    assert_eq!(co.static_lds_bytes, 16);
 }

@@ -189,6 +189,12 @@ impl LoadedModule for FakeModule {
     fn launch_cooperative(&self, kernel: &str, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError> {
         self.launch(kernel, config, params)
     }
+
+    /// Kernels named `resident<N>_...` answer N blocks per multiprocessor, as a backend
+    /// that knows its hardware's occupancy does; others leave it to the driver's model.
+    fn resident_blocks_per_multiprocessor(&self, kernel: &str, _block_threads: u32, _dynamic_shared_bytes: u32) -> Option<u64> {
+        kernel.strip_prefix("resident")?.split('_').next()?.parse().ok()
+    }
 }
 
 fn type_size(ty: &str) -> usize {

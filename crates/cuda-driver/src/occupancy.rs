@@ -22,6 +22,10 @@ impl Driver {
         if block_size == 0 || block_size > self.max_threads(f) {
             return 0;
         }
+        // A backend that knows its hardware (AMD GPUs: registers, LDS, wave slots) answers.
+        if let Some(n) = f.loaded.resident_blocks_per_multiprocessor(f.name_str(), block_size, dynamic_smem.min(u32::MAX as usize) as u32) {
+            return n;
+        }
         let warp = props.warp_size.max(1) as u64;
         let threads = (block_size as u64).div_ceil(warp) * warp;
         let by_threads = props.max_threads_per_multiprocessor as u64 / threads;

@@ -7,7 +7,9 @@
 //! Extra exports for the tests: `mock_rocr_last_dispatch(packet, kernargs)` copies the
 //! last packet (64 bytes) and the first 512 bytes of its kernarg segment;
 //! `mock_rocr_trap_next(status)` makes the next dispatch fail with `status`;
-//! `mock_rocr_record_next(at, record, len)` makes it write a printf-buffer record.
+//! `mock_rocr_record_next(at, record, len)` makes it write a printf-buffer record;
+//! `mock_rocr_watch_next(at)` / `mock_rocr_watched(out)` show the 16 bytes the next
+//! dispatch finds at the address at kernarg offset `at` (a grid workspace).
 
 #![allow(clippy::missing_safety_doc)]
 
@@ -62,6 +64,10 @@ struct State {
     would_abort: bool,
     /// A record the next dispatch writes into its printf buffer, found at this kernarg offset.
     record_next: Option<(usize, Vec<u8>)>,
+    /// The next dispatch copies 16 bytes from the allocation whose address is at this
+    /// kernarg offset (the grid workspace), into `watched`.
+    watch_next: Option<usize>,
+    watched: Option<Vec<u8>>,
     next_handle: u64,
 }
 
@@ -142,6 +148,7 @@ pub unsafe extern "C" fn hsa_agent_get_info(agent: u64, attr: u32, v: *mut c_voi
             (GPU, 0xA008) => put(v, 1600u32),
             (GPU, 0xA009) => put_str(v, "Mock Instinct"),
             (GPU, 0xA00A) => put(v, 32u32),
+            (GPU, 0xA00B) => put(v, 4u32),
             (GPU, 0xA00F) => put(v, 0u32),
             (GPU, 0xA011) => put_str(v, "GPU-0123456789abcdef"),
             _ => return 0x1001,
@@ -296,6 +303,12 @@ pub unsafe extern "C" fn hsa_signal_store_screlease(s: u64, value: i64) {
             let used = unsafe { &*(buf.add(8) as *const std::sync::atomic::AtomicU64) }.fetch_add(record.len() as u64, Ordering::AcqRel);
             unsafe { std::ptr::copy_nonoverlapping(record.as_ptr(), buf.add(16 + used as usize), record.len()) };
         }
+        if let Some(at) = with(|st| st.watch_next.take()) {
+            let p = u64::from_le_bytes(args[at..at + 8].try_into().unwrap()) as usize;
+            let live = with(|st| st.allocations.get(&p).is_some_and(|&n| n >= 16));
+            let bytes = live.then(|| unsafe { std::slice::from_raw_parts(p as *const u8, 16) }.to_vec());
+            with(|st| st.watched = bytes);
+        }
         let (mut trap, fault, handler) = with(|st| {
             st.last_packet = packet.to_vec();
             st.last_kernargs = args;
@@ -411,6 +424,28 @@ pub unsafe extern "C" fn mock_rocr_last_dispatch(packet: *mut u8, kernargs: *mut
 pub unsafe extern "C" fn mock_rocr_record_next(at: usize, record: *const u8, len: usize) {
     let r = unsafe { std::slice::from_raw_parts(record, len) }.to_vec();
     with(|s| s.record_next = Some((at, r)))
+}
+
+/// The next dispatch records the 16 bytes at the address found at kernarg offset `at`.
+#[no_mangle]
+pub extern "C" fn mock_rocr_watch_next(at: usize) {
+    with(|s| {
+        s.watch_next = Some(at);
+        s.watched = None;
+    })
+}
+
+/// Copies what the last watched dispatch saw into `out` (16 bytes); false if the address
+/// was not a live allocation of at least 16 bytes.
+#[no_mangle]
+pub unsafe extern "C" fn mock_rocr_watched(out: *mut u8) -> bool {
+    with(|s| match &s.watched {
+        Some(b) => {
+            unsafe { std::ptr::copy_nonoverlapping(b.as_ptr(), out, 16) };
+            true
+        }
+        None => false,
+    })
 }
 
 #[no_mangle]

@@ -1,6 +1,7 @@
 //! Discovery of GPU agents and the `Device` implementation: properties, memory, copies.
 
 use crate::ffi::{self, Agent, Hsa, MemoryPool, Signal};
+use crate::occupancy::CuLimits;
 use crate::queue::QueuePool;
 use crate::status;
 use backend_api::{Device, DeviceError, DevicePtr, DeviceProperties, LoadError, LoadOptions, LoadedModule};
@@ -29,6 +30,11 @@ pub(crate) struct Shared {
     pub rt: Arc<Runtime>,
     pub agent: Agent,
     pub gfx: String,
+    /// Device memory (grid workspaces of cooperative launches).
+    pub device_pool: MemoryPool,
+    /// Compute units and what one holds (occupancy, cooperative launches).
+    pub cu_count: u32,
+    pub cu_limits: CuLimits,
     pub queues: QueuePool,
     /// The device's printf buffer (device memory: the records' atomic claims then need no
     /// PCIe atomics), the launches running now, and whether one of them can print.
@@ -250,11 +256,17 @@ impl HsaDevice {
             pci_bus: bus,
             pci_device: dev,
             host_addressable_memory: false,
-            cooperative_launch: false,
+            // Occupancy comes from the kernels' descriptors (`occupancy.rs`), and the grid
+            // workspace from the implicit arguments.
+            cooperative_launch: true,
         };
         let queues = QueuePool::new(hsa.clone(), agent, rt.timestamp_hz);
         let printf = Mutex::new(PrintfState { buffer: 0, running: 0, dirty: false });
-        let shared = Arc::new(Shared { rt: rt.clone(), agent, gfx: gfx.clone(), queues, printf, staging: Mutex::new(0) });
+        let (_, compiled_wave) = compiler_core::target::amdgpu::lookup(&gfx).map_err(|e| e.to_string())?;
+        let simds = agent_info::<u32>(hsa, agent, ffi::AMD_AGENT_INFO_NUM_SIMDS_PER_CU);
+        let cu_limits = CuLimits::new(&gfx, compiled_wave, simds, agent_info::<u32>(hsa, agent, ffi::AMD_AGENT_INFO_MAX_WAVES_PER_CU));
+        let cu_count = u32_info(ffi::AMD_AGENT_INFO_COMPUTE_UNIT_COUNT).max(1);
+        let shared = Arc::new(Shared { rt: rt.clone(), agent, gfx: gfx.clone(), device_pool, cu_count, cu_limits, queues, printf, staging: Mutex::new(0) });
         let device = HsaDevice { shared, props, device_pool, allocations: Mutex::new(HashMap::new()) };
         let buffer = device.alloc(PRINTF_BYTES).map_err(|e| format!("{gfx}: printf buffer: {e}"))?;
         let mut header = [0u8; 16];

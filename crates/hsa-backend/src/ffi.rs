@@ -58,6 +58,7 @@ pub const AMD_AGENT_INFO_MEMORY_WIDTH: u32 = 0xA007;
 pub const AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY: u32 = 0xA008;
 pub const AMD_AGENT_INFO_PRODUCT_NAME: u32 = 0xA009;
 pub const AMD_AGENT_INFO_MAX_WAVES_PER_CU: u32 = 0xA00A;
+pub const AMD_AGENT_INFO_NUM_SIMDS_PER_CU: u32 = 0xA00B;
 pub const AMD_AGENT_INFO_DOMAIN: u32 = 0xA00F;
 pub const AMD_AGENT_INFO_UUID: u32 = 0xA011;
 // hsa_amd_memory_pool_info_t and its values

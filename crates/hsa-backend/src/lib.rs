@@ -15,6 +15,12 @@
 //! launch     -> kernargs (abi::build_kernargs) in the kernarg pool -> one AQL dispatch
 //!               packet on an HSA queue -> wait on its completion signal
 //! ```
+//! Cooperative launches (`launch_cooperative`): the driver checks the grid against
+//! [`occupancy`] (from each kernel's descriptor: LDS, VGPRs, SGPRs, and the agent's CU
+//! count and wave slots) through `resident_blocks_per_multiprocessor`; the launch
+//! allocates a 16-byte grid workspace in device memory, passes its address in the
+//! implicit arguments (`%envreg1:%envreg2` in the kernel) and dispatches as usual.
+//!
 //! Queues: the driver runs each CUDA stream on its own worker thread and calls `launch`
 //! from it; a launch takes a queue from the device's pool (creating one when all are busy),
 //! so each stream running at a time has its own HSA queue. A queue that reported an error
@@ -26,6 +32,7 @@ mod device;
 pub mod fault;
 pub mod ffi;
 mod module;
+pub mod occupancy;
 pub mod printf;
 mod queue;
 pub mod status;

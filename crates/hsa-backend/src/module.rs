@@ -4,12 +4,15 @@ use crate::device::{alloc_in, Shared};
 use crate::ffi::{self, Executable, ExecutableSymbol};
 use crate::status;
 use backend_api::{DeviceError, GlobalInfo, KernelInfo, LaunchConfig, LoadError, LoadOptions, LoadedModule, ParamLayout};
+use compiler_core::target::amdgpu::descriptor::{kernel_resources, KernelResources};
 use compiler_core::target::amdgpu::{abi, codegen, AmdgpuOptions, LDS_BYTES};
 use std::ffi::{c_void, CString};
 use std::sync::Arc;
 
 struct Kernel {
     info: KernelInfo,
+    /// What its descriptor says (`None` if it could not be read: no occupancy answers).
+    resources: Option<KernelResources>,
     object: u64,
     kernarg_size: usize,
     group_fixed: u32,
@@ -24,7 +27,13 @@ pub struct HsaModule {
     globals: Vec<(String, GlobalInfo)>,
     log: String,
     uses_printf: bool,
+    /// Lanes per wavefront of the code object.
+    wave: u32,
 }
+
+/// The cooperative-groups grid workspace's initial bytes (as the CPU device's): its size,
+/// then the grid barrier's arrival word.
+const GRID_WORKSPACE: [u32; 4] = [8, 0, 0, 0];
 
 // SAFETY: the executable handle is only read after loading; ROCr is thread-safe.
 unsafe impl Send for HsaModule {}
@@ -44,7 +53,9 @@ fn load_error(what: &str, st: u32) -> LoadError {
 pub(crate) fn load(shared: Arc<Shared>, ptx: &str, options: &LoadOptions) -> Result<HsaModule, LoadError> {
     let mut opts = AmdgpuOptions::new(&shared.gfx);
     opts.opt_level = options.optimization_level.map(|l| l.min(3)).unwrap_or(2);
-    let co = codegen::compile_ptx(ptx, &opts).map_err(|e| match e {
+    // Code objects are cached on disk as the CPU device's objects are (`CUDA_CACHE_*`).
+    let cache = compiler_core::cache::Cache::from_env();
+    let co = codegen::compile_ptx_with_cache(ptx, &opts, cache.as_ref()).map_err(|e| match e {
         codegen::AmdgpuError::Ptx(d) => LoadError::InvalidPtx { log: compiler_core::diag::render(&d) },
         other => LoadError::Codegen(other.to_string()),
     })?;
@@ -98,7 +109,9 @@ pub(crate) fn load(shared: Arc<Shared>, ptx: &str, options: &LoadOptions) -> Res
             (Some(r), _) | (None, Some(r)) => r.iter().map(|&x| x.max(1)).product::<u32>().min(1024),
             _ => 1024,
         };
+        let resources = kernel_resources(&co.elf, &k.name);
         kernels.push(Kernel {
+            resources,
             info: KernelInfo {
                 name: k.name.clone(),
                 params: k.params.iter().map(|&(offset, size)| ParamLayout { offset, size }).collect(),
@@ -107,7 +120,8 @@ pub(crate) fn load(shared: Arc<Shared>, ptx: &str, options: &LoadOptions) -> Res
                 local_bytes_per_thread: symbol_info::<u32>(&shared, sym, ffi::SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE),
                 max_threads_per_block: max,
                 required_block: k.reqntid,
-                num_regs: 32,
+                // VGPRs per work-item, from the kernel descriptor (`CU_FUNC_ATTRIBUTE_NUM_REGS`).
+                num_regs: resources.map(|r| r.vgprs(&shared.gfx, co.wavefront_size)).unwrap_or(32),
             },
             object: symbol_info(&shared, sym, ffi::SYMBOL_INFO_KERNEL_OBJECT),
             kernarg_size: symbol_info::<u32>(&shared, sym, ffi::SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE) as usize,
@@ -123,11 +137,40 @@ pub(crate) fn load(shared: Arc<Shared>, ptx: &str, options: &LoadOptions) -> Res
         }
     }
     let log = co.warnings.iter().map(|w| w.message.clone()).collect::<Vec<_>>().join("\n");
-    Ok(HsaModule { shared, executable: exe, kernels, globals, log, uses_printf: co.uses_printf })
+    Ok(HsaModule { shared, executable: exe, kernels, globals, log, uses_printf: co.uses_printf, wave: co.wavefront_size })
 }
 
 impl HsaModule {
-    fn run(&self, k: &Kernel, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError> {
+    /// Workgroups of `k` that one compute unit holds at once with this block size.
+    fn groups_per_cu(&self, k: &Kernel, threads: u32, dynamic_shared_bytes: u32) -> Option<u64> {
+        let r = k.resources.as_ref()?;
+        let s = &self.shared;
+        Some(crate::occupancy::groups_per_cu(&s.cu_limits, &s.gfx, self.wave, r, k.info.static_shared_bytes as u64, threads, dynamic_shared_bytes as u64))
+    }
+
+    /// A cooperative launch: the grid must fit the device at once; its workspace lives in
+    /// device memory for the launch.
+    fn run_cooperative(&self, k: &Kernel, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError> {
+        let threads = config.block.iter().product::<u32>();
+        let blocks = config.grid.iter().map(|&g| g as u64).product::<u64>();
+        let per_cu = self.groups_per_cu(k, threads, config.dynamic_shared_bytes).unwrap_or(0);
+        let max = per_cu * self.shared.cu_count as u64;
+        if blocks > max {
+            // The driver checks this first (through `resident_blocks_per_multiprocessor`).
+            return Err(DeviceError::NotSupported(format!("cooperative launch of {} with {blocks} blocks: at most {max} can be resident at once", k.info.name)));
+        }
+        let rt = &self.shared.rt;
+        let workspace = crate::device::alloc_in(rt, self.shared.device_pool, self.shared.agent, 16).map_err(status::device_error)?;
+        let bytes: Vec<u8> = GRID_WORKSPACE.iter().flat_map(|w| w.to_le_bytes()).collect();
+        // SAFETY: 16 bytes of the allocation above.
+        let init = self.shared.staged(workspace as u64, 16, true, |s, off, n| unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr().add(off), s, n) });
+        let result = init.and_then(|()| self.run(k, config, params, workspace as u64));
+        // SAFETY: the launch is over (or never started).
+        unsafe { (rt.hsa.hsa_amd_memory_pool_free)(workspace as *mut c_void) };
+        result
+    }
+
+    fn run(&self, k: &Kernel, config: &LaunchConfig, params: &[u8], grid_workspace: u64) -> Result<(), DeviceError> {
         let threads = config.block.iter().map(|&b| b as u64).product::<u64>();
         let items = (0..3).map(|d| config.grid[d] as u64 * config.block[d] as u64);
         if threads > 1024 || items.clone().any(|n| n > u32::MAX as u64) {
@@ -144,7 +187,7 @@ impl HsaModule {
             p.dirty |= self.uses_printf;
             p.buffer
         };
-        let kernargs = abi::build_kernargs(params, &shape, printf);
+        let kernargs = abi::build_kernargs(params, &shape, printf, grid_workspace);
         let size = kernargs.len().max(k.kernarg_size);
         let result = match alloc_in(rt, rt.kernarg_pool, self.shared.agent, size) {
             Err(st) => Err(status::device_error(st)),
@@ -229,7 +272,17 @@ impl LoadedModule for HsaModule {
 
     fn launch(&self, kernel: &str, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError> {
         let k = self.kernels.iter().find(|k| k.info.name == kernel).ok_or_else(|| DeviceError::NotSupported(format!("no kernel {kernel}")))?;
-        self.run(k, config, params)
+        self.run(k, config, params, 0)
+    }
+
+    fn launch_cooperative(&self, kernel: &str, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError> {
+        let k = self.kernels.iter().find(|k| k.info.name == kernel).ok_or_else(|| DeviceError::NotSupported(format!("no kernel {kernel}")))?;
+        self.run_cooperative(k, config, params)
+    }
+
+    fn resident_blocks_per_multiprocessor(&self, kernel: &str, block_threads: u32, dynamic_shared_bytes: u32) -> Option<u64> {
+        let k = self.kernels.iter().find(|k| k.info.name == kernel)?;
+        self.groups_per_cu(k, block_threads, dynamic_shared_bytes)
     }
 }
 

@@ -19,6 +19,8 @@ fn mock_path() -> PathBuf {
 
 fn device() -> Arc<dyn Device> {
     std::env::set_var("HSA_RUNTIME_LIB", mock_path());
+    // The tests compile afresh unless one asks for the kernel cache.
+    std::env::set_var("CUDA_CACHE_DISABLE", "1");
     let d = hsa_backend::devices();
     assert_eq!(d.len(), 1, "the mock has one GPU agent");
     d[0].clone()
@@ -191,4 +193,112 @@ fn a_gpu_memory_fault_fails_the_launch_instead_of_aborting() {
     assert_eq!(m.launch("hello", &cfg, &params), Err(DeviceError::IllegalAddress));
     assert_eq!(fault_state(), (true, false), "the handler claimed the fault: no abort");
     assert_eq!(m.launch("hello", &cfg, &params), Ok(()), "a fresh queue serves the next launch");
+}
+
+/// Loading a module compiles it into the kernel cache (`CUDA_CACHE_PATH`): a second load
+/// needs no linker (it fails without the cache when `ld.lld` is missing); a damaged entry
+/// is ignored (the load compiles, and fails only for want of the linker) and replaced by
+/// the next compile; `CUDA_CACHE_DISABLE=1` bypasses the cache.
+#[test]
+fn modules_load_through_the_kernel_cache() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = device();
+    let dir = std::env::temp_dir().join(format!("hsa-backend-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::env::set_var("CUDA_CACHE_PATH", &dir);
+    std::env::remove_var("CUDA_CACHE_DISABLE");
+    let entries = || std::fs::read_dir(dir.join("cuda-cpu")).map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect::<Vec<_>>()).unwrap_or_default();
+    let load = || d.load_ptx(&ptx("shared.ptx"), &LoadOptions::default()).map(|m| m.kernel_names());
+    let no_linker = |on: bool| if on { std::env::set_var("PTX_LD_LLD", "/nonexistent/ld.lld") } else { std::env::remove_var("PTX_LD_LLD") };
+
+    assert_eq!(load().unwrap(), ["block_sum"]);
+    let stored = entries();
+    assert_eq!(stored.len(), 1, "one entry");
+    let entry = std::fs::read(&stored[0]).unwrap();
+    no_linker(true);
+    assert_eq!(load().unwrap(), ["block_sum"], "a hit needs no linker");
+    // A damaged entry is not used: the load compiles again (and needs the linker).
+    std::fs::write(&stored[0], &entry[..entry.len() / 2]).unwrap();
+    let e = load().expect_err("compiled afresh");
+    assert!(e.to_string().contains("ld.lld"), "{e}");
+    no_linker(false);
+    assert_eq!(load().unwrap(), ["block_sum"]);
+    assert_eq!(std::fs::read(&stored[0]).unwrap(), entry, "replaced by the fresh compile");
+    // Disabled: the entry is not used.
+    std::env::set_var("CUDA_CACHE_DISABLE", "1");
+    no_linker(true);
+    assert!(load().is_err(), "no cache: the compile needs the linker");
+    no_linker(false);
+    std::env::remove_var("CUDA_CACHE_PATH");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Cooperative launches: occupancy from the kernel's descriptor and the agent (104 CUs of
+/// 4 SIMDs x 8 waves on the mock's gfx90a), a grid that fits dispatches with a grid
+/// workspace in the implicit arguments, one block more is refused; ordinary launches
+/// pass no workspace.
+#[test]
+fn cooperative_launches_check_residency_and_pass_the_grid_workspace() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = device();
+    assert!(d.properties().cooperative_launch);
+    let m = d.load_ptx(&ptx("grid_sync.ptx"), &LoadOptions::default()).unwrap();
+    // grid_barrier needs few VGPRs and SGPRs (under 64 and 100: the precondition of the
+    // figures below), so wave slots and LDS decide: 32 wave slots per CU.
+    let co = compiler_core::target::amdgpu::codegen::compile_ptx(&ptx("grid_sync.ptx"), &compiler_core::target::amdgpu::AmdgpuOptions::new("gfx90a")).unwrap();
+    let r = compiler_core::target::amdgpu::descriptor::kernel_resources(&co.elf, "grid_barrier").unwrap();
+    assert!(r.vgprs("gfx90a", 64) <= 64 && r.sgprs("gfx90a").unwrap() <= 100, "{r:?}");
+    assert_eq!(m.kernel("grid_barrier").unwrap().num_regs, r.vgprs("gfx90a", 64), "NUM_REGS: the descriptor's VGPRs");
+    let per_cu = |threads, dynamic| m.resident_blocks_per_multiprocessor("grid_barrier", threads, dynamic);
+    assert_eq!(per_cu(256, 0), Some(8), "4 waves per block, 32 slots");
+    assert_eq!(per_cu(1024, 0), Some(2), "16 waves per block");
+    assert_eq!(per_cu(64, 0), Some(16), "the workgroup cap");
+    assert_eq!(per_cu(256, 20000), Some(3), "64 KiB of LDS / 20000 bytes");
+    assert_eq!(per_cu(256, 70000), Some(0), "more LDS than a CU has");
+    assert_eq!(m.resident_blocks_per_multiprocessor("nonexistent", 256, 0), None);
+
+    let mut params = 0x1000_u64.to_le_bytes().to_vec();
+    params.extend(1u32.to_le_bytes());
+    let workspace_at = abi_offset(12);
+    let fits = LaunchConfig { grid: [104 * 8, 1, 1], block: [256, 1, 1], dynamic_shared_bytes: 0 };
+    watch_next(workspace_at);
+    m.launch_cooperative("grid_barrier", &fits, &params).unwrap();
+    let seen = watched().expect("the workspace is a live allocation during the dispatch");
+    let words: Vec<u32> = seen.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap())).collect();
+    assert_eq!(words, [8, 0, 0, 0], "size, then the grid barrier's arrival word");
+    let (p, kargs) = last_dispatch();
+    assert_eq!(u32::from_le_bytes(p[12..16].try_into().unwrap()), 104 * 8 * 256, "the whole grid in one dispatch");
+    let workspace = u64::from_le_bytes(kargs[workspace_at..workspace_at + 8].try_into().unwrap());
+    assert!(workspace != 0 && workspace % 16 == 0, "workspace {workspace:#x}");
+    let too_many = LaunchConfig { grid: [104 * 8 + 1, 1, 1], ..fits };
+    assert!(matches!(m.launch_cooperative("grid_barrier", &too_many, &params), Err(DeviceError::NotSupported(_))));
+    // An ordinary launch has no workspace.
+    m.launch("grid_barrier", &fits, &params).unwrap();
+    let (_, kargs) = last_dispatch();
+    assert_eq!(u64::from_le_bytes(kargs[workspace_at..workspace_at + 8].try_into().unwrap()), 0);
+}
+
+fn watch_next(at: usize) {
+    // SAFETY: as for last_dispatch.
+    unsafe {
+        let lib = libloading::Library::new(mock_path()).unwrap();
+        let f: libloading::Symbol<unsafe extern "C" fn(usize)> = lib.get(b"mock_rocr_watch_next\0").unwrap();
+        f(at);
+    }
+}
+
+fn watched() -> Option<[u8; 16]> {
+    // SAFETY: as for last_dispatch.
+    unsafe {
+        let lib = libloading::Library::new(mock_path()).unwrap();
+        let f: libloading::Symbol<unsafe extern "C" fn(*mut u8) -> bool> = lib.get(b"mock_rocr_watched\0").unwrap();
+        let mut out = [0u8; 16];
+        f(out.as_mut_ptr()).then_some(out)
+    }
+}
+
+/// Where the grid workspace lies in the kernarg segment of a kernel with `param_bytes`.
+fn abi_offset(param_bytes: usize) -> usize {
+    use compiler_core::target::amdgpu::abi;
+    abi::implicit_args_offset(param_bytes) + abi::implicit::GRID_WORKSPACE
 }

@@ -10,7 +10,7 @@
 //! Exit status: 0 compiled, 1 the PTX was refused (diagnostics on stderr), 2 bad usage or
 //! I/O error.
 
-use compiler_core::target::amdgpu::{self, codegen, AmdgpuOptions, AmdgpuTarget};
+use compiler_core::target::amdgpu::{self, codegen, AmdgpuOptions};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -99,7 +99,7 @@ fn refused(file: &Path, e: impl std::fmt::Display) -> Fail {
 
 fn run(args: &Args) -> Result<(), Fail> {
     let text = std::fs::read_to_string(&args.input).map_err(|e| (2, format!("ptxc: {}: {e}", args.input.display())))?;
-    let ast = compiler_core::ptx::parse(&text).map_err(|d| refused(&args.input, format!("invalid PTX:\n{}", compiler_core::diag::render(&d))))?;
+    let mut ast = compiler_core::ptx::parse(&text).map_err(|d| refused(&args.input, format!("invalid PTX:\n{}", compiler_core::diag::render(&d))))?;
     let (bytes, ext, summary) = if args.target == "host" {
         let lowered = compiler_core::lower::lower_module(&ast).map_err(|d| refused(&args.input, format!("invalid PTX:\n{}", compiler_core::diag::render(&d))))?;
         let emit = args.emit.as_deref().unwrap_or("obj");
@@ -116,7 +116,7 @@ fn run(args: &Args) -> Result<(), Fail> {
         let mut opts = AmdgpuOptions::new(&args.target);
         opts.opt_level = args.opt;
         opts.warp_lanes = args.lanes;
-        let target = AmdgpuTarget::new(&opts).map_err(|e| refused(&args.input, e))?;
+        let (target, opts) = codegen::target_for(&mut ast, &opts).map_err(|e| refused(&args.input, e))?;
         let lowered = compiler_core::lower::lower_module_for(&ast, &target).map_err(|d| refused(&args.input, format!("invalid PTX:\n{}", compiler_core::diag::render(&d))))?;
         let emit = args.emit.as_deref().unwrap_or("co");
         let summary = summarize(&lowered.kernels, &format!("{} (wave{})", target.processor(), target.wavefront_size()));
@@ -125,7 +125,11 @@ fn run(args: &Args) -> Result<(), Fail> {
             "ll" => (lowered.ir.into_bytes(), "ll", summary),
             "asm" => (codegen::emit_assembly(&lowered.ir, &target, args.opt).map_err(fail)?.into_bytes(), "s", summary),
             "obj" => (codegen::emit_object(&lowered.ir, &target, args.opt).map_err(fail)?, "o", summary),
-            "co" => (codegen::compile_lowered(lowered, &target, &opts).map_err(fail)?.elf, "co", summary),
+            "co" => {
+                let co = codegen::compile_lowered(lowered, &target, &opts).map_err(fail)?;
+                let summary = summary + &resources(&co);
+                (co.elf, "co", summary)
+            }
             other => return Err((2, format!("ptxc: unknown --emit {other} (co, obj, asm or ll)"))),
         }
     };
@@ -147,6 +151,24 @@ fn run(args: &Args) -> Result<(), Fail> {
         }
     }
     Ok(())
+}
+
+/// Each kernel's resources as its descriptor in the code object says (like `ptxas -v`).
+fn resources(co: &codegen::CodeObject) -> String {
+    let mut s = String::new();
+    for k in &co.kernels {
+        if let Some(r) = amdgpu::descriptor::kernel_resources(&co.elf, &k.name) {
+            let sgprs = r.sgprs(co.processor).map(|n| format!(", {n} SGPRs")).unwrap_or_default();
+            s.push_str(&format!(
+                "kernel {}: {} VGPRs{sgprs}, {} bytes LDS, {} bytes scratch per work-item\n",
+                k.name,
+                r.vgprs(co.processor, co.wavefront_size),
+                r.group_segment_bytes,
+                r.private_segment_bytes
+            ));
+        }
+    }
+    s
 }
 
 fn summarize(kernels: &[compiler_core::lower::KernelMeta], what: &str) -> String {

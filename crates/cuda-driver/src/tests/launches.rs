@@ -307,3 +307,23 @@ fn cooperative_launches_are_limited_to_resident_blocks() {
     assert_eq!(device.launches.lock().unwrap().iter().filter(|l| l.0 == "saxpy").count(), 1);
     assert_eq!(driver.device_attribute(0, 95).unwrap(), 1, "CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH");
 }
+
+/// A backend's own occupancy answer (`resident_blocks_per_multiprocessor`) is what the
+/// occupancy API reports and what cooperative launches are checked against.
+#[test]
+fn a_backends_occupancy_answer_decides_cooperative_launches() {
+    let (driver, _device) = setup();
+    let ptx = ".version 7.8\n.target sm_80\n.address_size 64\n.visible .entry resident3_k(.param .u64 p)\n{\n\tret;\n}\n\0";
+    // SAFETY: NUL-terminated PTX text.
+    let (m, _) = unsafe { driver.module_load_data(ptx.as_ptr().cast(), &LoadOptions::default()) };
+    let k = driver.module_get_function(m.unwrap(), "resident3_k").unwrap();
+    assert_eq!(driver.occupancy_max_active_blocks(k, 256, 0, 0).unwrap(), 3);
+    let mut word = 0u64;
+    let mut args: Vec<*mut c_void> = vec![(&mut word as *mut u64).cast()];
+    // Fake device: 4 SMs, so 12 blocks fit at once.
+    // SAFETY: one 8-byte argument covers the parameter.
+    let mut coop = |grid: u32| unsafe { driver.launch_cooperative_kernel(k.as_raw(), [grid, 1, 1], [256, 1, 1], 0, StreamHandle::NULL, args.as_mut_ptr()) };
+    coop(12).unwrap();
+    assert_eq!(coop(13).unwrap_err(), CuError::COOPERATIVE_LAUNCH_TOO_LARGE);
+    driver.ctx_synchronize(CtxHandle::NULL).unwrap();
+}

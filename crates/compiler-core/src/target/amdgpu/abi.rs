@@ -31,6 +31,10 @@ pub mod implicit {
     pub const GRID_DIMS: usize = 64;
     /// `u64`: the device printf/assert buffer (`target::amdgpu::printf`), or 0.
     pub const PRINTF_BUFFER: usize = 72;
+    /// `u64`: the cooperative-groups grid workspace of a cooperative launch, or 0
+    /// (`%envreg1:%envreg2`; v5's `hidden_multigrid_sync_arg` slot, which HIP's
+    /// cooperative launches also use for their grid-sync state).
+    pub const GRID_WORKSPACE: usize = 88;
     /// `u32`: bytes of dynamic shared memory of this launch (`%dynamic_smem_size`).
     pub const DYNAMIC_LDS_SIZE: usize = 120;
 }
@@ -54,8 +58,9 @@ pub struct LaunchShape {
     pub dynamic_shared_bytes: u32,
 }
 
-/// Build a whole kernarg segment: the packed PTX parameters, then the implicit arguments.
-pub fn build_kernargs(params: &[u8], shape: &LaunchShape, printf_buffer: u64) -> Vec<u8> {
+/// Build a whole kernarg segment: the packed PTX parameters, then the implicit arguments
+/// (`grid_workspace`: 0 outside cooperative launches).
+pub fn build_kernargs(params: &[u8], shape: &LaunchShape, printf_buffer: u64, grid_workspace: u64) -> Vec<u8> {
     let base = implicit_args_offset(params.len());
     let mut k = vec![0u8; kernarg_segment_size(params.len())];
     k[..params.len()].copy_from_slice(params);
@@ -73,6 +78,7 @@ pub fn build_kernargs(params: &[u8], shape: &LaunchShape, printf_buffer: u64) ->
     };
     put(&mut k, implicit::GRID_DIMS, &dims.to_le_bytes());
     put(&mut k, implicit::PRINTF_BUFFER, &printf_buffer.to_le_bytes());
+    put(&mut k, implicit::GRID_WORKSPACE, &grid_workspace.to_le_bytes());
     put(&mut k, implicit::DYNAMIC_LDS_SIZE, &shape.dynamic_shared_bytes.to_le_bytes());
     k
 }
@@ -158,7 +164,7 @@ mod tests {
         assert_eq!(implicit_args_offset(0), 0);
         assert_eq!(kernarg_segment_size(12), 272);
         let shape = LaunchShape { grid: [7, 2, 1], block: [128, 1, 1], dynamic_shared_bytes: 1024 };
-        let k = build_kernargs(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], &shape, 0xdead_beef_0000);
+        let k = build_kernargs(&[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], &shape, 0xdead_beef_0000, 0x1234_5678_9abc);
         assert_eq!(k.len(), 272);
         assert_eq!(&k[..12], &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
         assert_eq!(&k[12..16], &[0, 0, 0, 0], "padding");
@@ -169,6 +175,7 @@ mod tests {
         assert_eq!(u16_at(implicit::GRID_DIMS), 2);
         assert_eq!(u64::from_le_bytes(k[16 + 72..16 + 80].try_into().unwrap()), 0xdead_beef_0000);
         assert_eq!(u32_at(implicit::DYNAMIC_LDS_SIZE), 1024);
+        assert_eq!(u64::from_le_bytes(k[16 + 88..16 + 96].try_into().unwrap()), 0x1234_5678_9abc, "grid workspace");
     }
 
     #[test]

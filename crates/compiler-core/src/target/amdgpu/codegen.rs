@@ -9,7 +9,9 @@
 //! Linking in-process (a small C++ shim over `lld::elf::link`) can replace this without
 //! changing the interface.
 
-use super::{static_lds_bytes, AmdgpuOptions, AmdgpuTarget, TargetError, LDS_BYTES};
+use super::cache as code_cache;
+use super::{barrier, AmdgpuOptions, AmdgpuTarget, TargetError, LDS_BYTES};
+use crate::cache::Cache;
 use crate::diag::Diagnostic;
 use crate::lower::{GlobalMeta, KernelMeta, LoweredModule};
 use crate::target::{ModuleInfo, Target as _};
@@ -54,6 +56,8 @@ pub struct CodeObject {
     /// Some kernel may write printf or assert records (see `printf`).
     pub uses_printf: bool,
     pub warnings: Vec<Diagnostic>,
+    /// The code object came from the on-disk cache (see [`super::cache`]).
+    pub from_cache: bool,
 }
 
 fn init_llvm() {
@@ -90,19 +94,39 @@ pub(super) fn data_layout(processor: &str, wave: u32) -> Result<String, TargetEr
 /// Parse, lower and compile PTX into a code object for `options.processor`.
 /// A module declaring `.warp_size 64` needs 64-lane warps whatever `options` say.
 pub fn compile_ptx(ptx: &str, options: &AmdgpuOptions) -> Result<CodeObject, AmdgpuError> {
-    let ast = crate::ptx::parse(ptx).map_err(AmdgpuError::Ptx)?;
+    compile_ptx_with_cache(ptx, options, None)
+}
+
+/// As [`compile_ptx`], looking the code object up in `cache` first and storing it there
+/// after a compile.
+pub fn compile_ptx_with_cache(ptx: &str, options: &AmdgpuOptions, cache: Option<&Cache>) -> Result<CodeObject, AmdgpuError> {
+    let mut ast = crate::ptx::parse(ptx).map_err(AmdgpuError::Ptx)?;
+    let (target, options) = target_for(&mut ast, options)?;
+    let lowered = crate::lower::lower_module_for(&ast, &target).map_err(AmdgpuError::Ptx)?;
+    compile_lowered_with_cache(lowered, &target, &options, cache)
+}
+
+/// The target to lower the parsed module `ast` with, and the options it was made from: the
+/// warp width is the wider of the options' and the module's (`ast.warp_size` is set to it,
+/// as `.warp_size 64` would), and modules with `bar.red` get their LDS
+/// scratch.
+pub fn target_for(ast: &mut crate::ptx::ast::Module, options: &AmdgpuOptions) -> Result<(AmdgpuTarget, AmdgpuOptions), TargetError> {
     let mut options = options.clone();
     options.warp_lanes = options.warp_lanes.max(ast.warp_size);
-    let options = &options;
-    let target = AmdgpuTarget::new(options)?;
-    let lowered = crate::lower::lower_module_for(&ast, &target).map_err(AmdgpuError::Ptx)?;
-    compile_lowered(lowered, &target, options)
+    ast.warp_size = options.warp_lanes;
+    let target = AmdgpuTarget::new(&options)?.with_barrier_scratch(barrier::uses_barrier_ops(ast));
+    Ok((target, options))
 }
 
 /// Compile a module lowered for `target` into a code object.
 pub fn compile_lowered(lowered: LoweredModule, target: &AmdgpuTarget, options: &AmdgpuOptions) -> Result<CodeObject, AmdgpuError> {
+    compile_lowered_with_cache(lowered, target, options, None)
+}
+
+/// As [`compile_lowered`], through `cache`.
+pub fn compile_lowered_with_cache(lowered: LoweredModule, target: &AmdgpuTarget, options: &AmdgpuOptions, cache: Option<&Cache>) -> Result<CodeObject, AmdgpuError> {
     let info = ModuleInfo { static_shared_bytes: lowered.static_shared_bytes, dynamic_shared_offset: lowered.dynamic_shared_offset, warp_size: lowered.warp_size };
-    let lds = static_lds_bytes(&info);
+    let lds = target.lds_bytes(&info);
     if lds > LDS_BYTES {
         return Err(AmdgpuError::Ptx(vec![Diagnostic::error(
             crate::ptx::ast::Span::default(),
@@ -113,8 +137,20 @@ pub fn compile_lowered(lowered: LoweredModule, target: &AmdgpuTarget, options: &
         eprintln!("{}", lowered.ir);
     }
     let uses_printf = lowered.ir.contains("@__ptx_vprintf(") || lowered.ir.contains("@__ptx_assertfail(");
-    let object = emit_object(&lowered.ir, target, options.opt_level)?;
-    let elf = link(&object)?;
+    let key = cache.map(|_| code_cache::key(&lowered.ir, target, options.opt_level));
+    let cached = cache.zip(key.as_ref()).and_then(|(c, k)| code_cache::load(c, k));
+    let from_cache = cached.is_some();
+    let elf = match cached {
+        Some(elf) => elf,
+        None => {
+            let object = emit_object(&lowered.ir, target, options.opt_level)?;
+            let elf = link(&object)?;
+            if let (Some(c), Some(k)) = (cache, &key) {
+                code_cache::store(c, k, &elf);
+            }
+            elf
+        }
+    };
     Ok(CodeObject {
         elf,
         processor: target.processor(),
@@ -124,6 +160,7 @@ pub fn compile_lowered(lowered: LoweredModule, target: &AmdgpuTarget, options: &
         static_lds_bytes: lds,
         uses_printf,
         warnings: lowered.warnings,
+        from_cache,
     })
 }
 

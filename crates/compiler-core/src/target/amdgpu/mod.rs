@@ -15,8 +15,13 @@
 //!   workgroup's LDS ([`static_lds_bytes`]).
 //! - Kernels: `amdgpu_kernel` functions named as in PTX, one `byref` kernarg per `.param`
 //!   (see [`abi`]), `amdgpu-flat-work-group-size` from `.reqntid`/`.maxntid` (else 1024).
-//! - Barriers: workgroup release fence, `s_barrier`, workgroup acquire fence. A barrier for
-//!   a thread count (part of the CTA) is refused: LLVM 19 has no named barriers.
+//! - Barriers: workgroup release fence, `s_barrier`, workgroup acquire fence; thread
+//!   counts must cover the CTA (checked at run time), `bar.red` counts in LDS, `bar.arrive`
+//!   waits too: see [`barrier`].
+//! - `%envreg1:%envreg2`: the cooperative launch's grid workspace from the implicit
+//!   arguments ([`abi::implicit::GRID_WORKSPACE`]).
+//! - Code objects are cached on disk ([`cache`]); kernel resources can be read back from
+//!   them ([`descriptor`]).
 //! - Atomics and fences: PTX scopes map to `syncscope("workgroup")` (`.cta`),
 //!   `"agent"` (`.gpu`, `.cluster`) and the system scope (`.sys`); orderings are PTX's.
 //! - `trap`: `llvm.trap` (`s_trap 2`: the queue reports an exception, the launch fails).
@@ -29,12 +34,29 @@
 //! only runs wave64: there each wavefront holds two PTX warps, lanes 0-31 and 32-63, and
 //! the collectives work on the caller's half (ballots shifted by 32, `ds_bpermute`
 //! indices offset by 32). That is exact for warp-synchronous code, since the two warps of
-//! a wavefront simply run in lockstep, which CUDA allows. A module that asks for 64-lane
-//! warps (`.warp_size 64`, or [`AmdgpuOptions::warp_lanes`]) is refused on wave32 targets,
-//! and for now on wave64 ones too.
+//! a wavefront simply run in lockstep, which CUDA allows.
+//!
+//! A module that asks for 64-lane warps (`.warp_size 64`, which our NVRTC writes for
+//! gfx9 targets, or [`AmdgpuOptions::warp_lanes`]) runs as native wave64 on gfx9: a PTX
+//! warp is the wavefront, ballots and lane masks are the 64-bit EXEC-wide values,
+//! `%laneid` is `mbcnt` over 64 lanes, `%warpid` the linear thread id / 64, `%nwarpid`
+//! 16, and `ds_bpermute_b32` (which reaches all 64 lanes on GCN/CDNA) serves `shfl`,
+//! `redux` (a 6-step butterfly) and `match`. The lowering does the rest at the module's
+//! width (`WARP_SZ`, `%lanemask_*`, the `shfl` lane fields; `lower/lanemask.rs`).
+//!
+//! On gfx10+ a 64-lane module is refused, by decision: RDNA can run wave64
+//! (`+wavefrontsize64`), but its `ds_bpermute_b32` (and the DPP row operations) only move
+//! data within the caller's 32-lane half of a wave64 wavefront, so each shuffle would need
+//! a half swap plus two permutes (`v_permlane64_b32` exists only from gfx11; gfx10 would go
+//! through LDS), and every collective would pay that for modules that our own NVRTC never
+//! produces for these targets (it gives gfx10+ 32-lane warps). The error says to compile
+//! for 32-lane warps.
 
 pub mod abi;
+pub mod barrier;
+pub mod cache;
 pub mod codegen;
+pub mod descriptor;
 pub mod printf;
 mod warp;
 
@@ -89,6 +111,9 @@ pub struct AmdgpuTarget {
     processor: &'static str,
     wave: u32,
     data_layout: String,
+    /// The module uses `bar.red`: LDS starts with [`barrier::SCRATCH_BYTES`]
+    /// for their counter, before the `.shared` window.
+    barrier_scratch: bool,
 }
 
 /// Why a processor or option cannot be compiled for.
@@ -116,24 +141,45 @@ impl AmdgpuTarget {
         let (processor, wave) = lookup(&options.processor)?;
         match options.warp_lanes {
             32 => {}
-            64 if wave == 64 => {
-                return Err(TargetError::Unsupported(format!(
-                    "64-lane warps (.warp_size 64) on {processor}: not supported yet (the AMD path maps a 32-lane PTX warp to half a wavefront); compile with 32-lane warps"
-                )))
-            }
+            // Native wave64: a PTX warp is the wavefront.
+            64 if wave == 64 => {}
+            // RDNA can run wave64, but its ds_bpermute only reaches the lanes of the
+            // caller's 32-lane half (see the module doc): refused rather than emulated.
             64 => {
                 return Err(TargetError::Unsupported(format!(
-                    "this module needs 64-lane warps, but {processor} runs 32-lane wavefronts (wave32); it can only run on a wave64 GPU (gfx9)"
+                    "this module needs 64-lane warps (.warp_size 64), but {processor} is compiled for 32-lane wavefronts (wave32): RDNA's wave64 mode has no single-instruction shuffle across the two halves of a wavefront; compile the source for 32-lane warps (NVRTC: --warp-size=32, the default for gfx10+), or run it on a wave64 GPU (gfx9)"
                 )))
             }
             n => return Err(TargetError::Unsupported(format!("{n}-lane warps are not a thing; PTX warps have 32 lanes"))),
         }
         let data_layout = codegen::data_layout(processor, wave)?;
-        Ok(AmdgpuTarget { processor, wave, data_layout })
+        Ok(AmdgpuTarget { processor, wave, data_layout, barrier_scratch: false })
     }
 
     pub fn processor(&self) -> &'static str {
         self.processor
+    }
+
+    /// The same target for a module that uses `bar.red` (`scratch`), whose
+    /// LDS then starts with their counter ([`barrier::uses_barrier_ops`] tells).
+    pub fn with_barrier_scratch(mut self, scratch: bool) -> AmdgpuTarget {
+        self.barrier_scratch = scratch;
+        self
+    }
+
+    /// Bytes of LDS before the `.shared` window (the `bar.red` counter), 0 or 16.
+    pub fn scratch_bytes(&self) -> u64 {
+        if self.barrier_scratch {
+            barrier::SCRATCH_BYTES
+        } else {
+            0
+        }
+    }
+
+    /// Bytes of LDS a kernel of `module` reserves before its dynamic shared memory: the
+    /// scratch and the static `.shared` variables.
+    pub fn lds_bytes(&self, module: &ModuleInfo) -> u64 {
+        self.scratch_bytes() + static_lds_bytes(module)
     }
 
     /// Lanes per hardware wavefront (32 or 64).
@@ -150,10 +196,19 @@ impl AmdgpuTarget {
         }
     }
 
+    /// How the PTX warps of `module` sit in this target's wavefronts.
+    fn warp_shape(&self, module: &ModuleInfo) -> warp::WarpShape {
+        warp::WarpShape::new(self.wave, module.warp_size)
+    }
+
     fn implicit_arg(&self, offset: usize, ty: &str) -> String {
         format!(
             "  %ip = call ptr addrspace(4) @llvm.amdgcn.implicitarg.ptr()\n  %ap = getelementptr i8, ptr addrspace(4) %ip, i64 {offset}\n  %av = load {ty}, ptr addrspace(4) %ap, align {}\n",
-            if ty == "i16" { 2 } else { 4 }
+            match ty {
+                "i16" => 2,
+                "i64" => 8,
+                _ => 4,
+            }
         )
     }
 }
@@ -175,14 +230,6 @@ impl Target for AmdgpuTarget {
         }
     }
 
-    fn barrier_with_count(&self) -> Result<(), String> {
-        Err("bar.sync with a thread count (a barrier for part of the CTA) is not supported on AMD GPUs: only whole-CTA barriers are".into())
-    }
-
-    fn barrier_op(&self) -> Result<(), String> {
-        Err("bar.arrive and bar.red (__syncthreads_count/and/or) are not supported on AMD GPUs yet".into())
-    }
-
     fn export_prefix(&self) -> &'static str {
         "protected "
     }
@@ -198,6 +245,7 @@ impl Target for AmdgpuTarget {
         let name = i.name;
         let h = |names: &[&str]| define_header(i, names);
         let ret = |body: String, v: &str| format!("{}\n{body}  ret {} {v}\n}}\n", h(&["ctx"]), i.ret);
+        let lanes = self.warp_shape(module).lanes;
         if let Some(reg) = name.strip_prefix("__ptx_sreg_") {
             let dim = |c: &str| match c {
                 "y" => 1,
@@ -215,12 +263,12 @@ impl Target for AmdgpuTarget {
                         let fixed = static_lds_bytes(module);
                         ret(format!("{}  %v = add i32 %av, {fixed}\n", self.implicit_arg(abi::implicit::DYNAMIC_LDS_SIZE, "i32")), "%v")
                     }
-                    "laneid" => ret("  %hl = call i32 @__ptx_hw_lane()\n  %v = and i32 %hl, 31\n".into(), "%v"),
+                    "laneid" => ret(format!("  %hl = call i32 @__ptx_hw_lane()\n  %v = and i32 %hl, {}\n", lanes - 1), "%v"),
                     "warpid" => ret(
-                        "  %x = call i32 @__ptx_sreg_tid_x(ptr %ctx)\n  %y = call i32 @__ptx_sreg_tid_y(ptr %ctx)\n  %z = call i32 @__ptx_sreg_tid_z(ptr %ctx)\n  %nx = call i32 @__ptx_sreg_ntid_x(ptr %ctx)\n  %ny = call i32 @__ptx_sreg_ntid_y(ptr %ctx)\n  %a = mul i32 %z, %ny\n  %b = add i32 %a, %y\n  %c = mul i32 %b, %nx\n  %d = add i32 %c, %x\n  %v = lshr i32 %d, 5\n".into(),
+                        format!("  %x = call i32 @__ptx_sreg_tid_x(ptr %ctx)\n  %y = call i32 @__ptx_sreg_tid_y(ptr %ctx)\n  %z = call i32 @__ptx_sreg_tid_z(ptr %ctx)\n  %nx = call i32 @__ptx_sreg_ntid_x(ptr %ctx)\n  %ny = call i32 @__ptx_sreg_ntid_y(ptr %ctx)\n  %a = mul i32 %z, %ny\n  %b = add i32 %a, %y\n  %c = mul i32 %b, %nx\n  %d = add i32 %c, %x\n  %v = lshr i32 %d, {}\n", lanes.trailing_zeros()),
                         "%v",
                     ),
-                    "nwarpid" => ret(String::new(), "32"),
+                    "nwarpid" => ret(String::new(), &(1024 / lanes).to_string()),
                     "nsmid" => ret(String::new(), "1"),
                     _ => ret(String::new(), "0"),
                 },
@@ -229,15 +277,20 @@ impl Target for AmdgpuTarget {
         match name {
             // gfx11's cycle counter (SHADER_CYCLES) has 20 bits: use the 64-bit constant
             // clock there instead.
-            // No driver-set environment registers on this target yet: cooperative launches
-            // are not supported there.
-            "__ptx_envreg" => format!("{}\n  ret i32 0\n}}\n", h(&["ctx", "n"])),
+            // `%envreg1:%envreg2` is the grid workspace of a cooperative launch (high, low
+            // 32 bits; `abi::implicit::GRID_WORKSPACE`); the other environment registers
+            // are 0, as the CPU device has them.
+            "__ptx_envreg" => format!(
+                "{}\n{}  %hi64 = lshr i64 %av, 32\n  %hi = trunc i64 %hi64 to i32\n  %lo = trunc i64 %av to i32\n  %is1 = icmp eq i32 %n, 1\n  %is2 = icmp eq i32 %n, 2\n  %v2 = select i1 %is2, i32 %lo, i32 0\n  %v = select i1 %is1, i32 %hi, i32 %v2\n  ret i32 %v\n}}\n",
+                h(&["ctx", "n"]),
+                self.implicit_arg(abi::implicit::GRID_WORKSPACE, "i64")
+            ),
             "__ptx_nanosleep" => format!("{}\n  call void @llvm.amdgcn.s.sleep(i32 2)\n  ret void\n}}\n", h(&["ctx", "ns"])),
             "__ptx_clock64" if self.processor.starts_with("gfx11") => ret("  %v = call i64 @llvm.readsteadycounter()\n".into(), "%v"),
             "__ptx_clock64" => ret("  %v = call i64 @llvm.readcyclecounter()\n".into(), "%v"),
             // The constant clock runs at 100 MHz on the supported processors.
             "__ptx_globaltimer" => ret("  %c = call i64 @llvm.readsteadycounter()\n  %v = mul i64 %c, 10\n".into(), "%v"),
-            "__ptx_shared_base" => shared_base(module, &h(&["ctx"])),
+            "__ptx_shared_base" => shared_base(module, self.scratch_bytes(), &h(&["ctx"])),
             "__ptx_ptr_global" | "__ptx_ptr_const" => {
                 let space = if name == "__ptx_ptr_global" { 1 } else { 4 };
                 format!("{}\n  %p = inttoptr i64 %a to ptr addrspace({space})\n  %g = addrspacecast ptr addrspace({space}) %p to ptr\n  ret ptr %g\n}}\n", h(&["a"]))
@@ -247,12 +300,8 @@ impl Target for AmdgpuTarget {
                 "{}\n  %p = inttoptr i64 %a to ptr\n  %l = addrspacecast ptr %p to ptr addrspace(5)\n  %g = addrspacecast ptr addrspace(5) %l to ptr\n  ret ptr %g\n}}\n",
                 h(&["a"])
             ),
-            "__ptx_barrier" => format!(
-                "{}\n  fence syncscope(\"workgroup\") release\n  call void @llvm.amdgcn.s.barrier()\n  fence syncscope(\"workgroup\") acquire\n  ret void\n}}\n",
-                h(&["ctx", "id", "count"])
-            ),
-            // Refused by `barrier_op` before any use; defined for completeness.
-            "__ptx_barrier_op" => format!("{}\n  call void @llvm.trap()\n  unreachable\n}}\n", h(&["ctx", "id", "count", "op", "pred"])),
+            "__ptx_barrier" => barrier::define_barrier(i),
+            "__ptx_barrier_op" => barrier::define_barrier_op(i, self.wave),
             "__ptx_trap" => format!("{}\n  call void @llvm.trap()\n  unreachable\n}}\n", h(&["ctx"])),
             "__ptx_assertfail" => format!(
                 "{}\n  call void @__ptx_assert_record(ptr %ctx, ptr %msg, ptr %file, i32 %line, ptr %func)\n  call void @llvm.trap()\n  unreachable\n}}\n",
@@ -268,12 +317,18 @@ impl Target for AmdgpuTarget {
                 "{}\n  %r = call i32 @__ptx_printf_record(ptr %fmt, ptr %args)\n  ret i32 %r\n}}\n",
                 h(&["ctx", "fmt", "args"])
             ),
-            _ => warp::define(self.wave, i),
+            _ => warp::define(self.warp_shape(module), i),
         }
     }
 
-    fn define_helper(&self, name: &str, _module: &ModuleInfo) -> Option<String> {
-        warp::helper(self.wave, name).or_else(|| printf::helper(name))
+    fn define_helper(&self, name: &str, module: &ModuleInfo) -> Option<String> {
+        match name {
+            "__ptx_bar_count_check" => return Some(barrier::count_check(self.warp_shape(module).lanes)),
+            // The LDS array: the scratch, then the static `.shared` variables.
+            "__ptx_shared" => return Some(format!("@__ptx_shared = internal addrspace(3) global [{} x i8] poison, align 16\n", self.lds_bytes(module))),
+            _ => {}
+        }
+        warp::helper(self.warp_shape(module), name).or_else(|| printf::helper(name))
     }
 
     fn library_definitions(&self, ir: &str) -> String {
@@ -306,7 +361,12 @@ impl Target for AmdgpuTarget {
         };
         // The body reads parameters at their offsets from the segment's start (where the
         // first `byref` argument lies); the `byref` arguments give the layout and metadata.
-        let base = "  %kp = call ptr addrspace(4) @llvm.amdgcn.kernarg.segment.ptr()\n  %params = addrspacecast ptr addrspace(4) %kp to ptr\n";
+        let mut base = String::new();
+        // Every kernel of the module: a `bar.red` may sit in a function it calls.
+        if self.barrier_scratch {
+            base.push_str(&barrier::entry_init());
+        }
+        base.push_str("  %kp = call ptr addrspace(4) @llvm.amdgcn.kernarg.segment.ptr()\n  %params = addrspacecast ptr addrspace(4) %kp to ptr\n");
         let _ = write!(
             ir,
             "define protected amdgpu_kernel void {kernel}({}) \"amdgpu-flat-work-group-size\"=\"{threads}\" \"uniform-work-group-size\"=\"true\" {{\n{base}  call void {body}(ptr null, ptr %params)\n  ret void\n}}\n",
@@ -321,22 +381,25 @@ pub fn static_lds_bytes(module: &ModuleInfo) -> u64 {
     module.dynamic_shared_offset.unwrap_or(module.static_shared_bytes).div_ceil(16) * 16
 }
 
-/// `@__ptx_shared_base` and the LDS array behind it. The dynamic array follows the static
-/// one: the runtime adds the launch's dynamic bytes to the group segment.
-fn shared_base(module: &ModuleInfo, header: &str) -> String {
+/// `@__ptx_shared_base`: the `.shared` window starts `scratch` bytes into the LDS array
+/// `@__ptx_shared` (defined as a helper). The dynamic array follows the static one: the
+/// runtime adds the launch's dynamic bytes to the group segment.
+fn shared_base(module: &ModuleInfo, scratch: u64, header: &str) -> String {
     let fixed = static_lds_bytes(module);
     let mut s = String::new();
-    let base = if fixed > 0 {
-        let _ = writeln!(s, "@__ptx_shared = internal addrspace(3) global [{fixed} x i8] poison, align 16");
-        "@__ptx_shared"
-    } else if module.dynamic_shared_offset.is_some() {
+    if fixed == 0 && scratch == 0 {
+        if module.dynamic_shared_offset.is_none() {
+            let _ = write!(s, "{header}\n  ret ptr null\n}}\n");
+            return s;
+        }
         let _ = writeln!(s, "@__ptx_dynamic_shared = external addrspace(3) global [0 x i8], align 16");
-        "@__ptx_dynamic_shared"
-    } else {
-        let _ = write!(s, "{header}\n  ret ptr null\n}}\n");
+        let _ = write!(s, "{header}\n  ret ptr addrspacecast (ptr addrspace(3) @__ptx_dynamic_shared to ptr)\n}}\n");
         return s;
-    };
-    let _ = write!(s, "{header}\n  ret ptr addrspacecast (ptr addrspace(3) {base} to ptr)\n}}\n");
+    }
+    let _ = write!(
+        s,
+        "{header}\n  %w = getelementptr inbounds i8, ptr addrspace(3) @__ptx_shared, i32 {scratch}\n  %g = addrspacecast ptr addrspace(3) %w to ptr\n  ret ptr %g\n}}\n"
+    );
     s
 }
 
