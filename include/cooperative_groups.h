@@ -135,7 +135,14 @@ template <unsigned int _N> class __static_tile {
   __NVCG operator thread_group() const { return thread_group(1, _N, thread_rank(), __tile_mask()); }
 };
 
-template <unsigned int _N, class _Parent> class thread_block_tile : public __static_tile<_N> {
+/* thread_block_tile<N> (no parent type) is what every thread_block_tile<N, Parent>
+   converts to, as in NVIDIA's header: `thread_block_tile<16> t = tiled_partition<16>(b);`. */
+template <unsigned int _N> class thread_block_tile<_N, void> : public __static_tile<_N> {
+ public:
+  __NVCG thread_block_tile() {}
+};
+
+template <unsigned int _N, class _Parent> class thread_block_tile : public thread_block_tile<_N, void> {
  public:
   __NVCG thread_block_tile() {}
 };

@@ -128,3 +128,51 @@ fn jitify_style_in_memory_headers() {
     gpu.launch(m.func("k"), (1, 1, 1), (3, 1, 1), 0, &mut [arg(&mut p)]);
     assert_eq!(gpu.read::<i32>(&buf), vec![2, 4, 6]);
 }
+
+#[test]
+fn cooperative_groups_tiles_and_reductions() {
+    // A tile kept as thread_block_tile<16> (the parent-less type every tile converts to,
+    // as with NVIDIA's header), a dynamic tile, cg::reduce, and a coalesced group.
+    let c = compile_ok(
+        r#"#include <cooperative_groups.h>
+           #include <cooperative_groups/reduce.h>
+           namespace cg = cooperative_groups;
+           extern "C" __global__ void tiles(const int* in, int* tile16, int* tile4, int* odd_count, int* ranks) {
+             cg::thread_block b = cg::this_thread_block();
+             int v = in[b.thread_rank()];
+             cg::thread_block_tile<16> t = cg::tiled_partition<16>(b);
+             tile16[b.thread_rank()] = cg::reduce(t, v, cg::plus<int>());
+             cg::thread_group t4 = cg::tiled_partition(b, 4);
+             int s = v;
+             for (int o = 1; o < 4; o <<= 1) s += __shfl_xor_sync(0xffffffffu, s, o, 4);
+             tile4[b.thread_rank()] = s + 1000 * (int)t4.size();
+             b.sync();
+             if (v & 1) {
+               cg::coalesced_group odd = cg::coalesced_threads();
+               odd_count[b.thread_rank()] = (int)odd.size();
+               ranks[b.thread_rank()] = (int)odd.thread_rank();
+             }
+           }"#,
+        &["-arch=compute_80"],
+    );
+    let gpu = Gpu::new();
+    let m = gpu.load(c.ptx.as_bytes());
+    let input: Vec<i32> = (0..64).map(|i| (i * 7 + 3) % 23).collect();
+    let (bi, b16, b4, bodd, brank) = (gpu.alloc(&input), gpu.alloc(&[0i32; 64]), gpu.alloc(&[0i32; 64]), gpu.alloc(&[-1i32; 64]), gpu.alloc(&[-1i32; 64]));
+    let (mut a, mut p16, mut p4, mut po, mut pr) = (bi.ptr, b16.ptr, b4.ptr, bodd.ptr, brank.ptr);
+    gpu.launch(m.func("tiles"), (1, 1, 1), (64, 1, 1), 0, &mut [arg(&mut a), arg(&mut p16), arg(&mut p4), arg(&mut po), arg(&mut pr)]);
+    let (t16, t4, odd, ranks): (Vec<i32>, Vec<i32>, Vec<i32>, Vec<i32>) = (gpu.read(&b16), gpu.read(&b4), gpu.read(&bodd), gpu.read(&brank));
+    for i in 0..64 {
+        let tile = |n: usize| input[i / n * n..i / n * n + n].iter().sum::<i32>();
+        assert_eq!(t16[i], tile(16), "16-thread tile of thread {i}");
+        assert_eq!(t4[i], tile(4) + 4000, "4-thread tile of thread {i}");
+        // The odd-valued threads of each 32-lane warp, and this thread's rank among them.
+        let warp = &input[i / 32 * 32..i / 32 * 32 + 32];
+        if input[i] & 1 == 1 {
+            assert_eq!(odd[i], warp.iter().filter(|v| *v & 1 == 1).count() as i32, "thread {i}");
+            assert_eq!(ranks[i], warp[..i % 32].iter().filter(|v| *v & 1 == 1).count() as i32, "thread {i}");
+        } else {
+            assert_eq!((odd[i], ranks[i]), (-1, -1));
+        }
+    }
+}
