@@ -7,7 +7,9 @@
 //! Each repetition runs every contender once, in turn (so load from other processes hits
 //! all of them alike); medians are printed. "ours" is a cold compile of every kernel (no
 //! kernel cache): on one thread (ptxas is single-threaded) and on the default number of
-//! compile threads; "warm" loads the same module from the kernel cache. Wall-clock times
+//! compile threads; "warm" loads the same module from the kernel cache; "lazy" loads it
+//! with `CUDA_MODULE_LOADING=LAZY`'s compile on first use and compiles one kernel (what a
+//! program that launches one of the module's kernels waits for). Wall-clock times
 //! are what a user waits; CPU times (user + system, this process or ptxas) are less
 //! sensitive to other load on the machine. The load average is printed before and after.
 
@@ -93,6 +95,15 @@ fn main() {
 
     let (mut parse, mut parse_cpu, mut lower) = (Vec::new(), Vec::new(), Series::default());
     let (mut one, mut many, mut warm, mut theirs) = (Series::default(), Series::default(), Series::default(), Series::default());
+    let mut lazy = Series::default();
+    // A kernel of the middle of the module for the lazy row (what a program that uses
+    // one kernel of the module waits for).
+    let names: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix(".visible .entry ").or_else(|| l.trim_start().strip_prefix(".entry ")))
+        .map(|l| l.trim_end_matches(['(', ' ']).to_string())
+        .collect();
+    let lazy_kernel = names.get(names.len() / 2).cloned().expect("the module has a kernel");
     let out = std::env::temp_dir().join(format!("compile_bench_{}.cubin", std::process::id()));
     for _ in 0..runs {
         for _ in 0..5 {
@@ -119,6 +130,12 @@ fn main() {
             let m = compile_ptx_with_cache(&text, &parallel, Some(&cache)).expect("compile");
             assert!(m.from_cache, "the warm compile missed the cache");
         }));
+        lazy.push(timed(libc::RUSAGE_SELF, || {
+            let options = HostOptions { lazy: Some(true), ..single.clone() };
+            let m = compile_ptx_with_cache(&text, &options, None).expect("compile");
+            let k = m.launchable(&lazy_kernel).expect("compile the kernel").expect("the kernel exists");
+            std::hint::black_box(k.0.meta.name.len());
+        }));
         if let Some(ptxas) = ptxas {
             theirs.push(timed(libc::RUSAGE_CHILDREN, || {
                 let st = std::process::Command::new(ptxas)
@@ -139,6 +156,7 @@ fn main() {
     one.print("ours cold, 1 thread");
     many.print(&format!("ours cold, {threads} threads"));
     warm.print("ours warm (kernel cache)");
+    lazy.print("ours lazy, load + 1 kernel, 1 thread");
     if ptxas.is_some() {
         theirs.print("ptxas -O3 -arch=sm_80");
         let t = median(&theirs.wall);

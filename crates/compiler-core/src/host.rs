@@ -42,7 +42,8 @@ pub enum HostError {
 #[derive(Clone, Debug)]
 pub struct HostKernel {
     pub meta: KernelMeta,
-    /// One GPU thread (`k.thread`); absent for kernels cut into barrier regions.
+    /// One GPU thread (`k.thread`), for kernels that run as fibers: only kernels with
+    /// barriers that are not cut into regions have one.
     pub thread_fn: Option<KernelFn>,
     /// All threads of a block as a loop (`k.block`), for kernels without barriers.
     pub block_fn: Option<KernelFn>,
@@ -322,7 +323,7 @@ fn codegen_parallel(lowered: &LoweredModule, tm: &TargetMachine, opt: u32, threa
 
 /// Looks up the entry points the lowering emitted for kernel `meta` in `jit`.
 fn entry_points(jit: &Jit, meta: &KernelMeta) -> Result<HostKernel, HostError> {
-    let thread = if meta.regions.is_some() { None } else { Some(lookup_fn(jit, &format!("{}.thread", meta.name))?) };
+    let thread = if meta.uses_barrier && meta.regions.is_none() { Some(lookup_fn(jit, &format!("{}.thread", meta.name))?) } else { None };
     let block = if meta.uses_barrier { None } else { Some(lookup_fn(jit, &format!("{}.block", meta.name))?) };
     let regions = match &meta.regions {
         Some(r) => {

@@ -1,10 +1,11 @@
 //! The calling convention between host code generated from PTX and the CPU runtime.
 //!
-//! Every kernel `k` becomes two exported functions:
-//! - `k.thread(params, ctx)`: one GPU thread; used when the block must run as cooperating
-//!   fibers (the kernel synchronizes with `bar.sync` and friends);
+//! Every kernel `k` becomes one exported entry point (or, cut into barrier regions, the
+//! `k.region` family of `target::host`):
 //! - `k.block(params, ctx)`: all threads of one block, as a loop over `%tid` that LLVM can
-//!   vectorize; only emitted for kernels without barriers.
+//!   vectorize; for kernels without barriers;
+//! - `k.thread(params, ctx)`: one GPU thread; for kernels whose block must run as
+//!   cooperating fibers (the kernel synchronizes with `bar.sync` and friends).
 //!
 //! `params` is the packed kernel parameter buffer (PTX ISA 5.1.6: `.param` space of an
 //! `.entry`), `ctx` points to a [`ThreadCtx`]. Generated code reads special registers and

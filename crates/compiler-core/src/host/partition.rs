@@ -309,8 +309,8 @@ define internal void @helper() {
             let buf = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "part");
             let module = context.create_module_from_ir(buf).unwrap_or_else(|e| panic!("partition {p}: {e}\n{text}"));
             for (k, &q) in names.iter().zip(&part) {
-                // A kernel's entry: `k.thread`, or `k.region` when cut at its barriers.
-                let entry = module.get_function(&format!("{k}.thread")).or(module.get_function(&format!("{k}.region")));
+                // A kernel's entry: `k.block`, `k.thread` (fibers) or `k.region`.
+                let entry = ["block", "thread", "region"].iter().find_map(|e| module.get_function(&format!("{k}.{e}")));
                 assert_eq!(entry.is_some(), q == p, "partition {p}, kernel {k}");
             }
             assert!(module.get_function("scale").is_some(), "partition {p} lacks the shared function");

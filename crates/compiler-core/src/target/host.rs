@@ -6,9 +6,10 @@
 //! `warp_exchange` and compute the result with vector IR over the module's 32 or 64 lanes. Every
 //! definition is `alwaysinline`, so the code is what the lowering used to emit inline.
 //!
-//! Entry points: `k.thread(params, ctx)` runs one GPU thread; `k.block(params, ctx)` (for
-//! kernels without barriers or collectives) loops over the block's threads so LLVM can
-//! vectorize across them.
+//! Entry points: `k.block(params, ctx)` (for kernels without barriers or collectives)
+//! loops over the block's threads so LLVM can vectorize across them; `k.thread(params,
+//! ctx)` runs one GPU thread, for kernels with barriers that run as fibers; kernels cut
+//! into barrier regions get `k.region` (and `k.region.S`) instead.
 
 use super::{MemOrder, ModuleInfo, Scope, Target};
 use crate::host_abi;
@@ -170,10 +171,13 @@ impl Target for HostTarget {
             region_wrappers(&k.name, r, k.param_buffer_size, ir);
             return;
         }
-        let _ = writeln!(ir, "define void {thread}(ptr %params, ptr %ctx) {{\n  call void {body}(ptr %ctx, ptr %params)\n  ret void\n}}");
         if k.uses_barrier {
+            // Only the fiber scheduler calls one thread at a time.
+            let _ = writeln!(ir, "define void {thread}(ptr %params, ptr %ctx) {{\n  call void {body}(ptr %ctx, ptr %params)\n  ret void\n}}");
             return;
         }
+        // Without barriers the runtime always runs `k.block`: no `k.thread`, so the body
+        // is optimized and compiled once, not twice.
         // The runtime hands every kernel an 8-aligned parameter buffer of at least
         // `param_buffer_size` bytes (cpu-backend `module.rs`): telling LLVM lets it hoist
         // the parameter loads out of the thread loop.
