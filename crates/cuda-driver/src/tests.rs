@@ -363,6 +363,53 @@ fn pinned_registered_and_managed_memory() {
     driver.mem_free(managed).unwrap();
 }
 
+/// Managed memory follows the backend's `managed_memory`, not host addressability: a
+/// discrete device without it refuses `cuMemAllocManaged` and reports 0 for the managed
+/// attributes; one with it (as AMD GPUs through system memory) allocates through
+/// `alloc_managed`, and the pointer works for the host, copies and attributes.
+#[test]
+fn managed_memory_follows_the_backend() {
+    use backend_api::ManagedMemory;
+    const MANAGED_MEMORY: i32 = 83;
+    const CONCURRENT_MANAGED_ACCESS: i32 = 89;
+    const DIRECT_MANAGED_MEM_ACCESS_FROM_HOST: i32 = 101;
+    const PAGEABLE_MEMORY_ACCESS: i32 = 88;
+    // (managed memory, expected [MANAGED_MEMORY, CONCURRENT_MANAGED_ACCESS, DIRECT_..., PAGEABLE_MEMORY_ACCESS])
+    let cases = [
+        (None, [0, 0, 0, 0]),
+        (Some(ManagedMemory { concurrent_access: false }), [1, 0, 1, 0]),
+        (Some(ManagedMemory { concurrent_access: true }), [1, 1, 1, 0]),
+    ];
+    for (managed, want) in cases {
+        let device = FakeDevice::discrete(managed);
+        let driver = Driver::new(vec![device.clone()]);
+        let ctx = driver.ctx_create(0, 0).unwrap();
+        let attrs = [MANAGED_MEMORY, CONCURRENT_MANAGED_ACCESS, DIRECT_MANAGED_MEM_ACCESS_FROM_HOST, PAGEABLE_MEMORY_ACCESS];
+        assert_eq!(attrs.map(|a| driver.device_attribute(0, a).unwrap()), want, "{managed:?}");
+        if managed.is_none() {
+            assert_eq!(driver.mem_alloc_managed(64, 1).unwrap_err(), CuError::NOT_SUPPORTED);
+            driver.ctx_destroy(ctx).unwrap();
+            continue;
+        }
+        let m = driver.mem_alloc_managed(64, 1).unwrap();
+        assert!(device.is_managed_allocation(m), "through alloc_managed");
+        assert_eq!(driver.pointer_attribute(8, m).unwrap(), memory::PointerAttrValue::Bool(true));
+        assert_eq!(driver.pointer_attribute(4, m + 8).unwrap(), memory::PointerAttrValue::U64(m + 8), "host pointer = device pointer");
+        let data: Vec<u8> = (1..=64).collect();
+        // SAFETY: 64 bytes each way.
+        unsafe { driver.memcpy_htod(m, data.as_ptr().cast(), 64).unwrap() };
+        // SAFETY: `m` is host-addressable managed memory of 64 bytes.
+        assert_eq!(unsafe { std::slice::from_raw_parts(m as *const u8, 64) }, &data[..]);
+        let mut back = [0u8; 16];
+        // SAFETY: as above.
+        unsafe { driver.memcpy_dtoh(back.as_mut_ptr().cast(), m + 48, 16).unwrap() };
+        assert_eq!(back[..], data[48..]);
+        driver.mem_free(m).unwrap();
+        assert!(!device.is_managed_allocation(m), "freed");
+        driver.ctx_destroy(ctx).unwrap();
+    }
+}
+
 // ---- devices -------------------------------------------------------------------------
 
 /// `cuDeviceGetAttribute` ids cudart 13.5 and 12.9 query at init (shared/facts/data).
