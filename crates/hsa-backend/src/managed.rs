@@ -1,15 +1,16 @@
 //! Managed memory (`cuMemAllocManaged`) on AMD GPUs: fine-grained system memory.
 //!
 //! CUDA's managed memory is one pointer that the host and the device's kernels both
-//! dereference (CUDA Programming Guide, "Unified Memory Programming"). Without XNACK/HMM
-//! page migration (which ROCr only offers on some Instinct parts with a kernel that
-//! enables it), the exact equivalent ROCr offers is the CPU agent's fine-grained global
-//! pool (`HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED`): ordinary host memory, coherent
-//! with the GPU at the system scope our dispatch packets acquire and release, which a GPU
-//! agent reaches once `hsa_amd_agents_allow_access` grants it (hsa_ext_amd.h: system pools
-//! are `HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT` for GPU agents). The memory
-//! never migrates, so the host always reads it where it lies (coherently, also while
-//! kernels run: concurrent managed access) and kernels read it over the bus.
+//! dereference (CUDA Programming Guide, "Unified Memory Programming"). Without page
+//! migration (ROCr's HMM/XNACK path, which needs XNACK-capable GPUs and a kernel that
+//! enables it; not used here), the exact equivalent ROCr offers is the CPU agent's
+//! fine-grained global pool (`HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED`): ordinary
+//! host memory, coherent with the GPU at the system scope our dispatch packets acquire and
+//! release, which a GPU agent reaches once `hsa_amd_agents_allow_access` grants it (ROCr
+//! reports system pools as `HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT` for GPU
+//! agents; hsa_ext_amd.h: a fine-grained pool is never `NEVER_ALLOWED`). The memory never
+//! migrates, so the host always reads it where it lies (coherently, also while kernels
+//! run: concurrent managed access) and kernels read it over the bus.
 //!
 //! A GPU for which `hsa_amd_agent_memory_pool_get_info(HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS)`
 //! answers `NEVER_ALLOWED`, or a ROCr without that call, has no managed memory: the driver
