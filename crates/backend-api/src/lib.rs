@@ -54,6 +54,16 @@ pub struct DeviceProperties {
     pub cooperative_launch: bool,
 }
 
+/// The managed memory (`cuMemAllocManaged`) a device offers: one pointer that the host
+/// and the device's kernels both dereference (CUDA Programming Guide, "Unified Memory").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ManagedMemory {
+    /// The host may access managed memory while kernels run, coherently
+    /// (`CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS`; also what `cuMemPrefetchAsync`
+    /// to the device requires).
+    pub concurrent_access: bool,
+}
+
 /// Why a module could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
@@ -180,7 +190,26 @@ pub trait Device: Send + Sync {
     fn properties(&self) -> &DeviceProperties;
     /// Allocate `size` bytes of device memory (aligned to at least 256 bytes, like CUDA).
     fn alloc(&self, size: usize) -> Result<DevicePtr, DeviceError>;
-    /// Free memory from [`Device::alloc`]; the driver guarantees `ptr` came from it.
+    /// The managed memory this device can allocate, `None` where it has none
+    /// (`cuMemAllocManaged` then answers `CUDA_ERROR_NOT_SUPPORTED` and
+    /// `CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY` is 0). By default a device whose memory the host
+    /// addresses directly has it (its memory already is managed memory).
+    fn managed_memory(&self) -> Option<ManagedMemory> {
+        self.properties().host_addressable_memory.then_some(ManagedMemory { concurrent_access: true })
+    }
+    /// Allocate `size` bytes of managed memory (only called where [`Device::managed_memory`]
+    /// is `Some`): aligned as [`Device::alloc`], addressable
+    /// by the host at the returned address, freed with [`Device::free`], and a valid
+    /// address for the copy and fill methods. By default device memory, which is right
+    /// for host-addressable devices.
+    fn alloc_managed(&self, size: usize) -> Result<DevicePtr, DeviceError> {
+        if self.managed_memory().is_none() {
+            return Err(DeviceError::NotSupported("managed memory".into()));
+        }
+        self.alloc(size)
+    }
+    /// Free memory from [`Device::alloc`] or [`Device::alloc_managed`]; the driver
+    /// guarantees `ptr` came from one of them.
     fn free(&self, ptr: DevicePtr) -> Result<(), DeviceError>;
     /// Free bytes of device memory now.
     fn free_memory(&self) -> u64;

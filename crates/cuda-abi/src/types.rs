@@ -35,6 +35,15 @@ impl CUresult {
 }
 
 pub type CUdevice = c_int;
+
+/// `CUmemLocation` (passed by value in `cuMemAdvise_v2`/`cuMemPrefetchAsync_v2`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CUmemLocation {
+    /// `CUmemLocationType`.
+    pub kind: c_int,
+    pub id: c_int,
+}
 pub type CUdeviceptr = u64;
 pub type cuuint64_t = u64;
 

@@ -78,8 +78,8 @@ impl Driver {
     /// `cuDeviceGetAttribute(attr, dev)`: every `CUdevice_attribute` of CUDA 13 (1..=148);
     /// unknown ids answer `CUDA_ERROR_INVALID_VALUE`.
     pub fn device_attribute(&self, dev: i32, attr: i32) -> CuResult<i32> {
-        let props = self.device_properties_raw(dev)?;
-        crate::device_attribute::attribute(props, dev, attr)
+        let backend = &self.device_slot(dev)?.backend;
+        crate::device_attribute::attribute(backend.properties(), backend.managed_memory(), dev, attr)
             .ok_or_else(|| fail(CuError::INVALID_VALUE, format_args!("cuDeviceGetAttribute: unknown attribute {attr}")))
     }
 

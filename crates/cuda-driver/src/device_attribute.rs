@@ -7,16 +7,19 @@
 //! fallback paths. Ids follow `cuda.h` of CUDA 13 (`CU_DEVICE_ATTRIBUTE_MAX` = 148 in
 //! 13.0; 148, `ATOMIC_REDUCTION_SUPPORTED`, appeared in a later 13.x and answers 0).
 
-use backend_api::DeviceProperties;
+use backend_api::{DeviceProperties, ManagedMemory};
 
 use crate::device::clamp_i32;
 
 /// The largest attribute id answered.
 pub(crate) const MAX_ATTRIBUTE: i32 = 148;
 
-/// The value of attribute `attr` for device `ordinal`, `None` for unknown ids.
-pub(crate) fn attribute(p: &DeviceProperties, ordinal: i32, attr: i32) -> Option<i32> {
+/// The value of attribute `attr` for device `ordinal` with properties `p` and managed
+/// memory `managed` (`backend_api::Device::managed_memory`), `None` for unknown ids.
+pub(crate) fn attribute(p: &DeviceProperties, managed: Option<ManagedMemory>, ordinal: i32, attr: i32) -> Option<i32> {
     let host = p.host_addressable_memory as i32;
+    let managed_memory = managed.is_some() as i32;
+    let concurrent_managed = managed.is_some_and(|m| m.concurrent_access) as i32;
     let u = |v: u32| clamp_i32(v as u64);
     let value = match attr {
         1 => u(p.max_threads_per_block),
@@ -90,13 +93,13 @@ pub(crate) fn attribute(p: &DeviceProperties, ordinal: i32, attr: i32) -> Option
         80 => 1,     // LOCAL_L1_CACHE_SUPPORTED
         81 => u(p.shared_memory_per_multiprocessor),
         82 => u(p.registers_per_block.max(65536)), // MAX_REGISTERS_PER_MULTIPROCESSOR
-        83 => host, // MANAGED_MEMORY
+        83 => managed_memory, // MANAGED_MEMORY
         84 => 0,    // MULTI_GPU_BOARD
         85 => ordinal, // MULTI_GPU_BOARD_GROUP_ID
         86 => host, // HOST_NATIVE_ATOMIC_SUPPORTED
         87 => 2,    // SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO
         88 => host, // PAGEABLE_MEMORY_ACCESS
-        89 => host, // CONCURRENT_MANAGED_ACCESS
+        89 => concurrent_managed, // CONCURRENT_MANAGED_ACCESS
         90 => 0,    // COMPUTE_PREEMPTION_SUPPORTED
         91 => host, // CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM
         92..=94 => 0, // stream memory operations (v1)
@@ -106,7 +109,9 @@ pub(crate) fn attribute(p: &DeviceProperties, ordinal: i32, attr: i32) -> Option
         98 => 0,    // CAN_FLUSH_REMOTE_WRITES
         99 => 1,    // HOST_REGISTER_SUPPORTED
         100 => host, // PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES
-        101 => host, // DIRECT_MANAGED_MEM_ACCESS_FROM_HOST
+        // The host reaches managed memory where it lies, without migration, on every
+        // device that has it (the CPU device's memory, AMD's system memory).
+        101 => managed_memory, // DIRECT_MANAGED_MEM_ACCESS_FROM_HOST
         102 => 0,   // VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED
         103..=105 => 0, // handle types (POSIX fd, Win32, Win32 KMT)
         106 => 32,  // MAX_BLOCKS_PER_MULTIPROCESSOR

@@ -15,7 +15,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use backend_api::{
-    Device, DeviceError, DevicePtr, DeviceProperties, GlobalInfo, KernelInfo, LaunchConfig, LoadError, LoadOptions, LoadedModule, ParamLayout,
+    Device, DeviceError, DevicePtr, DeviceProperties, GlobalInfo, KernelInfo, LaunchConfig, LoadError, LoadOptions, LoadedModule, ManagedMemory,
+    ParamLayout,
 };
 
 /// A recorded launch: kernel name, configuration, packed parameters.
@@ -28,6 +29,10 @@ pub struct FakeDevice {
     used: AtomicU64,
     /// Every launch, in order.
     pub launches: Arc<Mutex<Vec<LaunchRecord>>>,
+    /// For [`FakeDevice::discrete`]: the managed memory it reports.
+    managed: Option<Option<ManagedMemory>>,
+    /// Live allocations made by `alloc_managed`.
+    managed_allocations: Mutex<Vec<DevicePtr>>,
 }
 
 impl FakeDevice {
@@ -63,7 +68,23 @@ impl FakeDevice {
             allocations: Mutex::new(HashMap::new()),
             used: AtomicU64::new(0),
             launches: Arc::new(Mutex::new(Vec::new())),
+            managed: None,
+            managed_allocations: Mutex::new(Vec::new()),
         })
+    }
+
+    /// A device as a discrete GPU reports itself (its memory is not host-addressable,
+    /// though the fake's bytes still are), with managed memory `managed`.
+    pub fn discrete(managed: Option<ManagedMemory>) -> Arc<FakeDevice> {
+        let mut d = Arc::into_inner(FakeDevice::new()).expect("fresh");
+        d.props.host_addressable_memory = false;
+        d.managed = Some(managed);
+        Arc::new(d)
+    }
+
+    /// Whether `ptr` is a live allocation of `alloc_managed`.
+    pub fn is_managed_allocation(&self, ptr: DevicePtr) -> bool {
+        self.managed_allocations.lock().unwrap().contains(&ptr)
     }
 
     /// Number of live allocations.
@@ -92,7 +113,24 @@ impl Device for FakeDevice {
         Ok(ptr as u64)
     }
 
+    fn managed_memory(&self) -> Option<ManagedMemory> {
+        match self.managed {
+            Some(m) => m,
+            None => self.props.host_addressable_memory.then_some(ManagedMemory { concurrent_access: true }),
+        }
+    }
+
+    fn alloc_managed(&self, size: usize) -> Result<DevicePtr, DeviceError> {
+        if self.managed_memory().is_none() {
+            return Err(DeviceError::NotSupported("managed memory".into()));
+        }
+        let ptr = self.alloc(size)?;
+        self.managed_allocations.lock().unwrap().push(ptr);
+        Ok(ptr)
+    }
+
     fn free(&self, ptr: DevicePtr) -> Result<(), DeviceError> {
+        self.managed_allocations.lock().unwrap().retain(|&p| p != ptr);
         let layout = self.allocations.lock().unwrap().remove(&ptr).ok_or(DeviceError::IllegalAddress)?;
         self.used.fetch_sub(layout.size() as u64, Ordering::Relaxed);
         // SAFETY: allocated by `alloc` with this layout, removed from the map once.

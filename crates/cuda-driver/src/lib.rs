@@ -41,6 +41,7 @@ mod image;
 pub mod launch;
 pub mod library;
 pub mod link;
+pub mod managed;
 pub mod memory;
 pub mod module;
 pub mod occupancy;

@@ -9,8 +9,9 @@
 //!
 //! Pinned host memory (`cuMemAllocHost`, `cuMemHostAlloc`) is allocated by the driver on
 //! the host; on a host-addressable device (the CPU device) its device pointer is the host
-//! pointer, as is the device pointer of registered host memory. Managed memory on such a
-//! device is a plain device allocation flagged as managed.
+//! pointer, as is the device pointer of registered host memory. Managed memory comes from
+//! the backend's `alloc_managed` (on such a device a plain device allocation; on AMD GPUs
+//! fine-grained system memory) and is flagged as managed here.
 
 use std::alloc::Layout;
 use std::collections::BTreeMap;
@@ -203,7 +204,8 @@ impl Driver {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemAlloc: size 0")));
         }
         let backend = self.backend_of(ctx.device);
-        let ptr = backend.alloc(size).map_err(|e| self.device_error(&ctx, e))?;
+        let ptr = if kind == MemoryKind::Managed { backend.alloc_managed(size) } else { backend.alloc(size) };
+        let ptr = ptr.map_err(|e| self.device_error(&ctx, e))?;
         let allocation = Allocation { base: ptr, size: size as u64, kind, ctx: ctx.handle, device: ctx.device, flags, buffer_id: 0, owner: 0 };
         if self.memory.insert(allocation).is_err() {
             let _ = backend.free(ptr);
@@ -239,14 +241,16 @@ impl Driver {
     }
 
     /// `cuMemAllocManaged`: `flags` must be `CU_MEM_ATTACH_GLOBAL` (1) or `_HOST` (2).
-    /// Only host-addressable devices support it (`NOT_SUPPORTED` otherwise).
+    /// Only devices with managed memory (`backend_api::Device::managed_memory`) support it
+    /// (`NOT_SUPPORTED` otherwise, as CUDA answers where `CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY`
+    /// is 0).
     pub fn mem_alloc_managed(&self, size: usize, flags: u32) -> CuResult<DevicePtr> {
         if flags != 1 && flags != 2 {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemAllocManaged: flags {flags:#x}")));
         }
         let ctx = self.current_context()?;
-        if !self.backend_of(ctx.device).properties().host_addressable_memory {
-            return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuMemAllocManaged: device {} cannot share memory with the host", ctx.device)));
+        if self.backend_of(ctx.device).managed_memory().is_none() {
+            return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuMemAllocManaged: device {} has no managed memory", ctx.device)));
         }
         self.alloc_backend(size, MemoryKind::Managed, flags)
     }

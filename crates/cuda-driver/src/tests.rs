@@ -363,6 +363,120 @@ fn pinned_registered_and_managed_memory() {
     driver.mem_free(managed).unwrap();
 }
 
+/// Managed memory follows the backend's `managed_memory`, not host addressability: a
+/// discrete device without it refuses `cuMemAllocManaged` and reports 0 for the managed
+/// attributes; one with it (as AMD GPUs through system memory) allocates through
+/// `alloc_managed`, and the pointer works for the host, copies and attributes.
+#[test]
+fn managed_memory_follows_the_backend() {
+    use backend_api::ManagedMemory;
+    const MANAGED_MEMORY: i32 = 83;
+    const CONCURRENT_MANAGED_ACCESS: i32 = 89;
+    const DIRECT_MANAGED_MEM_ACCESS_FROM_HOST: i32 = 101;
+    const PAGEABLE_MEMORY_ACCESS: i32 = 88;
+    // (managed memory, expected [MANAGED_MEMORY, CONCURRENT_MANAGED_ACCESS, DIRECT_..., PAGEABLE_MEMORY_ACCESS])
+    let cases = [
+        (None, [0, 0, 0, 0]),
+        (Some(ManagedMemory { concurrent_access: false }), [1, 0, 1, 0]),
+        (Some(ManagedMemory { concurrent_access: true }), [1, 1, 1, 0]),
+    ];
+    for (managed, want) in cases {
+        let device = FakeDevice::discrete(managed);
+        let driver = Driver::new(vec![device.clone()]);
+        let ctx = driver.ctx_create(0, 0).unwrap();
+        let attrs = [MANAGED_MEMORY, CONCURRENT_MANAGED_ACCESS, DIRECT_MANAGED_MEM_ACCESS_FROM_HOST, PAGEABLE_MEMORY_ACCESS];
+        assert_eq!(attrs.map(|a| driver.device_attribute(0, a).unwrap()), want, "{managed:?}");
+        if managed.is_none() {
+            assert_eq!(driver.mem_alloc_managed(64, 1).unwrap_err(), CuError::NOT_SUPPORTED);
+            driver.ctx_destroy(ctx).unwrap();
+            continue;
+        }
+        let m = driver.mem_alloc_managed(64, 1).unwrap();
+        assert!(device.is_managed_allocation(m), "through alloc_managed");
+        assert_eq!(driver.pointer_attribute(8, m).unwrap(), memory::PointerAttrValue::Bool(true));
+        assert_eq!(driver.pointer_attribute(4, m + 8).unwrap(), memory::PointerAttrValue::U64(m + 8), "host pointer = device pointer");
+        let data: Vec<u8> = (1..=64).collect();
+        // SAFETY: 64 bytes each way.
+        unsafe { driver.memcpy_htod(m, data.as_ptr().cast(), 64).unwrap() };
+        // SAFETY: `m` is host-addressable managed memory of 64 bytes.
+        assert_eq!(unsafe { std::slice::from_raw_parts(m as *const u8, 64) }, &data[..]);
+        let mut back = [0u8; 16];
+        // SAFETY: as above.
+        unsafe { driver.memcpy_dtoh(back.as_mut_ptr().cast(), m + 48, 16).unwrap() };
+        assert_eq!(back[..], data[48..]);
+        driver.mem_free(m).unwrap();
+        assert!(!device.is_managed_allocation(m), "freed");
+        driver.ctx_destroy(ctx).unwrap();
+    }
+}
+
+/// `cuMemAdvise`/`cuMemPrefetchAsync` check their arguments as CUDA documents (managed
+/// range, advice, location, concurrent managed access) and otherwise change nothing.
+#[test]
+fn managed_memory_hints_are_checked_no_ops() {
+    use crate::managed::{location_type as lt, MemLocation, DEVICE_CPU};
+    use backend_api::ManagedMemory;
+    let s = StreamHandle::NULL;
+    let loc = |kind, id| MemLocation { kind, id };
+    for concurrent in [true, false] {
+        let device = FakeDevice::discrete(Some(ManagedMemory { concurrent_access: concurrent }));
+        let driver = Driver::new(vec![device.clone()]);
+        let ctx = driver.ctx_create(0, 0).unwrap();
+        let m = driver.mem_alloc_managed(4096, 1).unwrap();
+        let plain = driver.mem_alloc(64).unwrap();
+        // SAFETY: 4096 bytes of host-addressable managed memory.
+        unsafe { std::ptr::write_bytes(m as *mut u8, 0x77, 4096) };
+        let gpu_ok = if concurrent { Ok(()) } else { Err(CuError::INVALID_DEVICE) };
+        // (pointer, count, advice, device, expected)
+        let advise = [
+            (m, 4096, 1, 0, Ok(())),
+            (m + 100, 10, 2, 99, Ok(())), // read-mostly ignores the device
+            (m, 4096, 3, DEVICE_CPU, Ok(())),
+            (m, 4096, 3, 0, gpu_ok),
+            (m, 4096, 4, 99, Ok(())), // UNSET_PREFERRED_LOCATION ignores the device
+            (m, 4096, 5, 0, gpu_ok),
+            (m, 4096, 6, 0, Ok(())),
+            (m, 4096, 6, DEVICE_CPU, Ok(())),
+            (m, 4096, 5, 1, Err(CuError::INVALID_DEVICE)),
+            (m, 4096, 5, -2, Err(CuError::INVALID_DEVICE)),
+            (m, 4096, 0, 0, Err(CuError::INVALID_VALUE)),
+            (m, 4096, 7, 0, Err(CuError::INVALID_VALUE)),
+            (m, 4097, 1, 0, Err(CuError::INVALID_VALUE)),
+            (m, 0, 1, 0, Err(CuError::INVALID_VALUE)),
+            (plain, 64, 1, 0, Err(CuError::INVALID_VALUE)),
+        ];
+        for (ptr, count, advice, dev, want) in advise {
+            assert_eq!(driver.mem_advise(ptr, count, advice, dev), want, "advise {ptr:#x} {count} {advice} {dev} concurrent {concurrent}");
+        }
+        assert_eq!(driver.mem_advise_v2(m, 16, 3, loc(lt::DEVICE, 0)), gpu_ok);
+        assert_eq!(driver.mem_advise_v2(m, 16, 3, loc(lt::HOST_NUMA, 0)), Ok(()));
+        assert_eq!(driver.mem_advise_v2(m, 16, 3, loc(lt::HOST_NUMA_CURRENT, 5)), Ok(()));
+        assert_eq!(driver.mem_advise_v2(m, 16, 5, loc(lt::HOST_NUMA, 0)), Err(CuError::INVALID_VALUE), "accessed-by: host or device");
+        assert_eq!(driver.mem_advise_v2(m, 16, 5, loc(lt::HOST, 77)), Ok(()), "the host's id is ignored");
+        assert_eq!(driver.mem_advise_v2(m, 16, 5, loc(lt::DEVICE, DEVICE_CPU)), Err(CuError::INVALID_DEVICE));
+        assert_eq!(driver.mem_advise_v2(m, 16, 5, loc(9, 0)), Err(CuError::INVALID_VALUE));
+        // (pointer, count, device, expected)
+        let prefetch = [
+            (m, 4096, 0, gpu_ok),
+            (m, 4096, DEVICE_CPU, Ok(())),
+            (m + 4000, 96, DEVICE_CPU, Ok(())),
+            (m, 4096, 3, Err(CuError::INVALID_DEVICE)),
+            (plain, 64, DEVICE_CPU, Err(CuError::INVALID_VALUE)),
+            (m + 4000, 97, DEVICE_CPU, Err(CuError::INVALID_VALUE)),
+        ];
+        for (ptr, count, dev, want) in prefetch {
+            assert_eq!(driver.mem_prefetch_async(ptr, count, dev, s), want, "prefetch {ptr:#x} {count} {dev} concurrent {concurrent}");
+        }
+        assert_eq!(driver.mem_prefetch_async_v2(m, 64, loc(lt::HOST, 0), 0, s), Ok(()));
+        assert_eq!(driver.mem_prefetch_async_v2(m, 64, loc(lt::DEVICE, 0), 0, s), gpu_ok);
+        assert_eq!(driver.mem_prefetch_async_v2(m, 64, loc(lt::HOST, 0), 1, s), Err(CuError::INVALID_VALUE));
+        // Nothing moved or changed.
+        // SAFETY: as above.
+        assert!(unsafe { std::slice::from_raw_parts(m as *const u8, 4096) }.iter().all(|&b| b == 0x77));
+        driver.ctx_destroy(ctx).unwrap();
+    }
+}
+
 // ---- devices -------------------------------------------------------------------------
 
 /// `cuDeviceGetAttribute` ids cudart 13.5 and 12.9 query at init (shared/facts/data).

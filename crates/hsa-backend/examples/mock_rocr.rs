@@ -9,7 +9,13 @@
 //! `mock_rocr_trap_next(status)` makes the next dispatch fail with `status`;
 //! `mock_rocr_record_next(at, record, len)` makes it write a printf-buffer record;
 //! `mock_rocr_watch_next(at)` / `mock_rocr_watched(out)` show the 16 bytes the next
-//! dispatch finds at the address at kernarg offset `at` (a grid workspace).
+//! dispatch finds at the address at kernarg offset `at` (a grid workspace);
+//! `mock_rocr_allocation(p, pool, allowed)` says which pool `p` came from and whether the
+//! GPU agent was allowed to access it.
+//!
+//! System pools are `DISALLOWED_BY_DEFAULT` for the GPU, as ROCr reports them for a
+//! discrete GPU; `MOCK_ROCR_NO_POOL_ACCESS_INFO=1` makes
+//! `hsa_amd_agent_memory_pool_get_info` fail (a ROCr that cannot say).
 
 #![allow(clippy::missing_safety_doc)]
 
@@ -49,6 +55,8 @@ struct QueueState {
 #[derive(Default)]
 struct State {
     allocations: HashMap<usize, usize>,
+    /// Each allocation's pool and the agents `hsa_amd_agents_allow_access` granted it.
+    owners: HashMap<usize, (u64, Vec<u64>)>,
     queues: HashMap<u64, QueueState>,
     readers: HashMap<u64, Vec<u8>>,
     variables: HashMap<String, usize>,
@@ -181,18 +189,27 @@ pub unsafe extern "C" fn hsa_amd_memory_pool_get_info(pool: u64, attr: u32, v: *
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_memory_pool_allocate(_pool: u64, size: usize, _flags: u32, out: *mut *mut c_void) -> u32 {
+pub unsafe extern "C" fn hsa_amd_memory_pool_allocate(pool: u64, size: usize, _flags: u32, out: *mut *mut c_void) -> u32 {
+    if ![DEVICE_POOL, HOST_POOL, KERNARG_POOL].contains(&pool) {
+        return 0x1001;
+    }
     let layout = std::alloc::Layout::from_size_align(size.max(1), 4096).unwrap();
     // SAFETY: non-zero size.
     let p = unsafe { std::alloc::alloc_zeroed(layout) };
-    with(|s| s.allocations.insert(p as usize, size.max(1)));
+    with(|s| {
+        s.allocations.insert(p as usize, size.max(1));
+        s.owners.insert(p as usize, (pool, Vec::new()));
+    });
     unsafe { *out = p as *mut c_void };
     0
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn hsa_amd_memory_pool_free(p: *mut c_void) -> u32 {
-    match with(|s| s.allocations.remove(&(p as usize))) {
+    match with(|s| {
+        s.owners.remove(&(p as usize));
+        s.allocations.remove(&(p as usize))
+    }) {
         Some(size) => {
             unsafe { std::alloc::dealloc(p as *mut u8, std::alloc::Layout::from_size_align(size, 4096).unwrap()) };
             0
@@ -201,9 +218,57 @@ pub unsafe extern "C" fn hsa_amd_memory_pool_free(p: *mut c_void) -> u32 {
     }
 }
 
+/// Records the grant; as ROCr, refuses a pointer that is no allocation and an agent that
+/// cannot reach the pool.
 #[no_mangle]
-pub extern "C" fn hsa_amd_agents_allow_access(_n: u32, _agents: *const u64, _flags: *const u32, _p: *const c_void) -> u32 {
+pub unsafe extern "C" fn hsa_amd_agents_allow_access(n: u32, agents: *const u64, _flags: *const u32, p: *const c_void) -> u32 {
+    let agents = unsafe { std::slice::from_raw_parts(agents, n as usize) }.to_vec();
+    with(|s| match s.owners.get_mut(&(p as usize)) {
+        Some((pool, _)) if agents.iter().any(|&a| access(a, *pool) == 0) => 0x1001,
+        Some((_, allowed)) => {
+            allowed.extend(agents);
+            0
+        }
+        None => 0x1001,
+    })
+}
+
+/// `hsa_amd_memory_pool_access_t` of `agent` to `pool`.
+fn access(agent: u64, pool: u64) -> u32 {
+    let own = (agent == GPU) == (pool == DEVICE_POOL);
+    if own {
+        1
+    } else if agent == GPU {
+        2
+    } else {
+        0
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn hsa_amd_agent_memory_pool_get_info(agent: u64, pool: u64, attr: u32, v: *mut c_void) -> u32 {
+    let unsupported = std::env::var_os("MOCK_ROCR_NO_POOL_ACCESS_INFO").is_some();
+    if attr != 0 || unsupported || ![DEVICE_POOL, HOST_POOL, KERNARG_POOL].contains(&pool) {
+        return 0x1001;
+    }
+    unsafe { put(v, access(agent, pool)) };
     0
+}
+
+/// The pool `p` was allocated from and whether the GPU may access it; false if `p` is
+/// not a live allocation.
+#[no_mangle]
+pub unsafe extern "C" fn mock_rocr_allocation(p: u64, pool: *mut u64, gpu_allowed: *mut bool) -> bool {
+    with(|s| match s.owners.get(&(p as usize)) {
+        Some((owner, allowed)) => {
+            unsafe {
+                *pool = *owner;
+                *gpu_allowed = allowed.contains(&GPU);
+            }
+            true
+        }
+        None => false,
+    })
 }
 
 #[no_mangle]

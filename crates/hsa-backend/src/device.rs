@@ -1,10 +1,11 @@
 //! Discovery of GPU agents and the `Device` implementation: properties, memory, copies.
 
 use crate::ffi::{self, Agent, Hsa, MemoryPool, Signal};
+use crate::managed::{self, ManagedRanges};
 use crate::occupancy::CuLimits;
 use crate::queue::QueuePool;
 use crate::status;
-use backend_api::{Device, DeviceError, DevicePtr, DeviceProperties, LoadError, LoadOptions, LoadedModule};
+use backend_api::{Device, DeviceError, DevicePtr, DeviceProperties, LoadError, LoadOptions, LoadedModule, ManagedMemory};
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex};
@@ -18,8 +19,11 @@ const STAGING_BYTES: usize = 8 << 20;
 pub(crate) struct Runtime {
     pub hsa: Arc<Hsa>,
     pub cpu: Agent,
-    /// Fine-grained system memory (host-coherent): staging, printf buffers.
+    /// Fine-grained system memory (host-coherent): staging, printf buffers, managed memory.
     pub host_pool: MemoryPool,
+    /// The GPU agents that can reach `host_pool`: each has managed memory, and each may
+    /// access every managed allocation (`managed.rs`).
+    pub managed_agents: Vec<Agent>,
     /// System memory for kernel arguments.
     pub kernarg_pool: MemoryPool,
     pub timestamp_hz: u64,
@@ -56,6 +60,8 @@ pub struct HsaDevice {
     props: DeviceProperties,
     device_pool: MemoryPool,
     allocations: Mutex<HashMap<u64, usize>>,
+    /// Managed allocations (system memory): copies and fills on them run on the host.
+    managed: ManagedRanges,
 }
 
 fn agent_info<T: Copy>(hsa: &Hsa, agent: Agent, attr: u32) -> Option<T> {
@@ -132,7 +138,8 @@ pub(crate) fn discover() -> Result<Vec<Arc<HsaDevice>>, String> {
     let mut timestamp_hz: u64 = 0;
     // SAFETY: the attribute's value is a u64.
     unsafe { (hsa.hsa_system_get_info)(ffi::SYSTEM_INFO_TIMESTAMP_FREQUENCY, &mut timestamp_hz as *mut u64 as *mut c_void) };
-    let rt = Arc::new(Runtime { hsa: hsa.clone(), cpu, host_pool, kernarg_pool, timestamp_hz: timestamp_hz.max(1_000_000) });
+    let managed_agents = managed::agents_reaching(&hsa, &gpus, host_pool);
+    let rt = Arc::new(Runtime { hsa: hsa.clone(), cpu, host_pool, managed_agents, kernarg_pool, timestamp_hz: timestamp_hz.max(1_000_000) });
     let mut out = Vec::new();
     for gpu in gpus {
         match HsaDevice::new(rt.clone(), gpu) {
@@ -267,7 +274,7 @@ impl HsaDevice {
         let cu_limits = CuLimits::new(&gfx, compiled_wave, simds, agent_info::<u32>(hsa, agent, ffi::AMD_AGENT_INFO_MAX_WAVES_PER_CU));
         let cu_count = u32_info(ffi::AMD_AGENT_INFO_COMPUTE_UNIT_COUNT).max(1);
         let shared = Arc::new(Shared { rt: rt.clone(), agent, gfx: gfx.clone(), device_pool, cu_count, cu_limits, queues, printf, staging: Mutex::new(0) });
-        let device = HsaDevice { shared, props, device_pool, allocations: Mutex::new(HashMap::new()) };
+        let device = HsaDevice { shared, props, device_pool, allocations: Mutex::new(HashMap::new()), managed: ManagedRanges::default() };
         let buffer = device.alloc(PRINTF_BYTES).map_err(|e| format!("{gfx}: printf buffer: {e}"))?;
         let mut header = [0u8; 16];
         header[..8].copy_from_slice(&((PRINTF_BYTES - compiler_core::target::amdgpu::printf::RECORDS_OFFSET) as u64).to_le_bytes());
@@ -333,7 +340,24 @@ impl Device for HsaDevice {
         Ok(p as u64)
     }
 
+    /// Fine-grained system memory (`managed.rs`): coherent with the host at all times, so
+    /// the host may touch it while kernels run.
+    fn managed_memory(&self) -> Option<ManagedMemory> {
+        self.shared.rt.managed_agents.contains(&self.shared.agent).then_some(ManagedMemory { concurrent_access: true })
+    }
+
+    fn alloc_managed(&self, size: usize) -> Result<DevicePtr, DeviceError> {
+        if self.managed_memory().is_none() {
+            return Err(DeviceError::NotSupported(format!("managed memory: {} cannot reach system memory", self.shared.gfx)));
+        }
+        let rt = &self.shared.rt;
+        let ptr = managed::allocate(&rt.hsa, rt.host_pool, &rt.managed_agents, size).map_err(status::device_error)?;
+        self.managed.insert(ptr, size);
+        Ok(ptr)
+    }
+
     fn free(&self, ptr: DevicePtr) -> Result<(), DeviceError> {
+        self.managed.remove(ptr);
         self.allocations.lock().unwrap_or_else(|e| e.into_inner()).remove(&ptr);
         // SAFETY: the driver guarantees `ptr` came from `alloc`.
         check(unsafe { (self.hsa().hsa_amd_memory_pool_free)(ptr as *mut c_void) })
@@ -345,6 +369,12 @@ impl Device for HsaDevice {
     }
 
     unsafe fn copy_to_device(&self, dst: DevicePtr, src: *const u8, size: usize) -> Result<(), DeviceError> {
+        if self.managed.contains(dst) {
+            // SAFETY: managed memory is host memory; the driver checked the range, the
+            // caller guarantees `src`.
+            unsafe { std::ptr::copy(src, dst as usize as *mut u8, size) };
+            return Ok(());
+        }
         self.shared.staged(dst, size, true, |staging, off, n| {
             // SAFETY: the caller guarantees `src` for `size` bytes; staging holds `n`.
             unsafe { std::ptr::copy_nonoverlapping(src.add(off), staging, n) }
@@ -352,6 +382,11 @@ impl Device for HsaDevice {
     }
 
     unsafe fn copy_from_device(&self, dst: *mut u8, src: DevicePtr, size: usize) -> Result<(), DeviceError> {
+        if self.managed.contains(src) {
+            // SAFETY: as in copy_to_device.
+            unsafe { std::ptr::copy(src as usize as *const u8, dst, size) };
+            return Ok(());
+        }
         self.shared.staged(src, size, false, |staging, off, n| {
             // SAFETY: the caller guarantees `dst` for `size` bytes.
             unsafe { std::ptr::copy_nonoverlapping(staging, dst.add(off), n) }
@@ -359,11 +394,24 @@ impl Device for HsaDevice {
     }
 
     fn copy_device_to_device(&self, dst: DevicePtr, src: DevicePtr, size: usize) -> Result<(), DeviceError> {
-        let a = self.shared.agent;
-        self.shared.dma(dst as *mut c_void, a, src as *const c_void, a, size)
+        // Each side's agent: the CPU's for managed (system) memory, which the DMA engine
+        // reaches as it does the staging buffers; two managed sides are a host copy.
+        let agent_of = |p: DevicePtr| if self.managed.contains(p) { self.shared.rt.cpu } else { self.shared.agent };
+        let (da, sa) = (agent_of(dst), agent_of(src));
+        if da == self.shared.rt.cpu && sa == self.shared.rt.cpu {
+            // SAFETY: both ranges are managed (host) memory the driver checked.
+            unsafe { std::ptr::copy(src as usize as *const u8, dst as usize as *mut u8, size) };
+            return Ok(());
+        }
+        self.shared.dma(dst as *mut c_void, da, src as *const c_void, sa, size)
     }
 
     fn memset(&self, dst: DevicePtr, value: u32, elem_size: usize, count: usize) -> Result<(), DeviceError> {
+        if self.managed.contains(dst) {
+            // SAFETY: managed memory is host memory; the driver checked the range.
+            unsafe { managed::fill_host(dst, value, elem_size, count) };
+            return Ok(());
+        }
         let bytes = elem_size * count;
         let pattern = match elem_size {
             1 => (value & 0xff) * 0x0101_0101,

@@ -70,6 +70,8 @@ pub const SEGMENT_GLOBAL: u32 = 0;
 pub const POOL_FLAG_KERNARG_INIT: u32 = 1;
 pub const POOL_FLAG_FINE_GRAINED: u32 = 2;
 pub const POOL_FLAG_COARSE_GRAINED: u32 = 4;
+// hsa_amd_agent_memory_pool_info_t: its value is an hsa_amd_memory_pool_access_t
+pub const AGENT_POOL_INFO_ACCESS: u32 = 0;
 // hsa_executable_symbol_info_t
 pub const SYMBOL_INFO_VARIABLE_SIZE: u32 = 9;
 pub const SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE: u32 = 11;
@@ -153,6 +155,7 @@ api! {
     }
     optional {
         hsa_amd_register_system_event_handler: fn(Option<SystemEventCallback>, *mut c_void) -> hsa_status_t;
+        hsa_amd_agent_memory_pool_get_info: fn(Agent, MemoryPool, u32, *mut c_void) -> hsa_status_t;
     }
 }
 

@@ -9,6 +9,7 @@
 //! ```text
 //! devices()  -> one HsaDevice per GPU agent (properties from agent info)
 //! alloc      -> the agent's coarse-grained global pool
+//! alloc_managed -> the CPU agent's fine-grained pool, every reaching GPU allowed (`managed`)
 //! copies     -> hsa_amd_memory_async_copy through fine-grained host staging buffers
 //! load_ptx   -> compiler_core::target::amdgpu (code object) -> code object reader
 //!               -> executable (load, freeze) -> kernel/variable symbols
@@ -31,6 +32,7 @@
 mod device;
 pub mod fault;
 pub mod ffi;
+mod managed;
 mod module;
 pub mod occupancy;
 pub mod printf;

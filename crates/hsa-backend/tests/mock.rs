@@ -302,3 +302,109 @@ fn abi_offset(param_bytes: usize) -> usize {
     use compiler_core::target::amdgpu::abi;
     abi::implicit_args_offset(param_bytes) + abi::implicit::GRID_WORKSPACE
 }
+
+/// (pool, GPU allowed) of a live mock allocation.
+fn allocation(p: u64) -> Option<(u64, bool)> {
+    // SAFETY: as for last_dispatch.
+    unsafe {
+        let lib = libloading::Library::new(mock_path()).unwrap();
+        let f: libloading::Symbol<unsafe extern "C" fn(u64, *mut u64, *mut bool) -> bool> = lib.get(b"mock_rocr_allocation\0").unwrap();
+        let (mut pool, mut allowed) = (0, false);
+        f(p, &mut pool, &mut allowed).then_some((pool, allowed))
+    }
+}
+
+/// The mock's fine-grained system pool (examples/mock_rocr.rs `HOST_POOL`).
+const MOCK_SYSTEM_POOL: u64 = 20;
+
+/// Managed memory is fine-grained system memory the GPU was allowed to access: the host
+/// writes and reads it through the pointer itself, copies, fills and device-to-device
+/// copies in both directions see the same bytes, a kernel argument carries the pointer
+/// to them, it does not count as device memory, and free gives it back.
+#[test]
+fn managed_memory_is_system_memory_shared_by_host_and_kernels() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let d = device();
+    assert_eq!(d.managed_memory(), Some(backend_api::ManagedMemory { concurrent_access: true }));
+    let free_before = d.free_memory();
+    let n = 1000;
+    let m = d.alloc_managed(n).unwrap();
+    assert_eq!(m % 256, 0, "aligned as device memory");
+    assert_eq!(allocation(m), Some((MOCK_SYSTEM_POOL, true)), "system pool, GPU access granted");
+    assert_eq!(d.free_memory(), free_before, "system memory, not device memory");
+
+    // The host writes through the pointer; a copy out sees it.
+    let want: Vec<u8> = (0..n).map(|i| (i * 13 + 5) as u8).collect();
+    // SAFETY: `m` is `n` bytes of host-addressable memory, used by nobody else now.
+    let host = unsafe { std::slice::from_raw_parts_mut(m as usize as *mut u8, n) };
+    host.copy_from_slice(&want);
+    let mut back = vec![0u8; 100];
+    // SAFETY: host buffers of the stated sizes.
+    unsafe { d.copy_from_device(back.as_mut_ptr(), m + 10, 100).unwrap() };
+    assert_eq!(back, want[10..110]);
+    // A copy in and a fill land where the host reads.
+    let data = [0x5Au8; 32];
+    // SAFETY: as above.
+    unsafe { d.copy_to_device(m + 200, data.as_ptr(), 32).unwrap() };
+    d.memset(m + 300, 0x1234, 2, 3).unwrap();
+    let mut expect = want.clone();
+    expect[200..232].fill(0x5A);
+    for k in 0..3 {
+        expect[300 + 2 * k..302 + 2 * k].copy_from_slice(&0x1234u16.to_le_bytes());
+    }
+    assert_eq!(host, &expect[..]);
+
+    // Device memory to and from managed memory, and managed to managed.
+    let dev = d.alloc(n).unwrap();
+    d.copy_device_to_device(dev, m, n).unwrap();
+    let mut via_device = vec![0u8; n];
+    // SAFETY: as above.
+    unsafe { d.copy_from_device(via_device.as_mut_ptr(), dev, n).unwrap() };
+    assert_eq!(via_device, expect);
+    let m2 = d.alloc_managed(n).unwrap();
+    d.copy_device_to_device(m2, dev, n).unwrap();
+    // SAFETY: `m2` is `n` bytes of host-addressable memory.
+    assert_eq!(unsafe { std::slice::from_raw_parts(m2 as usize as *const u8, n) }, &expect[..]);
+    d.copy_device_to_device(m2, m + 500, 16).unwrap();
+    // SAFETY: as above.
+    assert_eq!(unsafe { std::slice::from_raw_parts(m2 as usize as *const u8, 16) }, &expect[500..516]);
+
+    // A kernel gets the pointer itself and finds the host's bytes behind it.
+    let module = d.load_ptx(&ptx("arith.ptx"), &LoadOptions::default()).unwrap();
+    let mut params = m.to_le_bytes().to_vec();
+    params.extend(16u32.to_le_bytes());
+    params.extend(0.5f32.to_le_bytes());
+    watch_next(0);
+    module.launch("arith", &LaunchConfig { grid: [1, 1, 1], block: [64, 1, 1], dynamic_shared_bytes: 0 }, &params).unwrap();
+    assert_eq!(watched().expect("a live allocation behind the argument"), expect[..16]);
+
+    d.free(m).unwrap();
+    d.free(m2).unwrap();
+    d.free(dev).unwrap();
+    assert_eq!(allocation(m), None, "given back to ROCr");
+}
+
+/// Run in a child process with `MOCK_ROCR_NO_POOL_ACCESS_INFO=1` (discovery happens once
+/// per process): where ROCr cannot say that the GPU reaches system memory, the device
+/// has no managed memory.
+#[test]
+fn no_managed_memory_child() {
+    if std::env::var_os("MOCK_ROCR_NO_POOL_ACCESS_INFO").is_none() {
+        return;
+    }
+    let d = device();
+    assert_eq!(d.managed_memory(), None);
+    assert!(matches!(d.alloc_managed(64), Err(DeviceError::NotSupported(_))));
+    println!("NO_MANAGED_MEMORY_CHECKED");
+}
+
+#[test]
+fn without_pool_access_information_there_is_no_managed_memory() {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["no_managed_memory_child", "--exact", "--nocapture", "--test-threads=1"])
+        .env("MOCK_ROCR_NO_POOL_ACCESS_INFO", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && stdout.contains("NO_MANAGED_MEMORY_CHECKED"), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -2,14 +2,15 @@
 //! and pinned host memory, host registration, `cuMemGetAddressRange`,
 //! `cuPointerGetAttribute(s)`. Copies and fills are in `memcpy.rs`.
 
-use std::ffi::{c_uint, c_void};
+use std::ffi::{c_int, c_uint, c_void};
 
+use cuda_driver::managed::MemLocation;
 use cuda_driver::memory::PointerAttrValue;
 use cuda_driver::CuError;
 
 use super::{ctx_raw, drv, stream_handle, stream_ptsz};
 use crate::boundary::{export, slice, AbiResult, Out};
-use crate::types::{pointer_attribute, CUcontext, CUdeviceptr, CUstream};
+use crate::types::{pointer_attribute, CUcontext, CUdevice, CUdeviceptr, CUmemLocation, CUstream};
 
 /// Writes one `cuPointerGetAttribute` value in the C type the attribute documents.
 ///
@@ -149,6 +150,34 @@ export! {
         let out = unsafe { Out::new(dptr) }?;
         out.write(drv()?.mem_alloc_managed(bytesize, flags)?);
         Ok(())
+    }
+
+    /// `cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device)`:
+    /// a checked no-op (managed memory never migrates here; `cuda_driver::managed`).
+    fn cuMemAdvise(dev_ptr: CUdeviceptr, count: usize, advice: c_int, device: CUdevice) {
+        drv()?.mem_advise(dev_ptr, count, advice, device)
+    }
+
+    /// `cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location)`.
+    fn cuMemAdvise_v2(dev_ptr: CUdeviceptr, count: usize, advice: c_int, location: CUmemLocation) {
+        drv()?.mem_advise_v2(dev_ptr, count, advice, MemLocation { kind: location.kind, id: location.id })
+    }
+
+    /// `cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream)`:
+    /// a checked no-op.
+    fn cuMemPrefetchAsync(dev_ptr: CUdeviceptr, count: usize, dst_device: CUdevice, h_stream: CUstream) {
+        drv()?.mem_prefetch_async(dev_ptr, count, dst_device, stream_handle(h_stream))
+    }
+    fn cuMemPrefetchAsync_ptsz(dev_ptr: CUdeviceptr, count: usize, dst_device: CUdevice, h_stream: CUstream) {
+        drv()?.mem_prefetch_async(dev_ptr, count, dst_device, stream_ptsz(h_stream))
+    }
+
+    /// `cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned flags, CUstream hStream)`.
+    fn cuMemPrefetchAsync_v2(dev_ptr: CUdeviceptr, count: usize, location: CUmemLocation, flags: c_uint, h_stream: CUstream) {
+        drv()?.mem_prefetch_async_v2(dev_ptr, count, MemLocation { kind: location.kind, id: location.id }, flags, stream_handle(h_stream))
+    }
+    fn cuMemPrefetchAsync_v2_ptsz(dev_ptr: CUdeviceptr, count: usize, location: CUmemLocation, flags: c_uint, h_stream: CUstream) {
+        drv()?.mem_prefetch_async_v2(dev_ptr, count, MemLocation { kind: location.kind, id: location.id }, flags, stream_ptsz(h_stream))
     }
 
     /// `cuMemAllocPitch_v2(CUdeviceptr* dptr, size_t* pPitch, size_t WidthInBytes, size_t Height, unsigned ElementSizeBytes)`.
