@@ -14,6 +14,7 @@
 //     type is 32 bits wide: such code breaks on wave64);
 //   * -default-device: namespace-scope variables without a memory space become
 //     __device__ variables.
+// extended_lambda.cpp marks the closure types of nvcc's extended lambdas for the traits.
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
@@ -45,6 +46,8 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm-c/Core.h>
+
+#include "extended_lambda.h"
 
 #include <chrono>
 #include <cstdio>
@@ -752,6 +755,7 @@ class OurCodeGenAction : public EmitLLVMOnlyAction {
  protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, llvm::StringRef in) override {
     std::vector<std::unique_ptr<ASTConsumer>> consumers;
+    consumers.push_back(std::make_unique<cuda_frontend::ExtendedLambdaConsumer>());
     consumers.push_back(std::make_unique<OurConsumer>(req_, ci.getDiagnostics(), lanemask_id_));
     consumers.push_back(EmitLLVMOnlyAction::CreateASTConsumer(ci, in));
     return std::make_unique<MultiplexConsumer>(std::move(consumers));
@@ -768,7 +772,10 @@ class OurSyntaxOnlyAction : public SyntaxOnlyAction {
 
  protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, llvm::StringRef) override {
-    return std::make_unique<OurConsumer>(req_, ci.getDiagnostics(), lanemask_id_);
+    std::vector<std::unique_ptr<ASTConsumer>> consumers;
+    consumers.push_back(std::make_unique<cuda_frontend::ExtendedLambdaConsumer>());
+    consumers.push_back(std::make_unique<OurConsumer>(req_, ci.getDiagnostics(), lanemask_id_));
+    return std::make_unique<MultiplexConsumer>(std::move(consumers));
   }
 
  private:
