@@ -56,6 +56,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <new>
 #include <pthread.h>
@@ -101,6 +102,9 @@ struct cf_request {
   int build_pch;            // the input is a header: serialize it as a PCH instead
   int test_crash;           // tests of crash recovery: 1 SIGSEGV, 2 fatal error, 3 abort()
   int warp_size;            // 32 or 64: inline PTX lane-mask operands are checked for 64
+  const cf_vfile *builtin_files;  // our headers: the same static list on every call
+  int nbuiltin;
+  const cf_vfile *pch_file;       // the precompiled prelude or null; alive for the process
 };
 
 // Results of cf_compile.
@@ -794,6 +798,71 @@ struct PhaseClock {
   }
 };
 
+// Parsed argument lists of recent compiles: a program compiled again with the same
+// options (the common case: CuPy, jitify, benchmarks) starts from a copy instead of
+// parsing ~70 cc1 arguments again (a few percent of a small compile).
+std::mutex g_invocations_mutex;
+std::map<std::vector<std::string>, std::shared_ptr<const CompilerInvocation>> g_invocations;
+
+std::vector<std::string> invocation_key(const cf_request *req) { return std::vector<std::string>(req->argv, req->argv + req->argc); }
+
+std::shared_ptr<CompilerInvocation> parsed_invocation(const cf_request *req) {
+  auto key = invocation_key(req);
+  std::lock_guard<std::mutex> lock(g_invocations_mutex);
+  auto it = g_invocations.find(key);
+  if (it == g_invocations.end()) return nullptr;
+  return std::make_shared<CompilerInvocation>(*it->second);
+}
+
+void remember_invocation(const cf_request *req, const CompilerInvocation &parsed) {
+  auto copy = std::make_shared<const CompilerInvocation>(parsed);
+  std::lock_guard<std::mutex> lock(g_invocations_mutex);
+  if (g_invocations.size() >= 32) g_invocations.clear();  // a bound, not an LRU: rare
+  g_invocations.emplace(invocation_key(req), std::move(copy));
+}
+
+// Our headers and the precompiled preludes (the caller keeps both for the life of the
+// process) in one file system shared by all compiles, which only read it: adding them to
+// each compile's own file system cost ~10% of a small compile (an in-memory file's ID
+// hashes its whole contents, and a PCH is megabytes). A new PCH makes a new snapshot.
+llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> shared_file_system(const cf_request *req) {
+  static std::mutex mutex;
+  static const cf_vfile *builtin_key = nullptr;
+  static std::map<std::string, cf_vfile> pchs;
+  static llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> fs;
+  std::lock_guard<std::mutex> lock(mutex);
+  bool stale = !fs || builtin_key != req->builtin_files;
+  if (stale) pchs.clear();
+  if (req->pch_file) {
+    auto it = pchs.find(req->pch_file->path);
+    if (it == pchs.end() || it->second.data != req->pch_file->data) {
+      pchs[req->pch_file->path] = *req->pch_file;
+      stale = true;
+    }
+  }
+  if (stale) {
+    auto built = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    built->setCurrentWorkingDirectory("/");
+    auto add = [&](const char *path, const cf_vfile &f) {
+      built->addFile(path, 0, llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f.data, f.len), path, true));
+    };
+    for (int i = 0; i < req->nbuiltin; ++i) add(req->builtin_files[i].path, req->builtin_files[i]);
+    // (the request's path strings do not outlive it: the map's keys are copies)
+    for (auto &p : pchs) add(p.first.c_str(), p.second);
+    fs = built;
+    builtin_key = req->builtin_files;
+  }
+  return fs;
+}
+
+// A shared file system in an overlay whose working directory each compile sets: setting
+// it must not write the shared one (our headers are found by absolute paths).
+class FixedDirectoryFileSystem : public llvm::vfs::ProxyFileSystem {
+ public:
+  explicit FixedDirectoryFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs) : ProxyFileSystem(std::move(fs)) {}
+  std::error_code setCurrentWorkingDirectory(const llvm::Twine &) override { return {}; }
+};
+
 int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_out) {
   clang::noteBottomOfStack();
   PhaseClock clock;
@@ -805,13 +874,15 @@ int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_ou
   }
   // Diagnostics for the argument list itself.
   auto diag_opts = llvm::makeIntrusiveRefCnt<DiagnosticOptions>();
-  auto invocation = std::make_shared<CompilerInvocation>();
-  {
+  std::shared_ptr<CompilerInvocation> invocation = parsed_invocation(req);
+  if (!invocation) {
+    invocation = std::make_shared<CompilerInvocation>();
     ForwardingConsumer arg_consumer(req, ~0u);
     DiagnosticsEngine arg_diags(llvm::makeIntrusiveRefCnt<DiagnosticIDs>(), diag_opts.get(), &arg_consumer, false);
     std::vector<const char *> args(req->argv, req->argv + req->argc);
     if (!CompilerInvocation::CreateFromArgs(*invocation, args, arg_diags) || arg_diags.hasErrorOccurred())
       return CF_BAD_ARGS;
+    remember_invocation(req, *invocation);
   }
   clock.lap("arguments");
   FrontendOptions &fe = invocation->getFrontendOpts();
@@ -828,8 +899,10 @@ int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_ou
   invocation->getDiagnosticOpts().ShowCarets = false;
 
   // Virtual files over an unlinked physical file system (its working directory is
-  // private, so setting it never changes the process's).
+  // private, so setting it never changes the process's): our headers and preludes
+  // (shared), then the program's files.
   auto physical = llvm::vfs::createPhysicalFileSystem();
+  auto builtin = llvm::makeIntrusiveRefCnt<FixedDirectoryFileSystem>(shared_file_system(req));
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (int i = 0; i < req->nfiles; ++i) {
     const cf_vfile &f = req->files[i];
@@ -838,6 +911,7 @@ int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_ou
   }
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(physical.release()));
+  overlay->pushOverlay(builtin);
   overlay->pushOverlay(memory);
   if (req->cwd && *req->cwd) overlay->setCurrentWorkingDirectory(req->cwd);
 
