@@ -53,6 +53,7 @@ const CASES: &[(&str, &str)] = &[
         "through a template parameter",
         "template <class F> __host__ __device__ void pass(F) { CHECK(F, 5); } __host__ __device__ void f21() { pass([] __device__ (int x) -> int { return x; }); }",
     ),
+    ("device lambda at namespace scope", "auto ns_lambda = [] __device__ (int x) { return x; }; void f23() { CHECK(decltype(ns_lambda), 0); }"),
     ("in a header", "#include \"lambdas.h\""),
 ];
 
