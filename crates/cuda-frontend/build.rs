@@ -30,6 +30,7 @@ fn main() {
         .cpp(true)
         .file("shim/frontend.cpp")
         .file("shim/extended_lambda.cpp")
+        .file("shim/compile_caches.cpp")
         .include(&include_dir)
         .flag("-std=c++17")
         .flag("-fno-rtti")
@@ -62,7 +63,14 @@ fn main() {
             h = h.wrapping_mul(0x100000001b3);
         }
     };
-    for shim in ["shim/frontend.cpp", "shim/extended_lambda.cpp", "shim/extended_lambda.h"] {
+    for shim in [
+        "shim/frontend.cpp",
+        "shim/extended_lambda.cpp",
+        "shim/extended_lambda.h",
+        "shim/compile_caches.cpp",
+        "shim/compile_caches.h",
+        "shim/vfile.h",
+    ] {
         feed(&std::fs::read(manifest.join(shim)).unwrap());
     }
     let root = manifest.join("../../include");

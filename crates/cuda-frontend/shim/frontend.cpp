@@ -14,7 +14,8 @@
 //     type is 32 bits wide: such code breaks on wave64);
 //   * -default-device: namespace-scope variables without a memory space become
 //     __device__ variables.
-// extended_lambda.cpp marks the closure types of nvcc's extended lambdas for the traits.
+// extended_lambda.cpp marks the closure types of nvcc's extended lambdas for the traits;
+// compile_caches.cpp holds what compiles share (headers/PCH file system, parsed arguments).
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
@@ -47,7 +48,9 @@
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm-c/Core.h>
 
+#include "compile_caches.h"
 #include "extended_lambda.h"
+#include "vfile.h"
 
 #include <chrono>
 #include <cstdio>
@@ -67,14 +70,6 @@
 using namespace clang;
 
 extern "C" {
-
-// One file of the virtual file system: an absolute path and its bytes (not copied;
-// they must outlive the compile, and data[len] must be a NUL, as clang's lexer needs).
-struct cf_vfile {
-  const char *path;
-  const char *data;
-  size_t len;
-};
 
 // Diagnostic levels passed to the callback.
 enum { CF_NOTE = 1, CF_REMARK = 2, CF_WARNING = 3, CF_ERROR = 4, CF_FATAL = 5 };
@@ -127,6 +122,7 @@ std::mutex g_crc_mutex;
 int g_crc_users = 0;
 
 void init_once() {
+  cuda_frontend::hold_caches_across_fork();
   LLVMInitializeNVPTXTargetInfo();
   LLVMInitializeNVPTXTarget();
   LLVMInitializeNVPTXTargetMC();
@@ -798,71 +794,6 @@ struct PhaseClock {
   }
 };
 
-// Parsed argument lists of recent compiles: a program compiled again with the same
-// options (the common case: CuPy, jitify, benchmarks) starts from a copy instead of
-// parsing ~70 cc1 arguments again (a few percent of a small compile).
-std::mutex g_invocations_mutex;
-std::map<std::vector<std::string>, std::shared_ptr<const CompilerInvocation>> g_invocations;
-
-std::vector<std::string> invocation_key(const cf_request *req) { return std::vector<std::string>(req->argv, req->argv + req->argc); }
-
-std::shared_ptr<CompilerInvocation> parsed_invocation(const cf_request *req) {
-  auto key = invocation_key(req);
-  std::lock_guard<std::mutex> lock(g_invocations_mutex);
-  auto it = g_invocations.find(key);
-  if (it == g_invocations.end()) return nullptr;
-  return std::make_shared<CompilerInvocation>(*it->second);
-}
-
-void remember_invocation(const cf_request *req, const CompilerInvocation &parsed) {
-  auto copy = std::make_shared<const CompilerInvocation>(parsed);
-  std::lock_guard<std::mutex> lock(g_invocations_mutex);
-  if (g_invocations.size() >= 32) g_invocations.clear();  // a bound, not an LRU: rare
-  g_invocations.emplace(invocation_key(req), std::move(copy));
-}
-
-// Our headers and the precompiled preludes (the caller keeps both for the life of the
-// process) in one file system shared by all compiles, which only read it: adding them to
-// each compile's own file system cost ~10% of a small compile (an in-memory file's ID
-// hashes its whole contents, and a PCH is megabytes). A new PCH makes a new snapshot.
-llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> shared_file_system(const cf_request *req) {
-  static std::mutex mutex;
-  static const cf_vfile *builtin_key = nullptr;
-  static std::map<std::string, cf_vfile> pchs;
-  static llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> fs;
-  std::lock_guard<std::mutex> lock(mutex);
-  bool stale = !fs || builtin_key != req->builtin_files;
-  if (stale) pchs.clear();
-  if (req->pch_file) {
-    auto it = pchs.find(req->pch_file->path);
-    if (it == pchs.end() || it->second.data != req->pch_file->data) {
-      pchs[req->pch_file->path] = *req->pch_file;
-      stale = true;
-    }
-  }
-  if (stale) {
-    auto built = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
-    built->setCurrentWorkingDirectory("/");
-    auto add = [&](const char *path, const cf_vfile &f) {
-      built->addFile(path, 0, llvm::MemoryBuffer::getMemBuffer(llvm::StringRef(f.data, f.len), path, true));
-    };
-    for (int i = 0; i < req->nbuiltin; ++i) add(req->builtin_files[i].path, req->builtin_files[i]);
-    // (the request's path strings do not outlive it: the map's keys are copies)
-    for (auto &p : pchs) add(p.first.c_str(), p.second);
-    fs = built;
-    builtin_key = req->builtin_files;
-  }
-  return fs;
-}
-
-// A shared file system in an overlay whose working directory each compile sets: setting
-// it must not write the shared one (our headers are found by absolute paths).
-class FixedDirectoryFileSystem : public llvm::vfs::ProxyFileSystem {
- public:
-  explicit FixedDirectoryFileSystem(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs) : ProxyFileSystem(std::move(fs)) {}
-  std::error_code setCurrentWorkingDirectory(const llvm::Twine &) override { return {}; }
-};
-
 int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_out) {
   clang::noteBottomOfStack();
   PhaseClock clock;
@@ -874,7 +805,7 @@ int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_ou
   }
   // Diagnostics for the argument list itself.
   auto diag_opts = llvm::makeIntrusiveRefCnt<DiagnosticOptions>();
-  std::shared_ptr<CompilerInvocation> invocation = parsed_invocation(req);
+  std::shared_ptr<CompilerInvocation> invocation = cuda_frontend::parsed_invocation(req->argv, req->argc);
   if (!invocation) {
     invocation = std::make_shared<CompilerInvocation>();
     ForwardingConsumer arg_consumer(req, ~0u);
@@ -882,7 +813,7 @@ int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_ou
     std::vector<const char *> args(req->argv, req->argv + req->argc);
     if (!CompilerInvocation::CreateFromArgs(*invocation, args, arg_diags) || arg_diags.hasErrorOccurred())
       return CF_BAD_ARGS;
-    remember_invocation(req, *invocation);
+    cuda_frontend::remember_invocation(req->argv, req->argc, *invocation);
   }
   clock.lap("arguments");
   FrontendOptions &fe = invocation->getFrontendOpts();
@@ -902,7 +833,7 @@ int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_ou
   // private, so setting it never changes the process's): our headers and preludes
   // (shared), then the program's files.
   auto physical = llvm::vfs::createPhysicalFileSystem();
-  auto builtin = llvm::makeIntrusiveRefCnt<FixedDirectoryFileSystem>(shared_file_system(req));
+  auto builtin = cuda_frontend::shared_file_system(req->builtin_files, req->nbuiltin, req->pch_file);
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (int i = 0; i < req->nfiles; ++i) {
     const cf_vfile &f = req->files[i];
