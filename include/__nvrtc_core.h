@@ -36,13 +36,20 @@
 #define __nv_exec_check_disable__
 
 #if __cplusplus >= 201103L
-/* nvcc's closure-type traits. clang does not tell __device__ lambdas from other function
-   objects: these answer true for class types with a (non-template) call operator. */
-template <class _T, class = void> struct __nv_has_call_operator { static constexpr bool value = false; };
-template <class _T> struct __nv_has_call_operator<_T, decltype((void)&_T::operator())> { static constexpr bool value = true; };
-#define __nv_is_extended_device_lambda_closure_type(X) (__nv_has_call_operator<X>::value)
-#define __nv_is_extended_host_device_lambda_closure_type(X) (__nv_has_call_operator<X>::value)
-#define __nv_is_extended_device_lambda_with_preserved_return_type(X) (__nv_has_call_operator<X>::value)
+/* nvcc's extended-lambda closure-type traits (CUDA C++ Programming Guide, "Extended Lambda
+   Type Traits"). The front-end gives the closure type of each extended lambda (annotated
+   __device__ or __host__ __device__, defined in a __host__ or __host__ __device__ function)
+   the member __nv_extended_lambda_kind_marker, char[K] with K a bit set: 1 __device__,
+   2 __host__ __device__, 4 __device__ with a trailing return type (shim/extended_lambda.cpp).
+   Named function objects, other lambdas and other types have no marker: all false. */
+template <class _T, class = void> struct __nv_extended_lambda_kind { static constexpr int value = 0; };
+template <class _T>
+struct __nv_extended_lambda_kind<_T, decltype((void)sizeof(typename _T::__nv_extended_lambda_kind_marker))> {
+  static constexpr int value = (int)sizeof(typename _T::__nv_extended_lambda_kind_marker);
+};
+#define __nv_is_extended_device_lambda_closure_type(...) ((__nv_extended_lambda_kind<__VA_ARGS__>::value & 1) != 0)
+#define __nv_is_extended_host_device_lambda_closure_type(...) ((__nv_extended_lambda_kind<__VA_ARGS__>::value & 2) != 0)
+#define __nv_is_extended_device_lambda_with_preserved_return_type(...) ((__nv_extended_lambda_kind<__VA_ARGS__>::value & 4) != 0)
 #endif
 
 /* Our language extensions (see ARCHITECTURE.md, "NVRTC"). */

@@ -24,11 +24,13 @@ fn main() {
     let include_dir = llvm_config("--includedir");
     let lib_dir = llvm_config("--libdir");
 
-    println!("cargo:rerun-if-changed=shim/frontend.cpp");
+    println!("cargo:rerun-if-changed=shim");
     let mut build = cc::Build::new();
     build
         .cpp(true)
         .file("shim/frontend.cpp")
+        .file("shim/extended_lambda.cpp")
+        .file("shim/compile_caches.cpp")
         .include(&include_dir)
         .flag("-std=c++17")
         .flag("-fno-rtti")
@@ -61,7 +63,16 @@ fn main() {
             h = h.wrapping_mul(0x100000001b3);
         }
     };
-    feed(&std::fs::read(manifest.join("shim/frontend.cpp")).unwrap());
+    for shim in [
+        "shim/frontend.cpp",
+        "shim/extended_lambda.cpp",
+        "shim/extended_lambda.h",
+        "shim/compile_caches.cpp",
+        "shim/compile_caches.h",
+        "shim/vfile.h",
+    ] {
+        feed(&std::fs::read(manifest.join(shim)).unwrap());
+    }
     let root = manifest.join("../../include");
     let mut files = Vec::new();
     walk(&root.canonicalize().unwrap(), &root.canonicalize().unwrap(), &mut files);

@@ -14,6 +14,8 @@
 //     type is 32 bits wide: such code breaks on wave64);
 //   * -default-device: namespace-scope variables without a memory space become
 //     __device__ variables.
+// extended_lambda.cpp marks the closure types of nvcc's extended lambdas for the traits;
+// compile_caches.cpp holds what compiles share (headers/PCH file system, parsed arguments).
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
@@ -46,6 +48,10 @@
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm-c/Core.h>
 
+#include "compile_caches.h"
+#include "extended_lambda.h"
+#include "vfile.h"
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -53,6 +59,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <new>
 #include <pthread.h>
@@ -63,14 +70,6 @@
 using namespace clang;
 
 extern "C" {
-
-// One file of the virtual file system: an absolute path and its bytes (not copied;
-// they must outlive the compile, and data[len] must be a NUL, as clang's lexer needs).
-struct cf_vfile {
-  const char *path;
-  const char *data;
-  size_t len;
-};
 
 // Diagnostic levels passed to the callback.
 enum { CF_NOTE = 1, CF_REMARK = 2, CF_WARNING = 3, CF_ERROR = 4, CF_FATAL = 5 };
@@ -98,6 +97,9 @@ struct cf_request {
   int build_pch;            // the input is a header: serialize it as a PCH instead
   int test_crash;           // tests of crash recovery: 1 SIGSEGV, 2 fatal error, 3 abort()
   int warp_size;            // 32 or 64: inline PTX lane-mask operands are checked for 64
+  const cf_vfile *builtin_files;  // our headers: the same static list on every call
+  int nbuiltin;
+  const cf_vfile *pch_file;       // the precompiled prelude or null; alive for the process
 };
 
 // Results of cf_compile.
@@ -120,6 +122,7 @@ std::mutex g_crc_mutex;
 int g_crc_users = 0;
 
 void init_once() {
+  cuda_frontend::hold_caches_across_fork();
   LLVMInitializeNVPTXTargetInfo();
   LLVMInitializeNVPTXTarget();
   LLVMInitializeNVPTXTargetMC();
@@ -752,6 +755,7 @@ class OurCodeGenAction : public EmitLLVMOnlyAction {
  protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, llvm::StringRef in) override {
     std::vector<std::unique_ptr<ASTConsumer>> consumers;
+    consumers.push_back(std::make_unique<cuda_frontend::ExtendedLambdaConsumer>());
     consumers.push_back(std::make_unique<OurConsumer>(req_, ci.getDiagnostics(), lanemask_id_));
     consumers.push_back(EmitLLVMOnlyAction::CreateASTConsumer(ci, in));
     return std::make_unique<MultiplexConsumer>(std::move(consumers));
@@ -768,7 +772,10 @@ class OurSyntaxOnlyAction : public SyntaxOnlyAction {
 
  protected:
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &ci, llvm::StringRef) override {
-    return std::make_unique<OurConsumer>(req_, ci.getDiagnostics(), lanemask_id_);
+    std::vector<std::unique_ptr<ASTConsumer>> consumers;
+    consumers.push_back(std::make_unique<cuda_frontend::ExtendedLambdaConsumer>());
+    consumers.push_back(std::make_unique<OurConsumer>(req_, ci.getDiagnostics(), lanemask_id_));
+    return std::make_unique<MultiplexConsumer>(std::move(consumers));
   }
 
  private:
@@ -798,13 +805,15 @@ int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_ou
   }
   // Diagnostics for the argument list itself.
   auto diag_opts = llvm::makeIntrusiveRefCnt<DiagnosticOptions>();
-  auto invocation = std::make_shared<CompilerInvocation>();
-  {
+  std::shared_ptr<CompilerInvocation> invocation = cuda_frontend::parsed_invocation(req->argv, req->argc);
+  if (!invocation) {
+    invocation = std::make_shared<CompilerInvocation>();
     ForwardingConsumer arg_consumer(req, ~0u);
     DiagnosticsEngine arg_diags(llvm::makeIntrusiveRefCnt<DiagnosticIDs>(), diag_opts.get(), &arg_consumer, false);
     std::vector<const char *> args(req->argv, req->argv + req->argc);
     if (!CompilerInvocation::CreateFromArgs(*invocation, args, arg_diags) || arg_diags.hasErrorOccurred())
       return CF_BAD_ARGS;
+    cuda_frontend::remember_invocation(req->argv, req->argc, *invocation);
   }
   clock.lap("arguments");
   FrontendOptions &fe = invocation->getFrontendOpts();
@@ -821,8 +830,10 @@ int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_ou
   invocation->getDiagnosticOpts().ShowCarets = false;
 
   // Virtual files over an unlinked physical file system (its working directory is
-  // private, so setting it never changes the process's).
+  // private, so setting it never changes the process's): our headers and preludes
+  // (shared), then the program's files.
   auto physical = llvm::vfs::createPhysicalFileSystem();
+  auto builtin = cuda_frontend::shared_file_system(req->builtin_files, req->nbuiltin, req->pch_file);
   auto memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
   for (int i = 0; i < req->nfiles; ++i) {
     const cf_vfile &f = req->files[i];
@@ -831,6 +842,7 @@ int compile_inner(const cf_request *req, LLVMModuleRef *out, std::string *pch_ou
   }
   auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
       llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>(physical.release()));
+  overlay->pushOverlay(builtin);
   overlay->pushOverlay(memory);
   if (req->cwd && *req->cwd) overlay->setCurrentWorkingDirectory(req->cwd);
 

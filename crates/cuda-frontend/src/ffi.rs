@@ -41,6 +41,12 @@ pub struct CfRequest {
     pub build_pch: c_int,
     pub test_crash: c_int,
     pub warp_size: c_int,
+    /// Our headers: the same static list on every call (the shim builds their file
+    /// system once and shares it between compiles).
+    pub builtin_files: *const CfVfile,
+    pub nbuiltin: c_int,
+    /// The precompiled prelude, or null; its bytes live as long as the process.
+    pub pch_file: *const CfVfile,
 }
 
 pub const CF_OK: c_int = 0;

@@ -145,6 +145,9 @@ fn config_args(o: &Options, t: &Target) -> Vec<String> {
     // NVRTC's own pragmas (nv_diag_suppress, ...) are not clang's.
     push("-Wno-unknown-pragmas");
     push("-discard-value-names");
+    // clang's driver passes this in release builds: verifying clang's own IR was ~2% of a
+    // small compile.
+    push("-disable-llvm-verifier");
     push("-ferror-limit");
     push("100");
     push("-nostdsysteminc");
@@ -383,6 +386,9 @@ pub(crate) struct ShimCall<'a> {
     pub test_crash: i32,
     /// The target's warp size (inline PTX lane-mask checks apply to 64).
     pub warp_size: u32,
+    /// The precompiled prelude: (path, bytes ending in a NUL), alive for the process
+    /// (pch::get keeps every PCH it made), so the shim keeps it in its shared file system.
+    pub pch: Option<(&'a str, &'a [u8])>,
 }
 
 pub(crate) struct ShimResult {
@@ -391,6 +397,31 @@ pub(crate) struct ShimResult {
     pub crash: Option<String>,
     pub diags: Vec<Diagnostic>,
     pub pch: Option<Vec<u8>>,
+}
+
+/// Our headers as the shim's virtual files, made once: the list's address identifies it
+/// to the shim, which keeps one file system of them for every compile.
+fn builtin_vfiles() -> &'static [ffi::CfVfile] {
+    struct Files(Vec<ffi::CfVfile>);
+    // SAFETY: the pointers are to leaked, immutable strings and static header text.
+    unsafe impl Send for Files {}
+    unsafe impl Sync for Files {}
+    static FILES: std::sync::OnceLock<Files> = std::sync::OnceLock::new();
+    &FILES
+        .get_or_init(|| {
+            Files(
+                headers::BUILTIN_HEADERS
+                    .iter()
+                    .map(|(rel, text)| {
+                        let path = CString::new(format!("{BUILTIN_DIR}/{rel}")).expect("no NUL");
+                        // Every buffer ends in a NUL that its length does not count.
+                        debug_assert_eq!(text.as_bytes().last(), Some(&0));
+                        ffi::CfVfile { path: Box::leak(path.into_boxed_c_str()).as_ptr(), data: text.as_ptr() as *const c_char, len: text.len() - 1 }
+                    })
+                    .collect(),
+            )
+        })
+        .0
 }
 
 pub(crate) fn run_shim(call: &ShimCall) -> ShimResult {
@@ -402,12 +433,14 @@ pub(crate) fn run_shim(call: &ShimCall) -> ShimResult {
         paths.push(CString::new(path.replace('\0', "")).expect("no NUL"));
         datas.push((data.as_ptr() as *const c_char, data.len() - 1));
     };
-    for (rel, text) in headers::BUILTIN_HEADERS {
-        add(&format!("{BUILTIN_DIR}/{rel}"), text.as_bytes());
-    }
     for (path, data) in call.files {
         add(path, data);
     }
+    let pch_path = call.pch.map(|(path, _)| CString::new(path.replace('\0', "")).expect("no NUL"));
+    let pch_vfile = call.pch.zip(pch_path.as_ref()).map(|((_, data), path)| {
+        debug_assert_eq!(data.last(), Some(&0));
+        ffi::CfVfile { path: path.as_ptr(), data: data.as_ptr() as *const c_char, len: data.len() - 1 }
+    });
     let vfiles: Vec<ffi::CfVfile> = paths
         .iter()
         .zip(&datas)
@@ -435,6 +468,9 @@ pub(crate) fn run_shim(call: &ShimCall) -> ShimResult {
         build_pch: call.build_pch as c_int,
         test_crash: call.test_crash,
         warp_size: call.warp_size as c_int,
+        builtin_files: builtin_vfiles().as_ptr(),
+        nbuiltin: builtin_vfiles().len() as c_int,
+        pch_file: pch_vfile.as_ref().map_or(std::ptr::null(), |f| f as *const ffi::CfVfile),
     };
     let mut module: LLVMModuleRef = std::ptr::null_mut();
     let mut crash: *mut c_char = std::ptr::null_mut();
@@ -531,14 +567,12 @@ pub fn compile(req: &Request) -> CompileResult {
     // The prelude comes precompiled (one PCH per configuration and process), or as text.
     let pch = pch::get(&config);
     let mut args = config;
-    let mut extra_files: Vec<(String, &[u8])> = Vec::new();
     match &pch {
         Some(p) => {
             args.push("-include-pch".into());
             args.push(p.path.clone());
             // The PCH was built by this process from the same configuration: no checks.
             args.push("-fno-validate-pch".into());
-            extra_files.push((p.path.clone(), &p.data));
         }
         None => {
             args.push("-include".into());
@@ -567,7 +601,7 @@ pub fn compile(req: &Request) -> CompileResult {
             t
         })
         .collect();
-    let mut files: Vec<(String, &[u8])> = extra_files;
+    let mut files: Vec<(String, &[u8])> = Vec::new();
     for (h, text) in req.headers.iter().zip(&header_texts) {
         let name = h.name.trim_start_matches("./");
         let path = if name.starts_with('/') { name.to_string() } else { format!("{HEADER_DIR}/{name}") };
@@ -588,6 +622,7 @@ pub fn compile(req: &Request) -> CompileResult {
         build_pch: false,
         test_crash: test_crash_marker(req.source),
         warp_size: target.warp_size,
+        pch: pch.as_ref().map(|p| (p.path.as_str(), p.data.as_slice())),
     });
     let (rc, raw_module, crash) = (shim.rc, shim.module, shim.crash);
     let frontend_ms = t_start.elapsed().as_secs_f64() * 1e3;

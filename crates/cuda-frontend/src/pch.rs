@@ -136,6 +136,7 @@ fn build(config: &[String]) -> Option<Arc<Pch>> {
         build_pch: true,
         test_crash: 0,
         warp_size: 32,
+        pch: None,
     });
     let mut data = r.pch?;
     if r.rc != crate::ffi::CF_OK {
