@@ -256,6 +256,30 @@ const GRID_SUM_CASES: &[(u32, u32, usize, bool)] =
 #[test]
 fn grid_stride_sums_with_barriers_and_exits() {
     let _one = SWITCH.lock().unwrap();
+    check_grid_sums(GRID_SUM);
+}
+
+/// `GRID_SUM` with two more (redundant) barriers before the loop: more stops than
+/// `MAX_SITES_WITH_LOOPS`, so its lockstep head runs in an x loop of its own inside the
+/// dispatching loop (`target/host/dispatch.rs`) instead of a per-state loop; the cases
+/// with exits and uneven trip counts run that loop masked.
+fn grid_sum_many_stops() -> String {
+    GRID_SUM.replacen("bar.sync 0;\n", "bar.sync 0;\n  bar.sync 0;\n  bar.sync 0;\n", 1)
+}
+
+#[test]
+fn grid_stride_sums_in_the_dispatching_loop() {
+    let _one = SWITCH.lock().unwrap();
+    let ptx = grid_sum_many_stops();
+    let m = compiler_core::host::compile_ptx(&ptx, &Default::default()).unwrap();
+    let r = m.kernels[0].meta.regions.as_ref().expect("a region kernel");
+    assert!(r.sites > compiler_core::target::host::MAX_SITES_WITH_LOOPS && !r.lockstep_states.is_empty(), "{r:?}");
+    check_grid_sums(&ptx);
+}
+
+/// Runs `GRID_SUM_CASES` with kernel `gsum` of `ptx` (`GRID_SUM`'s code) on both paths
+/// against the model.
+fn check_grid_sums(ptx: &str) {
     let d = cpu_backend::devices().remove(0);
     for &(block, grid, n, exits) in GRID_SUM_CASES {
         let mut x = inputs(n, block + grid);
@@ -304,7 +328,7 @@ fn grid_stride_sums_with_barriers_and_exits() {
             params.extend_from_slice(&out.to_le_bytes());
             params.extend_from_slice(&(n as u32).to_le_bytes());
             params.extend_from_slice(&(exits as u32).to_le_bytes());
-            launch(&*d, GRID_SUM, "gsum", block, grid, &params);
+            launch(&*d, ptx, "gsum", block, grid, &params);
             assert_eq!(download(&*d, out, grid as usize), want, "fibers={fibers} block={block} grid={grid} n={n} exits={exits}");
             d.free(input).unwrap();
             d.free(out).unwrap();

@@ -17,6 +17,8 @@ use crate::lower::intrinsics::{define_header, Intrinsic};
 use crate::lower::{ll_global, KernelMeta, RegionMeta};
 use std::fmt::Write;
 
+mod dispatch;
+
 /// The CPU device's target.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HostTarget;
@@ -243,7 +245,8 @@ impl ParallelLoop {
 }
 
 /// A function `fname(signature)` that runs `per_thread` once for every thread of the
-/// block, x fastest: the CPU's thread loop, shared by `k.block` and `k.region`. Before
+/// block, x fastest: the CPU's thread loop, shared by `k.block` and `k.region.S` (`k.region`
+/// has loops of its own, `dispatch.rs`). Before
 /// `per_thread` the thread's `%tid` is stored in the ctx and `%t` (its linear id, i64)
 /// and `%n` (the block's thread count) are defined; `per_thread` must end by branching to
 /// `%x.next.bb`. `prologue` runs once in the entry block. The x loop is declared parallel
@@ -495,15 +498,16 @@ fn collective_parts(name: &str, w: u32) -> (Vec<&'static str>, &'static str, &'s
     }
 }
 
-/// The loop of a barrier-region kernel (see `lower::regions`): `k.region(params, ctx,
+/// The loops of a barrier-region kernel (see `lower::regions`): `k.region(params, ctx,
 /// save, states, S, masked)` runs the threads of the block from resume point `S` to their
 /// next barrier (all of them, or with `masked` only those whose state is `S`), writing
-/// each thread's next state to `states[t]`. One loop dispatches to every region body;
-/// kernels with at most [`MAX_SITES_WITH_LOOPS`] stops also get `k.region.S` ([`has_own_loop`]), a loop
-/// per resume point that LLVM optimizes and vectorizes on its own. With more barriers
-/// the extra loops cost more compile time than they gain (the bitonic benchmark, 55
-/// barriers: 10x the compile time for 4x the speed, most regions still scalar because
-/// the vectorizer guards its strided paths with checks that fail at run time).
+/// each thread's next state to `states[t]`; it dispatches to every region body, with an x
+/// loop of its own for lockstep loop heads (`dispatch.rs`). Kernels with at most
+/// [`MAX_SITES_WITH_LOOPS`] stops also get `k.region.S` ([`has_own_loop`]), a loop per
+/// resume point that LLVM optimizes and vectorizes on its own. With more barriers the
+/// extra loops cost more compile time than they gain (the bitonic benchmark, 55 barriers:
+/// 10x the compile time for 4x the speed, most regions still scalar because the
+/// vectorizer guards its strided paths with checks that fail at run time).
 fn region_wrappers(name: &str, meta: &RegionMeta, param_bytes: usize, ir: &mut String) {
     let sites = meta.sites;
     let per_state = (0..=sites).any(|st| has_own_loop(meta, st));
@@ -511,41 +515,37 @@ fn region_wrappers(name: &str, meta: &RegionMeta, param_bytes: usize, ir: &mut S
     // (divergent) case: it calls the bodies out of line (`noinline` call sites) instead of
     // inlining every body a second time, which keeps compile time near one copy each.
     let dispatch_call = if per_state { " noinline" } else { "" };
-    let any = ll_global(&format!("{name}.rbody.any"));
-    let cases: String = (0..=sites).map(|s| format!(" i32 {s}, label %s{s}")).collect();
-    let _ = write!(ir, "define internal i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 %S) alwaysinline {{\nentry:\n  switch i32 %S, label %none [{cases} ]\nnone:\n  ret i32 -1\n");
-    for s in 0..=sites {
-        let body = ll_global(&format!("{name}.rbody.{s}"));
-        let _ = write!(ir, "s{s}:\n  %r{s} = call i32 {body}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t){dispatch_call}\n  ret i32 %r{s}\n");
-    }
-    let _ = writeln!(ir, "}}");
     let signature = format!(
         "ptr noalias align 8 {}%params, {}, ptr noalias %save, ptr noalias %states, i32 %S, i32 %masked",
         dereferenceable(param_bytes),
         ctx_param()
     );
-    // One dispatching loop for every resume point (and for the masked, divergent case);
-    // kernels with few barriers also get a loop per resume point, where each region is
-    // optimized (and vectorized) on its own.
-    let mut loops = vec![(ll_global(&format!("{name}.region")), None)];
-    if per_state {
-        loops.extend((0..=sites).filter(|&st| has_own_loop(meta, st)).map(|st| (ll_global(&format!("{name}.region.{st}")), Some(st))));
+    // The states without an x loop of their own in the dispatching loop, by a switch per
+    // thread (`dispatch`).
+    let own = dispatch::own_x_loops(meta);
+    let any = ll_global(&format!("{name}.rbody.any"));
+    let shared: Vec<u32> = (0..=sites).filter(|s| !own.contains(s)).collect();
+    let cases: String = shared.iter().map(|s| format!(" i32 {s}, label %s{s}")).collect();
+    let _ = write!(ir, "define internal i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 %S) alwaysinline {{\nentry:\n  switch i32 %S, label %none [{cases} ]\nnone:\n  ret i32 -1\n");
+    for s in shared {
+        let body = ll_global(&format!("{name}.rbody.{s}"));
+        let _ = write!(ir, "s{s}:\n  %r{s} = call i32 {body}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t){dispatch_call}\n  ret i32 %r{s}\n");
     }
-    for (region, state) in loops {
+    let _ = writeln!(ir, "}}");
+    // The dispatching loop for every resume point (and for the masked, divergent case).
+    let par = ParallelLoop::numbered_after(ir);
+    ir.push_str(&dispatch::dispatching_loop(name, sites, &own, &signature, dispatch_call, par));
+    // Kernels with few barriers also get a loop per resume point, where each region is
+    // optimized (and vectorized) on its own.
+    for st in (0..=sites).filter(|&st| has_own_loop(meta, st)) {
+        let region = ll_global(&format!("{name}.region.{st}"));
         let par = ParallelLoop::numbered_after(ir);
         let ag = par.access();
-        let run = match state {
-            // Masked or not, as `%masked` says.
-            None => format!(
-                "  br i1 %check, label %x.check, label %x.run\nx.check:\n  %st = load i32, ptr %st.p{ag}\n  %skip = icmp ne i32 %st, %S\n  br i1 %skip, label %x.next.bb, label %x.run\nx.run:\n  %next = call i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 %S){ag}\n"
-            ),
-            // The runtime calls `k.region.S` for the whole block only.
-            Some(st) => format!(
-                "  br label %x.run\nx.run:\n  %next = call i32 {}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t){ag}\n",
-                ll_global(&format!("{name}.rbody.{st}"))
-            ),
-        };
-        let per_thread = format!("  %st.p = getelementptr i32, ptr %states, i64 %t\n{run}  store i32 %next, ptr %st.p{ag}\n  br label %x.next.bb\n");
-        ir.push_str(&thread_loop(&region, &signature, "  %check = icmp ne i32 %masked, 0\n", &per_thread, par));
+        // The runtime calls `k.region.S` for the whole block only.
+        let body = ll_global(&format!("{name}.rbody.{st}"));
+        let per_thread = format!(
+            "  %st.p = getelementptr i32, ptr %states, i64 %t\n  %next = call i32 {body}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t){ag}\n  store i32 %next, ptr %st.p{ag}\n  br label %x.next.bb\n"
+        );
+        ir.push_str(&thread_loop(&region, &signature, "", &per_thread, par));
     }
 }
