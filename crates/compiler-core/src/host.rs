@@ -537,7 +537,11 @@ fn host_machine(opt: u32) -> Result<TargetMachine, HostError> {
     let triple = TargetMachine::get_default_triple();
     let target = Target::from_triple(&triple).map_err(|e| HostError::Llvm(e.to_string()))?;
     let cpu = TargetMachine::get_host_cpu_name().to_string();
-    let features = TargetMachine::get_host_cpu_features().to_string();
+    // 256-bit vectors even where the CPU has 512-bit ones: LLVM already prefers them for
+    // Intel's AVX-512 parts but not for AMD's Zen 4, which splits 512-bit operations in
+    // two. Measured on Zen 4 (cpu-bench, low load): SGEMM 1.3x and saxpy 1.2x faster,
+    // the stencil unchanged.
+    let features = format!("{},+prefer-256-bit", TargetMachine::get_host_cpu_features().to_string());
     target
         .create_target_machine(&triple, &cpu, &features, jit_level(opt), RelocMode::PIC, CodeModel::Small)
         .ok_or_else(|| HostError::Llvm("cannot create a target machine for the host".into()))
