@@ -20,12 +20,15 @@
 use crate::barrier::BlockBarriers;
 use crate::fault::{self, Armed, Exit, Suspend};
 use crate::pool::BlockCursor;
-use compiler_core::host::{HostKernel, HostRegions};
-use compiler_core::lower::{StateKind, WarpExchangeMeta, REGION_EXIT};
+use compiler_core::host::HostKernel;
+use compiler_core::lower::WarpExchangeMeta;
 use compiler_core::host_abi::ThreadCtx;
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+mod regions;
+pub use regions::{interleave, set_interleave, SUGGESTED_INTERLEAVE};
 
 /// Bytes of stack per GPU thread in fiber mode (lazily committed by the OS).
 const FIBER_STACK_BYTES: usize = 256 * 1024;
@@ -51,9 +54,8 @@ pub struct BlockScratch {
     round: u32,
     /// The block's named barriers in fiber mode.
     barriers: BlockBarriers,
-    /// Barrier-region kernels: the block's save area and each thread's resume state.
-    save: Vec<u128>,
-    states: Vec<u32>,
+    /// Barrier-region kernels: the blocks in flight (see [`regions`]).
+    region_blocks: Vec<regions::RegionBlock>,
 }
 
 /// Most lanes a warp can have: modules declare 32 (the default, what PTX from NVIDIA's
@@ -130,6 +132,13 @@ impl LaunchShape<'_> {
             Coroutine::with_stack_unchecked(stack, move |y: &Yielder<(), Suspend>, ()| {
                 let (this, cursor, scratch) = (&*(this as *const Self), &*(cursor_ptr as *const BlockCursor), &mut *(scratch_ptr as *mut BlockScratch));
                 'blocks: while let Some(range) = cursor.take() {
+                    if let (None, Some(regions)) = (this.kernel.block_fn, &this.kernel.regions) {
+                        this.run_region_blocks(regions, range, &mut scratch.region_blocks, y, &*(in_kernel as *const AtomicBool));
+                        if this.fault.load(Ordering::Relaxed) != 0 {
+                            break 'blocks;
+                        }
+                        continue;
+                    }
                     for index in range {
                         this.run_block(index, scratch, y, &*(in_kernel as *const AtomicBool));
                         if this.fault.load(Ordering::Relaxed) != 0 {
@@ -168,24 +177,25 @@ impl LaunchShape<'_> {
         }
     }
 
-    /// Runs block number `index` (x fastest, then y, then z) on the outer coroutine `y`.
-    fn run_block(&self, index: u64, scratch: &mut BlockScratch, y: &Yielder<(), Suspend>, in_kernel: &AtomicBool) {
+    /// Bytes of a block's shared-memory window: static (16-byte aligned), then dynamic.
+    fn shared_bytes(&self) -> usize {
+        self.static_shared.div_ceil(16) as usize * 16 + self.dynamic_shared as usize
+    }
+
+    /// The context of block number `index` (x fastest, then y, then z) with shared
+    /// window `shared`, before a runtime is attached.
+    fn block_ctx(&self, index: u64, shared: *mut u8) -> ThreadCtx {
         let gx = self.grid[0] as u64;
         let gy = self.grid[1] as u64;
         let ctaid = [(index % gx) as u32, ((index / gx) % gy) as u32, (index / (gx * gy)) as u32];
-        let shared_bytes = self.static_shared.div_ceil(16) as usize * 16 + self.dynamic_shared as usize;
-        let words = shared_bytes.div_ceil(16).max(1);
-        if scratch.shared.len() < words {
-            scratch.shared.resize(words, 0);
-        }
-        let base = ThreadCtx {
+        ThreadCtx {
             tid: [0; 3],
             ntid: self.block,
             ctaid,
             nctaid: self.grid,
             dynamic_smem_size: self.dynamic_shared,
-            total_smem_size: shared_bytes as u32,
-            shared: scratch.shared.as_mut_ptr() as *mut u8,
+            total_smem_size: self.shared_bytes() as u32,
+            shared,
             runtime: std::ptr::null_mut(),
             barrier: barrier_outside_fiber,
             trap,
@@ -195,7 +205,17 @@ impl LaunchShape<'_> {
             envreg: self.envreg.as_ptr(),
             spin_yield: spin_yield_outside_fiber,
             barrier_op: barrier_op_outside_fiber,
-        };
+        }
+    }
+
+    /// Runs block number `index` of a thread-loop or fiber kernel on the outer
+    /// coroutine `y` (region kernels run through [`Self::run_region_blocks`]).
+    fn run_block(&self, index: u64, scratch: &mut BlockScratch, y: &Yielder<(), Suspend>, in_kernel: &AtomicBool) {
+        let words = self.shared_bytes().div_ceil(16).max(1);
+        if scratch.shared.len() < words {
+            scratch.shared.resize(words, 0);
+        }
+        let base = self.block_ctx(index, scratch.shared.as_mut_ptr() as *mut u8);
         match self.kernel.block_fn {
             Some(block_fn) => {
                 let mut rt = FiberRuntime {
@@ -215,87 +235,7 @@ impl LaunchShape<'_> {
                 unsafe { block_fn(self.params.as_ptr(), &mut ctx) };
                 in_kernel.store(false, Ordering::Relaxed);
             }
-            None => match &self.kernel.regions {
-                Some(regions) => self.run_regions(regions, base, scratch, y, in_kernel),
-                None => self.run_fibers(base, scratch, in_kernel),
-            },
-        }
-    }
-
-    /// The barrier-region fast path (see `compiler_core::lower::regions`): every thread
-    /// runs from its resume point to its next stop, a region at a time. While all
-    /// threads stop at the same place (the usual case) the whole block runs each region
-    /// as one loop; threads that stopped at different places (divergent code, loops with
-    /// different trip counts) are resumed group by group, which is the fiber scheduler's
-    /// round without fibers. Which groups run is decided by the kind of their stop
-    /// ([`StateKind`]): threads at lockstep loop heads and after collectives (`Free`) run
-    /// first; threads that deposited at a warp collective (`Warp`) run once no thread is
-    /// `Free`, told which lanes of their warp met; threads at a block barrier run once
-    /// every thread is at a barrier or has exited. Exited threads count as arrived.
-    fn run_regions(&self, regions: &HostRegions, base: ThreadCtx, scratch: &mut BlockScratch, y: &Yielder<(), Suspend>, in_kernel: &AtomicBool) {
-        let n = self.block.iter().map(|&d| d as usize).product::<usize>();
-        // Collectives read a whole warp's exchange values, past the last thread too.
-        let pad = regions.warp_exchange.map_or(0, |w| 8 * w.warp_size as usize);
-        let words = (regions.save_bytes_per_thread * n + pad).div_ceil(16).max(1);
-        if scratch.save.len() < words {
-            scratch.save.resize(words, 0);
-        }
-        scratch.states.clear();
-        scratch.states.resize(n, 0);
-        let mut rt = FiberRuntime { yielder: y, fault: self.fault, warp: std::ptr::null_mut(), lane: 0, round: std::ptr::null(), barriers: std::ptr::null_mut(), spins: 0, in_kernel };
-        let mut ctx = ThreadCtx { runtime: &mut rt as *mut FiberRuntime as *mut _, ..base };
-        let save = scratch.save.as_mut_ptr() as *mut u8;
-        let params = self.params.as_ptr();
-        let mut uniform = true;
-        let mut pending: Vec<u32> = vec![0];
-        loop {
-            if uniform {
-                let state = pending[0];
-                in_kernel.store(true, Ordering::Relaxed);
-                // SAFETY: `k.region` has the `RegionFn` ABI; the save area holds
-                // `save_bytes_per_thread * n` bytes (plus the exchange's padding) and
-                // `states` n entries.
-                let f = regions.by_state.get(state as usize).copied().flatten().unwrap_or(regions.run);
-                unsafe { f(params, &mut ctx, save, scratch.states.as_mut_ptr(), state, 0) };
-                in_kernel.store(false, Ordering::Relaxed);
-            } else {
-                for &state in &pending {
-                    in_kernel.store(true, Ordering::Relaxed);
-                    // SAFETY: as above; masked, only threads in `state` run.
-                    unsafe { (regions.run)(params, &mut ctx, save, scratch.states.as_mut_ptr(), state, 1) };
-                    in_kernel.store(false, Ordering::Relaxed);
-                }
-            }
-            // Another block of the launch faulted: stop at this barrier.
-            if self.fault.load(Ordering::Relaxed) != 0 {
-                return;
-            }
-            let kind = |s: u32| regions.kinds.get(s as usize).copied().unwrap_or(StateKind::Barrier);
-            let first = scratch.states[0];
-            pending.clear();
-            if scratch.states.iter().all(|&s| s == first) {
-                if first == REGION_EXIT {
-                    return;
-                }
-                uniform = true;
-                pending.push(first);
-            } else {
-                uniform = false;
-                pending.extend(scratch.states.iter().copied().filter(|&s| s != REGION_EXIT));
-                pending.sort_unstable();
-                pending.dedup();
-                if pending.is_empty() {
-                    return;
-                }
-                // Only the most urgent kind runs this round.
-                let urgent = [StateKind::Free, StateKind::Warp, StateKind::Barrier].into_iter().find(|&k| pending.iter().any(|&s| kind(s) == k)).unwrap();
-                pending.retain(|&s| kind(s) == urgent);
-            }
-            if let Some(w) = regions.warp_exchange {
-                if pending.iter().any(|&s| kind(s) == StateKind::Warp) {
-                    write_arrivals(&scratch.states, save, n, w);
-                }
-            }
+            None => self.run_fibers(base, scratch, in_kernel),
         }
     }
 
