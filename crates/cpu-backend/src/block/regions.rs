@@ -140,7 +140,7 @@ impl RegionBlock {
         let kind = |s: u32| regions.kinds.get(s as usize).copied().unwrap_or(StateKind::Barrier);
         let first = self.states[0];
         self.pending.clear();
-        if self.states.iter().all(|&s| s == first) {
+        if all_equal(&self.states, first) {
             if first == REGION_EXIT {
                 return self.finish();
             }
@@ -226,4 +226,13 @@ impl LaunchShape<'_> {
             }
         }
     }
+}
+
+/// Whether every state is `first`. Runs after every step of every block (256 threads
+/// per step in a grid-stride loop), so it compares in chunks without an early exit per
+/// element, which the compiler turns into vector compares (`Iterator::all` stays scalar).
+fn all_equal(states: &[u32], first: u32) -> bool {
+    let mut chunks = states.chunks_exact(16);
+    let whole = chunks.by_ref().all(|c| c.iter().fold(true, |a, &s| a & (s == first)));
+    whole && chunks.remainder().iter().all(|&s| s == first)
 }
