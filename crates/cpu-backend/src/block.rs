@@ -7,7 +7,8 @@
 //! stays suspended until the barrier has all its arrivals (see [`crate::barrier`]).
 //! Exited threads count as arrived. Fibers cost a context switch per thread and barrier;
 //! the barrier-splitting fast path replaces this later, and this stays as the general
-//! fallback that is correct for barriers in any control flow.
+//! fallback that is correct for barriers in any control flow. Barrier-region kernels run
+//! through [`regions`] (one block at a time or several interleaved).
 //!
 //! Every block runs inside a coroutine, so that a launch can be abandoned from the
 //! middle of a block (see [`crate::fault`]): a worker takes blocks from the launch inside
