@@ -573,6 +573,14 @@ pub fn compile(req: &Request) -> CompileResult {
             args.push(p.path.clone());
             // The PCH was built by this process from the same configuration: no checks.
             args.push("-fno-validate-pch".into());
+            // The PCH already defines clang's predefined macros and the configuration's
+            // own -D/-U (it was built from this very configuration): `-undef` skips
+            // building and lexing clang's again, and leaving out the configuration's
+            // -D/-U skips redefining each against the PCH's copy (~6% and ~5% of a small
+            // compile). The standard macros (`__cplusplus`, ...) and the client's -D/-U
+            // are still processed; the PTX is unchanged.
+            args.retain(|a| !(a.starts_with("-D") || a.starts_with("-U")));
+            args.push("-undef".into());
         }
         None => {
             args.push("-include".into());
