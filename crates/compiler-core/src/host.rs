@@ -186,7 +186,7 @@ impl HostOptions {
 }
 
 /// Each worker holds its own LLVM context and target machine: at most this many.
-const MAX_COMPILE_THREADS: usize = 8;
+const MAX_COMPILE_THREADS: usize = 16;
 
 /// Modules whose IR text is smaller than this compile on one thread: a worker's fixed
 /// costs (its own parse of the module, a target machine) outweigh what it would save.
