@@ -244,22 +244,13 @@ impl ParallelLoop {
     }
 }
 
-/// A function `fname(signature)` that runs `per_thread` once for every thread of the
-/// block, x fastest: the CPU's thread loop, shared by `k.block` and `k.region.S` (`k.region`
-/// has loops of its own, `dispatch.rs`). Before
-/// `per_thread` the thread's `%tid` is stored in the ctx and `%t` (its linear id, i64)
-/// and `%n` (the block's thread count) are defined; `per_thread` must end by branching to
-/// `%x.next.bb`. `prologue` runs once in the entry block. The x loop is declared parallel
-/// with `par` (`per_thread` must put its memory accesses and calls into `par`'s group).
-fn thread_loop(fname: &str, signature: &str, prologue: &str, per_thread: &str, par: ParallelLoop) -> String {
+/// The entry-block lines every thread loop starts with: the block's dimensions from the
+/// ctx (`%ntx`/`%nty`/`%ntz`, bounded by [`MAX_BLOCK_DIM`], and as i64), its thread count
+/// `%n`, and the ctx slots `%tx.p`/`%ty.p`/`%tz.p` the loops store each thread's `%tid` in.
+fn block_dims() -> String {
     let (ntid, tid) = (host_abi::OFFSET_NTID, host_abi::OFFSET_TID);
-    let ag = par.access();
-    let latch = par.loop_id;
-    let metadata = par.definitions();
     format!(
-        r#"define void {fname}({signature}) {{
-entry:
-  %ntx.p = getelementptr i8, ptr %ctx, i64 {ntx}
+        r#"  %ntx.p = getelementptr i8, ptr %ctx, i64 {ntx}
   %nty.p = getelementptr i8, ptr %ctx, i64 {nty}
   %ntz.p = getelementptr i8, ptr %ctx, i64 {ntz}
   %ntx = load i32, ptr %ntx.p, !range !{{i32 1, i32 {mx}}}
@@ -273,7 +264,34 @@ entry:
   %tx.p = getelementptr i8, ptr %ctx, i64 {tx}
   %ty.p = getelementptr i8, ptr %ctx, i64 {ty}
   %tz.p = getelementptr i8, ptr %ctx, i64 {tz}
-{prologue}  br label %z.head
+"#,
+        ntx = ntid,
+        nty = ntid + 4,
+        ntz = ntid + 8,
+        tx = tid,
+        ty = tid + 4,
+        tz = tid + 8,
+        mx = MAX_BLOCK_DIM[0] + 1,
+        my = MAX_BLOCK_DIM[1] + 1,
+        mz = MAX_BLOCK_DIM[2] + 1,
+    )
+}
+
+/// A function `fname(signature)` that runs `per_thread` once for every thread of the
+/// block, x fastest: the CPU's thread loop, shared by `k.block` and `k.region.S` (`k.region`
+/// has loops of its own, `dispatch.rs`). Before
+/// `per_thread` the thread's `%tid` is stored in the ctx and `%t` (its linear id, i64)
+/// and `%n` (the block's thread count) are defined; `per_thread` must end by branching to
+/// `%x.next.bb`. `prologue` runs once in the entry block. The x loop is declared parallel
+/// with `par` (`per_thread` must put its memory accesses and calls into `par`'s group).
+fn thread_loop(fname: &str, signature: &str, prologue: &str, per_thread: &str, par: ParallelLoop) -> String {
+    let ag = par.access();
+    let latch = par.loop_id;
+    let metadata = par.definitions();
+    format!(
+        r#"define void {fname}({signature}) {{
+entry:
+{dims}{prologue}  br label %z.head
 z.head:
   %z = phi i32 [ 0, %entry ], [ %z.next, %y.exit ]
   %z.done = icmp uge i32 %z, %ntz
@@ -310,15 +328,7 @@ exit:
   ret void
 }}
 {metadata}"#,
-        ntx = ntid,
-        nty = ntid + 4,
-        ntz = ntid + 8,
-        tx = tid,
-        ty = tid + 4,
-        tz = tid + 8,
-        mx = MAX_BLOCK_DIM[0] + 1,
-        my = MAX_BLOCK_DIM[1] + 1,
-        mz = MAX_BLOCK_DIM[2] + 1,
+        dims = block_dims(),
     )
 }
 

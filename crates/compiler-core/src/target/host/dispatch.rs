@@ -22,8 +22,7 @@
 //! loops `k.region.S` for the uniform case instead (`has_own_loop`); their dispatching
 //! loop only serves the masked case and calls the region bodies out of line.
 
-use super::{ParallelLoop, MAX_BLOCK_DIM};
-use crate::host_abi;
+use super::{block_dims, ParallelLoop};
 use crate::lower::ll_global;
 use std::fmt::Write;
 
@@ -33,7 +32,6 @@ use std::fmt::Write;
 /// of the loops' parallel metadata (every x loop gets a loop id of its own after them).
 pub(super) fn dispatching_loop(name: &str, sites: u32, own: &[u32], signature: &str, call_attrs: &str, par: ParallelLoop) -> String {
     let fname = ll_global(&format!("{name}.region"));
-    let (ntid, tid) = (host_abi::OFFSET_NTID, host_abi::OFFSET_TID);
     let ag = par.access();
     // States without an x loop of their own share one that switches per thread.
     let shared: Vec<u32> = (0..=sites).filter(|s| !own.contains(s)).collect();
@@ -41,21 +39,7 @@ pub(super) fn dispatching_loop(name: &str, sites: u32, own: &[u32], signature: &
     let mut f = format!(
         r#"define void {fname}({signature}) {{
 entry:
-  %ntx.p = getelementptr i8, ptr %ctx, i64 {ntx}
-  %nty.p = getelementptr i8, ptr %ctx, i64 {nty}
-  %ntz.p = getelementptr i8, ptr %ctx, i64 {ntz}
-  %ntx = load i32, ptr %ntx.p, !range !{{i32 1, i32 {mx}}}
-  %nty = load i32, ptr %nty.p, !range !{{i32 1, i32 {my}}}
-  %ntz = load i32, ptr %ntz.p, !range !{{i32 1, i32 {mz}}}
-  %ntx64 = zext i32 %ntx to i64
-  %nty64 = zext i32 %nty to i64
-  %ntz64 = zext i32 %ntz to i64
-  %nxy = mul i64 %ntx64, %nty64
-  %n = mul i64 %nxy, %ntz64
-  %tx.p = getelementptr i8, ptr %ctx, i64 {tx}
-  %ty.p = getelementptr i8, ptr %ctx, i64 {ty}
-  %tz.p = getelementptr i8, ptr %ctx, i64 {tz}
-  %check = icmp ne i32 %masked, 0
+{dims}  %check = icmp ne i32 %masked, 0
   br label %z.head
 z.head:
   %z = phi i32 [ 0, %entry ], [ %z.next, %y.exit ]
@@ -72,15 +56,7 @@ x.pre:
   %zy2 = add i64 %zy, %y64
   %row = mul i64 %zy2, %ntx64
   switch i32 %S, label %{default} ["#,
-        ntx = ntid,
-        nty = ntid + 4,
-        ntz = ntid + 8,
-        tx = tid,
-        ty = tid + 4,
-        tz = tid + 8,
-        mx = MAX_BLOCK_DIM[0] + 1,
-        my = MAX_BLOCK_DIM[1] + 1,
-        mz = MAX_BLOCK_DIM[2] + 1,
+        dims = block_dims(),
     );
     for s in own {
         let _ = write!(f, " i32 {s}, label %x{s}.head");
