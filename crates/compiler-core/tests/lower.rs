@@ -125,3 +125,61 @@ fn kernels_whose_blocks_may_communicate() {
         assert_eq!(k.meta.blocks_communicate, want, "{body}");
     }
 }
+
+/// A module of `n` kernels of three kinds (with barriers, so cut into regions; a warp
+/// collective; a plain loop), each with a `shfl.sync` whose constant mask warns in a
+/// 64-lane module; kernel `k` for `k` in `broken` uses an undeclared register.
+fn many_kernels(n: usize, warp: u32, broken: &[usize]) -> String {
+    let mut text = format!(".version 8.0\n.target sm_80\n.address_size 64\n{}\n", if warp == 64 { ".warp_size 64" } else { "" });
+    for k in 0..n {
+        let bad = if broken.contains(&k) { "  add.s32 %r1, %r1, %undeclared;\n" } else { "" };
+        let middle = match k % 3 {
+            0 => "  st.shared.u32 [s], %r1;\n  bar.sync 0;\n  ld.shared.u32 %r2, [s+4];\n  add.s32 %r1, %r1, %r2;\n  bar.sync 0;\n",
+            1 => "  shfl.sync.bfly.b32 %r2, %r1, 1, 31, 0xffffffff;\n  add.s32 %r1, %r1, %r2;\n",
+            _ => "  mov.u32 %r2, 0;\nL:\n  add.s32 %r1, %r1, %r2;\n  add.s32 %r2, %r2, 1;\n  setp.lt.u32 %p1, %r2, 10;\n  @%p1 bra L;\n",
+        };
+        text += &format!(
+            ".visible .entry k{k}(.param .u64 out)\n{{\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<2>;\n  .shared .align 4 .b8 s[8];\n  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n{bad}{middle}  shfl.sync.idx.b32 %r3, %r1, 0, 31, 0xffffffff;\n  add.s32 %r1, %r1, %r3;\n  st.global.u32 [%rd1], %r1;\n  ret;\n}}\n"
+        );
+    }
+    text.replace(".shared .align 4 .b8 s[8];", "").replace("[s]", "[%rd1]").replace("[s+4]", "[%rd1+4]").replace("st.shared", "st.global").replace("ld.shared", "ld.global")
+}
+
+/// Lowering spreads a module's function bodies over threads: the IR (byte for byte, so
+/// kernel cache keys do not change), the kernels and every diagnostic must be what one
+/// thread produces, on every sample and on generated modules with warnings and errors.
+#[test]
+fn lowering_on_threads_matches_one_thread() {
+    use compiler_core::lower::{lower_module_on_threads, LowerOptions};
+    use compiler_core::target::host::HostTarget;
+    let mut modules = samples();
+    modules.push(("60 kernels".into(), many_kernels(60, 32, &[])));
+    modules.push(("60 kernels, 64 lanes (warnings)".into(), many_kernels(60, 64, &[])));
+    modules.push(("60 kernels, 3 broken".into(), many_kernels(60, 32, &[5, 31, 58])));
+    let options = LowerOptions::default();
+    for (name, text) in &modules {
+        let ast = compiler_core::ptx::parse(text).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let one = lower_module_on_threads(&ast, &HostTarget, &options, 1);
+        for threads in [2, 3, 8] {
+            let many = lower_module_on_threads(&ast, &HostTarget, &options, threads);
+            match (&one, &many) {
+                (Ok(a), Ok(b)) => {
+                    assert!(a.ir == b.ir, "{name}: IR on {threads} threads differs from one thread's");
+                    assert_eq!(format!("{:?}", a.kernels), format!("{:?}", b.kernels), "{name}, {threads} threads");
+                    assert_eq!(format!("{:?}", a.warnings), format!("{:?}", b.warnings), "{name}, {threads} threads");
+                }
+                (Err(a), Err(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{name}, {threads} threads"),
+                _ => panic!("{name}: one thread gives {}, {threads} threads {}", one.is_ok(), many.is_ok()),
+            }
+        }
+        if name.contains("64 lanes") {
+            let warned = one.as_ref().map(|m| m.warnings.len()).unwrap_or(0);
+            // One per `shfl.sync`: every kernel has one, a third of them (`k % 3 == 1`) two.
+            assert_eq!(warned, 80, "{name}: one lane-mask warning per shfl.sync");
+        }
+        if name.contains("broken") {
+            let errors = one.as_ref().err().map(|d| d.iter().filter(|d| d.severity == compiler_core::diag::Severity::Error).count());
+            assert_eq!(errors, Some(3), "{name}: one error per broken kernel");
+        }
+    }
+}

@@ -103,7 +103,7 @@ impl FnLowerer<'_> {
         if let Operand::Imm(Immediate::Int(v)) = op {
             let bits64 = *v as u64;
             if w == 64 && *v != -1 && bits64 >> 32 == 0 && self.cx.options.lanemask_warnings {
-                self.cx.warnings.borrow_mut().push(
+                self.cx.warnings.lock().unwrap_or_else(|e| e.into_inner()).push(
                     Diagnostic::warning(
                         self.span,
                         format!(

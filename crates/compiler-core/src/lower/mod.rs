@@ -42,7 +42,7 @@ pub(crate) use module::ll_global;
 pub use lanemask::lane_mask_diagnostics;
 pub use func::kernel_signature;
 pub(crate) use module::mentioned_names;
-pub use module::{lower_module, lower_module_for, lower_module_subset, lower_module_with};
+pub use module::{lower_module, lower_module_for, lower_module_on_threads, lower_module_subset, lower_module_with};
 #[cfg(test)]
 pub(crate) use module::{define_intrinsics, intrinsic_declarations};
 

@@ -4,7 +4,7 @@
 
 use super::func::lower_function;
 use super::types::{f64_const, size_of};
-use super::{GlobalMeta, LowerOptions, LoweredModule};
+use super::{GlobalMeta, KernelMeta, LowerOptions, LoweredModule};
 use crate::diag::Diagnostic;
 use crate::ptx::ast::*;
 use crate::target::{host::HostTarget, ModuleInfo, Target};
@@ -41,7 +41,7 @@ pub(crate) struct ModuleCx<'t> {
     pub options: LowerOptions,
     /// Warnings of the function lowerings (a function lowered once per barrier region
     /// reports the same warning several times; `lower_module_with` deduplicates).
-    pub warnings: std::cell::RefCell<Vec<Diagnostic>>,
+    pub warnings: std::sync::Mutex<Vec<Diagnostic>>,
 }
 
 /// LLVM name of a PTX identifier: quoted, so every PTX name is valid as is.
@@ -62,7 +62,14 @@ pub fn lower_module_for(m: &Module, target: &dyn Target) -> Result<LoweredModule
 /// [`lower_module_for`] with explicit options. Errors come back with the warnings found
 /// before them, in source order.
 pub fn lower_module_with(m: &Module, target: &dyn Target, options: &LowerOptions) -> Result<LoweredModule, Vec<Diagnostic>> {
-    lower_impl(m, target, options, None)
+    lower_impl(m, target, options, None, None)
+}
+
+/// [`lower_module_with`] lowering the bodies on exactly `threads` threads, whatever the
+/// module's size (tests: the IR must not depend on it).
+#[doc(hidden)]
+pub fn lower_module_on_threads(m: &Module, target: &dyn Target, options: &LowerOptions, threads: usize) -> Result<LoweredModule, Vec<Diagnostic>> {
+    lower_impl(m, target, options, None, Some(threads))
 }
 
 /// [`lower_module_with`] for part of a module: every module variable, but only the bodies
@@ -75,7 +82,7 @@ pub fn lower_module_subset(
     options: &LowerOptions,
     only: &std::collections::HashSet<String>,
 ) -> Result<LoweredModule, Vec<Diagnostic>> {
-    lower_impl(m, target, options, Some(only))
+    lower_impl(m, target, options, Some(only), None)
 }
 
 fn lower_impl(
@@ -83,7 +90,9 @@ fn lower_impl(
     target: &dyn Target,
     options: &LowerOptions,
     only: Option<&std::collections::HashSet<String>>,
+    threads: Option<usize>,
 ) -> Result<LoweredModule, Vec<Diagnostic>> {
+    let mut clock = PhaseClock::start();
     let warp_size = if m.warp_size == 64 { 64 } else { 32 };
     let mut out = LoweredModule { warp_size, ..LoweredModule::default() };
     let mut ir = target.module_header();
@@ -94,7 +103,7 @@ fn lower_impl(
         target,
         warp_size,
         options: *options,
-        warnings: std::cell::RefCell::new(Vec::new()),
+        warnings: std::sync::Mutex::new(Vec::new()),
     };
 
     // Pass 1: variables and the shared layout. Lowering part of a module (`only`) lays out
@@ -187,68 +196,66 @@ fn lower_impl(
         }
     }
 
-    // Pass 3: bodies.
+    // Pass 3: bodies. Each function lowers into its own text, on several threads for
+    // large modules ([`lower_bodies`]); the texts and the kernels' entry wrappers are
+    // appended in module order, so the IR is byte for byte what one thread would write
+    // (the wrappers number their metadata after the IR's length: `target::host`).
+    clock.phase("lower: variables, layout, declarations");
     let fibers = fiber_functions(m);
     let communicating = block_communicating_functions(m);
-    for d in &m.directives {
-        if let Directive::Function(f) = d {
-            if f.body.is_none() || only.is_some_and(|only| !only.contains(&f.name)) {
-                continue;
-            }
-            // Kernels with barriers get the barrier-region fast path when they allow it
-            // (and the target runs it); everything else is lowered as one body.
-            // `exit` in a 64-lane module checks that the warp is converged (a collective),
-            // which regions cannot run.
-            let plan = if f.kind == FunctionKind::Entry
-                && fibers.contains(&f.name)
-                && target.supports_regions()
-                && super::regions::enabled()
-                && !(warp_size == 64 && body_has(f.body.as_deref().unwrap_or(&[]), &|i| i.opcode == "exit"))
-            {
-                super::regions::plan(f, calls_synchronizing(f, &fibers), warp_size).map(std::rc::Rc::new)
-            } else {
-                None
-            };
-            let lowered = match &plan {
-                Some(plan) => {
-                    let mut first = None;
-                    let mut failed = None;
-                    for state in 0..=plan.live_after.len() {
-                        match super::func::lower_function_mode(&cx, f, &mut ir, Some((plan.clone(), state))) {
-                            Ok(m) => {
-                                first = first.or(m);
-                            }
-                            Err(e) => {
-                                failed = Some(e);
-                                break;
-                            }
-                        }
-                    }
-                    match failed {
-                        Some(e) => Err(e),
-                        None => Ok(first.map(|mut m| {
-                            m.regions = Some(super::regions::meta(plan));
-                            m
-                        })),
-                    }
+    let regions_on = target.supports_regions() && super::regions::enabled();
+    let bodies: Vec<&Function> = m
+        .directives
+        .iter()
+        .filter_map(|d| match d {
+            Directive::Function(f) if f.body.is_some() && !only.is_some_and(|only| !only.contains(&f.name)) => Some(f),
+            _ => None,
+        })
+        .collect();
+    let lower_one = |f: &Function, text: &mut String| -> Result<Option<KernelMeta>, Vec<Diagnostic>> {
+        // Kernels with barriers get the barrier-region fast path when they allow it
+        // (and the target runs it); everything else is lowered as one body.
+        // `exit` in a 64-lane module checks that the warp is converged (a collective),
+        // which regions cannot run.
+        let plan = if f.kind == FunctionKind::Entry
+            && fibers.contains(&f.name)
+            && regions_on
+            && !(warp_size == 64 && body_has(f.body.as_deref().unwrap_or(&[]), &|i| i.opcode == "exit"))
+        {
+            super::regions::plan(f, calls_synchronizing(f, &fibers), warp_size).map(std::rc::Rc::new)
+        } else {
+            None
+        };
+        match &plan {
+            Some(plan) => {
+                let mut first = None;
+                for state in 0..=plan.live_after.len() {
+                    first = first.or(super::func::lower_function_mode(&cx, f, text, Some((plan.clone(), state)))?);
                 }
-                None => lower_function(&cx, f, &mut ir),
-            };
-            match lowered {
-                Ok(meta) => {
-                    if let Some(mut meta) = meta {
-                        // A kernel calling a function that synchronizes synchronizes too.
-                        meta.uses_barrier |= fibers.contains(&f.name);
-                        meta.blocks_communicate = communicating.contains(&f.name);
-                        target.entry_wrappers(&meta, &info, &mut ir);
-                        out.kernels.push(meta);
-                    }
-                }
-                Err(mut e) => errors.append(&mut e),
+                Ok(first.map(|mut m| {
+                    m.regions = Some(super::regions::meta(plan));
+                    m
+                }))
             }
+            None => lower_function(&cx, f, text),
+        }
+    };
+    for (f, (text, lowered)) in bodies.iter().zip(lower_bodies(&bodies, threads, &lower_one)) {
+        ir.push_str(&text);
+        match lowered {
+            Ok(Some(mut meta)) => {
+                // A kernel calling a function that synchronizes synchronizes too.
+                meta.uses_barrier |= fibers.contains(&f.name);
+                meta.blocks_communicate = communicating.contains(&f.name);
+                target.entry_wrappers(&meta, &info, &mut ir);
+                out.kernels.push(meta);
+            }
+            Ok(None) => {}
+            Err(mut e) => errors.append(&mut e),
         }
     }
-    let mut warnings = cx.warnings.take();
+    clock.phase("lower: bodies");
+    let mut warnings = std::mem::take(&mut *cx.warnings.lock().unwrap_or_else(|e| e.into_inner()));
     warnings.sort_by_key(|d| (d.span.line, d.span.col));
     warnings.dedup();
     if !errors.is_empty() {
@@ -262,8 +269,77 @@ fn lower_impl(
     ir.push_str(&libs);
     let decls = intrinsic_declarations(&ir);
     ir.push_str(&decls);
+    clock.phase("lower: intrinsics, declarations");
     out.ir = ir;
     Ok(out)
+}
+
+/// `PTX_COMPILE_TIMES=1` prints the lowering's phases, as `host.rs` prints the rest.
+struct PhaseClock(Option<std::time::Instant>);
+
+impl PhaseClock {
+    fn start() -> PhaseClock {
+        PhaseClock(std::env::var_os("PTX_COMPILE_TIMES").map(|_| std::time::Instant::now()))
+    }
+
+    fn phase(&mut self, name: &str) {
+        if let Some(t) = &mut self.0 {
+            eprintln!("  {name}: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+            *t = std::time::Instant::now();
+        }
+    }
+}
+
+/// Statements a module needs before its bodies are lowered on several threads: below
+/// this, starting threads costs more than it saves.
+const PARALLEL_MIN_STATEMENTS: usize = 8000;
+
+/// Most threads the lowering uses (as for code generation, `host.rs`).
+const MAX_LOWER_THREADS: usize = 16;
+
+/// Runs `lower_one` on every function of `bodies`, each into a text of its own, and
+/// returns the texts and results in the order of `bodies`. Large modules are spread over
+/// the machine's cores (functions handed out one at a time from a shared counter, so long
+/// and short ones even out); small ones lower on the calling thread. `threads` overrides
+/// the automatic choice.
+fn lower_bodies<F>(bodies: &[&Function], threads: Option<usize>, lower_one: &F) -> Vec<(String, Result<Option<KernelMeta>, Vec<Diagnostic>>)>
+where
+    F: Fn(&Function, &mut String) -> Result<Option<KernelMeta>, Vec<Diagnostic>> + Sync,
+{
+    let run = |f: &Function| {
+        let mut text = String::new();
+        let r = lower_one(f, &mut text);
+        (text, r)
+    };
+    let statements: usize = bodies.iter().map(|f| f.body.as_ref().map_or(0, Vec::len)).sum();
+    let automatic = || match statements >= PARALLEL_MIN_STATEMENTS {
+        true => std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_LOWER_THREADS),
+        false => 1,
+    };
+    let threads = threads.unwrap_or_else(automatic).min(bodies.len());
+    if threads < 2 {
+        return bodies.iter().map(|f| run(f)).collect();
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, (String, Result<Option<KernelMeta>, Vec<Diagnostic>>))> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(f) = bodies.get(i) else { break mine };
+                        mine.push((i, run(f)));
+                    }
+                })
+            })
+            .collect();
+        // A panicking lowering is a compiler bug; re-raise it on the caller's thread,
+        // where the C ABI's guard turns it into an error.
+        workers.into_iter().flat_map(|w| w.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+    });
+    done.sort_unstable_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// Whether `f` calls a function that synchronizes, or calls through a pointer.
