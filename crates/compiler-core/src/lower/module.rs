@@ -208,7 +208,7 @@ fn lower_impl(
         .directives
         .iter()
         .filter_map(|d| match d {
-            Directive::Function(f) if f.body.is_some() && !only.is_some_and(|only| !only.contains(&f.name)) => Some(f),
+            Directive::Function(f) if f.body.is_some() && only.is_none_or(|only| only.contains(&f.name)) => Some(f),
             _ => None,
         })
         .collect();
@@ -290,6 +290,9 @@ impl PhaseClock {
     }
 }
 
+/// A function's lowered text and its kernel's metadata (or its errors).
+type LoweredBody = (String, Result<Option<KernelMeta>, Vec<Diagnostic>>);
+
 /// Statements a module needs before its bodies are lowered on several threads: below
 /// this, starting threads costs more than it saves.
 const PARALLEL_MIN_STATEMENTS: usize = 8000;
@@ -302,7 +305,7 @@ const MAX_LOWER_THREADS: usize = 16;
 /// the machine's cores (functions handed out one at a time from a shared counter, so long
 /// and short ones even out); small ones lower on the calling thread. `threads` overrides
 /// the automatic choice.
-fn lower_bodies<F>(bodies: &[&Function], threads: Option<usize>, lower_one: &F) -> Vec<(String, Result<Option<KernelMeta>, Vec<Diagnostic>>)>
+fn lower_bodies<F>(bodies: &[&Function], threads: Option<usize>, lower_one: &F) -> Vec<LoweredBody>
 where
     F: Fn(&Function, &mut String) -> Result<Option<KernelMeta>, Vec<Diagnostic>> + Sync,
 {
@@ -321,7 +324,7 @@ where
         return bodies.iter().map(|f| run(f)).collect();
     }
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, (String, Result<Option<KernelMeta>, Vec<Diagnostic>>))> = std::thread::scope(|s| {
+    let mut done: Vec<(usize, LoweredBody)> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| {
