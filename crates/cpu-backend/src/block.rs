@@ -356,17 +356,24 @@ impl LaunchShape<'_> {
 /// Writes each thread's arrival mask into the save area: the lanes of its warp stopped
 /// in the same state (see `compiler_core::lower::regions::warp_split`).
 fn write_arrivals(states: &[u32], save: *mut u8, n: usize, w: WarpExchangeMeta) {
-    let size = w.warp_size as usize;
+    // 32 or 64 lanes (`MAX_WARP`); masks are one bit per lane.
+    let size = (w.warp_size as usize).clamp(1, MAX_WARP);
     let arrived = w.arrived_prefix as usize * n;
-    let mut groups: Vec<(u32, u64)> = Vec::new();
+    // (state, lanes in it) of one warp: at most one group per lane, on the stack (this
+    // runs after every divergent step; a launch allocates nothing in steady state).
+    let mut storage = [(0u32, 0u64); MAX_WARP];
     for (warp, lanes) in states.chunks(size).enumerate() {
-        groups.clear();
+        let mut count = 0;
         for (lane, &s) in lanes.iter().enumerate() {
-            match groups.iter_mut().find(|g| g.0 == s) {
+            match storage[..count].iter_mut().find(|g| g.0 == s) {
                 Some(g) => g.1 |= 1 << lane,
-                None => groups.push((s, 1 << lane)),
+                None => {
+                    storage[count] = (s, 1 << lane);
+                    count += 1;
+                }
             }
         }
+        let groups = &storage[..count];
         for (lane, s) in lanes.iter().enumerate() {
             let mask = groups.iter().find(|g| g.0 == *s).map_or(0, |g| g.1);
             // SAFETY: the arrival array holds an 8-byte element per thread inside the

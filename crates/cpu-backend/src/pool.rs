@@ -109,6 +109,7 @@ pub trait BlockRunner: Sync {
 
 struct Job {
     /// Lifetime-erased: `Pool::run` does not return before every thread is done with it.
+    /// Between launches (in the pool's [`Spares`]) it points to [`NoBlocks`].
     runner: *const (dyn BlockRunner + 'static),
     cursor: BlockCursor,
     /// Threads inside `run_blocks` of this job.
@@ -123,21 +124,35 @@ struct Job {
 unsafe impl Send for Job {}
 unsafe impl Sync for Job {}
 
+/// The runner of a job between launches; never called (its cursor is exhausted).
+struct NoBlocks;
+
+impl BlockRunner for NoBlocks {
+    fn run_blocks(&self, _cursor: &BlockCursor, _worker: &mut WorkerState) {}
+}
+
+static NO_BLOCKS: NoBlocks = NoBlocks;
+
 impl Job {
-    /// Runs blocks of this job on the calling thread.
-    fn work(&self) {
+    fn idle() -> Job {
+        Job {
+            runner: &NO_BLOCKS,
+            cursor: BlockCursor::new(0, BlockOrder::OneByOne, 1),
+            active: AtomicUsize::new(0),
+            panicked: AtomicBool::new(false),
+            done: Mutex::new(()),
+            done_cv: Condvar::new(),
+        }
+    }
+
+    /// Runs blocks of this job on the calling thread, with its scratch `worker`.
+    fn work(&self, worker: &mut WorkerState) {
         self.active.fetch_add(1, Ordering::SeqCst);
         if !self.cursor.exhausted() {
-            let ok = catch_unwind(AssertUnwindSafe(|| {
-                WORKER.with(|w| {
-                    let mut w = w.borrow_mut();
-                    // SAFETY: see `Job::runner`: a thread only gets here while the job's
-                    // submitter waits for `active` to drop to 0.
-                    let runner = unsafe { &*self.runner };
-                    runner.run_blocks(&self.cursor, &mut w);
-                })
-            }))
-            .is_ok();
+            // SAFETY: see `Job::runner`: a thread only gets here while the job's submitter
+            // waits for `active` to drop to 0.
+            let runner = unsafe { &*self.runner };
+            let ok = catch_unwind(AssertUnwindSafe(|| runner.run_blocks(&self.cursor, worker))).is_ok();
             if !ok {
                 self.panicked.store(true, Ordering::SeqCst);
                 self.cursor.stop();
@@ -173,23 +188,73 @@ struct Shared {
 pub struct Pool {
     shared: Arc<Shared>,
     workers: usize,
+    spares: Mutex<Spares>,
 }
 
 thread_local! {
+    /// A pool worker's scratch (and a cooperative block thread's).
     static WORKER: RefCell<WorkerState> = RefCell::new(WorkerState::default());
 }
+
+/// What launches borrow and give back, so that a launch allocates nothing in steady state:
+/// jobs, and the scratch arenas of the threads that submit them.
+///
+/// A worker may still hold a finished job for a moment (it drops its reference after
+/// leaving the job), so a job is reused only once nobody else references it; each worker
+/// holds at most one job, so with one spare job per pool thread one is always free to a
+/// lone submitter. Submitting threads (stream workers, or application threads that run a
+/// launch themselves) change from launch to launch, so their scratch is not per thread
+/// but taken from here: the arena used last (warm for the kernels just run) comes first.
+struct Spares {
+    jobs: Vec<Arc<Job>>,
+    arenas: Vec<Arena>,
+}
+
+/// A submitting thread's scratch, lent for one launch.
+#[derive(Default)]
+struct Arena(Box<WorkerState>);
+
+// SAFETY: between launches a scratch is only memory (buffers, coroutine stacks, fibers of
+// an abandoned block that are never resumed, only reset): no coroutine runs on it and no
+// thread refers to it, so another thread may take it over. Its raw pointers are stale
+// until the next block overwrites them.
+unsafe impl Send for Arena {}
 
 impl Pool {
     pub fn new(workers: usize) -> Arc<Pool> {
         let workers = std::env::var("CUDA_CPU_THREADS").ok().and_then(|s| s.parse().ok()).filter(|&n| n > 0).unwrap_or(workers.max(1));
         crate::fault::install_handlers();
-        let shared = Arc::new(Shared { jobs: Mutex::new(VecDeque::new()), work: Condvar::new() });
+        // Room for the jobs of many concurrent streams: listing a job allocates nothing.
+        let shared = Arc::new(Shared { jobs: Mutex::new(VecDeque::with_capacity(64)), work: Condvar::new() });
         // The submitting thread runs blocks too, so one worker fewer keeps one thread per core.
         for i in 0..workers.saturating_sub(1) {
             let s = shared.clone();
             std::thread::Builder::new().name(format!("cuda-cpu-{i}")).spawn(move || worker_loop(s)).expect("spawn worker thread");
         }
-        Arc::new(Pool { shared, workers })
+        let jobs = (0..workers).map(|_| Arc::new(Job::idle())).collect();
+        Arc::new(Pool { shared, workers, spares: Mutex::new(Spares { jobs, arenas: Vec::new() }) })
+    }
+
+    /// A job nobody else references and a scratch arena, for one launch.
+    fn take_spares(&self) -> (Arc<Job>, Arena) {
+        let (job, arena) = {
+            let mut spares = self.spares.lock().unwrap_or_else(|e| e.into_inner());
+            let free = spares.jobs.iter_mut().position(|j| Arc::get_mut(j).is_some());
+            (free.map(|i| spares.jobs.swap_remove(i)), spares.arenas.pop())
+        };
+        // New ones only until there are enough for the launches that run at once.
+        (job.unwrap_or_else(|| Arc::new(Job::idle())), arena.unwrap_or_default())
+    }
+
+    /// Returns what [`Pool::take_spares`] lent once the launch is over.
+    fn give_back(&self, mut job: Arc<Job>, arena: Arena) {
+        if let Some(j) = Arc::get_mut(&mut job) {
+            // No dangling runner is left behind, even in a job nobody will run.
+            j.runner = &NO_BLOCKS;
+        }
+        let mut spares = self.spares.lock().unwrap_or_else(|e| e.into_inner());
+        spares.jobs.push(job);
+        spares.arenas.push(arena);
     }
 
     /// Threads that run blocks of a launch at once (workers plus the submitting thread).
@@ -207,14 +272,14 @@ impl Pool {
         // SAFETY: we wait below until no thread is inside the job any more, so erasing
         // the lifetime never lets a worker see a dangling runner.
         let runner: *const (dyn BlockRunner + 'static) = unsafe { std::mem::transmute(runner as *const dyn BlockRunner) };
-        let job = Arc::new(Job {
-            runner,
-            cursor: BlockCursor::new(total, order, self.workers),
-            active: AtomicUsize::new(0),
-            panicked: AtomicBool::new(false),
-            done: Mutex::new(()),
-            done_cv: Condvar::new(),
-        });
+        let (mut job, mut arena) = self.take_spares();
+        {
+            let j = Arc::get_mut(&mut job).expect("a spare job is referenced by nobody else");
+            j.runner = runner;
+            j.cursor = BlockCursor::new(total, order, self.workers);
+            *j.active.get_mut() = 0;
+            *j.panicked.get_mut() = false;
+        }
         let helpers = (total - 1).min(self.workers.saturating_sub(1) as u64);
         if helpers > 0 {
             self.shared.jobs.lock().unwrap_or_else(|e| e.into_inner()).push_back(job.clone());
@@ -226,14 +291,16 @@ impl Pool {
                 }
             }
         }
-        job.work();
+        job.work(&mut arena.0);
         if helpers > 0 {
             // Unlist it (a worker may have done so already) so no new thread enters.
             self.shared.jobs.lock().unwrap_or_else(|e| e.into_inner()).retain(|j| !Arc::ptr_eq(j, &job));
         }
         // SAFETY: as above; `runner` is alive for this whole call.
         job.wait(unsafe { &*job.runner });
-        !job.panicked.load(Ordering::SeqCst)
+        let ok = !job.panicked.load(Ordering::SeqCst);
+        self.give_back(job, arena);
+        ok
     }
 
     /// Runs a cooperative launch: every block on its own thread, all at once (the calling
@@ -281,7 +348,7 @@ fn worker_loop(shared: Arc<Shared>) {
                 jobs = shared.work.wait(jobs).unwrap_or_else(|e| e.into_inner());
             }
         };
-        job.work();
+        WORKER.with(|w| job.work(&mut w.borrow_mut()));
     }
 }
 

@@ -166,9 +166,7 @@ impl Driver {
     /// stream's pending asynchronous error.
     pub fn stream_synchronize(&self, stream: StreamHandle) -> CuResult<()> {
         let (ctx, q) = self.stream_queue(stream)?;
-        for m in ctx.queues().sync_markers(&q) {
-            m.wait();
-        }
+        ctx.queues().with_sync_markers(&q, |markers| markers.iter().for_each(|m| m.wait()));
         self.flush_output(&ctx);
         if let Some(err) = ctx.sticky_error() {
             return Err(fail(err, format_args!("cuStreamSynchronize: sticky error from an earlier kernel fault")));
@@ -183,7 +181,7 @@ impl Driver {
     /// some is pending (the sticky error if the context is poisoned).
     pub fn stream_query(&self, stream: StreamHandle) -> CuResult<()> {
         let (ctx, q) = self.stream_queue(stream)?;
-        if ctx.queues().sync_markers(&q).iter().all(|m| m.is_complete()) {
+        if ctx.queues().with_sync_markers(&q, |markers| markers.iter().all(|m| m.is_complete())) {
             if let Some(err) = ctx.sticky_error() {
                 return Err(err);
             }
