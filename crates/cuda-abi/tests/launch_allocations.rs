@@ -7,7 +7,8 @@
 //! `cuStreamSynchronize`), asynchronously (bursts on a stream, then one synchronization),
 //! through `cuLaunchKernel`, its `_ptsz` twin and `cuLaunchKernelEx` (with an attribute and
 //! with the `extra` packed buffer), with parameter blocks of 16 bytes to 4 KiB and a kernel
-//! with a barrier. A first pass warms up (module load and JIT, stream and worker threads,
+//! with a barrier, and alternating between the legacy and a blocking stream (launches that
+//! wait for the other stream's work). A first pass warms up (module load and JIT, stream and worker threads,
 //! first-use scratch, free lists) and holds a stream back while a deep burst queues behind
 //! it, so that every queue and free list has reached the depth the measured pass needs; the
 //! second pass must then allocate nothing.
@@ -373,6 +374,12 @@ impl Launcher {
         ok(unsafe { cuStreamSynchronize_ptsz(null_mut()) }, "cuStreamSynchronize_ptsz");
         self.blob(2, r ^ 0x55, Via::Ex(null_mut()));
         ok(unsafe { cuCtxSynchronize() }, "cuCtxSynchronize");
+        // Across streams: work on the legacy stream waits for the blocking stream's, and the
+        // blocking stream's next launch for the legacy stream's (a dependency each).
+        self.small(r ^ 0x0f0f, Via::Plain(s));
+        self.small(r ^ 0xf0f0, Via::Plain(null_mut()));
+        self.blob(1, r ^ 0x3333, Via::Plain(s));
+        ok(unsafe { cuCtxSynchronize() }, "cuCtxSynchronize");
         // Asynchronous: a burst of launches of every parameter size, then one sync.
         for i in 0..burst {
             let v = r.wrapping_mul(1000).wrapping_add(i);
@@ -463,7 +470,7 @@ fn steady_state_launches_allocate_nothing() {
     }
     let allocations = ALLOCATIONS.load(Ordering::SeqCst) - before;
     TRACING.store(false, Ordering::SeqCst);
-    let launches = ROUNDS * (4 + BURST);
+    let launches = ROUNDS * (7 + BURST);
 
     l.out_small.check("add_small");
     l.out_reverse.check("reverse_shared");

@@ -76,7 +76,7 @@ impl Driver {
             return Err(fail(CuError::INVALID_HANDLE, format_args!("cuEventRecord: event and stream are in different contexts")));
         }
         let stamp = Arc::new(Stamp::new());
-        let marker = self.submit(&ctx, &q, Vec::new(), Work::Record(stamp.clone()), true);
+        let marker = self.submit(&ctx, &q, None, Work::Record(stamp.clone()), true);
         *e.recorded.lock().unwrap_or_else(|p| p.into_inner()) = Some(Recorded { marker, stamp });
         Ok(())
     }

@@ -44,6 +44,9 @@ use backend_api::{Device, DeviceError, LaunchConfig};
 use crate::context::Context;
 use crate::function::Function;
 use crate::params::{ParamBuffer, SpareParams};
+
+mod deps;
+use deps::Deps;
 use crate::{CuError, CuResult};
 
 /// How long an idle queue keeps its worker thread.
@@ -93,7 +96,7 @@ impl Launch {
 
 struct Op {
     seq: u64,
-    deps: Vec<Marker>,
+    deps: Deps,
     work: Work,
     /// Where a waiting caller wants the result (synchronous operations).
     report: Option<Arc<Report>>,
@@ -258,7 +261,7 @@ impl Queue {
     }
 
     /// Appends an operation; starts the worker if needed. Returns its sequence number.
-    fn push(self: &Arc<Self>, deps: Vec<Marker>, work: Work, report: Option<Arc<Report>>) -> u64 {
+    fn push(self: &Arc<Self>, deps: Deps, work: Work, report: Option<Arc<Report>>) -> u64 {
         let mut st = self.state();
         let seq = self.submitted.load(Ordering::Relaxed) + 1;
         self.submitted.store(seq, Ordering::Release);
@@ -367,7 +370,7 @@ impl Queue {
 
     /// Runs one operation (the caller holds the `running` token).
     fn execute(&self, op: Op) {
-        for d in &op.deps {
+        for d in op.deps.iter() {
             d.wait();
         }
         match op.work {
@@ -489,15 +492,17 @@ impl ContextQueues {
     }
 
     /// The markers an operation submitted to `q` must wait for (legacy-stream semantics).
-    pub(crate) fn implicit_deps(&self, q: &Arc<Queue>) -> Vec<Marker> {
+    pub(crate) fn implicit_deps(&self, q: &Arc<Queue>) -> Deps {
+        let mut deps = Deps::default();
         if !q.blocking {
-            return Vec::new();
+            return deps;
         }
         if q.kind == QueueKind::Legacy {
-            self.list().iter().filter(|o| o.blocking && !Arc::ptr_eq(o, q)).filter_map(|o| o.tail()).collect()
+            deps.extend(self.list().iter().filter(|o| o.blocking && !Arc::ptr_eq(o, q)).filter_map(|o| o.tail()));
         } else {
-            self.legacy.tail().into_iter().collect()
+            deps.extend(self.legacy.tail());
         }
+        deps
     }
 
     /// Calls `f` with the markers a synchronization of `q` waits for: its own tail, and
@@ -533,12 +538,12 @@ fn with_marker_scratch<R>(f: impl FnOnce(&mut Vec<Marker>) -> R) -> R {
 impl crate::Driver {
     /// Submits `work` to `q`. With `inline_ok`, an operation whose queue is idle and whose
     /// dependencies are complete runs right here on the calling thread.
-    pub(crate) fn submit(&self, ctx: &Context, q: &Arc<Queue>, extra_deps: Vec<Marker>, work: Work, inline_ok: bool) -> Marker {
+    pub(crate) fn submit(&self, ctx: &Context, q: &Arc<Queue>, extra_dep: Option<Marker>, work: Work, inline_ok: bool) -> Marker {
         let mut deps = ctx.queues().implicit_deps(q);
-        deps.extend(extra_deps.into_iter().filter(|m| !m.is_complete()));
+        deps.extend(extra_dep.filter(|m| !m.is_complete()));
         if inline_ok && deps.iter().all(|m| m.is_complete()) {
             if let Some(seq) = q.begin_inline() {
-                q.execute(Op { seq, deps: Vec::new(), work, report: None });
+                q.execute(Op { seq, deps: Deps::default(), work, report: None });
                 q.finish(seq);
                 return Marker { queue: q.clone(), seq };
             }
@@ -554,7 +559,7 @@ impl crate::Driver {
         let report = Arc::new(Report::default());
         if deps.iter().all(|m| m.is_complete()) {
             if let Some(seq) = q.begin_inline() {
-                q.execute(Op { seq, deps: Vec::new(), work: Work::Run(f), report: Some(report.clone()) });
+                q.execute(Op { seq, deps: Deps::default(), work: Work::Run(f), report: Some(report.clone()) });
                 q.finish(seq);
                 return self.finish_sync(ctx, report.take());
             }

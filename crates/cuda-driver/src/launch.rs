@@ -214,7 +214,7 @@ impl Driver {
         let config = LaunchConfig { grid, block, dynamic_shared_bytes: shared_bytes };
         // CUDA flushes device printf output at the start of a launch.
         self.flush_output(&ctx);
-        self.submit(&ctx, &queue, Vec::new(), Work::Launch(Launch { function, config, cooperative, params }), false);
+        self.submit(&ctx, &queue, None, Work::Launch(Launch { function, config, cooperative, params }), false);
         Ok(())
     }
 

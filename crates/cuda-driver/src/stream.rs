@@ -243,7 +243,7 @@ impl Driver {
         }
         if let Some(marker) = e.marker() {
             if !marker.is_complete() && !Arc::ptr_eq(marker.queue(), &q) {
-                self.submit(&ctx, &q, vec![marker], Work::Nop, true);
+                self.submit(&ctx, &q, Some(marker), Work::Nop, true);
             }
         }
         Ok(())
@@ -254,7 +254,7 @@ impl Driver {
     /// sticky error, if a kernel faulted); later operations wait for it to return.
     pub fn launch_host_func(&self, stream: StreamHandle, f: HostFn) -> CuResult<()> {
         let (ctx, q) = self.stream_queue(stream)?;
-        self.submit(&ctx, &q, Vec::new(), Work::Host(f), false);
+        self.submit(&ctx, &q, None, Work::Host(f), false);
         Ok(())
     }
 }
