@@ -92,8 +92,10 @@ const BLOCK: u32 = 64;
 const GRID: u32 = 4;
 const N: usize = (BLOCK * GRID) as usize;
 
-/// `out[i] += v + i`; `out[gid] += v + reversed gid` through shared memory and a barrier;
-/// `add_blob_W`: `out[i] += blob[i % W] ^ n` (the array read at a register offset).
+/// `out[i] += v + i`; `out[gid] += v + (even threads of the block)` by `bar.red.popc` (a
+/// kernel that runs as one fiber per thread); `out[gid] += v + reversed gid` through shared
+/// memory and a barrier (barrier regions); `add_blob_W`: `out[i] += blob[i % W] ^ n` (the
+/// array read at a register offset).
 fn ptx() -> String {
     let mut text = String::from(
         "
@@ -127,6 +129,33 @@ fn ptx() -> String {
     add.s32 %r9, %r7, %r8;
     st.global.u32 [%rd4], %r9;
 DONE:
+    ret;
+}
+
+.visible .entry count_even(
+    .param .u64 out,
+    .param .u32 v
+)
+{
+    .reg .pred %p;
+    .reg .b32 %r<10>;
+    .reg .b64 %rd<5>;
+    ld.param.u64 %rd1, [out];
+    ld.param.u32 %r1, [v];
+    mov.u32 %r2, %tid.x;
+    mov.u32 %r3, %ntid.x;
+    mov.u32 %r4, %ctaid.x;
+    mad.lo.s32 %r5, %r4, %r3, %r2;
+    and.b32 %r6, %r2, 1;
+    setp.eq.u32 %p, %r6, 0;
+    bar.red.popc.u32 %r7, 0, %p;
+    add.s32 %r8, %r1, %r7;
+    cvta.to.global.u64 %rd2, %rd1;
+    mul.wide.u32 %rd3, %r5, 4;
+    add.s64 %rd4, %rd2, %rd3;
+    ld.global.u32 %r9, [%rd4];
+    add.s32 %r9, %r9, %r8;
+    st.global.u32 [%rd4], %r9;
     ret;
 }
 
@@ -239,10 +268,12 @@ impl Output {
 /// alive and reused, so that the measured loop itself allocates nothing).
 struct Launcher {
     small: CUfunction,
+    fibers: CUfunction,
     reverse: CUfunction,
     blobs: Vec<(usize, CUfunction)>,
     stream: CUstream,
     out_small: Output,
+    out_fibers: Output,
     out_reverse: Output,
     out_blobs: Vec<Output>,
     /// A packed parameter block for `extra` launches: pointer, blob, count.
@@ -302,6 +333,16 @@ impl Launcher {
         }
     }
 
+    /// `count_even` with value `v`.
+    fn fibers(&mut self, v: u32, via: Via) {
+        let (mut out, mut v_arg) = (self.out_fibers.ptr, v);
+        let mut params = [&mut out as *mut _ as *mut c_void, &mut v_arg as *mut _ as *mut c_void];
+        unsafe { self.launch(self.fibers, via, &mut params, None) };
+        for e in self.out_fibers.expected.iter_mut() {
+            *e = e.wrapping_add(v.wrapping_add(BLOCK / 2));
+        }
+    }
+
     /// `reverse_shared` with value `v`.
     fn reverse(&mut self, v: u32, via: Via) {
         let (mut out, mut v_arg) = (self.out_reverse.ptr, v);
@@ -349,11 +390,11 @@ impl Launcher {
         let mut out = scratch;
         let mut n = blocks * BLOCK;
         let mut v = 0u32;
-        let fs = [self.small, self.reverse, self.blobs[0].1, self.blobs[1].1, self.blobs[2].1];
+        let fs = [self.small, self.reverse, self.fibers, self.blobs[0].1, self.blobs[1].1, self.blobs[2].1];
         for (i, f) in fs.into_iter().enumerate() {
             let mut params: Vec<*mut c_void> = match i {
                 0 => vec![&mut out as *mut _ as *mut c_void, &mut v as *mut _ as *mut c_void, &mut n as *mut _ as *mut c_void],
-                1 => vec![&mut out as *mut _ as *mut c_void, &mut v as *mut _ as *mut c_void],
+                1 | 2 => vec![&mut out as *mut _ as *mut c_void, &mut v as *mut _ as *mut c_void],
                 _ => vec![&mut out as *mut _ as *mut c_void, self.blob.as_mut_ptr() as *mut c_void, &mut n as *mut _ as *mut c_void],
             };
             let r = unsafe { cuLaunchKernel(f, blocks, 1, 1, BLOCK, 1, 1, 0, self.stream, params.as_mut_ptr(), null_mut()) };
@@ -372,6 +413,8 @@ impl Launcher {
         ok(unsafe { cuStreamSynchronize(s) }, "cuStreamSynchronize");
         self.reverse(r, Via::PerThread);
         ok(unsafe { cuStreamSynchronize_ptsz(null_mut()) }, "cuStreamSynchronize_ptsz");
+        self.fibers(r, Via::PerThread);
+        ok(unsafe { cuStreamSynchronize_ptsz(null_mut()) }, "cuStreamSynchronize_ptsz");
         self.blob(2, r ^ 0x55, Via::Ex(null_mut()));
         ok(unsafe { cuCtxSynchronize() }, "cuCtxSynchronize");
         // Across streams: work on the legacy stream waits for the blocking stream's, and the
@@ -383,12 +426,13 @@ impl Launcher {
         // Asynchronous: a burst of launches of every parameter size, then one sync.
         for i in 0..burst {
             let v = r.wrapping_mul(1000).wrapping_add(i);
-            match i % 6 {
+            match i % 7 {
                 0 => self.small(v, Via::Plain(s)),
                 1 => self.blob(0, v, Via::Plain(s)),
                 2 => self.blob(1, v, Via::Extra(s)),
                 3 => self.blob(2, v, Via::Plain(s)),
                 4 => self.reverse(v, Via::Ex(s)),
+                5 => self.fibers(v, Via::Plain(s)),
                 _ => self.blob(2, v, Via::Extra(s)),
             }
         }
@@ -428,10 +472,12 @@ fn steady_state_launches_allocate_nothing() {
     ok(unsafe { cuStreamCreate(&mut stream, 0) }, "cuStreamCreate");
     let mut l = Launcher {
         small: function("add_small"),
+        fibers: function("count_even"),
         reverse: function("reverse_shared"),
         blobs: BLOB_WORDS.iter().map(|&w| (w, function(&format!("add_blob_{w}")))).collect(),
         stream,
         out_small: Output::new(),
+        out_fibers: Output::new(),
         out_reverse: Output::new(),
         out_blobs: BLOB_WORDS.iter().map(|_| Output::new()).collect(),
         packed: vec![0; 8 + BLOB_WORDS[2] / 2 + 1],
@@ -470,9 +516,10 @@ fn steady_state_launches_allocate_nothing() {
     }
     let allocations = ALLOCATIONS.load(Ordering::SeqCst) - before;
     TRACING.store(false, Ordering::SeqCst);
-    let launches = ROUNDS * (7 + BURST);
+    let launches = ROUNDS * (8 + BURST);
 
     l.out_small.check("add_small");
+    l.out_fibers.check("count_even");
     l.out_reverse.check("reverse_shared");
     for (i, out) in l.out_blobs.iter().enumerate() {
         out.check(&format!("add_blob_{}", BLOB_WORDS[i]));
