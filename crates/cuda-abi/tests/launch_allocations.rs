@@ -5,7 +5,8 @@
 //! process, the driver's stream workers and the device's block workers included) counts
 //! allocations while kernels are launched synchronously (launch + `cuCtxSynchronize` /
 //! `cuStreamSynchronize`), asynchronously (bursts on a stream, then one synchronization),
-//! through `cuLaunchKernel`, its `_ptsz` twin and `cuLaunchKernelEx` (with an attribute and
+//! through `cuLaunchKernel` (with a `CUfunction`, and with a library's `CUkernel` as
+//! cudart 13 passes it), its `_ptsz` twin and `cuLaunchKernelEx` (with an attribute and
 //! with the `extra` packed buffer), with parameter blocks of 16 bytes to 4 KiB and a kernel
 //! with a barrier, and alternating between the legacy and a blocking stream (launches that
 //! wait for the other stream's work). A first pass warms up (module load and JIT, stream and worker threads,
@@ -31,6 +32,7 @@ use cuda::exports::context::*;
 use cuda::exports::device::*;
 use cuda::exports::init::*;
 use cuda::exports::launch::*;
+use cuda::exports::library::*;
 use cuda::exports::memcpy::*;
 use cuda::exports::memory::*;
 use cuda::exports::module::*;
@@ -268,6 +270,8 @@ impl Output {
 /// alive and reused, so that the measured loop itself allocates nothing).
 struct Launcher {
     small: CUfunction,
+    /// `add_small` as a `CUkernel` of a library loaded from the same PTX.
+    small_kernel: CUfunction,
     fibers: CUfunction,
     reverse: CUfunction,
     blobs: Vec<(usize, CUfunction)>,
@@ -325,9 +329,15 @@ impl Launcher {
 
     /// `add_small` with value `v`.
     fn small(&mut self, v: u32, via: Via) {
+        self.small_through(self.small, v, via);
+    }
+
+    /// `add_small` with value `v`, launched through `f`: its `CUfunction`, or its `CUkernel`
+    /// from a library (what cudart 13 passes to `cuLaunchKernel`).
+    fn small_through(&mut self, f: CUfunction, v: u32, via: Via) {
         let (mut out, mut v_arg, mut n) = (self.out_small.ptr, v, N as u32);
         let mut params = [&mut out as *mut _ as *mut c_void, &mut v_arg as *mut _ as *mut c_void, &mut n as *mut _ as *mut c_void];
-        unsafe { self.launch(self.small, via, &mut params, None) };
+        unsafe { self.launch(f, via, &mut params, None) };
         for (i, e) in self.out_small.expected.iter_mut().enumerate() {
             *e = e.wrapping_add(v.wrapping_add(i as u32));
         }
@@ -409,6 +419,8 @@ impl Launcher {
         // Synchronous: launch, then synchronize, on each kind of stream.
         self.small(r, Via::Plain(null_mut()));
         ok(unsafe { cuCtxSynchronize() }, "cuCtxSynchronize");
+        self.small_through(self.small_kernel, r ^ 0x7777, Via::Plain(null_mut()));
+        ok(unsafe { cuCtxSynchronize() }, "cuCtxSynchronize");
         self.blob(1, r, Via::Plain(s));
         ok(unsafe { cuStreamSynchronize(s) }, "cuStreamSynchronize");
         self.reverse(r, Via::PerThread);
@@ -427,7 +439,8 @@ impl Launcher {
         for i in 0..burst {
             let v = r.wrapping_mul(1000).wrapping_add(i);
             match i % 7 {
-                0 => self.small(v, Via::Plain(s)),
+                0 if i % 2 == 0 => self.small(v, Via::Plain(s)),
+                0 => self.small_through(self.small_kernel, v, Via::Plain(s)),
                 1 => self.blob(0, v, Via::Plain(s)),
                 2 => self.blob(1, v, Via::Extra(s)),
                 3 => self.blob(2, v, Via::Plain(s)),
@@ -468,10 +481,15 @@ fn steady_state_launches_allocate_nothing() {
         ok(unsafe { cuModuleGetFunction(&mut f, module, name.as_ptr()) }, "cuModuleGetFunction");
         f
     };
+    let mut library: CUlibrary = null_mut();
+    ok(unsafe { cuLibraryLoadData(&mut library, text.as_ptr().cast(), null_mut(), null_mut(), 0, null_mut(), null_mut(), 0) }, "cuLibraryLoadData");
+    let mut small_kernel: CUkernel = null_mut();
+    ok(unsafe { cuLibraryGetKernel(&mut small_kernel, library, c"add_small".as_ptr()) }, "cuLibraryGetKernel");
     let mut stream: CUstream = null_mut();
     ok(unsafe { cuStreamCreate(&mut stream, 0) }, "cuStreamCreate");
     let mut l = Launcher {
         small: function("add_small"),
+        small_kernel: small_kernel.cast(),
         fibers: function("count_even"),
         reverse: function("reverse_shared"),
         blobs: BLOB_WORDS.iter().map(|&w| (w, function(&format!("add_blob_{w}")))).collect(),
@@ -516,7 +534,7 @@ fn steady_state_launches_allocate_nothing() {
     }
     let allocations = ALLOCATIONS.load(Ordering::SeqCst) - before;
     TRACING.store(false, Ordering::SeqCst);
-    let launches = ROUNDS * (8 + BURST);
+    let launches = ROUNDS * (9 + BURST);
 
     l.out_small.check("add_small");
     l.out_fibers.check("count_even");
