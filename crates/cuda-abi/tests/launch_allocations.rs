@@ -8,8 +8,8 @@
 //! through `cuLaunchKernel` (with a `CUfunction`, and with a library's `CUkernel` as
 //! cudart 13 passes it), its `_ptsz` twin and `cuLaunchKernelEx` (with an attribute and
 //! with the `extra` packed buffer), with parameter blocks of 16 bytes to 4 KiB and a kernel
-//! with a barrier, and alternating between the legacy and a blocking stream (launches that
-//! wait for the other stream's work). A first pass warms up (module load and JIT, stream and worker threads,
+//! with a barrier, alternating between the legacy and a blocking stream (launches that wait
+//! for the other stream's work), with events recorded, timed and waited for. A first pass warms up (module load and JIT, stream and worker threads,
 //! first-use scratch, free lists) and holds a stream back while a deep burst queues behind
 //! it, so that every queue and free list has reached the depth the measured pass needs; the
 //! second pass must then allocate nothing.
@@ -30,6 +30,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use cuda::exports::context::*;
 use cuda::exports::device::*;
+use cuda::exports::event::*;
 use cuda::exports::init::*;
 use cuda::exports::launch::*;
 use cuda::exports::library::*;
@@ -276,6 +277,8 @@ struct Launcher {
     reverse: CUfunction,
     blobs: Vec<(usize, CUfunction)>,
     stream: CUstream,
+    /// Recorded around each burst (timed), and waited for by the per-thread stream.
+    events: [CUevent; 2],
     out_small: Output,
     out_fibers: Output,
     out_reverse: Output,
@@ -435,7 +438,15 @@ impl Launcher {
         self.small(r ^ 0xf0f0, Via::Plain(null_mut()));
         self.blob(1, r ^ 0x3333, Via::Plain(s));
         ok(unsafe { cuCtxSynchronize() }, "cuCtxSynchronize");
-        // Asynchronous: a burst of launches of every parameter size, then one sync.
+        // An event: the per-thread stream's launch waits for the blocking stream's.
+        self.small(r ^ 0x5a5a, Via::Plain(s));
+        ok(unsafe { cuEventRecord(self.events[0], s) }, "cuEventRecord");
+        ok(unsafe { cuStreamWaitEvent_ptsz(null_mut(), self.events[0], 0) }, "cuStreamWaitEvent_ptsz");
+        self.small(r ^ 0xa5a5, Via::PerThread);
+        ok(unsafe { cuStreamSynchronize_ptsz(null_mut()) }, "cuStreamSynchronize_ptsz");
+        // Asynchronous: a burst of launches of every parameter size, timed by two events,
+        // then one sync.
+        ok(unsafe { cuEventRecord(self.events[0], s) }, "cuEventRecord");
         for i in 0..burst {
             let v = r.wrapping_mul(1000).wrapping_add(i);
             match i % 7 {
@@ -449,7 +460,11 @@ impl Launcher {
                 _ => self.blob(2, v, Via::Extra(s)),
             }
         }
+        ok(unsafe { cuEventRecord(self.events[1], s) }, "cuEventRecord");
         ok(unsafe { cuStreamSynchronize(s) }, "cuStreamSynchronize");
+        let mut ms = -1.0f32;
+        ok(unsafe { cuEventElapsedTime(&mut ms, self.events[0], self.events[1]) }, "cuEventElapsedTime");
+        assert!(ms >= 0.0, "the burst took {ms} ms");
     }
 }
 
@@ -487,6 +502,10 @@ fn steady_state_launches_allocate_nothing() {
     ok(unsafe { cuLibraryGetKernel(&mut small_kernel, library, c"add_small".as_ptr()) }, "cuLibraryGetKernel");
     let mut stream: CUstream = null_mut();
     ok(unsafe { cuStreamCreate(&mut stream, 0) }, "cuStreamCreate");
+    let mut events: [CUevent; 2] = [null_mut(); 2];
+    for e in &mut events {
+        ok(unsafe { cuEventCreate(e, 0) }, "cuEventCreate");
+    }
     let mut l = Launcher {
         small: function("add_small"),
         small_kernel: small_kernel.cast(),
@@ -494,6 +513,7 @@ fn steady_state_launches_allocate_nothing() {
         reverse: function("reverse_shared"),
         blobs: BLOB_WORDS.iter().map(|&w| (w, function(&format!("add_blob_{w}")))).collect(),
         stream,
+        events,
         out_small: Output::new(),
         out_fibers: Output::new(),
         out_reverse: Output::new(),
@@ -534,7 +554,7 @@ fn steady_state_launches_allocate_nothing() {
     }
     let allocations = ALLOCATIONS.load(Ordering::SeqCst) - before;
     TRACING.store(false, Ordering::SeqCst);
-    let launches = ROUNDS * (9 + BURST);
+    let launches = ROUNDS * (11 + BURST);
 
     l.out_small.check("add_small");
     l.out_fibers.check("count_even");
@@ -542,5 +562,5 @@ fn steady_state_launches_allocate_nothing() {
     for (i, out) in l.out_blobs.iter().enumerate() {
         out.check(&format!("add_blob_{}", BLOB_WORDS[i]));
     }
-    assert_eq!(allocations, 0, "{allocations} heap allocations during {launches} steady-state launches (and their synchronizations)");
+    assert_eq!(allocations, 0, "{allocations} heap allocations during {launches} steady-state launches (and their synchronizations and events)");
 }
