@@ -61,6 +61,10 @@ impl BlockRunner for Runner<'_> {
     fn interrupt_if_faulted(&self) {
         self.0.interrupt_if_faulted();
     }
+
+    fn prepare(&self, worker: &mut WorkerState) {
+        self.0.prepare(&mut worker.scratch);
+    }
 }
 
 /// The cooperative-groups grid workspace (`%envreg1:%envreg2` points to it): the
