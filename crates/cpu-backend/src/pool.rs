@@ -289,7 +289,11 @@ impl Pool {
     fn give_back(&self, mut job: Arc<Job>, own: Arena) {
         let mut spares = self.spares.lock().unwrap_or_else(|e| e.into_inner());
         // Every worker has put its arena back: none is inside the job any more.
-        spares.arenas.extend(job.lent.lock().unwrap_or_else(|e| e.into_inner()).drain(..).rev());
+        let mut lent = job.lent.lock().unwrap_or_else(|e| e.into_inner());
+        if !lent.is_empty() {
+            spares.arenas.extend(lent.drain(..).rev());
+        }
+        drop(lent);
         spares.arenas.push(own);
         if let Some(j) = Arc::get_mut(&mut job) {
             // No dangling runner is left behind, even in a job nobody will run.
