@@ -244,7 +244,8 @@ struct Spares {
     arenas: Vec<Arena>,
 }
 
-/// A submitting thread's scratch, lent for one launch.
+/// A scratch arena, lent to one thread (a launch's submitter or a pool worker) for the
+/// length of one launch.
 #[derive(Default)]
 struct Arena(Box<WorkerState>);
 
