@@ -37,3 +37,24 @@ impl Extend<Marker> for Deps {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::{Queue, QueueKind};
+    use std::sync::{Arc, Weak};
+
+    #[test]
+    fn markers_come_back_in_order_inline_or_not() {
+        let device: Arc<dyn backend_api::Device> = crate::fake::FakeDevice::new();
+        let queue = Queue::new(QueueKind::Created, true, Weak::new(), device);
+        // (markers pushed, of them on the heap)
+        for (count, heap) in [(0usize, 0usize), (1, 0), (INLINE_DEPS, 0), (INLINE_DEPS + 1, 1), (INLINE_DEPS + 5, 5)] {
+            let mut deps = Deps::default();
+            deps.extend((1..=count as u64).map(|seq| Marker { queue: queue.clone(), seq }));
+            let seqs: Vec<u64> = deps.iter().map(|m| m.seq).collect();
+            assert_eq!(seqs, (1..=count as u64).collect::<Vec<_>>(), "{count} markers");
+            assert_eq!(deps.more.len(), heap, "{count} markers");
+        }
+    }
+}
