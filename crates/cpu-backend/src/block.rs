@@ -171,6 +171,43 @@ impl LaunchShape<'_> {
         scratch.outer_stack = Some(co.into_stack());
     }
 
+    /// Grows `scratch` to what running this launch's blocks needs (the outer coroutine's
+    /// stack, the shared window, the fibers' or regions' state), so that running them
+    /// allocates nothing: [`crate::pool::BlockRunner::prepare`].
+    pub fn prepare(&self, scratch: &mut BlockScratch) {
+        if scratch.outer_stack.is_none() {
+            scratch.outer_stack = DefaultStack::new(OUTER_STACK_BYTES).ok();
+        }
+        let words = self.shared_bytes().div_ceil(16).max(1);
+        match (self.kernel.block_fn, &self.kernel.regions) {
+            (None, Some(regions)) => self.prepare_region_blocks(regions, &mut scratch.region_blocks),
+            (Some(_), _) => {
+                if scratch.shared.len() < words {
+                    scratch.shared.resize(words, 0);
+                }
+            }
+            (None, None) => {
+                if scratch.shared.len() < words {
+                    scratch.shared.resize(words, 0);
+                }
+                let n = self.block.iter().map(|&d| d as usize).product::<usize>();
+                let warp = (self.kernel.meta.warp_size as usize).clamp(1, MAX_WARP);
+                reserve_total(&mut scratch.ctxs, n);
+                reserve_total(&mut scratch.fiber_rt, n);
+                reserve_total(&mut scratch.fibers, n);
+                reserve_total(&mut scratch.warps, n.div_ceil(warp));
+                // Between blocks every fiber's stack is back in `stacks`.
+                reserve_total(&mut scratch.stacks, n);
+                while scratch.stacks.len() + scratch.fibers.len() < n {
+                    match DefaultStack::new(FIBER_STACK_BYTES) {
+                        Ok(stack) => scratch.stacks.push(stack),
+                        Err(_) => break,
+                    }
+                }
+            }
+        }
+    }
+
     /// Interrupts the threads still running blocks of this launch if it has faulted.
     pub fn interrupt_if_faulted(&self) {
         if self.fault.load(Ordering::Relaxed) != 0 {
@@ -356,17 +393,24 @@ impl LaunchShape<'_> {
 /// Writes each thread's arrival mask into the save area: the lanes of its warp stopped
 /// in the same state (see `compiler_core::lower::regions::warp_split`).
 fn write_arrivals(states: &[u32], save: *mut u8, n: usize, w: WarpExchangeMeta) {
-    let size = w.warp_size as usize;
+    // 32 or 64 lanes (`MAX_WARP`); masks are one bit per lane.
+    let size = (w.warp_size as usize).clamp(1, MAX_WARP);
     let arrived = w.arrived_prefix as usize * n;
-    let mut groups: Vec<(u32, u64)> = Vec::new();
+    // (state, lanes in it) of one warp: at most one group per lane, on the stack (this
+    // runs after every divergent step; a launch allocates nothing in steady state).
+    let mut storage = [(0u32, 0u64); MAX_WARP];
     for (warp, lanes) in states.chunks(size).enumerate() {
-        groups.clear();
+        let mut count = 0;
         for (lane, &s) in lanes.iter().enumerate() {
-            match groups.iter_mut().find(|g| g.0 == s) {
+            match storage[..count].iter_mut().find(|g| g.0 == s) {
                 Some(g) => g.1 |= 1 << lane,
-                None => groups.push((s, 1 << lane)),
+                None => {
+                    storage[count] = (s, 1 << lane);
+                    count += 1;
+                }
             }
         }
+        let groups = &storage[..count];
         for (lane, s) in lanes.iter().enumerate() {
             let mask = groups.iter().find(|g| g.0 == *s).map_or(0, |g| g.1);
             // SAFETY: the arrival array holds an 8-byte element per thread inside the
@@ -381,6 +425,11 @@ fn write_arrivals(states: &[u32], save: *mut u8, n: usize, w: WarpExchangeMeta) 
             };
         }
     }
+}
+
+/// Grows `v` to hold `len` elements without reallocating.
+fn reserve_total<T>(v: &mut Vec<T>, len: usize) {
+    v.reserve(len.saturating_sub(v.len()));
 }
 
 /// Resets every unfinished fiber (without unwinding) and keeps the stacks.

@@ -51,9 +51,9 @@
 //!   so an out-of-bounds access that lands in other mapped memory is not detected.
 
 use corosensei::trap::CoroutineTrapHandler;
-use std::cell::UnsafeCell;
+use std::cell::{Cell, UnsafeCell};
 use std::sync::atomic::{compiler_fence, AtomicBool, AtomicI32, AtomicPtr, AtomicU32, Ordering};
-use std::sync::Once;
+use std::sync::{Once, OnceLock};
 
 /// How a kernel coroutine ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,6 +106,8 @@ struct Slot {
     in_kernel: AtomicBool,
     handler: [UnsafeCell<Option<Handler>>; 2],
     fault: AtomicPtr<AtomicU32>,
+    /// The alternate signal stack mapped for the owner ([`ALTSTACK_BYTES`]), or null.
+    altstack: AtomicPtr<libc::c_void>,
 }
 
 // SAFETY: `handler` cells are written by the owning thread and read only by signal
@@ -119,54 +121,76 @@ const FREE: Slot = Slot {
     in_kernel: AtomicBool::new(false),
     handler: [UnsafeCell::new(None), UnsafeCell::new(None)],
     fault: AtomicPtr::new(std::ptr::null_mut()),
+    altstack: AtomicPtr::new(std::ptr::null_mut()),
 };
 
 static SLOTS: [Slot; MAX_SLOTS] = [FREE; MAX_SLOTS];
 
-/// This thread's slot and alternate signal stack, released when the thread exits.
-struct ThreadSlot {
-    index: usize,
-    altstack: Option<(*mut libc::c_void, usize)>,
+thread_local! {
+    /// This thread's slot index plus one; 0 until the thread first runs kernel code.
+    /// Without a destructor: glibc registers a thread-local's destructor with `calloc`,
+    /// which would make a thread's first launch allocate, whenever that comes (issue 4:
+    /// no allocation per launch). The slot is released by [`slot_key`]'s destructor.
+    static THIS_SLOT: Cell<usize> = const { Cell::new(0) };
 }
 
-impl Drop for ThreadSlot {
-    fn drop(&mut self) {
-        let slot = &SLOTS[self.index];
-        slot.active[OUTER].store(false, Ordering::Relaxed);
-        slot.active[INNER].store(false, Ordering::Relaxed);
-        slot.tid.store(0, Ordering::Release);
-        if let Some((base, size)) = self.altstack.take() {
-            // SAFETY: the thread is exiting and no longer runs kernels; the stack was
-            // mapped by `install_altstack` and is disabled before being unmapped.
-            unsafe {
-                let disable = libc::stack_t { ss_sp: std::ptr::null_mut(), ss_flags: libc::SS_DISABLE, ss_size: 0 };
-                libc::sigaltstack(&disable, std::ptr::null_mut());
-                libc::munmap(base, size);
-            }
+/// The pthread key whose destructor releases an exiting thread's slot (its value is the
+/// slot index plus one). Setting a key's value allocates nothing for the first 32 keys of
+/// the process; `None` if no key could be made (slots are then never released).
+fn slot_key() -> Option<libc::pthread_key_t> {
+    static KEY: OnceLock<Option<libc::pthread_key_t>> = OnceLock::new();
+    *KEY.get_or_init(|| {
+        let mut key: libc::pthread_key_t = 0;
+        // SAFETY: creating a key with a destructor that is safe to call on thread exit.
+        (unsafe { libc::pthread_key_create(&mut key, Some(release_slot)) } == 0).then_some(key)
+    })
+}
+
+/// Releases the slot of an exiting thread (the `slot_key` destructor).
+unsafe extern "C" fn release_slot(value: *mut libc::c_void) {
+    let Some(index) = (value as usize).checked_sub(1).filter(|&i| i < MAX_SLOTS) else { return };
+    let slot = &SLOTS[index];
+    slot.active[OUTER].store(false, Ordering::Relaxed);
+    slot.active[INNER].store(false, Ordering::Relaxed);
+    let altstack = slot.altstack.swap(std::ptr::null_mut(), Ordering::Relaxed);
+    if !altstack.is_null() {
+        // SAFETY: the thread is exiting and no longer runs kernels; the stack was mapped
+        // by `install_altstack` and is disabled before being unmapped.
+        unsafe {
+            let disable = libc::stack_t { ss_sp: std::ptr::null_mut(), ss_flags: libc::SS_DISABLE, ss_size: 0 };
+            libc::sigaltstack(&disable, std::ptr::null_mut());
+            libc::munmap(altstack, ALTSTACK_BYTES);
         }
     }
+    slot.tid.store(0, Ordering::Release);
 }
 
-thread_local! {
-    static THIS_THREAD: ThreadSlot = claim_slot();
-}
-
-fn claim_slot() -> ThreadSlot {
+/// Claims a free slot for the calling thread and gives it an alternate signal stack.
+fn claim_slot() -> usize {
     // SAFETY: gettid has no preconditions.
     let tid = unsafe { libc::gettid() };
     let index = (0..MAX_SLOTS)
         .find(|&i| SLOTS[i].tid.compare_exchange(0, tid, Ordering::AcqRel, Ordering::Relaxed).is_ok())
         .expect("too many threads running kernels at once");
-    ThreadSlot { index, altstack: install_altstack() }
+    SLOTS[index].altstack.store(install_altstack().unwrap_or(std::ptr::null_mut()), Ordering::Relaxed);
+    THIS_SLOT.with(|s| s.set(index + 1));
+    if let Some(key) = slot_key() {
+        // SAFETY: a key made by `slot_key`; the value is a plain integer.
+        unsafe { libc::pthread_setspecific(key, (index + 1) as *const libc::c_void) };
+    }
+    index
 }
+
+/// Bytes of the alternate signal stack of a thread that runs kernels.
+const ALTSTACK_BYTES: usize = 64 * 1024;
 
 /// Gives this thread an alternate signal stack of our own size. A stack the thread
 /// already has is replaced when it is smaller: Rust's runtime gives every thread a
 /// `SIGSTKSZ`-sized one for its stack-overflow message, and the fault handler (which
 /// unwinds a coroutine) needs more than that; overflowing it killed the process when a
-/// kernel overflowed its stack.
-fn install_altstack() -> Option<(*mut libc::c_void, usize)> {
-    const SIZE: usize = 64 * 1024;
+/// kernel overflowed its stack. Returns the new stack, if one was mapped.
+fn install_altstack() -> Option<*mut libc::c_void> {
+    const SIZE: usize = ALTSTACK_BYTES;
     // SAFETY: querying and setting the calling thread's signal stack; the new stack is a
     // fresh private mapping.
     unsafe {
@@ -183,7 +207,7 @@ fn install_altstack() -> Option<(*mut libc::c_void, usize)> {
             libc::munmap(p, SIZE);
             return None;
         }
-        Some((p, SIZE))
+        Some(p)
     }
 }
 
@@ -194,7 +218,11 @@ pub fn in_kernel_flag() -> &'static AtomicBool {
 
 fn this_slot() -> &'static Slot {
     install_handlers();
-    THIS_THREAD.with(|t| &SLOTS[t.index])
+    let index = match THIS_SLOT.with(Cell::get) {
+        0 => claim_slot(),
+        claimed => claimed - 1,
+    };
+    &SLOTS[index]
 }
 
 /// Publishes the coroutines that run kernel code on this thread, for the fault handler.

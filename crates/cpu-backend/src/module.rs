@@ -9,6 +9,12 @@ use compiler_core::host::{compile_ptx, HostError, HostModule, HostOptions};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
+thread_local! {
+    /// Parameter buffers that are not 8-aligned or are shorter than the kernel's list are
+    /// copied here (reused from launch to launch on this thread).
+    static PARAM_COPY: std::cell::Cell<Vec<u64>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
 /// A loaded module.
 pub struct CpuModule {
     host: HostModule,
@@ -54,6 +60,10 @@ impl BlockRunner for Runner<'_> {
 
     fn interrupt_if_faulted(&self) {
         self.0.interrupt_if_faulted();
+    }
+
+    fn prepare(&self, worker: &mut WorkerState) {
+        self.0.prepare(&mut worker.scratch);
     }
 }
 
@@ -129,12 +139,22 @@ impl CpuModule {
         let printf = PrintfBuffer::default();
         // The generated code assumes an 8-aligned buffer at least as large as the kernel's
         // parameter list (`target/host.rs` declares it `align 8 dereferenceable(size)`).
-        let size = params.len().max(k.meta.param_buffer_size);
-        let mut words = vec![0u64; size.div_ceil(8).max(1)];
-        // SAFETY: `words` holds at least `size >= params.len()` bytes.
-        unsafe { std::ptr::copy_nonoverlapping(params.as_ptr(), words.as_mut_ptr() as *mut u8, params.len()) };
-        // SAFETY: the u64 buffer is viewed as its `size` bytes.
-        let params = unsafe { std::slice::from_raw_parts(words.as_ptr() as *const u8, size) };
+        // The driver's buffers are (`cuda-driver/src/params.rs`) and are used in place;
+        // anything else is copied into this thread's reusable words.
+        let in_place = params.as_ptr() as usize % 8 == 0 && params.len() >= k.meta.param_buffer_size;
+        let mut copy = Vec::new();
+        let params = if in_place {
+            params
+        } else {
+            let size = params.len().max(k.meta.param_buffer_size);
+            copy = PARAM_COPY.try_with(|c| c.take()).unwrap_or_default();
+            copy.clear();
+            copy.resize(size.div_ceil(8).max(1), 0u64);
+            // SAFETY: `copy` holds at least `size >= params.len()` bytes.
+            unsafe { std::ptr::copy_nonoverlapping(params.as_ptr(), copy.as_mut_ptr() as *mut u8, params.len()) };
+            // SAFETY: the u64 buffer is viewed as its `size` bytes.
+            unsafe { std::slice::from_raw_parts(copy.as_ptr() as *const u8, size) }
+        };
         let workspace = GridWorkspace([8, 0, 0, 0]);
         let mut envreg = [0u32; 32];
         if cooperative {
@@ -157,6 +177,9 @@ impl CpuModule {
         let order = if k.meta.blocks_communicate { BlockOrder::OneByOne } else { BlockOrder::Runs };
         let ok = if cooperative { self.pool.run_cooperative(total, &runner) } else { self.pool.run(total, order, &runner) };
         self.output.complete(&printf);
+        if copy.capacity() > 0 {
+            let _ = PARAM_COPY.try_with(|c| c.set(copy));
+        }
         if !ok {
             fault::record(&fault, fault::FAULT_INTERNAL);
         }

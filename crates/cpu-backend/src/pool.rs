@@ -105,10 +105,16 @@ pub trait BlockRunner: Sync {
     /// Called now and then while the submitter waits for the last blocks: if the launch
     /// has failed, interrupt the threads still running its blocks.
     fn interrupt_if_faulted(&self) {}
+    /// Grows `worker`'s scratch to what this launch's blocks need, so that running them
+    /// allocates nothing (called on the submitting thread, for every arena it lends).
+    fn prepare(&self, worker: &mut WorkerState) {
+        let _ = worker;
+    }
 }
 
 struct Job {
     /// Lifetime-erased: `Pool::run` does not return before every thread is done with it.
+    /// Between launches (in the pool's [`Spares`]) it points to [`NoBlocks`].
     runner: *const (dyn BlockRunner + 'static),
     cursor: BlockCursor,
     /// Threads inside `run_blocks` of this job.
@@ -117,35 +123,71 @@ struct Job {
     /// Signalled when the last thread leaves an exhausted job.
     done: Mutex<()>,
     done_cv: Condvar,
+    /// Scratch arenas prepared for the workers that join (see [`Spares`]); a worker
+    /// takes one while it runs blocks and puts it back.
+    lent: Mutex<Vec<Arena>>,
 }
 
 // SAFETY: the runner is `Sync` and outlives the job (see `Pool::run`).
 unsafe impl Send for Job {}
 unsafe impl Sync for Job {}
 
+/// The runner of a job between launches; never called (its cursor is exhausted).
+struct NoBlocks;
+
+impl BlockRunner for NoBlocks {
+    fn run_blocks(&self, _cursor: &BlockCursor, _worker: &mut WorkerState) {}
+}
+
+static NO_BLOCKS: NoBlocks = NoBlocks;
+
 impl Job {
-    /// Runs blocks of this job on the calling thread.
-    fn work(&self) {
+    fn idle() -> Job {
+        Job {
+            runner: &NO_BLOCKS,
+            cursor: BlockCursor::new(0, BlockOrder::OneByOne, 1),
+            active: AtomicUsize::new(0),
+            panicked: AtomicBool::new(false),
+            done: Mutex::new(()),
+            done_cv: Condvar::new(),
+            lent: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Runs blocks of this job on the calling thread: with `own` scratch (the submitter),
+    /// else with an arena the job lends (a worker; its own thread's scratch when the job
+    /// has none left).
+    fn work(&self, own: Option<&mut WorkerState>) {
         self.active.fetch_add(1, Ordering::SeqCst);
         if !self.cursor.exhausted() {
-            let ok = catch_unwind(AssertUnwindSafe(|| {
-                WORKER.with(|w| {
-                    let mut w = w.borrow_mut();
-                    // SAFETY: see `Job::runner`: a thread only gets here while the job's
-                    // submitter waits for `active` to drop to 0.
-                    let runner = unsafe { &*self.runner };
-                    runner.run_blocks(&self.cursor, &mut w);
-                })
-            }))
-            .is_ok();
-            if !ok {
-                self.panicked.store(true, Ordering::SeqCst);
-                self.cursor.stop();
+            match own {
+                Some(scratch) => self.run_blocks(scratch),
+                None => {
+                    let lent = self.lent.lock().unwrap_or_else(|e| e.into_inner()).pop();
+                    match lent {
+                        Some(mut arena) => {
+                            self.run_blocks(&mut arena.0);
+                            self.lent.lock().unwrap_or_else(|e| e.into_inner()).push(arena);
+                        }
+                        None => WORKER.with(|w| self.run_blocks(&mut w.borrow_mut())),
+                    }
+                }
             }
         }
         if self.active.fetch_sub(1, Ordering::SeqCst) == 1 && self.cursor.exhausted() {
             let _g = self.done.lock().unwrap_or_else(|e| e.into_inner());
             self.done_cv.notify_all();
+        }
+    }
+
+    fn run_blocks(&self, scratch: &mut WorkerState) {
+        // SAFETY: see `Job::runner`: a thread only gets here while the job's submitter
+        // waits for `active` to drop to 0.
+        let runner = unsafe { &*self.runner };
+        let ok = catch_unwind(AssertUnwindSafe(|| runner.run_blocks(&self.cursor, scratch))).is_ok();
+        if !ok {
+            self.panicked.store(true, Ordering::SeqCst);
+            self.cursor.stop();
         }
     }
 
@@ -173,23 +215,92 @@ struct Shared {
 pub struct Pool {
     shared: Arc<Shared>,
     workers: usize,
+    spares: Mutex<Spares>,
 }
 
 thread_local! {
+    /// A thread's own scratch: cooperative block threads', and a pool worker's when a job
+    /// has no arena left to lend it.
     static WORKER: RefCell<WorkerState> = RefCell::new(WorkerState::default());
 }
+
+/// What launches borrow and give back, so that a launch allocates nothing in steady state:
+/// jobs, and scratch arenas (shared window, stacks, region and fiber state).
+///
+/// A worker may still hold a finished job for a moment (it drops its reference after
+/// leaving the job), so a job is reused only once nobody else references it; each worker
+/// holds at most one job, so with one spare job per pool thread one is always free to a
+/// lone submitter.
+///
+/// Scratch is not per thread: which threads run a launch's blocks changes from launch to
+/// launch (the submitter is a stream worker or an application thread; a pool worker may
+/// wake up too late to get a block of a small grid), so a thread's own scratch would grow
+/// at a random later launch. Instead a launch takes an arena for its submitter and one
+/// for each pool worker, grows all of them to what its blocks need before any block runs
+/// ([`BlockRunner::prepare`]), and gives them back in the same order: in steady state the
+/// same arenas serve each launch and have already grown for its kernel.
+struct Spares {
+    jobs: Vec<Arc<Job>>,
+    arenas: Vec<Arena>,
+}
+
+/// A scratch arena, lent to one thread (a launch's submitter or a pool worker) for the
+/// length of one launch.
+#[derive(Default)]
+struct Arena(Box<WorkerState>);
+
+// SAFETY: between launches a scratch is only memory (buffers, coroutine stacks, fibers of
+// an abandoned block that are never resumed, only reset): no coroutine runs on it and no
+// thread refers to it, so another thread may take it over. Its raw pointers are stale
+// until the next block overwrites them.
+unsafe impl Send for Arena {}
 
 impl Pool {
     pub fn new(workers: usize) -> Arc<Pool> {
         let workers = std::env::var("CUDA_CPU_THREADS").ok().and_then(|s| s.parse().ok()).filter(|&n| n > 0).unwrap_or(workers.max(1));
         crate::fault::install_handlers();
-        let shared = Arc::new(Shared { jobs: Mutex::new(VecDeque::new()), work: Condvar::new() });
+        // Room for the jobs of many concurrent streams: listing a job allocates nothing.
+        let shared = Arc::new(Shared { jobs: Mutex::new(VecDeque::with_capacity(64)), work: Condvar::new() });
         // The submitting thread runs blocks too, so one worker fewer keeps one thread per core.
         for i in 0..workers.saturating_sub(1) {
             let s = shared.clone();
             std::thread::Builder::new().name(format!("cuda-cpu-{i}")).spawn(move || worker_loop(s)).expect("spawn worker thread");
         }
-        Arc::new(Pool { shared, workers })
+        let jobs = (0..workers).map(|_| Arc::new(Job::idle())).collect();
+        Arc::new(Pool { shared, workers, spares: Mutex::new(Spares { jobs, arenas: Vec::new() }) })
+    }
+
+    /// A job nobody else references, lending `lend` arenas to workers, and an arena for
+    /// the submitter, for one launch. (New ones only until there are enough for the
+    /// launches that run at once.)
+    fn take_spares(&self, lend: usize) -> (Arc<Job>, Arena) {
+        let mut spares = self.spares.lock().unwrap_or_else(|e| e.into_inner());
+        let free = spares.jobs.iter_mut().position(|j| Arc::get_mut(j).is_some());
+        let mut job = free.map(|i| spares.jobs.swap_remove(i)).unwrap_or_else(|| Arc::new(Job::idle()));
+        let own = spares.arenas.pop().unwrap_or_default();
+        let j = Arc::get_mut(&mut job).expect("a spare job is referenced by nobody else");
+        let lent = j.lent.get_mut().unwrap_or_else(|e| e.into_inner());
+        for _ in 0..lend {
+            lent.push(spares.arenas.pop().unwrap_or_default());
+        }
+        (job, own)
+    }
+
+    /// Returns what [`Pool::take_spares`] lent once the launch is over, in reverse order.
+    fn give_back(&self, mut job: Arc<Job>, own: Arena) {
+        let mut spares = self.spares.lock().unwrap_or_else(|e| e.into_inner());
+        // Every worker has put its arena back: none is inside the job any more.
+        let mut lent = job.lent.lock().unwrap_or_else(|e| e.into_inner());
+        if !lent.is_empty() {
+            spares.arenas.extend(lent.drain(..).rev());
+        }
+        drop(lent);
+        spares.arenas.push(own);
+        if let Some(j) = Arc::get_mut(&mut job) {
+            // No dangling runner is left behind, even in a job nobody will run.
+            j.runner = &NO_BLOCKS;
+        }
+        spares.jobs.push(job);
     }
 
     /// Threads that run blocks of a launch at once (workers plus the submitting thread).
@@ -207,15 +318,23 @@ impl Pool {
         // SAFETY: we wait below until no thread is inside the job any more, so erasing
         // the lifetime never lets a worker see a dangling runner.
         let runner: *const (dyn BlockRunner + 'static) = unsafe { std::mem::transmute(runner as *const dyn BlockRunner) };
-        let job = Arc::new(Job {
-            runner,
-            cursor: BlockCursor::new(total, order, self.workers),
-            active: AtomicUsize::new(0),
-            panicked: AtomicBool::new(false),
-            done: Mutex::new(()),
-            done_cv: Condvar::new(),
-        });
         let helpers = (total - 1).min(self.workers.saturating_sub(1) as u64);
+        // Any worker may join a listed job: lend an arena to each.
+        let lend = if helpers > 0 { self.workers - 1 } else { 0 };
+        let (mut job, mut arena) = self.take_spares(lend);
+        {
+            let j = Arc::get_mut(&mut job).expect("a spare job is referenced by nobody else");
+            j.runner = runner;
+            j.cursor = BlockCursor::new(total, order, self.workers);
+            *j.active.get_mut() = 0;
+            *j.panicked.get_mut() = false;
+            // SAFETY: as above.
+            let runner = unsafe { &*runner };
+            for a in j.lent.get_mut().unwrap_or_else(|e| e.into_inner()).iter_mut() {
+                runner.prepare(&mut a.0);
+            }
+            runner.prepare(&mut arena.0);
+        }
         if helpers > 0 {
             self.shared.jobs.lock().unwrap_or_else(|e| e.into_inner()).push_back(job.clone());
             if helpers as usize + 1 >= self.workers {
@@ -226,14 +345,16 @@ impl Pool {
                 }
             }
         }
-        job.work();
+        job.work(Some(&mut arena.0));
         if helpers > 0 {
             // Unlist it (a worker may have done so already) so no new thread enters.
             self.shared.jobs.lock().unwrap_or_else(|e| e.into_inner()).retain(|j| !Arc::ptr_eq(j, &job));
         }
         // SAFETY: as above; `runner` is alive for this whole call.
         job.wait(unsafe { &*job.runner });
-        !job.panicked.load(Ordering::SeqCst)
+        let ok = !job.panicked.load(Ordering::SeqCst);
+        self.give_back(job, arena);
+        ok
     }
 
     /// Runs a cooperative launch: every block on its own thread, all at once (the calling
@@ -281,7 +402,7 @@ fn worker_loop(shared: Arc<Shared>) {
                 jobs = shared.work.wait(jobs).unwrap_or_else(|e| e.into_inner());
             }
         };
-        job.work();
+        job.work(None);
     }
 }
 

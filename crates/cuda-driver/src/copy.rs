@@ -271,7 +271,7 @@ impl Driver {
         if wait {
             self.submit_and_wait(ctx, &q, run)
         } else {
-            self.submit(ctx, &q, Vec::new(), Work::Run(run), false);
+            self.submit(ctx, &q, None, Work::Run(run), false);
             Ok(())
         }
     }
@@ -580,7 +580,7 @@ impl Driver {
         match on {
             On::Blocking(_) => self.submit_and_wait(&ctx, &q, run),
             On::Async(_) => {
-                self.submit(&ctx, &q, Vec::new(), Work::Run(run), false);
+                self.submit(&ctx, &q, None, Work::Run(run), false);
                 Ok(())
             }
         }

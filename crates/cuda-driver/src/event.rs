@@ -75,9 +75,15 @@ impl Driver {
         if ctx.handle != e.ctx {
             return Err(fail(CuError::INVALID_HANDLE, format_args!("cuEventRecord: event and stream are in different contexts")));
         }
-        let stamp = Arc::new(Stamp::new());
-        let marker = self.submit(&ctx, &q, Vec::new(), Work::Record(stamp.clone()), true);
-        *e.recorded.lock().unwrap_or_else(|p| p.into_inner()) = Some(Recorded { marker, stamp });
+        // Held while the record is queued, so other calls see the old record or the new
+        // one. Queued work never takes an event's lock, so this cannot deadlock.
+        let mut recorded = e.recorded.lock().unwrap_or_else(|p| p.into_inner());
+        // The last record's stamp is reused once its operation has run and nobody else
+        // reads it: recording an event allocates nothing in steady state.
+        let reused = recorded.as_mut().and_then(|r| Arc::get_mut(&mut r.stamp).map(|s| *s = Stamp::new()).map(|()| r.stamp.clone()));
+        let stamp = reused.unwrap_or_else(|| Arc::new(Stamp::new()));
+        let marker = self.submit(&ctx, &q, None, Work::Record(stamp.clone()), true);
+        *recorded = Some(Recorded { marker, stamp });
         Ok(())
     }
 

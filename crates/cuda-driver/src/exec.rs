@@ -39,9 +39,14 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
-use backend_api::{Device, DeviceError};
+use backend_api::{Device, DeviceError, LaunchConfig};
 
 use crate::context::Context;
+use crate::function::Function;
+use crate::params::{ParamBuffer, SpareParams};
+
+mod deps;
+use deps::Deps;
 use crate::{CuError, CuResult};
 
 /// How long an idle queue keeps its worker thread.
@@ -57,7 +62,9 @@ pub(crate) type Stamp = OnceLock<Instant>;
 
 /// One operation.
 pub(crate) enum Work {
-    /// A launch, copy or fill.
+    /// A kernel launch (its own variant, not a boxed closure: launches allocate nothing).
+    Launch(Launch),
+    /// A copy or fill.
     Run(RunFn),
     /// `cuLaunchHostFunc` / `cuStreamAddCallback`.
     Host(HostFn),
@@ -67,9 +74,29 @@ pub(crate) enum Work {
     Nop,
 }
 
+/// A queued kernel launch: everything it needs, owned, with its parameter block inline or
+/// in a spare buffer of its queue ([`crate::params`]).
+pub(crate) struct Launch {
+    pub(crate) function: Arc<Function>,
+    pub(crate) config: LaunchConfig,
+    pub(crate) cooperative: bool,
+    pub(crate) params: ParamBuffer,
+}
+
+impl Launch {
+    fn run(&self) -> Result<(), DeviceError> {
+        let (module, name, params) = (&self.function.loaded, self.function.name_str(), self.params.bytes());
+        if self.cooperative {
+            module.launch_cooperative(name, &self.config, params)
+        } else {
+            module.launch(name, &self.config, params)
+        }
+    }
+}
+
 struct Op {
     seq: u64,
-    deps: Vec<Marker>,
+    deps: Deps,
     work: Work,
     /// Where a waiting caller wants the result (synchronous operations).
     report: Option<Arc<Report>>,
@@ -126,6 +153,8 @@ pub(crate) struct Queue {
     completed: AtomicU64,
     state: Mutex<QState>,
     cv: Condvar,
+    /// Parameter buffers of this queue's launches that have run, for the next ones.
+    spare_params: SpareParams,
 }
 
 /// The point right after operation `seq` of `queue`.
@@ -160,6 +189,7 @@ impl Queue {
             completed: AtomicU64::new(0),
             state: Mutex::new(QState { ops: VecDeque::new(), running: false, worker: false, orphaned: false, error: None, waiters: 0 }),
             cv: Condvar::new(),
+            spare_params: SpareParams::default(),
         })
     }
 
@@ -210,6 +240,11 @@ impl Queue {
         }
     }
 
+    /// A zeroed parameter block of `len` bytes for a launch on this queue.
+    pub(crate) fn param_buffer(&self, len: usize) -> ParamBuffer {
+        self.spare_params.zeroed(len)
+    }
+
     /// Takes the pending non-sticky error.
     pub(crate) fn take_error(&self) -> Option<CuError> {
         self.state().error.take()
@@ -226,7 +261,7 @@ impl Queue {
     }
 
     /// Appends an operation; starts the worker if needed. Returns its sequence number.
-    fn push(self: &Arc<Self>, deps: Vec<Marker>, work: Work, report: Option<Arc<Report>>) -> u64 {
+    fn push(self: &Arc<Self>, deps: Deps, work: Work, report: Option<Arc<Report>>) -> u64 {
         let mut st = self.state();
         let seq = self.submitted.load(Ordering::Relaxed) + 1;
         self.submitted.store(seq, Ordering::Release);
@@ -335,26 +370,18 @@ impl Queue {
 
     /// Runs one operation (the caller holds the `running` token).
     fn execute(&self, op: Op) {
-        for d in &op.deps {
+        for d in op.deps.iter() {
             d.wait();
         }
         match op.work {
+            Work::Launch(launch) => {
+                let result = if let Some(e) = self.sticky() { Err(sticky_as_device_error(e)) } else { launch.run() };
+                self.spare_params.give_back(launch.params);
+                self.report(result, op.report.as_deref());
+            }
             Work::Run(f) => {
                 let result = if let Some(e) = self.sticky() { Err(sticky_as_device_error(e)) } else { f() };
-                if let Err(e) = &result {
-                    let code = crate::error::from_device(e);
-                    if code.is_sticky() {
-                        if let Some(ctx) = self.ctx.upgrade() {
-                            ctx.set_sticky(code);
-                        }
-                    } else if op.report.is_none() {
-                        let mut st = self.state();
-                        st.error.get_or_insert(code);
-                    }
-                }
-                if let Some(r) = &op.report {
-                    r.set(result);
-                }
+                self.report(result, op.report.as_deref());
             }
             Work::Host(f) => {
                 self.device.flush_output();
@@ -370,6 +397,26 @@ impl Queue {
                 let _ = stamp.set(Instant::now());
             }
             Work::Nop => {}
+        }
+    }
+
+    /// Where the result of a launch, copy or fill goes: a sticky error into the context,
+    /// else to the waiting caller (`report`) or, for asynchronous work, into the queue's
+    /// pending error.
+    fn report(&self, result: Result<(), DeviceError>, report: Option<&Report>) {
+        if let Err(e) = &result {
+            let code = crate::error::from_device(e);
+            if code.is_sticky() {
+                if let Some(ctx) = self.ctx.upgrade() {
+                    ctx.set_sticky(code);
+                }
+            } else if report.is_none() {
+                let mut st = self.state();
+                st.error.get_or_insert(code);
+            }
+        }
+        if let Some(r) = report {
+            r.set(result);
         }
     }
 }
@@ -407,34 +454,32 @@ impl ContextQueues {
         all.push(q);
     }
 
-    /// Every queue of the context.
-    pub(crate) fn snapshot(&self) -> Vec<Arc<Queue>> {
-        self.list().clone()
-    }
-
     /// Waits for everything submitted to every queue so far; returns the first pending
     /// non-sticky error (taking all of them).
     pub(crate) fn drain_all(&self) -> Option<CuError> {
-        let queues = self.snapshot();
-        let markers: Vec<Marker> = queues.iter().map(|q| q.tail_marker()).collect();
-        for m in &markers {
-            m.wait();
-        }
-        let mut first = None;
-        for q in &queues {
-            if let Some(e) = q.take_error() {
-                first.get_or_insert(e);
+        with_marker_scratch(|markers| {
+            markers.extend(self.list().iter().map(|q| q.tail_marker()));
+            for m in markers.iter() {
+                m.wait();
             }
-        }
-        first
+            let mut first = None;
+            for m in markers.iter() {
+                if let Some(e) = m.queue.take_error() {
+                    first.get_or_insert(e);
+                }
+            }
+            first
+        })
     }
 
     /// As [`ContextQueues::drain_all`], leaving pending errors in place.
     pub(crate) fn drain_all_quiet(&self) {
-        let markers: Vec<Marker> = self.snapshot().iter().map(|q| q.tail_marker()).collect();
-        for m in &markers {
-            m.wait();
-        }
+        with_marker_scratch(|markers| {
+            markers.extend(self.list().iter().map(|q| q.tail_marker()));
+            for m in markers.iter() {
+                m.wait();
+            }
+        })
     }
 
     /// After teardown: the streams are gone.
@@ -447,38 +492,58 @@ impl ContextQueues {
     }
 
     /// The markers an operation submitted to `q` must wait for (legacy-stream semantics).
-    pub(crate) fn implicit_deps(&self, q: &Arc<Queue>) -> Vec<Marker> {
+    pub(crate) fn implicit_deps(&self, q: &Arc<Queue>) -> Deps {
+        let mut deps = Deps::default();
         if !q.blocking {
-            return Vec::new();
+            return deps;
         }
         if q.kind == QueueKind::Legacy {
-            self.list().iter().filter(|o| o.blocking && !Arc::ptr_eq(o, q)).filter_map(|o| o.tail()).collect()
+            deps.extend(self.list().iter().filter(|o| o.blocking && !Arc::ptr_eq(o, q)).filter_map(|o| o.tail()));
         } else {
-            self.legacy.tail().into_iter().collect()
+            deps.extend(self.legacy.tail());
         }
+        deps
     }
 
-    /// Markers that a synchronization of `q` waits for: its own tail, and for the legacy
-    /// stream also the work of every blocking stream.
-    pub(crate) fn sync_markers(&self, q: &Arc<Queue>) -> Vec<Marker> {
-        let mut v = vec![q.tail_marker()];
-        if q.kind == QueueKind::Legacy {
-            v.extend(self.implicit_deps(q));
-        }
-        v
+    /// Calls `f` with the markers a synchronization of `q` waits for: its own tail, and
+    /// for the legacy stream also the work of every blocking stream.
+    pub(crate) fn with_sync_markers<R>(&self, q: &Arc<Queue>, f: impl FnOnce(&[Marker]) -> R) -> R {
+        with_marker_scratch(|markers| {
+            markers.push(q.tail_marker());
+            if q.kind == QueueKind::Legacy {
+                markers.extend(self.list().iter().filter(|o| o.blocking && !Arc::ptr_eq(o, q)).filter_map(|o| o.tail()));
+            }
+            f(markers)
+        })
     }
+}
+
+thread_local! {
+    /// Reused by synchronizations to list what they wait for (see [`with_marker_scratch`]).
+    static MARKER_SCRATCH: std::cell::Cell<Vec<Marker>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// Runs `f` with an empty vector of markers that keeps its capacity from one call to the
+/// next on this thread: a synchronization allocates nothing in steady state. (A nested
+/// call, or one during thread teardown, gets a fresh vector.)
+fn with_marker_scratch<R>(f: impl FnOnce(&mut Vec<Marker>) -> R) -> R {
+    let mut markers = MARKER_SCRATCH.try_with(|c| c.take()).unwrap_or_default();
+    let result = f(&mut markers);
+    markers.clear();
+    let _ = MARKER_SCRATCH.try_with(|c| c.set(markers));
+    result
 }
 
 /// Submission, on the driver.
 impl crate::Driver {
     /// Submits `work` to `q`. With `inline_ok`, an operation whose queue is idle and whose
     /// dependencies are complete runs right here on the calling thread.
-    pub(crate) fn submit(&self, ctx: &Context, q: &Arc<Queue>, extra_deps: Vec<Marker>, work: Work, inline_ok: bool) -> Marker {
+    pub(crate) fn submit(&self, ctx: &Context, q: &Arc<Queue>, extra_dep: Option<Marker>, work: Work, inline_ok: bool) -> Marker {
         let mut deps = ctx.queues().implicit_deps(q);
-        deps.extend(extra_deps.into_iter().filter(|m| !m.is_complete()));
+        deps.extend(extra_dep.filter(|m| !m.is_complete()));
         if inline_ok && deps.iter().all(|m| m.is_complete()) {
             if let Some(seq) = q.begin_inline() {
-                q.execute(Op { seq, deps: Vec::new(), work, report: None });
+                q.execute(Op { seq, deps: Deps::default(), work, report: None });
                 q.finish(seq);
                 return Marker { queue: q.clone(), seq };
             }
@@ -494,7 +559,7 @@ impl crate::Driver {
         let report = Arc::new(Report::default());
         if deps.iter().all(|m| m.is_complete()) {
             if let Some(seq) = q.begin_inline() {
-                q.execute(Op { seq, deps: Vec::new(), work: Work::Run(f), report: Some(report.clone()) });
+                q.execute(Op { seq, deps: Deps::default(), work: Work::Run(f), report: Some(report.clone()) });
                 q.finish(seq);
                 return self.finish_sync(ctx, report.take());
             }

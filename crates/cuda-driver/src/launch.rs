@@ -26,7 +26,7 @@ use std::ffi::c_void;
 use backend_api::{KernelInfo, LaunchConfig};
 
 use crate::diag::fail;
-use crate::exec::{RunFn, Work};
+use crate::exec::{Launch, Work};
 use crate::handle::{kind_of, Kind};
 use crate::{CuError, CuResult, Driver, FunctionHandle, KernelHandle, StreamHandle};
 
@@ -60,17 +60,31 @@ impl LaunchAttr {
     }
 }
 
-/// `CUlaunchConfig` of `cuLaunchKernelEx`, decoded by the ABI.
+/// `CUlaunchConfig` of `cuLaunchKernelEx`, decoded by the ABI (into storage of its own:
+/// the attributes are borrowed, so that a launch needs no allocation).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LaunchConfigEx {
+pub struct LaunchConfigEx<'a> {
     pub grid: [u32; 3],
     pub block: [u32; 3],
     pub shared_bytes: u32,
     pub stream: StreamHandle,
-    pub attrs: Vec<LaunchAttr>,
+    pub attrs: &'a [LaunchAttr],
 }
 
-/// Builds the packed parameter buffer `info` describes.
+/// Builds the packed parameter buffer `info` describes, as a new vector (see
+/// [`pack_params_into`]).
+///
+/// # Safety
+/// As [`pack_params_into`].
+pub unsafe fn pack_params(info: &KernelInfo, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) -> CuResult<Vec<u8>> {
+    let mut buffer = vec![0u8; info.param_buffer_size];
+    // SAFETY: forwarded contract.
+    unsafe { pack_params_into(info, kernel_params, extra, &mut buffer) }?;
+    Ok(buffer)
+}
+
+/// Writes the packed parameter buffer `info` describes into `buffer`, which holds
+/// `info.param_buffer_size` zeroed bytes (bytes between parameters stay zero).
 ///
 /// - `kernel_params`: an array with one pointer per parameter, each to that argument's
 ///   value; `info.params[i].size` bytes are copied from it to `info.params[i].offset`.
@@ -85,12 +99,12 @@ pub struct LaunchConfigEx {
 /// `kernel_params`, if non-null, must hold `info.params.len()` pointers, each valid for
 /// reading its parameter's size. `extra`, if non-null, must be a list as above whose
 /// buffer pointer is valid for reading the size it declares.
-pub unsafe fn pack_params(info: &KernelInfo, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) -> CuResult<Vec<u8>> {
+pub unsafe fn pack_params_into(info: &KernelInfo, kernel_params: *mut *mut c_void, extra: *mut *mut c_void, buffer: &mut [u8]) -> CuResult<()> {
     let bad = |why: &str| fail(CuError::INVALID_VALUE, format_args!("kernel {} parameters: {why}", info.name));
-    let mut buffer = vec![0u8; info.param_buffer_size];
+    debug_assert_eq!(buffer.len(), info.param_buffer_size);
     match (kernel_params.is_null(), extra.is_null()) {
         (false, false) => Err(bad("both kernelParams and extra were given")),
-        (true, true) if info.params.is_empty() => Ok(buffer),
+        (true, true) if info.params.is_empty() => Ok(()),
         (true, true) => Err(bad("neither kernelParams nor extra was given")),
         (false, true) => {
             for (i, p) in info.params.iter().enumerate() {
@@ -103,7 +117,7 @@ pub unsafe fn pack_params(info: &KernelInfo, kernel_params: *mut *mut c_void, ex
                 // SAFETY: `arg` is valid for `p.size` bytes (caller), the target is in bounds.
                 unsafe { std::ptr::copy_nonoverlapping(arg.cast::<u8>(), buffer[p.offset..end].as_mut_ptr(), p.size) };
             }
-            Ok(buffer)
+            Ok(())
         }
         (true, false) => {
             let (mut pointer, mut size) = (None, None);
@@ -135,7 +149,7 @@ pub unsafe fn pack_params(info: &KernelInfo, kernel_params: *mut *mut c_void, ex
                 // SAFETY: `pointer` is valid for `size >= buffer.len()` bytes (caller).
                 unsafe { std::ptr::copy_nonoverlapping(pointer.cast::<u8>(), buffer.as_mut_ptr(), buffer.len()) };
             }
-            Ok(buffer)
+            Ok(())
         }
     }
 }
@@ -192,21 +206,15 @@ impl Driver {
         if cooperative {
             self.validate_cooperative(&function, grid, block, shared_bytes)?;
         }
+        // The block lives in the queued operation or a spare buffer of the queue: a launch
+        // allocates nothing in steady state (`crate::params`).
+        let mut params = queue.param_buffer(function.info.param_buffer_size);
         // SAFETY: forwarded from the caller.
-        let params = unsafe { pack_params(&function.info, kernel_params, extra)? };
+        unsafe { pack_params_into(&function.info, kernel_params, extra, params.bytes_mut())? };
         let config = LaunchConfig { grid, block, dynamic_shared_bytes: shared_bytes };
         // CUDA flushes device printf output at the start of a launch.
         self.flush_output(&ctx);
-        let module = function.loaded.clone();
-        let name = function.name_str().to_string();
-        let run: RunFn = Box::new(move || {
-            if cooperative {
-                module.launch_cooperative(&name, &config, &params)
-            } else {
-                module.launch(&name, &config, &params)
-            }
-        });
-        self.submit(&ctx, &queue, Vec::new(), Work::Run(run), false);
+        self.submit(&ctx, &queue, None, Work::Launch(Launch { function, config, cooperative, params }), false);
         Ok(())
     }
 
@@ -216,9 +224,9 @@ impl Driver {
     ///
     /// # Safety
     /// As [`Driver::launch_kernel`].
-    pub unsafe fn launch_kernel_ex(&self, config: &LaunchConfigEx, f: *mut c_void, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) -> CuResult<()> {
+    pub unsafe fn launch_kernel_ex(&self, config: &LaunchConfigEx<'_>, f: *mut c_void, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) -> CuResult<()> {
         let mut cooperative = false;
-        for attr in &config.attrs {
+        for attr in config.attrs {
             match *attr {
                 LaunchAttr::Cooperative(v) => cooperative = v != 0,
                 LaunchAttr::ClusterDimension(dims) if dims.iter().any(|&d| d > 1) => {

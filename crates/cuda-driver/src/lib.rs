@@ -45,6 +45,7 @@ pub mod managed;
 pub mod memory;
 pub mod module;
 pub mod occupancy;
+mod params;
 pub mod stream;
 
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -236,7 +236,7 @@ impl Driver {
         let allocation = self.memory.remove(ptr).ok_or(CuError::INVALID_VALUE)?;
         let backend = self.devices[allocation.device].backend.clone();
         let free: crate::exec::RunFn = Box::new(move || backend.free(allocation.base));
-        self.submit(&ctx, &q, Vec::new(), crate::exec::Work::Run(free), false);
+        self.submit(&ctx, &q, None, crate::exec::Work::Run(free), false);
         Ok(())
     }
 

@@ -166,9 +166,7 @@ impl Driver {
     /// stream's pending asynchronous error.
     pub fn stream_synchronize(&self, stream: StreamHandle) -> CuResult<()> {
         let (ctx, q) = self.stream_queue(stream)?;
-        for m in ctx.queues().sync_markers(&q) {
-            m.wait();
-        }
+        ctx.queues().with_sync_markers(&q, |markers| markers.iter().for_each(|m| m.wait()));
         self.flush_output(&ctx);
         if let Some(err) = ctx.sticky_error() {
             return Err(fail(err, format_args!("cuStreamSynchronize: sticky error from an earlier kernel fault")));
@@ -183,7 +181,7 @@ impl Driver {
     /// some is pending (the sticky error if the context is poisoned).
     pub fn stream_query(&self, stream: StreamHandle) -> CuResult<()> {
         let (ctx, q) = self.stream_queue(stream)?;
-        if ctx.queues().sync_markers(&q).iter().all(|m| m.is_complete()) {
+        if ctx.queues().with_sync_markers(&q, |markers| markers.iter().all(|m| m.is_complete())) {
             if let Some(err) = ctx.sticky_error() {
                 return Err(err);
             }
@@ -245,7 +243,7 @@ impl Driver {
         }
         if let Some(marker) = e.marker() {
             if !marker.is_complete() && !Arc::ptr_eq(marker.queue(), &q) {
-                self.submit(&ctx, &q, vec![marker], Work::Nop, true);
+                self.submit(&ctx, &q, Some(marker), Work::Nop, true);
             }
         }
         Ok(())
@@ -256,7 +254,7 @@ impl Driver {
     /// sticky error, if a kernel faulted); later operations wait for it to return.
     pub fn launch_host_func(&self, stream: StreamHandle, f: HostFn) -> CuResult<()> {
         let (ctx, q) = self.stream_queue(stream)?;
-        self.submit(&ctx, &q, Vec::new(), Work::Host(f), false);
+        self.submit(&ctx, &q, None, Work::Host(f), false);
         Ok(())
     }
 }

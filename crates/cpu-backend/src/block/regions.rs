@@ -76,15 +76,32 @@ pub(super) struct RegionBlock {
     ctx: Option<ThreadCtx>,
 }
 
+/// Grows `v` to hold `len` elements without reallocating.
+fn reserve_total<T>(v: &mut Vec<T>, len: usize) {
+    v.reserve(len.saturating_sub(v.len()));
+}
+
 impl RegionBlock {
+    /// Grows this slot to what a block of `n` threads with `shared_words` of shared window
+    /// needs (see [`RegionBlock::start`] and [`RegionBlock::step`]).
+    fn prepare(&mut self, regions: &HostRegions, n: usize, shared_words: usize) {
+        if self.shared.len() < shared_words {
+            self.shared.resize(shared_words, 0);
+        }
+        let words = save_words(regions, n);
+        if self.save.len() < words {
+            self.save.resize(words, 0);
+        }
+        reserve_total(&mut self.states, n);
+        reserve_total(&mut self.pending, n);
+    }
+
     /// Makes this slot run the block of `ctx` from its start.
     fn start(&mut self, mut ctx: ThreadCtx, regions: &HostRegions, n: usize, shared_words: usize) {
         if self.shared.len() < shared_words {
             self.shared.resize(shared_words, 0);
         }
-        // Collectives read a whole warp's exchange values, past the last thread too.
-        let pad = regions.warp_exchange.map_or(0, |w| 8 * w.warp_size as usize);
-        let words = (regions.save_bytes_per_thread * n + pad).div_ceil(16).max(1);
+        let words = save_words(regions, n);
         if self.save.len() < words {
             self.save.resize(words, 0);
         }
@@ -172,7 +189,27 @@ impl RegionBlock {
     }
 }
 
+/// 16-byte words of a block's save area: `save_bytes_per_thread` per thread, and as
+/// collectives read a whole warp's exchange values, past the last thread too.
+fn save_words(regions: &HostRegions, n: usize) -> usize {
+    let pad = regions.warp_exchange.map_or(0, |w| 8 * w.warp_size as usize);
+    (regions.save_bytes_per_thread * n + pad).div_ceil(16).max(1)
+}
+
 impl LaunchShape<'_> {
+    /// Grows `slots` to what [`Self::run_region_blocks`] needs for any run of this launch.
+    pub(super) fn prepare_region_blocks(&self, regions: &HostRegions, slots: &mut Vec<RegionBlock>) {
+        let n = self.block.iter().map(|&d| d as usize).product::<usize>();
+        let shared_words = self.shared_bytes().div_ceil(16).max(1);
+        let width = self.interleave_width(regions, u64::MAX, n, shared_words);
+        if slots.len() < width {
+            slots.resize_with(width, RegionBlock::default);
+        }
+        for slot in &mut slots[..width] {
+            slot.prepare(regions, n, shared_words);
+        }
+    }
+
     /// How many blocks of a run of `run_len` blocks of this region kernel to keep in
     /// flight: more than one only for kernels with lockstep loop heads whose blocks
     /// cannot communicate, bounded by [`INTERLEAVE_BUDGET_BYTES`].

@@ -13,7 +13,7 @@ use cuda_driver::StreamHandle;
 
 use super::{drv, function_handle, stream_handle, stream_ptsz};
 use crate::boundary::{export, read_in, slice, AbiResult, Out};
-use crate::types::{CUfunction, CUlaunchConfig, CUstream};
+use crate::types::{CUfunction, CUlaunchAttribute, CUlaunchConfig, CUstream};
 
 /// `cuLaunchKernel`'s body.
 ///
@@ -51,6 +51,9 @@ unsafe fn launch_cooperative(
     unsafe { driver.launch_cooperative_kernel(f.cast(), grid, block, shared_mem_bytes, stream, kernel_params) }
 }
 
+/// Launch attributes `cuLaunchKernelEx` decodes without allocating.
+const INLINE_ATTRS: usize = 16;
+
 /// `cuLaunchKernelEx`'s body.
 ///
 /// # Safety
@@ -60,15 +63,25 @@ unsafe fn launch_ex(config: *const CUlaunchConfig, f: CUfunction, kernel_params:
     // SAFETY: forwarded contract.
     let config = unsafe { read_in(config) }?;
     // SAFETY: forwarded contract.
-    let attrs = unsafe { slice(config.attrs.cast_const(), config.numAttrs as usize) }?;
-    let attrs = attrs
-        .iter()
-        .map(|a| {
-            let mut value = [0u8; 12];
-            value.copy_from_slice(&a.value.pad[..12]);
-            LaunchAttr::from_raw(a.id, &value)
-        })
-        .collect();
+    let raw = unsafe { slice(config.attrs.cast_const(), config.numAttrs as usize) }?;
+    let decode = |a: &CUlaunchAttribute| {
+        let mut value = [0u8; 12];
+        value.copy_from_slice(&a.value.pad[..12]);
+        LaunchAttr::from_raw(a.id, &value)
+    };
+    // Decoded on the stack (a launch allocates nothing); a longer list than any program
+    // passes (CUDA 13 defines 14 attributes) on the heap.
+    let mut inline = [LaunchAttr::Ignored(0); INLINE_ATTRS];
+    let heap: Vec<LaunchAttr>;
+    let attrs = if raw.len() <= INLINE_ATTRS {
+        for (slot, a) in inline.iter_mut().zip(raw) {
+            *slot = decode(a);
+        }
+        &inline[..raw.len()]
+    } else {
+        heap = raw.iter().map(decode).collect();
+        &heap[..]
+    };
     let decoded = LaunchConfigEx {
         grid: [config.gridDimX, config.gridDimY, config.gridDimZ],
         block: [config.blockDimX, config.blockDimY, config.blockDimZ],

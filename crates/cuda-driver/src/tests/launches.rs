@@ -186,7 +186,7 @@ fn libraries_kernels_and_launch_validation() {
     assert_eq!(launch(&driver, std::ptr::null_mut(), [1, 1, 1], [1, 1, 1], 0).unwrap_err(), CuError::INVALID_HANDLE);
 
     // cuLaunchKernelEx: clusters are not supported.
-    let config = LaunchConfigEx { grid: [1; 3], block: [1; 3], shared_bytes: 0, stream: StreamHandle::NULL, attrs: vec![LaunchAttr::ClusterDimension([2, 1, 1])] };
+    let config = LaunchConfigEx { grid: [1; 3], block: [1; 3], shared_bytes: 0, stream: StreamHandle::NULL, attrs: &[LaunchAttr::ClusterDimension([2, 1, 1])] };
     // SAFETY: validation fails before parameters are read.
     assert_eq!(unsafe { driver.launch_kernel_ex(&config, k.as_raw(), std::ptr::null_mut(), std::ptr::null_mut()) }.unwrap_err(), CuError::NOT_SUPPORTED);
     assert_eq!(LaunchAttr::from_raw(4, &[2, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]), LaunchAttr::ClusterDimension([2, 1, 1]));
@@ -300,7 +300,7 @@ fn cooperative_launches_are_limited_to_resident_blocks() {
     let mut coop = |grid: u32| unsafe { driver.launch_cooperative_kernel(saxpy.as_raw(), [grid, 1, 1], [256, 1, 1], 0, StreamHandle::NULL, args.as_mut_ptr()) };
     coop(24).unwrap();
     assert_eq!(coop(25).unwrap_err(), CuError::COOPERATIVE_LAUNCH_TOO_LARGE);
-    let config = LaunchConfigEx { grid: [25, 1, 1], block: [256, 1, 1], shared_bytes: 0, stream: StreamHandle::NULL, attrs: vec![LaunchAttr::Cooperative(1)] };
+    let config = LaunchConfigEx { grid: [25, 1, 1], block: [256, 1, 1], shared_bytes: 0, stream: StreamHandle::NULL, attrs: &[LaunchAttr::Cooperative(1)] };
     // SAFETY: validation fails before parameters are read.
     assert_eq!(unsafe { driver.launch_kernel_ex(&config, saxpy.as_raw(), std::ptr::null_mut(), std::ptr::null_mut()) }.unwrap_err(), CuError::COOPERATIVE_LAUNCH_TOO_LARGE);
     driver.ctx_synchronize(CtxHandle::NULL).unwrap();
