@@ -190,6 +190,7 @@ fn lower_impl(
     // Pass 3: bodies.
     let fibers = fiber_functions(m);
     let communicating = block_communicating_functions(m);
+    let mut dense_budget = super::regions::dense::DenseBudget::new();
     for d in &m.directives {
         if let Directive::Function(f) = d {
             if f.body.is_none() || only.is_some_and(|only| !only.contains(&f.name)) {
@@ -227,7 +228,9 @@ fn lower_impl(
                     match failed {
                         Some(e) => Err(e),
                         None => Ok(first.map(|mut m| {
-                            m.regions = Some(super::regions::meta(plan));
+                            let mut meta = super::regions::meta(plan);
+                            meta.dense_loops = dense_budget.take(&meta, plan.straight_line);
+                            m.regions = Some(meta);
                             m
                         })),
                     }
