@@ -1,18 +1,23 @@
 //! Per-state x loops in chunks of aligned threads, for region kernels whose region code
-//! is small enough to give every resume point a loop of its own (`dense_states`).
+//! is small enough to give every resume point a loop of its own (`dense_states`, decided
+//! by the lowering: `lower::regions::dense`).
 //!
 //! Kernels like a bitonic sort in shared memory (dozens of barriers, a compare-exchange of
 //! a dozen instructions between two of them) spend most of their time in the dispatch of
 //! the shared x loop (a jump table per thread into one large function). An x loop per
-//! state removes it. The loop runs the row in chunks of [`CHUNK`] threads whose first `x`
-//! is a multiple of [`CHUNK`], `x = base | lane`: LLVM then knows the low bits of `x` are
-//! the lane's, so `x & (stride - 1)` for a power-of-two stride of at least [`CHUNK`]
-//! splits into a uniform part and the lane (the compare-exchange partner
-//! `2x - (x & (stride - 1))` becomes consecutive in the lane), which a loop over the whole
-//! row hides from scalar evolution (it needs the predicate "`x & (stride - 1)` does not
-//! wrap", false for every real block, see `cpu-bench/RESULTS.md`). Threads past the last
-//! whole chunk, and masked (divergent) runs, go through a plain x loop that checks each
-//! thread's state.
+//! state removes it. The loop runs the row in chunks of [`CHUNK`] threads, `x = base +
+//! lane` with `base` a multiple of [`CHUNK`], every lane guarded by `x < ntx` (and, in a
+//! masked run, by its state), so one loop serves whole and partial chunks and divergent
+//! runs, with one copy of the body. The lane loop's constant trip count is what makes it
+//! vectorize: over the whole row, LLVM proved the compare-exchange partner
+//! `2x - (x & (stride - 1))` consecutive only under a runtime predicate that fails for
+//! every real block (`cpu-bench/RESULTS.md`), so the vector body was dead code; a loop of
+//! [`CHUNK`] iterations admits no runtime checks, and LLVM vectorizes it with masked
+//! gathers and scatters (the conditional stores of a compare-exchange become masked
+//! scatters, no branch). The accesses are in fact consecutive within a chunk for strides
+//! of at least [`CHUNK`], but neither this form nor `x = base | lane` lets scalar
+//! evolution see it (the 32-bit PTX address arithmetic is zero-extended); contiguous
+//! loads there would need our own widening.
 
 use crate::lower::ll_global;
 use std::fmt::Write;

@@ -21,13 +21,18 @@
 //! vectorizing costs compile time. Kernels with few barriers have vectorized per-state
 //! loops `k.region.S` for the uniform case instead (`has_own_loop`); their dispatching
 //! loop only serves the masked case and calls the region bodies out of line.
+//!
+//! Kernels given dense loops (`RegionMeta::dense_loops`, straight-line code within the
+//! module's budget) get an x loop of their own for every state, in aligned chunks of
+//! threads that LLVM vectorizes (`dense.rs`); they have no shared x loop.
 
 use super::{block_dims, ParallelLoop};
 use crate::lower::ll_global;
 use std::fmt::Write;
 
 /// `k.region` of kernel `name` with resume points `0..=sites`; `signature` is the
-/// `RegionFn` parameter list, `call_attrs` the attributes of the calls to the region
+/// `RegionFn` parameter list, `dense` the states with dense x loops (`dense.rs`),
+/// `call_attrs` the attributes of the calls to the region
 /// bodies (` noinline` when the bodies also have loops of their own), `par` the numbers
 /// of the loops' parallel metadata (every x loop gets a loop id of its own after them).
 pub(super) fn dispatching_loop(name: &str, sites: u32, own: &[u32], dense: &[u32], signature: &str, call_attrs: &str, par: ParallelLoop) -> String {
