@@ -102,3 +102,41 @@ impl DenseBudget {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ptx::ast::Directive;
+
+    /// The kernel `k` with body `body` (registers declared).
+    fn kernel(body: &str) -> Function {
+        let ptx = format!(
+            ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{{\n  .reg .b32 %r<8>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<4>;\n  .shared .align 4 .b32 sh[64];\n{body}\n  ret;\n}}\n"
+        );
+        let m = crate::ptx::parse(&ptx).unwrap_or_else(|e| panic!("{body}: {e:?}"));
+        m.directives.into_iter().find_map(|d| if let Directive::Function(f) = d { Some(f) } else { None }).unwrap()
+    }
+
+    /// (body, straight-line?): what keeps a kernel off dense loops, one thing at a time.
+    const CASES: &[(&str, bool)] = &[
+        ("  mov.u32 %r1, %tid.x;\n  bar.sync 0;\n  shl.b32 %r2, %r1, 2;\n  ld.shared.u32 %r3, [%r2];\n  st.shared.u32 [%r2+4], %r3;", true),
+        ("  mov.u32 %r1, %tid.x;\n  setp.eq.u32 %p1, %r1, 0;\n  @%p1 bra SKIP;\n  bar.sync 0;\nSKIP:\n  bar.sync 0;", true),
+        ("  mov.u32 %r1, %tid.x;\n  setp.eq.u32 %p1, %r1, 0;\n  @%p1 exit;\n  bar.sync 0;", true),
+        ("TOP:\n  bar.sync 0;\n  add.s32 %r1, %r1, 1;\n  setp.lt.u32 %p1, %r1, 3;\n  @%p1 bra TOP;", false),
+        ("  ld.volatile.shared.u32 %r3, [%r2];\n  bar.sync 0;", false),
+        ("  ld.relaxed.gpu.global.u32 %r3, [%rd1];\n  bar.sync 0;", false),
+        ("  atom.shared.add.u32 %r3, [%r2], 1;\n  bar.sync 0;", false),
+        ("  bar.sync 0;\n  trap;", false),
+        ("  bar.sync 0, 64;", false),
+        ("  div.u32 %r3, %r2, %r1;\n  bar.sync 0;", false),
+        ("  shfl.sync.bfly.b32 %r3, %r1, 1, 31, -1;\n  bar.sync 0;", false),
+        ("  membar.cta;\n  bar.sync 0;", false),
+    ];
+
+    #[test]
+    fn straight_line_kernels() {
+        for &(body, want) in CASES {
+            assert_eq!(straight_line(&kernel(body)), want, "{body}");
+        }
+    }
+}
