@@ -111,6 +111,9 @@ pub struct RegionMeta {
     pub warp_exchange: Option<WarpExchangeMeta>,
     /// The states that resume at a lockstep loop's head (hot: one region per iteration).
     pub lockstep_states: Vec<u32>,
+    /// Every resume point gets a dense x loop inside `k.region` (`regions::dense`; the
+    /// host target's `target/host/dense.rs`), from the module's budget.
+    pub dense_loops: bool,
 }
 
 /// Where a region kernel's warp exchange lives in its save area (see [`RegionMeta`]).

@@ -204,6 +204,7 @@ fn lower_impl(
     let fibers = fiber_functions(m);
     let communicating = block_communicating_functions(m);
     let regions_on = target.supports_regions() && super::regions::enabled();
+    let mut dense_budget = super::regions::dense::DenseBudget::new();
     let bodies: Vec<&Function> = m
         .directives
         .iter()
@@ -233,7 +234,11 @@ fn lower_impl(
                     first = first.or(super::func::lower_function_mode(&cx, f, text, Some((plan.clone(), state)))?);
                 }
                 Ok(first.map(|mut m| {
-                    m.regions = Some(super::regions::meta(plan));
+                    let mut meta = super::regions::meta(plan);
+                    // Whether the kernel may have dense loops; the module's budget
+                    // decides below, in module order.
+                    meta.dense_loops = plan.straight_line;
+                    m.regions = Some(meta);
                     m
                 }))
             }
@@ -244,6 +249,9 @@ fn lower_impl(
         ir.push_str(&text);
         match lowered {
             Ok(Some(mut meta)) => {
+                if let Some(r) = meta.regions.as_mut() {
+                    r.dense_loops = dense_budget.take(r, r.dense_loops);
+                }
                 // A kernel calling a function that synchronizes synchronizes too.
                 meta.uses_barrier |= fibers.contains(&f.name);
                 meta.blocks_communicate = communicating.contains(&f.name);

@@ -29,6 +29,7 @@ use crate::lower::types::size_of;
 use crate::ptx::ast::*;
 use std::collections::{BTreeSet, HashMap};
 
+pub mod dense;
 mod lockstep;
 mod remat;
 pub(crate) mod warp_split;
@@ -66,6 +67,7 @@ pub(crate) fn meta(plan: &RegionPlan) -> super::RegionMeta {
         kinds,
         warp_exchange,
         lockstep_states,
+        dense_loops: false,
     }
 }
 
@@ -137,6 +139,8 @@ pub(crate) struct RegionPlan {
     /// For each state `S` (0 = start, `k` = after barrier `k`), the items a thread can
     /// execute from that resume point up to and including the barriers where it stops.
     pub reachable: Vec<Vec<bool>>,
+    /// The kernel is simple straight-line code that may get dense loops (`dense`).
+    pub straight_line: bool,
 }
 
 impl RegionPlan {
@@ -503,5 +507,6 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool, warp_size: u32) -> O
         prefix += 16;
         (slots.len() - 2, slots.len() - 1)
     });
-    Some(RegionPlan { live_after, remat_after, slots, save_bytes_per_thread: prefix, site_items: sites, kinds, unchanged, warp_size, exchange, reachable })
+    let straight_line = dense::straight_line(f);
+    Some(RegionPlan { live_after, remat_after, slots, save_bytes_per_thread: prefix, site_items: sites, kinds, unchanged, warp_size, exchange, reachable, straight_line })
 }

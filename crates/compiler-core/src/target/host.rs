@@ -17,6 +17,7 @@ use crate::lower::intrinsics::{define_header, Intrinsic};
 use crate::lower::{ll_global, KernelMeta, RegionMeta};
 use std::fmt::Write;
 
+mod dense;
 mod dispatch;
 
 /// The CPU device's target.
@@ -533,8 +534,9 @@ fn region_wrappers(name: &str, meta: &RegionMeta, param_bytes: usize, ir: &mut S
     // The states without an x loop of their own in the dispatching loop, by a switch per
     // thread (`dispatch`).
     let own = dispatch::own_x_loops(meta);
+    let dense = dense::dense_states(meta);
     let any = ll_global(&format!("{name}.rbody.any"));
-    let shared: Vec<u32> = (0..=sites).filter(|s| !own.contains(s)).collect();
+    let shared: Vec<u32> = (0..=sites).filter(|s| !own.contains(s) && !dense.contains(s)).collect();
     let cases: String = shared.iter().map(|s| format!(" i32 {s}, label %s{s}")).collect();
     let _ = write!(ir, "define internal i32 {any}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t, i32 %S) alwaysinline {{\nentry:\n  switch i32 %S, label %none [{cases} ]\nnone:\n  ret i32 -1\n");
     for s in shared {
@@ -544,7 +546,7 @@ fn region_wrappers(name: &str, meta: &RegionMeta, param_bytes: usize, ir: &mut S
     let _ = writeln!(ir, "}}");
     // The dispatching loop for every resume point (and for the masked, divergent case).
     let par = ParallelLoop::numbered_after(ir);
-    ir.push_str(&dispatch::dispatching_loop(name, sites, &own, &signature, dispatch_call, par));
+    ir.push_str(&dispatch::dispatching_loop(name, sites, &own, &dense, &signature, dispatch_call, par));
     // Kernels with few barriers also get a loop per resume point, where each region is
     // optimized (and vectorized) on its own.
     for st in (0..=sites).filter(|&st| has_own_loop(meta, st)) {

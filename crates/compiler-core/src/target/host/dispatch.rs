@@ -21,20 +21,25 @@
 //! vectorizing costs compile time. Kernels with few barriers have vectorized per-state
 //! loops `k.region.S` for the uniform case instead (`has_own_loop`); their dispatching
 //! loop only serves the masked case and calls the region bodies out of line.
+//!
+//! Kernels given dense loops (`RegionMeta::dense_loops`, straight-line code within the
+//! module's budget) get an x loop of their own for every state, in aligned chunks of
+//! threads that LLVM vectorizes (`dense.rs`); they have no shared x loop.
 
 use super::{block_dims, ParallelLoop};
 use crate::lower::ll_global;
 use std::fmt::Write;
 
 /// `k.region` of kernel `name` with resume points `0..=sites`; `signature` is the
-/// `RegionFn` parameter list, `call_attrs` the attributes of the calls to the region
+/// `RegionFn` parameter list, `dense` the states with dense x loops (`dense.rs`),
+/// `call_attrs` the attributes of the calls to the region
 /// bodies (` noinline` when the bodies also have loops of their own), `par` the numbers
 /// of the loops' parallel metadata (every x loop gets a loop id of its own after them).
-pub(super) fn dispatching_loop(name: &str, sites: u32, own: &[u32], signature: &str, call_attrs: &str, par: ParallelLoop) -> String {
+pub(super) fn dispatching_loop(name: &str, sites: u32, own: &[u32], dense: &[u32], signature: &str, call_attrs: &str, par: ParallelLoop) -> String {
     let fname = ll_global(&format!("{name}.region"));
     let ag = par.access();
     // States without an x loop of their own share one that switches per thread.
-    let shared: Vec<u32> = (0..=sites).filter(|s| !own.contains(s)).collect();
+    let shared: Vec<u32> = (0..=sites).filter(|s| !own.contains(s) && !dense.contains(s)).collect();
     let default = if shared.is_empty() { "x.exit" } else { "xg.head" };
     let mut f = format!(
         r#"define void {fname}({signature}) {{
@@ -58,10 +63,18 @@ x.pre:
   switch i32 %S, label %{default} ["#,
         dims = block_dims(),
     );
-    for s in own {
+    for s in own.iter().chain(dense) {
         let _ = write!(f, " i32 {s}, label %x{s}.head");
     }
     f.push_str(" ]\n");
+    // Dense states' loops (`dense.rs`), with metadata numbers after the own loops'.
+    let mut dense_md = String::new();
+    for (k, &s) in dense.iter().enumerate() {
+        let ids = par.loop_id + 6 + u64::from(sites) + k as u64 * super::dense::IDS_PER_STATE;
+        let (code, md) = super::dense::dense_x_loops(name, s, &ag, par.loop_id, ids);
+        f.push_str(&code);
+        dense_md.push_str(&md);
+    }
     let (group_list, scalar, no_unroll) = (par.loop_id, par.loop_id + 1, par.loop_id + 2);
     let loop_id = |s: u32| par.loop_id + 5 + u64::from(s);
     for &s in own {
@@ -151,6 +164,7 @@ exit:
         let id = loop_id(s);
         let _ = writeln!(f, "!{id} = distinct !{{!{id}, !{group_list}, !{scalar}, !{single}, !{no_unroll}}}", single = par.loop_id + 3);
     }
+    f.push_str(&dense_md);
     f
 }
 
