@@ -101,6 +101,9 @@ pub struct FiberRuntime {
 /// The parts of a launch every block needs.
 pub struct LaunchShape<'a> {
     pub kernel: &'a HostKernel,
+    /// The thread loop thread-loop kernels run: `kernel.block_fn`, or its variant for
+    /// this launch's block shape ([`crate::specialize`]).
+    pub block_fn: Option<compiler_core::host_abi::KernelFn>,
     pub params: &'a [u8],
     pub grid: [u32; 3],
     pub block: [u32; 3],
@@ -217,7 +220,7 @@ impl LaunchShape<'_> {
             scratch.shared.resize(words, 0);
         }
         let base = self.block_ctx(index, scratch.shared.as_mut_ptr() as *mut u8);
-        match self.kernel.block_fn {
+        match self.block_fn {
             Some(block_fn) => {
                 let mut rt = FiberRuntime {
                     yielder: y,

@@ -1,0 +1,135 @@
+//! Launch-shape specialization: a `k.block` variant for one block shape.
+//!
+//! `k.block` reads the block's dimensions from the ctx at run time, so LLVM vectorizes its
+//! x loop for any trip count: every row of threads re-derives the loop's masks, checks and
+//! remainder. A variant compiled for one shape (`ntid` = `[x, y, z]`, known when a kernel is
+//! launched again with the same block) has constant trip counts: LLVM unrolls the x loop
+//! into whole vectors with no remainder and hoists what does not depend on the row. The
+//! runtime decides when a variant pays and only calls it for launches of that shape
+//! (cpu-backend `specialize.rs`); `host::specialize` compiles it.
+//!
+//! The variant also stores the constants into the ctx's `%ntid` slots before its loops
+//! (the runtime already put the same values there), so the kernel body's `%ntid` reads,
+//! which are loads from the ctx, fold to the constants too.
+
+use super::{block_dims_from, block_loop, HostTarget, MAX_BLOCK_DIM};
+use crate::lower::intrinsics::Intrinsic;
+use crate::lower::KernelMeta;
+use crate::target::{AddressSpaces, MemOrder, ModuleInfo, Scope, Target};
+
+/// The symbol of kernel `kernel`'s thread loop specialized for blocks of `shape`
+/// (`k.block.32x8x1`).
+pub fn specialized_block_name(kernel: &str, shape: [u32; 3]) -> String {
+    format!("{kernel}.block.{}x{}x{}", shape[0], shape[1], shape[2])
+}
+
+/// The host target, except that kernel `kernel` (one without barriers) gets only the
+/// variant of `k.block` for blocks of `shape` ([`specialized_block_name`]) instead of
+/// `k.block`. Other kernels get the host target's entry points.
+#[derive(Clone, Copy, Debug)]
+pub struct ShapeSpecialized<'a> {
+    pub kernel: &'a str,
+    /// Block dimensions, each within [`MAX_BLOCK_DIM`] and at least 1 (the runtime's
+    /// launch checks guarantee it; [`ShapeSpecialized::new`] refuses anything else).
+    shape: [u32; 3],
+}
+
+impl<'a> ShapeSpecialized<'a> {
+    /// `None` for a shape no launch can have (a dimension 0 or above the device's limit).
+    pub fn new(kernel: &'a str, shape: [u32; 3]) -> Option<Self> {
+        let valid = shape.iter().zip(MAX_BLOCK_DIM).all(|(&d, max)| d >= 1 && d <= max) && shape.iter().product::<u32>() <= 1024;
+        valid.then_some(ShapeSpecialized { kernel, shape })
+    }
+
+    /// The block shape the variant is for.
+    pub fn shape(&self) -> [u32; 3] {
+        self.shape
+    }
+}
+
+/// The entry lines of the variant: the ctx's `%ntid` slots get the shape's values, and
+/// `%ntx`/`%nty`/`%ntz` are the constants.
+fn fixed_block_dims(shape: [u32; 3]) -> String {
+    let [x, y, z] = shape;
+    block_dims_from(&format!(
+        "  store i32 {x}, ptr %ntx.p\n  store i32 {y}, ptr %nty.p\n  store i32 {z}, ptr %ntz.p\n  %ntx = add i32 {x}, 0\n  %nty = add i32 {y}, 0\n  %ntz = add i32 {z}, 0\n"
+    ))
+}
+
+impl Target for ShapeSpecialized<'_> {
+    fn name(&self) -> &str {
+        HostTarget.name()
+    }
+
+    fn address_spaces(&self) -> AddressSpaces {
+        HostTarget.address_spaces()
+    }
+
+    fn sync_scope(&self, scope: Scope) -> &'static str {
+        HostTarget.sync_scope(scope)
+    }
+
+    fn rmw_ordering(&self, order: MemOrder) -> MemOrder {
+        HostTarget.rmw_ordering(order)
+    }
+
+    fn barrier_with_count(&self) -> Result<(), String> {
+        HostTarget.barrier_with_count()
+    }
+
+    fn barrier_op(&self) -> Result<(), String> {
+        HostTarget.barrier_op()
+    }
+
+    fn export_prefix(&self) -> &'static str {
+        HostTarget.export_prefix()
+    }
+
+    fn module_header(&self) -> String {
+        HostTarget.module_header()
+    }
+
+    fn define_intrinsic(&self, i: &Intrinsic, module: &ModuleInfo) -> String {
+        HostTarget.define_intrinsic(i, module)
+    }
+
+    fn define_helper(&self, name: &str, module: &ModuleInfo) -> Option<String> {
+        HostTarget.define_helper(name, module)
+    }
+
+    fn library_definitions(&self, ir: &str) -> String {
+        HostTarget.library_definitions(ir)
+    }
+
+    fn entry_wrappers(&self, k: &KernelMeta, module: &ModuleInfo, ir: &mut String) {
+        if k.name != self.kernel || k.uses_barrier || k.regions.is_some() {
+            return HostTarget.entry_wrappers(k, module, ir);
+        }
+        let name = crate::lower::ll_global(&specialized_block_name(&k.name, self.shape));
+        block_loop(k, &name, &fixed_block_dims(self.shape), ir);
+    }
+
+    fn supports_regions(&self) -> bool {
+        HostTarget.supports_regions()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_outside_the_device_limits_have_no_variant() {
+        for (shape, ok) in [([32, 8, 1], true), ([1, 1, 1], true), ([1024, 1, 1], true), ([1, 1, 64], true), ([0, 1, 1], false), ([1025, 1, 1], false), ([1, 1, 65], false), ([64, 32, 1], false)] {
+            assert_eq!(ShapeSpecialized::new("k", shape).is_some(), ok, "{shape:?}");
+        }
+    }
+
+    /// The variant's name carries the shape, so variants of one kernel never share a symbol
+    /// (or, through the IR it is part of, a cache key).
+    #[test]
+    fn variant_names_differ_by_shape() {
+        assert_eq!(specialized_block_name("k", [32, 8, 1]), "k.block.32x8x1");
+        assert_ne!(specialized_block_name("k", [32, 8, 1]), specialized_block_name("k", [8, 32, 1]));
+    }
+}
