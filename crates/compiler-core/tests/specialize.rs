@@ -5,7 +5,7 @@
 
 use compiler_core::cache::Cache;
 use compiler_core::host::{compile_ptx_with_cache, HostModule, HostOptions};
-use compiler_core::host_abi::{KernelFn, ThreadCtx};
+use compiler_core::host_abi::{BlockRunFn, KernelFn, ThreadCtx};
 
 /// `ids`: every thread writes its packed `%tid`, packed `%ntid` and `%laneid | %warpid << 8`
 /// at its global linear index. `grid2d`: `out[y * w + x] = 2 * in[y * w + x] + x` inside
@@ -35,47 +35,72 @@ unsafe extern "C" fn no_barrier_op(_: *mut ThreadCtx, _: u32, _: u32, _: u32, _:
     panic!("barrier op");
 }
 
-/// Runs every block of `grid` through `f` (a `k.block` or one of its variants) as the CPU
-/// runtime does: one call per block, with the block's ctx.
-fn run(f: KernelFn, params: &[u8], grid: [u32; 3], block: [u32; 3]) {
+/// A kernel's entry point: `k.block` (one call per block) or a launch-shape variant (one
+/// call per run of consecutive blocks).
+#[derive(Clone, Copy)]
+enum Entry {
+    Block(KernelFn),
+    Runs(BlockRunFn),
+}
+
+/// Lengths of the runs of blocks a variant is called with, cycled: runs that start and end
+/// anywhere in a row or plane of the grid, as the runtime's block cursor hands them out.
+const RUNS: &[u64] = &[1, 2, 5, 3, 64];
+
+/// Runs every block of `grid` through `f` as the CPU runtime does: `k.block` once per block
+/// with the block's ctx, a variant once per run of blocks with the first block's ctx.
+fn run(f: Entry, params: &[u8], grid: [u32; 3], block: [u32; 3]) {
     // The generated code may assume an 8-aligned parameter buffer.
     let mut words = vec![0u64; params.len().div_ceil(8).max(1)];
     unsafe { std::ptr::copy_nonoverlapping(params.as_ptr(), words.as_mut_ptr() as *mut u8, params.len()) };
     let envreg = [0u32; 32];
     let mut shared = [0u128; 4];
-    for z in 0..grid[2] {
-        for y in 0..grid[1] {
-            for x in 0..grid[0] {
-                let mut ctx = ThreadCtx {
-                    tid: [0; 3],
-                    ntid: block,
-                    ctaid: [x, y, z],
-                    nctaid: grid,
-                    dynamic_smem_size: 0,
-                    total_smem_size: 0,
-                    shared: shared.as_mut_ptr() as *mut u8,
-                    runtime: std::ptr::null_mut(),
-                    barrier: no_barrier,
-                    trap: no_trap,
-                    vprintf: no_printf,
-                    warp_exchange: no_exchange,
-                    assert_fail: no_assert,
-                    envreg: envreg.as_ptr(),
-                    spin_yield: no_yield,
-                    barrier_op: no_barrier_op,
-                };
-                unsafe { f(words.as_ptr() as *const u8, &mut ctx) };
-            }
+    let total = grid.iter().map(|&g| g as u64).product::<u64>();
+    let (mut next, mut k) = (0u64, 0usize);
+    while next < total {
+        let count = match f {
+            Entry::Block(_) => 1,
+            Entry::Runs(_) => RUNS[k % RUNS.len()].min(total - next),
+        };
+        let (gx, gy) = (grid[0] as u64, grid[1] as u64);
+        let ctaid = [(next % gx) as u32, ((next / gx) % gy) as u32, (next / (gx * gy)) as u32];
+        let mut ctx = ThreadCtx {
+            tid: [0; 3],
+            ntid: block,
+            ctaid,
+            nctaid: grid,
+            dynamic_smem_size: 0,
+            total_smem_size: 0,
+            shared: shared.as_mut_ptr() as *mut u8,
+            runtime: std::ptr::null_mut(),
+            barrier: no_barrier,
+            trap: no_trap,
+            vprintf: no_printf,
+            warp_exchange: no_exchange,
+            assert_fail: no_assert,
+            envreg: envreg.as_ptr(),
+            spin_yield: no_yield,
+            barrier_op: no_barrier_op,
+        };
+        match f {
+            Entry::Block(f) => unsafe { f(words.as_ptr() as *const u8, &mut ctx) },
+            Entry::Runs(f) => unsafe { f(words.as_ptr() as *const u8, &mut ctx, count) },
         }
+        next += count;
+        k += 1;
     }
 }
 
-fn generic(m: &HostModule, name: &str) -> KernelFn {
-    m.kernel(name).unwrap().unwrap().block_fn.expect("a thread-loop kernel")
+fn generic(m: &HostModule, name: &str) -> Entry {
+    Entry::Block(m.kernel(name).unwrap().unwrap().block_fn.expect("a thread-loop kernel"))
+}
+
+fn variant(m: &HostModule, name: &str, shape: [u32; 3]) -> Entry {
+    Entry::Runs(m.specialized_block(name, shape).unwrap())
 }
 
 /// `ids` over `grid` with `f`: the three words of each thread.
-fn run_ids(f: KernelFn, grid: [u32; 3], block: [u32; 3]) -> Vec<u32> {
+fn run_ids(f: Entry, grid: [u32; 3], block: [u32; 3]) -> Vec<u32> {
     let threads = grid.iter().chain(&block).map(|&d| d as usize).product::<usize>();
     let out = vec![u32::MAX; 3 * threads];
     run(f, &(out.as_ptr() as u64).to_le_bytes(), grid, block);
@@ -98,7 +123,7 @@ fn expected_ids(grid: [u32; 3], block: [u32; 3]) -> Vec<u32> {
 }
 
 /// `grid2d` on a `w x h` grid (a multiple of no block shape) with `f`.
-fn run_grid2d(f: KernelFn, block: [u32; 3], w: u32, h: u32) -> Vec<f32> {
+fn run_grid2d(f: Entry, block: [u32; 3], w: u32, h: u32) -> Vec<f32> {
     let input: Vec<f32> = (0..w * h).map(|i| (i % 97) as f32).collect();
     let out = vec![-1.0f32; (w * h) as usize];
     let mut params = Vec::new();
@@ -126,17 +151,14 @@ fn variants_compute_what_the_generic_loop_computes() {
     let (ids, grid2d) = (generic(&m, "ids"), generic(&m, "grid2d"));
     let (w, h) = (45, 23);
     for &shape in SHAPES {
-        let grid = [2, 3, 1];
-        let variant = m.specialized_block("ids", shape).unwrap();
-        assert_ne!(variant as usize, ids as usize);
-        let want = expected_ids(grid, shape);
-        assert_eq!(run_ids(ids, grid, shape), want, "ids, k.block, {shape:?}");
-        assert_eq!(run_ids(variant, grid, shape), want, "ids, variant, {shape:?}");
-
-        let variant = m.specialized_block("grid2d", shape).unwrap();
+        for grid in [[2, 3, 1], [3, 2, 4]] {
+            let want = expected_ids(grid, shape);
+            assert_eq!(run_ids(ids, grid, shape), want, "ids, k.block, {shape:?}, grid {grid:?}");
+            assert_eq!(run_ids(variant(&m, "ids", shape), grid, shape), want, "ids, variant, {shape:?}, grid {grid:?}");
+        }
         let want = expected_grid2d(w, h);
         assert_eq!(run_grid2d(grid2d, shape, w, h), want, "grid2d, k.block, {shape:?}");
-        assert_eq!(run_grid2d(variant, shape, w, h), want, "grid2d, variant, {shape:?}");
+        assert_eq!(run_grid2d(variant(&m, "grid2d", shape), shape, w, h), want, "grid2d, variant, {shape:?}");
     }
     // A second request returns the variant compiled first.
     let first = m.specialized_block("ids", SHAPES[0]).unwrap();
@@ -154,7 +176,7 @@ fn only_launchable_shapes_of_thread_loop_kernels_have_variants() {
         assert!(m.specialized_block("ids", shape).is_err(), "{shape:?}");
     }
     // The module stays usable after refused requests.
-    assert_eq!(run_ids(m.specialized_block("ids", [3, 2, 1]).unwrap(), [1, 1, 1], [3, 2, 1]), expected_ids([1, 1, 1], [3, 2, 1]));
+    assert_eq!(run_ids(variant(&m, "ids", [3, 2, 1]), [1, 1, 1], [3, 2, 1]), expected_ids([1, 1, 1], [3, 2, 1]));
 }
 
 #[test]
@@ -174,14 +196,12 @@ fn the_disk_cache_keeps_variants_of_different_shapes_apart() {
     assert!(warm.from_cache);
     let grid = [3, 2, 1];
     for shape in [b, a] {
-        let f = warm.specialized_block("ids", shape).unwrap();
-        assert_eq!(run_ids(f, grid, shape), expected_ids(grid, shape), "{shape:?} from the cache");
+        assert_eq!(run_ids(variant(&warm, "ids", shape), grid, shape), expected_ids(grid, shape), "{shape:?} from the cache");
     }
     assert_eq!(entries(), 3);
     // A lazy module's variants are separate entries too, and correct.
     let lazy = compile_ptx_with_cache(PTX, &HostOptions { lazy: Some(true), ..HostOptions::default() }, Some(&cache)).unwrap();
     assert!(lazy.is_lazy() && lazy.can_specialize());
-    let f = lazy.specialized_block("grid2d", [5, 3, 1]).unwrap();
-    assert_eq!(run_grid2d(f, [5, 3, 1], 45, 23), expected_grid2d(45, 23));
+    assert_eq!(run_grid2d(variant(&lazy, "grid2d", [5, 3, 1]), [5, 3, 1], 45, 23), expected_grid2d(45, 23));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -23,7 +23,7 @@ use crate::fault::{self, Armed, Exit, Suspend};
 use crate::pool::BlockCursor;
 use compiler_core::host::HostKernel;
 use compiler_core::lower::WarpExchangeMeta;
-use compiler_core::host_abi::ThreadCtx;
+use compiler_core::host_abi::{BlockRunFn, ThreadCtx};
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -101,9 +101,9 @@ pub struct FiberRuntime {
 /// The parts of a launch every block needs.
 pub struct LaunchShape<'a> {
     pub kernel: &'a HostKernel,
-    /// The thread loop thread-loop kernels run: `kernel.block_fn`, or its variant for
-    /// this launch's block shape ([`crate::specialize`]).
-    pub block_fn: Option<compiler_core::host_abi::KernelFn>,
+    /// The variant of a thread-loop kernel for this launch's block shape, if it runs one
+    /// ([`crate::specialize`]): it runs whole runs of blocks instead of `kernel.block_fn`.
+    pub block_run: Option<BlockRunFn>,
     pub params: &'a [u8],
     pub grid: [u32; 3],
     pub block: [u32; 3],
@@ -138,6 +138,13 @@ impl LaunchShape<'_> {
                 'blocks: while let Some(range) = cursor.take() {
                     if let (None, Some(regions)) = (this.kernel.block_fn, &this.kernel.regions) {
                         this.run_region_blocks(regions, range, &mut scratch.region_blocks, y, &*(in_kernel as *const AtomicBool));
+                        if this.fault.load(Ordering::Relaxed) != 0 {
+                            break 'blocks;
+                        }
+                        continue;
+                    }
+                    if let Some(run) = this.block_run {
+                        this.run_block_range(run, range, scratch, y, &*(in_kernel as *const AtomicBool));
                         if this.fault.load(Ordering::Relaxed) != 0 {
                             break 'blocks;
                         }
@@ -212,6 +219,32 @@ impl LaunchShape<'_> {
         }
     }
 
+    /// Runs blocks `range` of a thread-loop kernel with its launch-shape variant `run` (one
+    /// call into generated code for the whole run) on the outer coroutine `y`.
+    fn run_block_range(&self, run: BlockRunFn, range: std::ops::Range<u64>, scratch: &mut BlockScratch, y: &Yielder<(), Suspend>, in_kernel: &AtomicBool) {
+        let words = self.shared_bytes().div_ceil(16).max(1);
+        if scratch.shared.len() < words {
+            scratch.shared.resize(words, 0);
+        }
+        let base = self.block_ctx(range.start, scratch.shared.as_mut_ptr() as *mut u8);
+        let mut rt = FiberRuntime {
+            yielder: y,
+            fault: self.fault,
+            warp: std::ptr::null_mut(),
+            lane: 0,
+            round: std::ptr::null(),
+            barriers: std::ptr::null_mut(),
+            spins: 0,
+            in_kernel,
+        };
+        let mut ctx = ThreadCtx { runtime: &mut rt as *mut FiberRuntime as *mut _, ..base };
+        in_kernel.store(true, Ordering::Relaxed);
+        // SAFETY: `run` has the `BlockRunFn` ABI and was compiled for this launch's block
+        // shape; the blocks of `range` exist in the grid, and params and ctx are valid.
+        unsafe { run(self.params.as_ptr(), &mut ctx, range.end - range.start) };
+        in_kernel.store(false, Ordering::Relaxed);
+    }
+
     /// Runs block number `index` of a thread-loop or fiber kernel on the outer
     /// coroutine `y` (region kernels run through [`Self::run_region_blocks`]).
     fn run_block(&self, index: u64, scratch: &mut BlockScratch, y: &Yielder<(), Suspend>, in_kernel: &AtomicBool) {
@@ -220,7 +253,7 @@ impl LaunchShape<'_> {
             scratch.shared.resize(words, 0);
         }
         let base = self.block_ctx(index, scratch.shared.as_mut_ptr() as *mut u8);
-        match self.block_fn {
+        match self.kernel.block_fn {
             Some(block_fn) => {
                 let mut rt = FiberRuntime {
                     yielder: y,

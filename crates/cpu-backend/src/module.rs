@@ -151,7 +151,7 @@ impl CpuModule {
         let started = std::time::Instant::now();
         let runner = Runner(LaunchShape {
             kernel: k,
-            block_fn: variant.or(k.block_fn),
+            block_run: variant,
             params,
             grid: config.grid,
             block: config.block,

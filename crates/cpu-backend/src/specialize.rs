@@ -16,7 +16,7 @@
 //! a shape's first launch; [`set_specialization`] overrides both (tests, benchmarks).
 
 use compiler_core::host::HostModule;
-use compiler_core::host_abi::KernelFn;
+use compiler_core::host_abi::BlockRunFn;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Mutex;
@@ -89,14 +89,14 @@ struct ShapeStats {
     generic: Duration,
     /// Decided: the variant, or `None` when its compile failed (the generic loop is
     /// correct for every shape, so that only costs speed).
-    variant: Option<Option<KernelFn>>,
+    variant: Option<Option<BlockRunFn>>,
 }
 
 impl ShapeHistory {
     /// The variant launches of `kernel` with blocks of `shape` should run, compiled now if
     /// the policy says this launch is the one; `None`: run `k.block` (and report the
     /// launch's time with [`ShapeHistory::record`]).
-    pub(crate) fn variant(&self, host: &HostModule, kernel: &str, shape: [u32; 3]) -> Option<KernelFn> {
+    pub(crate) fn variant(&self, host: &HostModule, kernel: &str, shape: [u32; 3]) -> Option<BlockRunFn> {
         let policy = specialization();
         if policy == Specialization::Off || !host.can_specialize() {
             return None;

@@ -19,7 +19,7 @@
 
 use super::{host_machine, lazy, lookup_fn, partition, HostError, HostModule, Part};
 use crate::cache::Cache;
-use crate::host_abi::KernelFn;
+use crate::host_abi::BlockRunFn;
 use crate::lower::{lower_module_subset, LowerOptions};
 use crate::ptx::ast::Module;
 use crate::target::host::{specialized_block_name, ShapeSpecialized};
@@ -36,7 +36,7 @@ pub(crate) struct Variants {
     lower_options: LowerOptions,
     cache: Option<Cache>,
     /// Variants compiled so far, by kernel and shape (or the error their compile gave).
-    compiled: Mutex<HashMap<(String, [u32; 3]), Result<KernelFn, String>>>,
+    compiled: Mutex<HashMap<(String, [u32; 3]), Result<BlockRunFn, String>>>,
 }
 
 impl Variants {
@@ -52,13 +52,14 @@ impl HostModule {
         self.variants.is_some()
     }
 
-    /// Kernel `name`'s thread loop `k.block` specialized for blocks of `shape`: the same
-    /// `KernelFn` contract, for launches whose block is exactly `shape` only. Compiled (or
+    /// Kernel `name`'s thread loop `k.block` specialized for blocks of `shape`, as a loop
+    /// over runs of blocks ([`BlockRunFn`]), for launches whose block is exactly `shape`
+    /// only. Compiled (or
     /// loaded from the on-disk cache) on the first request, which waits for it; later
     /// requests return the same function (or the same error). Errors: no such kernel, a
     /// kernel that does not run as `k.block`, a shape no launch can have, or a module
     /// without the source to compile from ([`HostModule::can_specialize`]).
-    pub fn specialized_block(&self, name: &str, shape: [u32; 3]) -> Result<KernelFn, HostError> {
+    pub fn specialized_block(&self, name: &str, shape: [u32; 3]) -> Result<BlockRunFn, HostError> {
         let variants = self.variants.as_ref().ok_or_else(|| HostError::Llvm("this module cannot compile launch-shape variants".into()))?;
         // One compile at a time: the JIT and the table change together.
         let mut compiled = variants.compiled.lock().unwrap_or_else(|e| e.into_inner());
@@ -71,12 +72,12 @@ impl HostModule {
     }
 
     /// The variant of `name` for `shape` if it was compiled already (never compiles).
-    pub fn compiled_specialization(&self, name: &str, shape: [u32; 3]) -> Option<KernelFn> {
+    pub fn compiled_specialization(&self, name: &str, shape: [u32; 3]) -> Option<BlockRunFn> {
         let compiled = self.variants.as_ref()?.compiled.lock().unwrap_or_else(|e| e.into_inner());
         compiled.get(&(name.to_string(), shape))?.as_ref().ok().copied()
     }
 
-    fn compile_variant(&self, variants: &Variants, name: &str, shape: [u32; 3]) -> Result<KernelFn, HostError> {
+    fn compile_variant(&self, variants: &Variants, name: &str, shape: [u32; 3]) -> Result<BlockRunFn, HostError> {
         let target = ShapeSpecialized::new(name, shape).ok_or_else(|| HostError::Llvm(format!("no block of {shape:?} threads can be launched")))?;
         let ast = match (&self.lazy, &variants.ptx) {
             (Some(l), _) => &l.ast,
@@ -101,6 +102,8 @@ impl HostModule {
         let tm = host_machine(variants.opt)?;
         let object = lazy::cached_codegen(&lowered.ir, &tm, variants.opt, Some(part), variants.cache.as_ref(), b"block variant")?;
         self._jit.add_object(&object)?;
-        lookup_fn(&self._jit, &specialized_block_name(name, shape))
+        let f = lookup_fn(&self._jit, &specialized_block_name(name, shape))?;
+        // SAFETY: `ShapeSpecialized` emits the variant with the `BlockRunFn` signature.
+        Ok(unsafe { std::mem::transmute::<crate::host_abi::KernelFn, BlockRunFn>(f) })
     }
 }

@@ -8,11 +8,15 @@
 //! runtime decides when a variant pays and only calls it for launches of that shape
 //! (cpu-backend `specialize.rs`); `host::specialize` compiles it.
 //!
+//! The variant runs a whole run of consecutive blocks per call (`host_abi::BlockRunFn`),
+//! so the runtime's per-block work (a ctx, a call, fault checks) is paid once per run.
+//!
 //! The variant also stores the constants into the ctx's `%ntid` slots before its loops
 //! (the runtime already put the same values there), so the kernel body's `%ntid` reads,
 //! which are loads from the ctx, fold to the constants too.
 
-use super::{block_dims_from, block_loop, HostTarget, MAX_BLOCK_DIM};
+use super::{block_dims_from, block_loop, ctx_param, dereferenceable, HostTarget, MAX_BLOCK_DIM};
+use crate::host_abi;
 use crate::lower::intrinsics::Intrinsic;
 use crate::lower::KernelMeta;
 use crate::target::{AddressSpaces, MemOrder, ModuleInfo, Scope, Target};
@@ -54,6 +58,60 @@ fn fixed_block_dims(shape: [u32; 3]) -> String {
     block_dims_from(&format!(
         "  store i32 {x}, ptr %ntx.p\n  store i32 {y}, ptr %nty.p\n  store i32 {z}, ptr %ntz.p\n  %ntx = add i32 {x}, 0\n  %nty = add i32 {y}, 0\n  %ntz = add i32 {z}, 0\n"
     ))
+}
+
+/// The variant's entry point `fname` (`host_abi::BlockRunFn`): runs `%blocks` blocks from
+/// the ctx's `%ctaid` on, calling the block's thread loop `one` for each. The runtime then
+/// enters generated code once per run of blocks instead of once per block, and the body's
+/// `%ctaid` reads forward from the stores here.
+fn block_run(fname: &str, one: &str, param_bytes: usize) -> String {
+    let (ctaid, nctaid) = (host_abi::OFFSET_CTAID, host_abi::OFFSET_NCTAID);
+    format!(
+        r#"define void {fname}(ptr noalias align 8 {deref}%params, {ctx}, i64 %blocks) {{
+entry:
+  %cx.p = getelementptr i8, ptr %ctx, i64 {ctaid}
+  %cy.p = getelementptr i8, ptr %ctx, i64 {cy}
+  %cz.p = getelementptr i8, ptr %ctx, i64 {cz}
+  %ncx.p = getelementptr i8, ptr %ctx, i64 {nctaid}
+  %ncy.p = getelementptr i8, ptr %ctx, i64 {ncy}
+  %ncx = load i32, ptr %ncx.p
+  %ncy = load i32, ptr %ncy.p
+  %cx0 = load i32, ptr %cx.p
+  %cy0 = load i32, ptr %cy.p
+  %cz0 = load i32, ptr %cz.p
+  %none = icmp eq i64 %blocks, 0
+  br i1 %none, label %exit, label %block
+block:
+  %k = phi i64 [ 0, %entry ], [ %k.next, %block ]
+  %cx = phi i32 [ %cx0, %entry ], [ %cx.next, %block ]
+  %cy = phi i32 [ %cy0, %entry ], [ %cy.next, %block ]
+  %cz = phi i32 [ %cz0, %entry ], [ %cz.next, %block ]
+  store i32 %cx, ptr %cx.p
+  store i32 %cy, ptr %cy.p
+  store i32 %cz, ptr %cz.p
+  call void {one}(ptr %params, ptr %ctx)
+  %cx.inc = add i32 %cx, 1
+  %x.wrap = icmp uge i32 %cx.inc, %ncx
+  %cx.next = select i1 %x.wrap, i32 0, i32 %cx.inc
+  %cy.carry = zext i1 %x.wrap to i32
+  %cy.inc = add i32 %cy, %cy.carry
+  %y.wrap = icmp uge i32 %cy.inc, %ncy
+  %cy.next = select i1 %y.wrap, i32 0, i32 %cy.inc
+  %cz.carry = zext i1 %y.wrap to i32
+  %cz.next = add i32 %cz, %cz.carry
+  %k.next = add i64 %k, 1
+  %more = icmp ult i64 %k.next, %blocks
+  br i1 %more, label %block, label %exit
+exit:
+  ret void
+}}
+"#,
+        deref = dereferenceable(param_bytes),
+        ctx = ctx_param(),
+        cy = ctaid + 4,
+        cz = ctaid + 8,
+        ncy = nctaid + 4,
+    )
 }
 
 impl Target for ShapeSpecialized<'_> {
@@ -105,8 +163,13 @@ impl Target for ShapeSpecialized<'_> {
         if k.name != self.kernel || k.uses_barrier || k.regions.is_some() {
             return HostTarget.entry_wrappers(k, module, ir);
         }
-        let name = crate::lower::ll_global(&specialized_block_name(&k.name, self.shape));
-        block_loop(k, &name, &fixed_block_dims(self.shape), ir);
+        // The block's thread loop, internal (inlined into the loop over blocks).
+        let name = specialized_block_name(&k.name, self.shape);
+        let one = crate::lower::ll_global(&format!("{name}.one"));
+        let at = ir.len();
+        block_loop(k, &one, &fixed_block_dims(self.shape), ir);
+        ir.replace_range(at..at + "define void ".len(), "define internal void ");
+        ir.push_str(&block_run(&crate::lower::ll_global(&name), &one, k.param_buffer_size));
     }
 
     fn supports_regions(&self) -> bool {
