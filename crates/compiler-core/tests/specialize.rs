@@ -9,7 +9,9 @@ use compiler_core::host_abi::{BlockRunFn, KernelFn, ThreadCtx};
 
 /// `ids`: every thread writes its packed `%tid`, packed `%ntid` and `%laneid | %warpid << 8`
 /// at its global linear index. `grid2d`: `out[y * w + x] = 2 * in[y * w + x] + x` inside
-/// `w x h`. `synced` has a barrier (no thread loop, so no variant).
+/// `w x h`. `synced` has a barrier (no thread loop, so no variant). `staged` goes through a
+/// shared-memory slot per thread: `out[1024 * ctaid.x + t] = 7 * ctaid.x + t` (t: linear
+/// thread index).
 const PTX: &str = include_str!("data/block_variants.ptx");
 
 /// Block shapes: the benchmark's, not multiples of the vector width, 3D, the largest.
@@ -54,7 +56,7 @@ fn run(f: Entry, params: &[u8], grid: [u32; 3], block: [u32; 3]) {
     let mut words = vec![0u64; params.len().div_ceil(8).max(1)];
     unsafe { std::ptr::copy_nonoverlapping(params.as_ptr(), words.as_mut_ptr() as *mut u8, params.len()) };
     let envreg = [0u32; 32];
-    let mut shared = [0u128; 4];
+    let mut shared = vec![0u128; 256];
     let total = grid.iter().map(|&g| g as u64).product::<u64>();
     let (mut next, mut k) = (0u64, 0usize);
     while next < total {
@@ -140,6 +142,18 @@ fn expected_grid2d(w: u32, h: u32) -> Vec<f32> {
     (0..w * h).map(|i| 2.0 * (i % 97) as f32 + (i % w) as f32).collect()
 }
 
+/// `staged` over `blocks` blocks of `shape` with `f`.
+fn run_staged(f: Entry, blocks: u32, shape: [u32; 3]) -> Vec<u32> {
+    let out = vec![u32::MAX; 1024 * blocks as usize];
+    run(f, &(out.as_ptr() as u64).to_le_bytes(), [blocks, 1, 1], shape);
+    out
+}
+
+fn expected_staged(blocks: u32, shape: [u32; 3]) -> Vec<u32> {
+    let n = shape.iter().product::<u32>();
+    (0..1024 * blocks).map(|i| if i % 1024 < n { 7 * (i / 1024) + i % 1024 } else { u32::MAX }).collect()
+}
+
 fn module(cache: Option<&Cache>) -> HostModule {
     compile_ptx_with_cache(PTX, &HostOptions::default(), cache).unwrap()
 }
@@ -159,6 +173,10 @@ fn variants_compute_what_the_generic_loop_computes() {
         let want = expected_grid2d(w, h);
         assert_eq!(run_grid2d(grid2d, shape, w, h), want, "grid2d, k.block, {shape:?}");
         assert_eq!(run_grid2d(variant(&m, "grid2d", shape), shape, w, h), want, "grid2d, variant, {shape:?}");
+
+        let want = expected_staged(9, shape);
+        assert_eq!(run_staged(generic(&m, "staged"), 9, shape), want, "staged, k.block, {shape:?}");
+        assert_eq!(run_staged(variant(&m, "staged", shape), 9, shape), want, "staged, variant, {shape:?}");
     }
     // A second request returns the variant compiled first.
     let first = m.specialized_block("ids", SHAPES[0]).unwrap();
