@@ -4,13 +4,13 @@
 //! (`compiler_core::host::HostModule::specialized_block`) runs faster (the 2D stencil of
 //! `cpu-bench`: its x loop becomes whole vectors without per-row checks) but costs a
 //! compile of the kernel. Like a tiered JIT, the runtime compiles it once the generic
-//! launches of that kernel and shape have taken about as long as a compile
+//! launches of that kernel and shape have taken a good part of a compile's time
 //! ([`GENERIC_TIME_BEFORE_VARIANT`]) over at least [`LAUNCHES_BEFORE_VARIANT`] launches: a
 //! kernel launched once, or whose launches are short, never pays for a compile, and one
-//! that keeps running spends at most about twice the time it would have with the variant
-//! from the start. The compile runs in the launch that decides (on the stream's worker
+//! that keeps running pays one compile early on (later runs of the program load it from
+//! the disk cache). The compile runs in the launch that decides (on the stream's worker
 //! thread, before its blocks start), from the on-disk kernel cache when an earlier run
-//! compiled the same variant.
+//! compiled the same variant. A kernel gets at most [`MAX_VARIANTS_PER_KERNEL`] variants.
 //!
 //! `CUDA_CPU_SPECIALIZE=0` turns variants off, `CUDA_CPU_SPECIALIZE=always` compiles one at
 //! a shape's first launch; [`set_specialization`] overrides both (tests, benchmarks).
@@ -23,13 +23,21 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 /// A shape's generic launches must have taken this long together before its variant is
-/// compiled: about what compiling a small block kernel takes on one core (21 ms on
-/// average for `template_heavy`'s block kernels, `cpu-bench/RESULTS.md`).
-pub const GENERIC_TIME_BEFORE_VARIANT: Duration = Duration::from_millis(20);
+/// compiled: about half of what compiling a small block kernel takes on one core (21 ms
+/// on average for `template_heavy`'s block kernels, `cpu-bench/RESULTS.md`; the 2D
+/// stencil's variant 30 to 60 ms). Less than a compile because the compile is paid once
+/// per kernel and shape and then comes from the on-disk cache in later runs, and because
+/// a shape launched for that long is usually launched for much longer.
+pub const GENERIC_TIME_BEFORE_VARIANT: Duration = Duration::from_millis(10);
 
 /// ... and there must have been at least this many of them (a shape launched once is
 /// likely never launched again).
 pub const LAUNCHES_BEFORE_VARIANT: u32 = 2;
+
+/// At most this many variants per kernel (and module): a program that launches one kernel
+/// with ever new block shapes keeps the generic loop for the rest instead of compiling
+/// (and keeping) code for each.
+pub const MAX_VARIANTS_PER_KERNEL: usize = 8;
 
 /// When block kernels get launch-shape variants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,11 +122,12 @@ impl ShapeHistory {
                     stats.len() - 1
                 }
             };
-            let s = &stats[at];
-            if let Some(decided) = s.variant {
+            if let Some(decided) = stats[at].variant {
                 return decided;
             }
-            if !due(policy, s.launches, s.generic) {
+            let compiled = stats.iter().filter(|s| matches!(s.variant, Some(Some(_)))).count();
+            let s = &stats[at];
+            if compiled >= MAX_VARIANTS_PER_KERNEL || !due(policy, s.launches, s.generic) {
                 return None;
             }
         }
@@ -154,8 +163,8 @@ mod tests {
             // One long launch: the shape may never come again.
             (Specialization::Tiered, 1, ms(500), false),
             // Many short launches: not yet worth a compile.
-            (Specialization::Tiered, 1000, ms(19), false),
-            (Specialization::Tiered, 2, ms(20), true),
+            (Specialization::Tiered, 1000, ms(9), false),
+            (Specialization::Tiered, 2, ms(10), true),
             (Specialization::Tiered, 50, ms(30), true),
             (Specialization::Always, 0, ms(0), true),
             (Specialization::Off, 1000, ms(10_000), false),

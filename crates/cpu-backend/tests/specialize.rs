@@ -3,7 +3,7 @@
 //! shapes and in whatever order they come (checked against host arithmetic).
 
 use backend_api::{Device, LaunchConfig, LoadOptions, LoadedModule};
-use cpu_backend::specialize::{set_specialization, Specialization};
+use cpu_backend::specialize::{set_specialization, Specialization, MAX_VARIANTS_PER_KERNEL};
 use std::sync::Mutex;
 
 /// The kernels of compiler-core's variant tests: `ids` writes each thread's packed
@@ -79,14 +79,31 @@ fn expected_grid2d(w: u32, h: u32) -> Vec<f32> {
     (0..w * h).map(|i| 2.0 * (i % 97) as f32 + (i % w) as f32).collect()
 }
 
-/// Shapes in launch order: repeated, changing, 3D, not multiples of the vector width.
-const SHAPES: &[[u32; 3]] = &[[32, 8, 1], [7, 3, 2], [32, 8, 1], [1, 1, 1], [4, 4, 4], [33, 5, 6], [7, 3, 2], [1024, 1, 1], [8, 1, 64]];
+/// Shapes in launch order: repeated, changing, 3D, not multiples of the vector width, and
+/// more of them than a kernel gets variants (`MAX_VARIANTS_PER_KERNEL`).
+const SHAPES: &[[u32; 3]] = &[
+    [32, 8, 1],
+    [7, 3, 2],
+    [32, 8, 1],
+    [1, 1, 1],
+    [4, 4, 4],
+    [33, 5, 6],
+    [7, 3, 2],
+    [1024, 1, 1],
+    [8, 1, 64],
+    [16, 16, 1],
+    [2, 3, 5],
+    [100, 1, 1],
+    [32, 8, 1],
+];
 
 #[test]
 fn launches_with_variants_match_generic_launches() {
     let _serial = POLICY.lock().unwrap_or_else(|e| e.into_inner());
     let d = device();
     let m = d.load_ptx(PTX, &LoadOptions::default()).unwrap();
+    let distinct: std::collections::HashSet<_> = SHAPES.iter().collect();
+    assert!(distinct.len() > MAX_VARIANTS_PER_KERNEL);
     let (w, h) = (75, 41);
     for &policy in &[Specialization::Off, Specialization::Always, Specialization::Off, Specialization::Always] {
         set_specialization(policy);
