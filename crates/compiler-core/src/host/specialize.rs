@@ -40,9 +40,21 @@ pub(crate) struct Variants {
 }
 
 impl Variants {
+    /// Variants of a module compiled at optimization level `opt`.
     pub(crate) fn new(ptx: Option<Arc<str>>, opt: u32, lower_options: LowerOptions, cache: Option<Cache>) -> Variants {
-        Variants { ptx, parsed: OnceLock::new(), opt, lower_options, cache, compiled: Mutex::new(HashMap::new()) }
+        Variants { ptx, parsed: OnceLock::new(), opt: variant_opt_level(opt), lower_options, cache, compiled: Mutex::new(HashMap::new()) }
     }
+}
+
+/// The optimization level of the variants of a module compiled at `opt`: `O3` where the
+/// module has the default `O2` or more, else the module's own (a program that asked for
+/// less optimization gets no more). `O3`'s non-trivial loop unswitching gives the x loop
+/// a version per outcome of its row-invariant conditions (the stencil's `y == 0`, `y >= h`),
+/// so the masks of the common rows are computed once per block instead of once per row:
+/// 2D stencil variant 10.6 ms against 13.8 at `O2` (one core, median of 10 alternating
+/// runs, load average 4 to 5). It costs compile time only where a variant is compiled.
+fn variant_opt_level(opt: u32) -> u32 {
+    if opt >= 2 { 3 } else { opt }
 }
 
 impl HostModule {
@@ -105,5 +117,15 @@ impl HostModule {
         let f = lookup_fn(&self._jit, &specialized_block_name(name, shape))?;
         // SAFETY: `ShapeSpecialized` emits the variant with the `BlockRunFn` signature.
         Ok(unsafe { std::mem::transmute::<crate::host_abi::KernelFn, BlockRunFn>(f) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn variants_get_o3_unless_the_module_asked_for_less_than_o2() {
+        for (module, variant) in [(0, 0), (1, 1), (2, 3), (3, 3)] {
+            assert_eq!(super::variant_opt_level(module), variant, "module O{module}");
+        }
     }
 }
