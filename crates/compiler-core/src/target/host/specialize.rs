@@ -15,11 +15,12 @@
 //! (the runtime already put the same values there), so the kernel body's `%ntid` reads,
 //! which are loads from the ctx, fold to the constants too.
 
-use super::{block_dims_from, block_loop, ctx_param, dereferenceable, HostTarget, MAX_BLOCK_DIM};
+use super::{block_dims_from, block_loop, ctx_param, dereferenceable, HostTarget, ParallelLoop, MAX_BLOCK_DIM};
 use crate::host_abi;
 use crate::lower::intrinsics::Intrinsic;
 use crate::lower::KernelMeta;
 use crate::target::{AddressSpaces, MemOrder, ModuleInfo, Scope, Target};
+use std::fmt::Write;
 
 /// The symbol of kernel `kernel`'s thread loop specialized for blocks of `shape`
 /// (`k.block.32x8x1`).
@@ -49,6 +50,34 @@ impl<'a> ShapeSpecialized<'a> {
     pub fn shape(&self) -> [u32; 3] {
         self.shape
     }
+}
+
+/// Variants of blocks with at most this many rows of threads get their y loop unrolled
+/// ([`unroll_rows`]), if the kernel's body is at most [`MAX_UNROLLED_BODY_LINES`] lines of
+/// lowered IR: unrolling multiplies the code LLVM optimizes and generates (the stencil's
+/// variant: 245 lines of body, 27 ms to compile rolled, 150 to 190 ms unrolled).
+const MAX_UNROLLED_ROWS: u32 = 8;
+const MAX_UNROLLED_BODY_LINES: usize = 400;
+
+/// Lines of kernel `kernel`'s body `k.body` in `ir` (`usize::MAX` if it is not there).
+fn body_lines(ir: &str, kernel: &str) -> usize {
+    let head = format!("define internal void {}(", crate::lower::ll_global(&format!("{kernel}.body")));
+    let Some(start) = ir.find(&head) else { return usize::MAX };
+    ir[start..].find("\n}\n").map_or(usize::MAX, |end| ir[start..start + end].lines().count())
+}
+
+/// Asks LLVM to unroll the y loop of the thread loop that starts at `ir[at..]` fully
+/// (`llvm.loop.unroll.full`; LLVM still refuses beyond its pragma size threshold). Each
+/// load and store of the body then reads or writes one row of threads per block, so the
+/// hardware's per-instruction stride prefetchers see one stride from block to block
+/// instead of the row stride and a jump back. 2D stencil, one core: 10.4 against 11.8 ms
+/// (median of 6 alternating runs, load 2.3 to 3.3).
+fn unroll_rows(ir: &mut String, at: usize) {
+    const LATCH: &str = "  %y.next = add i32 %y, 1\n  br label %y.head\n";
+    let Some(pos) = ir[at..].find(LATCH).map(|p| at + p + LATCH.len() - 1) else { return };
+    let md = ParallelLoop::numbered_after(ir).group;
+    ir.insert_str(pos, &format!(", !llvm.loop !{md}"));
+    let _ = writeln!(ir, "!{md} = distinct !{{!{md}, !{u}}}\n!{u} = !{{!\"llvm.loop.unroll.full\"}}", u = md + 1);
 }
 
 /// The entry lines of the variant: the ctx's `%ntid` slots get the shape's values, and
@@ -169,6 +198,9 @@ impl Target for ShapeSpecialized<'_> {
         let at = ir.len();
         block_loop(k, &one, &fixed_block_dims(self.shape), ir);
         ir.replace_range(at..at + "define void ".len(), "define internal void ");
+        if self.shape[1] <= MAX_UNROLLED_ROWS && body_lines(ir, &k.name) <= MAX_UNROLLED_BODY_LINES {
+            unroll_rows(ir, at);
+        }
         ir.push_str(&block_run(&crate::lower::ll_global(&name), &one, k.param_buffer_size));
     }
 
@@ -186,6 +218,22 @@ mod tests {
         for (shape, ok) in [([32, 8, 1], true), ([1, 1, 1], true), ([1024, 1, 1], true), ([1, 1, 64], true), ([0, 1, 1], false), ([1025, 1, 1], false), ([1, 1, 65], false), ([64, 32, 1], false)] {
             assert_eq!(ShapeSpecialized::new("k", shape).is_some(), ok, "{shape:?}");
         }
+    }
+
+    /// Blocks of up to 8 rows of threads get their rows unrolled, taller ones not.
+    #[test]
+    fn short_blocks_get_their_rows_unrolled() {
+        let ast = crate::ptx::parse(include_str!("../../../tests/data/block_variants.ptx")).unwrap();
+        let only = std::iter::once("grid2d".to_string()).collect();
+        for (shape, unrolled) in [([32, 8, 1], true), ([4, 8, 2], true), ([8, 32, 1], false), ([1, 9, 3], false)] {
+            let target = ShapeSpecialized::new("grid2d", shape).unwrap();
+            let ir = crate::lower::lower_module_subset(&ast, &target, &Default::default(), &only).unwrap().ir;
+            assert_eq!(ir.contains("br label %y.head, !llvm.loop !"), unrolled, "{shape:?}");
+            assert_eq!(ir.contains("\"llvm.loop.unroll.full\""), unrolled, "{shape:?}");
+            assert!(body_lines(&ir, "grid2d") < MAX_UNROLLED_BODY_LINES);
+        }
+        assert_eq!(body_lines("define internal void @\"k.body\"(ptr %ctx) {\n  ret void\n}\n", "k"), 2);
+        assert_eq!(body_lines("", "k"), usize::MAX);
     }
 
     /// The variant's name carries the shape, so variants of one kernel never share a symbol
