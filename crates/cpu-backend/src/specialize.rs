@@ -23,11 +23,11 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 /// A shape's generic launches must have taken this long together before its variant is
-/// compiled: about half of what compiling a small block kernel takes on one core (21 ms
-/// on average for `template_heavy`'s block kernels, `cpu-bench/RESULTS.md`; the 2D
-/// stencil's variant 30 to 60 ms). Less than a compile because the compile is paid once
-/// per kernel and shape and then comes from the on-disk cache in later runs, and because
-/// a shape launched for that long is usually launched for much longer.
+/// compiled. That is less than a variant's compile (the 2D stencil's: ~27 ms, ~150 ms
+/// with its rows unrolled, `cpu-bench/RESULTS.md`) because the compile is paid once per
+/// kernel and shape and then comes from the on-disk cache in later runs, and because a
+/// shape launched for that long is usually launched for much longer; a program whose
+/// kernel stops right after pays at most one compile per kernel and shape.
 pub const GENERIC_TIME_BEFORE_VARIANT: Duration = Duration::from_millis(10);
 
 /// ... and there must have been at least this many of them (a shape launched once is
