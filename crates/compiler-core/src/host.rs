@@ -14,6 +14,7 @@
 
 mod lazy;
 mod partition;
+mod specialize;
 
 use crate::cache::{self, Cache};
 use crate::diag::Diagnostic;
@@ -80,6 +81,8 @@ pub struct HostModule {
     /// Set when the kernels compile one by one on first use ([`lazy`]); `kernels` is
     /// then empty: use [`HostModule::kernel`].
     lazy: Option<lazy::LazyKernels>,
+    /// Launch-shape variants of the block kernels, compiled on request ([`specialize`]).
+    variants: Option<specialize::Variants>,
     _jit: Jit,
 }
 
@@ -225,7 +228,13 @@ pub fn compile_ptx_with_cache(ptx: &str, options: &HostOptions, cache: Option<&C
     })?;
     warnings.append(&mut lowered.warnings);
     lowered.warnings = warnings;
-    compile_with(lowered, options, cache)
+    let mut module = compile_with(lowered, options, cache)?;
+    // Keep the PTX for launch-shape variants only where some kernel runs as `k.block`.
+    if module.kernels.iter().any(|k| k.block_fn.is_some()) {
+        let lower_options = crate::lower::LowerOptions { lanemask_warnings: false };
+        module.variants = Some(specialize::Variants::new(Some(ptx.into()), options.opt_level.min(3), lower_options, cache.cloned()));
+    }
+    Ok(module)
 }
 
 /// JIT an already lowered module (no cache).
@@ -381,6 +390,7 @@ fn link(lowered: &LoweredModule, objects: &[&[u8]], from_cache: bool) -> Result<
         from_cache,
         partitions: objects.len(),
         lazy: None,
+        variants: None,
         _jit: jit,
     })
 }

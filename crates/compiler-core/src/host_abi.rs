@@ -98,6 +98,13 @@ pub type WarpExchangeFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, site: u32, v
 /// Signature of `k.thread` and `k.block`.
 pub type KernelFn = unsafe extern "C" fn(params: *const u8, ctx: *mut ThreadCtx);
 
+/// Signature of a launch-shape variant `k.block.XxYxZ` (`target::host::ShapeSpecialized`):
+/// runs `blocks` consecutive blocks (x fastest, then y, then z, wrapping at `ctx.nctaid`),
+/// the first at `ctx.ctaid`, each as `k.block` would, writing each block's index to
+/// `ctx.ctaid` before it runs. Only for launches whose block is the variant's shape
+/// (`ctx.ntid`).
+pub type BlockRunFn = unsafe extern "C" fn(params: *const u8, ctx: *mut ThreadCtx, blocks: u64);
+
 const _: () = {
     assert!(core::mem::offset_of!(ThreadCtx, tid) == OFFSET_TID);
     assert!(core::mem::offset_of!(ThreadCtx, ntid) == OFFSET_NTID);

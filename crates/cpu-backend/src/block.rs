@@ -23,7 +23,7 @@ use crate::fault::{self, Armed, Exit, Suspend};
 use crate::pool::BlockCursor;
 use compiler_core::host::HostKernel;
 use compiler_core::lower::WarpExchangeMeta;
-use compiler_core::host_abi::ThreadCtx;
+use compiler_core::host_abi::{BlockRunFn, ThreadCtx};
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -101,6 +101,9 @@ pub struct FiberRuntime {
 /// The parts of a launch every block needs.
 pub struct LaunchShape<'a> {
     pub kernel: &'a HostKernel,
+    /// The variant of a thread-loop kernel for this launch's block shape, if it runs one
+    /// ([`crate::specialize`]): it runs whole runs of blocks instead of `kernel.block_fn`.
+    pub block_run: Option<BlockRunFn>,
     pub params: &'a [u8],
     pub grid: [u32; 3],
     pub block: [u32; 3],
@@ -135,6 +138,13 @@ impl LaunchShape<'_> {
                 'blocks: while let Some(range) = cursor.take() {
                     if let (None, Some(regions)) = (this.kernel.block_fn, &this.kernel.regions) {
                         this.run_region_blocks(regions, range, &mut scratch.region_blocks, y, &*(in_kernel as *const AtomicBool));
+                        if this.fault.load(Ordering::Relaxed) != 0 {
+                            break 'blocks;
+                        }
+                        continue;
+                    }
+                    if let Some(run) = this.block_run {
+                        this.run_block_range(run, range, scratch, y, &*(in_kernel as *const AtomicBool));
                         if this.fault.load(Ordering::Relaxed) != 0 {
                             break 'blocks;
                         }
@@ -244,6 +254,32 @@ impl LaunchShape<'_> {
             spin_yield: spin_yield_outside_fiber,
             barrier_op: barrier_op_outside_fiber,
         }
+    }
+
+    /// Runs blocks `range` of a thread-loop kernel with its launch-shape variant `run` (one
+    /// call into generated code for the whole run) on the outer coroutine `y`.
+    fn run_block_range(&self, run: BlockRunFn, range: std::ops::Range<u64>, scratch: &mut BlockScratch, y: &Yielder<(), Suspend>, in_kernel: &AtomicBool) {
+        let words = self.shared_bytes().div_ceil(16).max(1);
+        if scratch.shared.len() < words {
+            scratch.shared.resize(words, 0);
+        }
+        let base = self.block_ctx(range.start, scratch.shared.as_mut_ptr() as *mut u8);
+        let mut rt = FiberRuntime {
+            yielder: y,
+            fault: self.fault,
+            warp: std::ptr::null_mut(),
+            lane: 0,
+            round: std::ptr::null(),
+            barriers: std::ptr::null_mut(),
+            spins: 0,
+            in_kernel,
+        };
+        let mut ctx = ThreadCtx { runtime: &mut rt as *mut FiberRuntime as *mut _, ..base };
+        in_kernel.store(true, Ordering::Relaxed);
+        // SAFETY: `run` has the `BlockRunFn` ABI and was compiled for this launch's block
+        // shape; the blocks of `range` exist in the grid, and params and ctx are valid.
+        unsafe { run(self.params.as_ptr(), &mut ctx, range.end - range.start) };
+        in_kernel.store(false, Ordering::Relaxed);
     }
 
     /// Runs block number `index` of a thread-loop or fiber kernel on the outer

@@ -10,6 +10,8 @@
 //! - `barrier`: the named barriers of a block in fiber mode (arrival counting, `bar.red`).
 //! - [`fault`]: turning faults in kernel code into launch errors (the process survives).
 //! - [`printf`]: device-side `vprintf` and `assert` output, flushed at sync points.
+//! - [`specialize`]: when a thread-loop kernel switches to a variant compiled for its
+//!   block shape.
 
 mod barrier;
 pub mod block;
@@ -18,6 +20,7 @@ pub mod fault;
 pub mod module;
 pub mod pool;
 pub mod printf;
+pub mod specialize;
 
 use std::sync::{Arc, OnceLock};
 

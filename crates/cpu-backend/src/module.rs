@@ -4,6 +4,7 @@ use crate::block::LaunchShape;
 use crate::fault;
 use crate::pool::{BlockCursor, BlockOrder, BlockRunner, Pool, WorkerState};
 use crate::printf::{Output, PrintfBuffer};
+use crate::specialize::ShapeHistory;
 use backend_api::*;
 use compiler_core::host::{compile_ptx, HostError, HostModule, HostOptions};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -18,6 +19,8 @@ thread_local! {
 /// A loaded module.
 pub struct CpuModule {
     host: HostModule,
+    /// Launch shapes seen per kernel, and their variants ([`crate::specialize`]).
+    shapes: ShapeHistory,
     pool: Arc<Pool>,
     output: Arc<Output>,
 }
@@ -37,7 +40,7 @@ impl CpuModule {
             HostError::Ptx(d) => LoadError::InvalidPtx { log: compiler_core::diag::render(&d) },
             HostError::Llvm(m) => LoadError::Codegen(m),
         })?;
-        Ok(CpuModule { host, pool, output })
+        Ok(CpuModule { host, shapes: ShapeHistory::default(), pool, output })
     }
 }
 
@@ -162,8 +165,13 @@ impl CpuModule {
             envreg[1] = (addr >> 32) as u32;
             envreg[2] = addr as u32;
         }
+        // A thread-loop kernel runs the variant for this block shape once there is one
+        // (or once it pays to compile one).
+        let variant = if k.block_fn.is_some() { self.shapes.variant(&self.host, kernel, config.block) } else { None };
+        let started = std::time::Instant::now();
         let runner = Runner(LaunchShape {
             kernel: k,
+            block_run: variant,
             params,
             grid: config.grid,
             block: config.block,
@@ -179,6 +187,9 @@ impl CpuModule {
         self.output.complete(&printf);
         if copy.capacity() > 0 {
             let _ = PARAM_COPY.try_with(|c| c.set(copy));
+        }
+        if k.block_fn.is_some() && variant.is_none() {
+            self.shapes.record(kernel, config.block, started.elapsed());
         }
         if !ok {
             fault::record(&fault, fault::FAULT_INTERNAL);

@@ -28,7 +28,7 @@ pub(crate) const LAZY_MIN_PTX_BYTES: usize = 2 << 20;
 
 /// The part of a lazy [`HostModule`] that compiles kernels on demand.
 pub(crate) struct LazyKernels {
-    ast: Module,
+    pub(crate) ast: Module,
     /// Each kernel's signature, in module order.
     pub(crate) metas: Vec<KernelMeta>,
     opt: u32,
@@ -69,7 +69,7 @@ pub(crate) fn compile(ast: Module, warnings: Vec<crate::diag::Diagnostic>, optio
     let mut all_warnings = warnings;
     all_warnings.append(&mut lowered.warnings);
     let tm = host_machine(opt)?;
-    let object = cached_codegen(&lowered.ir, &tm, opt, None, cache)?;
+    let object = cached_codegen(&lowered.ir, &tm, opt, None, cache, b"lazy variables")?;
     let jit = Jit::new()?;
     jit.add_object(&object)?;
     let mut globals = Vec::new();
@@ -84,6 +84,8 @@ pub(crate) fn compile(ast: Module, warnings: Vec<crate::diag::Diagnostic>, optio
         from_cache: false,
         partitions: 1,
         lazy: Some(LazyKernels { ast, metas, opt, lower_options, cache: cache.cloned(), compiled: Mutex::new(HashMap::new()) }),
+        // Variants lower from the syntax tree above; warnings were given at load.
+        variants: Some(super::specialize::Variants::new(None, opt, LowerOptions { lanemask_warnings: false }, cache.cloned())),
         _jit: jit,
     })
 }
@@ -118,21 +120,23 @@ impl LazyKernels {
         let owner: HashMap<String, usize> = lowered.kernels.iter().map(|k| (k.name.clone(), 1)).collect();
         let index = partition::IrIndex::new(&lowered.ir);
         let part = Part { index: 1, owner: &owner, ir: &index };
-        let object = cached_codegen(&lowered.ir, &tm, self.opt, Some(part), self.cache.as_ref())?;
+        let object = cached_codegen(&lowered.ir, &tm, self.opt, Some(part), self.cache.as_ref(), b"lazy kernel")?;
         jit.add_object(&object)?;
         Ok((entry_points(jit, &meta)?, lowered.static_shared_bytes))
     }
 }
 
-/// [`codegen`] through the on-disk cache.
-fn cached_codegen(
+/// [`codegen`] through the on-disk cache, under a key of kind `what` (see
+/// `object_cache_key`).
+pub(crate) fn cached_codegen(
     ir: &str,
     tm: &inkwell::targets::TargetMachine,
     opt: u32,
     part: Option<Part>,
     cache: Option<&Cache>,
+    what: &[u8],
 ) -> Result<Vec<u8>, HostError> {
-    let key = cache.map(|_| object_cache_key(tm, opt, if part.is_some() { b"lazy kernel" } else { b"lazy variables" }, ir));
+    let key = cache.map(|_| object_cache_key(tm, opt, what, ir));
     if let (Some(c), Some(k)) = (cache, &key) {
         if let Some(objects) = c.load(k).and_then(|entry| cache::unpack_objects(&entry).map(|o| o.iter().map(|s| s.to_vec()).collect::<Vec<_>>())) {
             if let [object] = objects.as_slice() {

@@ -19,6 +19,9 @@ use std::fmt::Write;
 
 mod dense;
 mod dispatch;
+mod specialize;
+
+pub use specialize::{specialized_block_name, ShapeSpecialized};
 
 /// The CPU device's target.
 #[derive(Clone, Copy, Debug, Default)]
@@ -181,14 +184,21 @@ impl Target for HostTarget {
         }
         // Without barriers the runtime always runs `k.block`: no `k.thread`, so the body
         // is optimized and compiled once, not twice.
-        // The runtime hands every kernel an 8-aligned parameter buffer of at least
-        // `param_buffer_size` bytes (cpu-backend `module.rs`): telling LLVM lets it hoist
-        // the parameter loads out of the thread loop.
-        let signature = format!("ptr noalias align 8 {}%params, {}", dereferenceable(k.param_buffer_size), ctx_param());
-        let par = ParallelLoop::numbered_after(ir);
-        let per_thread = format!("  call void {body}(ptr %ctx, ptr %params){}\n  br label %x.next.bb\n", par.access());
-        ir.push_str(&thread_loop(&block, &signature, "", &per_thread, par));
+        block_loop(k, &block, &block_dims(), ir);
     }
+}
+
+/// The thread loop `fname` of kernel `k` (one without barriers: `k.block`, or a variant
+/// for one launch shape), with the block's dimensions defined by `dims`.
+fn block_loop(k: &KernelMeta, fname: &str, dims: &str, ir: &mut String) {
+    let body = ll_global(&format!("{}.body", k.name));
+    // The runtime hands every kernel an 8-aligned parameter buffer of at least
+    // `param_buffer_size` bytes (cpu-backend `module.rs`): telling LLVM lets it hoist
+    // the parameter loads out of the thread loop.
+    let signature = format!("ptr noalias align 8 {}%params, {}", dereferenceable(k.param_buffer_size), ctx_param());
+    let par = ParallelLoop::numbered_after(ir);
+    let per_thread = format!("  call void {body}(ptr %ctx, ptr %params){}\n  br label %x.next.bb\n", par.access());
+    ir.push_str(&thread_loop(fname, &signature, dims, "", &per_thread, par));
 }
 
 /// The `%ctx` parameter of the thread loops: the runtime passes its own `ThreadCtx`, so
@@ -249,15 +259,24 @@ impl ParallelLoop {
 /// ctx (`%ntx`/`%nty`/`%ntz`, bounded by [`MAX_BLOCK_DIM`], and as i64), its thread count
 /// `%n`, and the ctx slots `%tx.p`/`%ty.p`/`%tz.p` the loops store each thread's `%tid` in.
 fn block_dims() -> String {
+    let loads = format!(
+        "  %ntx = load i32, ptr %ntx.p, !range !{{i32 1, i32 {mx}}}\n  %nty = load i32, ptr %nty.p, !range !{{i32 1, i32 {my}}}\n  %ntz = load i32, ptr %ntz.p, !range !{{i32 1, i32 {mz}}}\n",
+        mx = MAX_BLOCK_DIM[0] + 1,
+        my = MAX_BLOCK_DIM[1] + 1,
+        mz = MAX_BLOCK_DIM[2] + 1,
+    );
+    block_dims_from(&loads)
+}
+
+/// [`block_dims`] with `values` defining `%ntx`/`%nty`/`%ntz` (i32) from the ctx slots
+/// `%ntx.p`/`%nty.p`/`%ntz.p`.
+fn block_dims_from(values: &str) -> String {
     let (ntid, tid) = (host_abi::OFFSET_NTID, host_abi::OFFSET_TID);
     format!(
         r#"  %ntx.p = getelementptr i8, ptr %ctx, i64 {ntx}
   %nty.p = getelementptr i8, ptr %ctx, i64 {nty}
   %ntz.p = getelementptr i8, ptr %ctx, i64 {ntz}
-  %ntx = load i32, ptr %ntx.p, !range !{{i32 1, i32 {mx}}}
-  %nty = load i32, ptr %nty.p, !range !{{i32 1, i32 {my}}}
-  %ntz = load i32, ptr %ntz.p, !range !{{i32 1, i32 {mz}}}
-  %ntx64 = zext i32 %ntx to i64
+{values}  %ntx64 = zext i32 %ntx to i64
   %nty64 = zext i32 %nty to i64
   %ntz64 = zext i32 %ntz to i64
   %nxy = mul i64 %ntx64, %nty64
@@ -272,9 +291,6 @@ fn block_dims() -> String {
         tx = tid,
         ty = tid + 4,
         tz = tid + 8,
-        mx = MAX_BLOCK_DIM[0] + 1,
-        my = MAX_BLOCK_DIM[1] + 1,
-        mz = MAX_BLOCK_DIM[2] + 1,
     )
 }
 
@@ -283,9 +299,11 @@ fn block_dims() -> String {
 /// has loops of its own, `dispatch.rs`). Before
 /// `per_thread` the thread's `%tid` is stored in the ctx and `%t` (its linear id, i64)
 /// and `%n` (the block's thread count) are defined; `per_thread` must end by branching to
-/// `%x.next.bb`. `prologue` runs once in the entry block. The x loop is declared parallel
-/// with `par` (`per_thread` must put its memory accesses and calls into `par`'s group).
-fn thread_loop(fname: &str, signature: &str, prologue: &str, per_thread: &str, par: ParallelLoop) -> String {
+/// `%x.next.bb`. `dims` defines the block's dimensions ([`block_dims`], or constants for
+/// one launch shape, `specialize.rs`); `prologue` runs once in the entry block after it.
+/// The x loop is declared parallel with `par` (`per_thread` must put its memory accesses
+/// and calls into `par`'s group).
+fn thread_loop(fname: &str, signature: &str, dims: &str, prologue: &str, per_thread: &str, par: ParallelLoop) -> String {
     let ag = par.access();
     let latch = par.loop_id;
     let metadata = par.definitions();
@@ -329,7 +347,6 @@ exit:
   ret void
 }}
 {metadata}"#,
-        dims = block_dims(),
     )
 }
 
@@ -558,6 +575,6 @@ fn region_wrappers(name: &str, meta: &RegionMeta, param_bytes: usize, ir: &mut S
         let per_thread = format!(
             "  %st.p = getelementptr i32, ptr %states, i64 %t\n  %next = call i32 {body}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t){ag}\n  store i32 %next, ptr %st.p{ag}\n  br label %x.next.bb\n"
         );
-        ir.push_str(&thread_loop(&region, &signature, "", &per_thread, par));
+        ir.push_str(&thread_loop(&region, &signature, &block_dims(), "", &per_thread, par));
     }
 }
