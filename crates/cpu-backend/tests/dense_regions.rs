@@ -6,23 +6,11 @@
 //! the compiler chose, so the table covers dense kernels, kernels over the module's
 //! budget and kernels that do not qualify.
 
-use backend_api::{Device, LaunchConfig, LoadOptions};
+use backend_api::{LaunchConfig, LoadOptions};
 use compiler_core::lower::regions::dense::DENSE_STATES_PER_MODULE;
 use std::fmt::Write;
-
-fn upload(d: &dyn Device, v: &[u32]) -> u64 {
-    let p = d.alloc(v.len().max(1) * 4).unwrap();
-    // SAFETY: `p` holds `v.len()` words.
-    unsafe { d.copy_to_device(p, v.as_ptr() as *const u8, v.len() * 4).unwrap() };
-    p
-}
-
-fn download(d: &dyn Device, p: u64, words: usize) -> Vec<u32> {
-    let mut v = vec![0u32; words];
-    // SAFETY: `p` holds `words` words.
-    unsafe { d.copy_from_device(v.as_mut_ptr() as *mut u8, p, words * 4).unwrap() };
-    v
-}
+mod support;
+use support::{download, upload};
 
 fn inputs(n: usize, seed: u32) -> Vec<u32> {
     let mut s = seed;
@@ -231,11 +219,11 @@ fn bitonic_sorts_on_dense_loops() {
         // 16 keys: 10 barriers; 1024 keys: 56 (57 resume points, within the budget).
         assert_eq!(dense_flags(&ptx), vec![Some(true)], "n = {n}");
         let data = inputs((n * grid) as usize, n + grid);
-        let p = upload(&*d, &data);
+        let p = upload::<u32>(&*d, &data);
         let m = d.load_ptx(&ptx, &LoadOptions::default()).unwrap();
         let cfg = LaunchConfig { grid: [grid, 1, 1], block: [n / 2, 1, 1], dynamic_shared_bytes: 0 };
         m.launch("sort", &cfg, &p.to_le_bytes()).unwrap();
-        assert_eq!(download(&*d, p, data.len()), sorted_blocks(&data, n as usize), "n = {n}, grid = {grid}");
+        assert_eq!(download::<u32>(&*d, p, data.len()), sorted_blocks(&data, n as usize), "n = {n}, grid = {grid}");
     }
 }
 
@@ -249,10 +237,10 @@ fn the_module_budget_is_handed_out_in_order() {
     let m = d.load_ptx(&ptx, &LoadOptions::default()).unwrap();
     for (k, name) in ["first", "second"].into_iter().enumerate() {
         let data = inputs(2048, 7 + k as u32);
-        let p = upload(&*d, &data);
+        let p = upload::<u32>(&*d, &data);
         let cfg = LaunchConfig { grid: [2, 1, 1], block: [512, 1, 1], dynamic_shared_bytes: 0 };
         m.launch(name, &cfg, &p.to_le_bytes()).unwrap();
-        assert_eq!(download(&*d, p, data.len()), sorted_blocks(&data, 1024), "{name}");
+        assert_eq!(download::<u32>(&*d, p, data.len()), sorted_blocks(&data, 1024), "{name}");
     }
 }
 
@@ -282,12 +270,12 @@ fn straight_line_kernels_with_divergent_barriers_and_exits() {
         assert_eq!(dense_flags(&ptx), vec![Some(true)], "{shape:?}");
         let n = block.iter().product::<u32>() as usize;
         let input = inputs(n * grid as usize, n as u32 + grid);
-        let (pi, po) = (upload(&*d, &input), upload(&*d, &vec![0; input.len()]));
+        let (pi, po) = (upload::<u32>(&*d, &input), upload::<u32>(&*d, &vec![0; input.len()]));
         let m = d.load_ptx(&ptx, &LoadOptions::default()).unwrap();
         let cfg = LaunchConfig { grid: [grid, 1, 1], block, dynamic_shared_bytes: 0 };
         let params: Vec<u8> = pi.to_le_bytes().into_iter().chain(po.to_le_bytes()).collect();
         m.launch("mix", &cfg, &params).unwrap();
-        assert_eq!(download(&*d, po, input.len()), mix_model(&input, n, steps, shape), "{shape:?} {block:?} x {grid}");
+        assert_eq!(download::<u32>(&*d, po, input.len()), mix_model(&input, n, steps, shape), "{shape:?} {block:?} x {grid}");
     }
 }
 
@@ -298,7 +286,7 @@ fn a_trap_keeps_a_kernel_off_dense_loops_and_fails_the_launch() {
     assert_eq!(dense_flags(&ptx), vec![Some(false)]);
     let d = cpu_backend::devices().remove(0);
     let input = inputs(64 * 3, 5);
-    let (pi, po) = (upload(&*d, &input), upload(&*d, &vec![0; input.len()]));
+    let (pi, po) = (upload::<u32>(&*d, &input), upload::<u32>(&*d, &vec![0; input.len()]));
     let m = d.load_ptx(&ptx, &LoadOptions::default()).unwrap();
     let cfg = LaunchConfig { grid: [3, 1, 1], block: [64, 1, 1], dynamic_shared_bytes: 0 };
     let params: Vec<u8> = pi.to_le_bytes().into_iter().chain(po.to_le_bytes()).collect();

@@ -2,22 +2,11 @@
 //! compiled, launched through the backend API, results checked against host arithmetic.
 
 use backend_api::{Device, LaunchConfig, LoadOptions};
+mod support;
+use support::{download, upload};
 
 fn device() -> std::sync::Arc<dyn Device> {
     cpu_backend::devices().remove(0)
-}
-
-fn upload<T: Copy>(d: &dyn Device, data: &[T]) -> u64 {
-    let bytes = std::mem::size_of_val(data);
-    let p = d.alloc(bytes).unwrap();
-    unsafe { d.copy_to_device(p, data.as_ptr() as *const u8, bytes).unwrap() };
-    p
-}
-
-fn download<T: Copy + Default>(d: &dyn Device, p: u64, n: usize) -> Vec<T> {
-    let mut v = vec![T::default(); n];
-    unsafe { d.copy_from_device(v.as_mut_ptr() as *mut u8, p, n * std::mem::size_of::<T>()).unwrap() };
-    v
 }
 
 /// Pack parameters at the offsets the kernel declares.

@@ -7,6 +7,8 @@
 use backend_api::{Device, LaunchConfig, LoadOptions};
 use compiler_core::lower::regions::set_enabled;
 use std::sync::Mutex;
+mod support;
+use support::{download, upload};
 
 /// Tests flip the process-wide fiber switch: run them one at a time.
 static SWITCH: Mutex<()> = Mutex::new(());
@@ -206,20 +208,6 @@ fn launch(d: &dyn Device, ptx: &str, kernel: &str, block: u32, grid: u32, params
     m.launch(kernel, &cfg, params).unwrap();
 }
 
-fn upload(d: &dyn Device, v: &[u32]) -> u64 {
-    let p = d.alloc(v.len().max(1) * 4).unwrap();
-    // SAFETY: `p` holds `v.len()` words.
-    unsafe { d.copy_to_device(p, v.as_ptr() as *const u8, v.len() * 4).unwrap() };
-    p
-}
-
-fn download(d: &dyn Device, p: u64, words: usize) -> Vec<u32> {
-    let mut v = vec![0u32; words];
-    // SAFETY: `p` holds `words` words.
-    unsafe { d.copy_from_device(v.as_mut_ptr() as *mut u8, p, words * 4).unwrap() };
-    v
-}
-
 fn inputs(n: usize, seed: u32) -> Vec<u32> {
     let mut s = seed;
     (0..n)
@@ -322,14 +310,14 @@ fn check_grid_sums(ptx: &str) {
         }
         for fibers in [false, true] {
             set_enabled(!fibers);
-            let input = upload(&*d, &x);
-            let out = upload(&*d, &vec![0xdead_beef; grid as usize]);
+            let input = upload::<u32>(&*d, &x);
+            let out = upload::<u32>(&*d, &vec![0xdead_beef; grid as usize]);
             let mut params = input.to_le_bytes().to_vec();
             params.extend_from_slice(&out.to_le_bytes());
             params.extend_from_slice(&(n as u32).to_le_bytes());
             params.extend_from_slice(&(exits as u32).to_le_bytes());
             launch(&*d, ptx, "gsum", block, grid, &params);
-            assert_eq!(download(&*d, out, grid as usize), want, "fibers={fibers} block={block} grid={grid} n={n} exits={exits}");
+            assert_eq!(download::<u32>(&*d, out, grid as usize), want, "fibers={fibers} block={block} grid={grid} n={n} exits={exits}");
             d.free(input).unwrap();
             d.free(out).unwrap();
         }
@@ -418,14 +406,14 @@ fn warp_collectives_after_lockstep_loops() {
         let threads = (block * grid) as usize;
         for fibers in [false, true] {
             set_enabled(!fibers);
-            let input = upload(&*d, &x);
-            let out = upload(&*d, &vec![0xdead_beef; threads * 16]);
+            let input = upload::<u32>(&*d, &x);
+            let out = upload::<u32>(&*d, &vec![0xdead_beef; threads * 16]);
             let mut params = input.to_le_bytes().to_vec();
             params.extend_from_slice(&out.to_le_bytes());
             params.extend_from_slice(&(n as u32).to_le_bytes());
             params.extend_from_slice(&live.to_le_bytes());
             launch(&*d, COLLECTIVES, "coll", block, grid, &params);
-            let got = download(&*d, out, threads * 16);
+            let got = download::<u32>(&*d, out, threads * 16);
             for b in 0..grid as usize {
                 let acc: Vec<Option<u32>> = (0..block as usize)
                     .map(|t| {
@@ -458,9 +446,9 @@ fn partial_masks_still_meet_on_fibers() {
     let _one = SWITCH.lock().unwrap();
     let d = cpu_backend::devices().remove(0);
     let block = 64usize;
-    let out = upload(&*d, &vec![0xdead_beef; block]);
+    let out = upload::<u32>(&*d, &vec![0xdead_beef; block]);
     launch(&*d, PARTIAL_MASK, "part", block as u32, 1, &out.to_le_bytes());
-    let got = download(&*d, out, block);
+    let got = download::<u32>(&*d, out, block);
     for t in 0..block {
         let lane = t % WARP;
         // Lanes 0..15 of each warp meet; lane 15 reads lane 16, which is not there.
@@ -504,9 +492,9 @@ fn full_mask_collective_reached_by_half_the_warp() {
     let block = 96usize;
     for fibers in [false, true] {
         set_enabled(!fibers);
-        let out = upload(&*d, &vec![0xdead_beef; block]);
+        let out = upload::<u32>(&*d, &vec![0xdead_beef; block]);
         launch(&*d, HALF_WARP_FULL_MASK, "half", block as u32, 1, &out.to_le_bytes());
-        let got = download(&*d, out, block);
+        let got = download::<u32>(&*d, out, block);
         for t in 0..block {
             let lane = t % WARP;
             let want = if lane >= 16 { 0xdead_beef } else if lane < 8 { 10 * (t as u32 + 8) } else { 10 * t as u32 };
@@ -580,12 +568,12 @@ fn same_named_registers_of_nested_blocks_across_warp_splits() {
         for fibers in [false, true] {
             set_enabled(!fibers);
             let words: Vec<u32> = x.iter().flat_map(|v| [*v as u32, (*v >> 32) as u32]).collect();
-            let input = upload(&*d, &words);
-            let out = upload(&*d, &vec![0xdead_beef; 2 * n]);
+            let input = upload::<u32>(&*d, &words);
+            let out = upload::<u32>(&*d, &vec![0xdead_beef; 2 * n]);
             let mut params = input.to_le_bytes().to_vec();
             params.extend_from_slice(&out.to_le_bytes());
             launch(&*d, &ptx, "wsum", block, grid, &params);
-            let got: Vec<u64> = download(&*d, out, 2 * n).chunks(2).map(|c| c[0] as u64 | (c[1] as u64) << 32).collect();
+            let got: Vec<u64> = download::<u32>(&*d, out, 2 * n).chunks(2).map(|c| c[0] as u64 | (c[1] as u64) << 32).collect();
             assert_eq!(got, want, "fibers={fibers} block={block} grid={grid}");
             d.free(input).unwrap();
             d.free(out).unwrap();
