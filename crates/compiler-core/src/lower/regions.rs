@@ -31,6 +31,7 @@ use std::collections::{BTreeSet, HashMap};
 
 mod lockstep;
 mod remat;
+pub use lockstep::iterations_per_pause;
 pub(crate) mod warp_split;
 
 /// Whether kernels are cut into barrier regions: on unless `CUDA_CPU_FORCE_FIBERS` is set

@@ -17,14 +17,66 @@
 //! runtime runs `StateKind::Free` states before releasing a barrier), so barriers keep
 //! their meaning, and a thread that exits simply stops.
 //!
+//! Strip-mining: a thread does not pause at every arrival at the head. In the region
+//! that resumes at the head it goes round up to [`iterations_per_pause`] times before it
+//! saves its registers and stops (sound for the same reason: where a thread pauses is
+//! unobservable), so registers stay in registers and the runtime steps the block once
+//! per K iterations.
+//!
 //! Which loops: innermost loops without barriers or collectives that access global (or
 //! generic) memory and step a register by a value derived from `%ntid`/`%nctaid` (grid-
 //! and block-stride loops). Other loops keep running thread by thread: a split costs a
 //! save and restore of the live registers per iteration.
 
 use super::{Item, SiteKind};
+use crate::lower::func::{FnLowerer, R};
 use crate::ptx::ast::*;
 use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+
+/// Iterations of a lockstep loop a thread runs per region call before it pauses at the
+/// head (strip-mining). Pausing costs a save and restore of the live registers, a state
+/// word and, once per block, a step of the runtime; running a few iterations in a row
+/// keeps them in registers. Sound for the same reason pausing every iteration is: no
+/// thread can observe where another one pauses. The lines a thread's iterations touch
+/// (one per grid stride) stay in L1 while the next threads of the block reuse them, as
+/// long as they fit the ways of one cache set (grid strides of a power of two map to
+/// one set): 16 was slower than 8 on the sum benchmarks, 4 and 2 too
+/// (`cpu-bench/RESULTS.md`). `PTX_LOCKSTEP_ITERS=K` sets it for experiments (1 pauses
+/// every iteration, as before).
+pub fn iterations_per_pause() -> u32 {
+    static K: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *K.get_or_init(|| std::env::var("PTX_LOCKSTEP_ITERS").ok().and_then(|s| s.trim().parse().ok()).unwrap_or(8).clamp(1, 1024))
+}
+
+impl FnLowerer<'_> {
+    /// The head label of lockstep loop `site` in region mode. In the region that resumes
+    /// at this head (the loop's own body), a thread goes round again until it has run
+    /// [`iterations_per_pause`] iterations in this call, then saves and stops; every
+    /// other region stops here at once.
+    pub(crate) fn lockstep_head(&mut self, site: usize) -> R<()> {
+        let (_, state) = self.region.clone().expect("region mode");
+        let k = iterations_per_pause();
+        if state != site + 1 || k <= 1 {
+            return self.region_stop(site);
+        }
+        let count = self.alloca("i32", 4);
+        let _ = writeln!(self.prelude, "  store i32 0, ptr {count}");
+        let (c, c1, go) = (self.t(), self.t(), self.t());
+        self.emit(format!("{c} = load i32, ptr {count}"));
+        self.emit(format!("{c1} = add i32 {c}, 1"));
+        self.emit(format!("store i32 {c1}, ptr {count}"));
+        self.emit(format!("{go} = icmp ult i32 {c1}, {k}"));
+        let pause = self.new_block("lockstep.pause");
+        // `after.S` opens right after this label (`region_item`), where the loop body starts.
+        // Not unrolled: LLVM unrolls it fully (its trip count is at most K), which
+        // measured no faster on the sums and copies the loop body K times.
+        let md = self.strip_loop_md();
+        self.emit_terminator(format!("br i1 {go}, label %after.{state}, label %{pause}, !llvm.loop !{md}"));
+        self.start_block(&pause);
+        self.region_stop(site)
+    }
+}
 
 /// The item indices of the head labels of loops to run in lockstep.
 pub(super) fn loop_heads(items: &[Item], labels: &HashMap<&str, usize>, split: &[(usize, SiteKind)]) -> Vec<usize> {
