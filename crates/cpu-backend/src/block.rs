@@ -360,6 +360,18 @@ fn write_arrivals(states: &[u32], save: *mut u8, n: usize, w: WarpExchangeMeta) 
     let arrived = w.arrived_prefix as usize * n;
     let mut groups: Vec<(u32, u64)> = Vec::new();
     for (warp, lanes) in states.chunks(size).enumerate() {
+        // Usually the whole warp stopped at the same place: one mask of every lane
+        // present, without looking lanes up in groups (a warp reduction writes arrivals
+        // after each of its shuffles).
+        if lanes.iter().fold(true, |a, &s| a & (s == lanes[0])) {
+            let mask = if lanes.len() >= 64 { u64::MAX } else { (1u64 << lanes.len()) - 1 };
+            for lane in 0..lanes.len() {
+                // SAFETY: the arrival array holds an 8-byte element per thread inside the
+                // save area (`RegionMeta::warp_exchange`).
+                unsafe { write_arrival(save.add(arrived + 8 * (warp * size + lane)), size, mask) };
+            }
+            continue;
+        }
         groups.clear();
         for (lane, &s) in lanes.iter().enumerate() {
             match groups.iter_mut().find(|g| g.0 == s) {
@@ -371,15 +383,20 @@ fn write_arrivals(states: &[u32], save: *mut u8, n: usize, w: WarpExchangeMeta) 
             let mask = groups.iter().find(|g| g.0 == *s).map_or(0, |g| g.1);
             // SAFETY: the arrival array holds an 8-byte element per thread inside the
             // save area (`RegionMeta::warp_exchange`); 32-lane masks are its low `u32`.
-            unsafe {
-                let at = save.add(arrived + 8 * (warp * size + lane));
-                if size <= 32 {
-                    (at as *mut u32).write_unaligned(mask as u32)
-                } else {
-                    (at as *mut u64).write_unaligned(mask)
-                }
-            };
+            unsafe { write_arrival(save.add(arrived + 8 * (warp * size + lane)), size, mask) };
         }
+    }
+}
+
+/// Stores one thread's arrival mask at `at` for warps of `size` lanes.
+///
+/// # Safety
+/// `at` must be the thread's 8-byte element of the arrival array.
+unsafe fn write_arrival(at: *mut u8, size: usize, mask: u64) {
+    if size <= 32 {
+        (at as *mut u32).write_unaligned(mask as u32)
+    } else {
+        (at as *mut u64).write_unaligned(mask)
     }
 }
 
