@@ -138,6 +138,9 @@ pub(crate) struct RegionPlan {
     /// For each state `S` (0 = start, `k` = after barrier `k`), the items a thread can
     /// execute from that resume point up to and including the barriers where it stops.
     pub reachable: Vec<Vec<bool>>,
+    /// For each lockstep loop, by the item index of its head: the instructions of its
+    /// body (head to back edge), which decides whether its strip loop may be unrolled.
+    pub lockstep_body_instrs: HashMap<usize, usize>,
 }
 
 impl RegionPlan {
@@ -375,8 +378,10 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool, warp_size: u32) -> O
             }
         }
     }
-    for head in lockstep::loop_heads(&items, &labels, &split) {
+    let mut lockstep_body_instrs = HashMap::new();
+    for (head, instrs) in lockstep::loop_heads(&items, &labels, &split) {
         split.push((head, SiteKind::Lockstep));
+        lockstep_body_instrs.insert(head, instrs);
     }
     split.sort_by_key(|&(k, kind)| (k, kind != SiteKind::WarpDeposit));
     let sites: Vec<usize> = split.iter().map(|&(k, _)| k).collect();
@@ -504,5 +509,5 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool, warp_size: u32) -> O
         prefix += 16;
         (slots.len() - 2, slots.len() - 1)
     });
-    Some(RegionPlan { live_after, remat_after, slots, save_bytes_per_thread: prefix, site_items: sites, kinds, unchanged, warp_size, exchange, reachable })
+    Some(RegionPlan { live_after, remat_after, slots, save_bytes_per_thread: prefix, site_items: sites, kinds, unchanged, warp_size, exchange, reachable, lockstep_body_instrs })
 }

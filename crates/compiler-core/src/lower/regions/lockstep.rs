@@ -49,13 +49,23 @@ pub fn iterations_per_pause() -> u32 {
     *K.get_or_init(|| std::env::var("PTX_LOCKSTEP_ITERS").ok().and_then(|s| s.trim().parse().ok()).unwrap_or(8).clamp(1, 1024))
 }
 
+/// PTX instructions (head to back edge) up to which a lockstep loop's strip loop is left
+/// to LLVM's unroller; longer bodies get `llvm.loop.unroll.disable`. Default 0 (never
+/// unrolled): unrolling made the sums 9 to 16% faster but `template_heavy` compile 5%
+/// slower on top of the 5% strip-mining costs (all 160 of its lockstep loops have at most
+/// 12 instructions, the sums' have 7). `PTX_LOCKSTEP_UNROLL_MAX=N` sets it.
+fn max_unrolled_body_instrs() -> usize {
+    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *N.get_or_init(|| std::env::var("PTX_LOCKSTEP_UNROLL_MAX").ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0))
+}
+
 impl FnLowerer<'_> {
     /// The head label of lockstep loop `site` in region mode. In the region that resumes
     /// at this head (the loop's own body), a thread goes round again until it has run
     /// [`iterations_per_pause`] iterations in this call, then saves and stops; every
     /// other region stops here at once.
     pub(crate) fn lockstep_head(&mut self, site: usize) -> R<()> {
-        let (_, state) = self.region.clone().expect("region mode");
+        let (plan, state) = self.region.clone().expect("region mode");
         let k = iterations_per_pause();
         if state != site + 1 || k <= 1 {
             return self.region_stop(site);
@@ -69,17 +79,24 @@ impl FnLowerer<'_> {
         self.emit(format!("{go} = icmp ult i32 {c1}, {k}"));
         let pause = self.new_block("lockstep.pause");
         // `after.S` opens right after this label (`region_item`), where the loop body starts.
-        // Not unrolled: LLVM unrolls it fully (its trip count is at most K), which
-        // measured no faster on the sums and copies the loop body K times.
-        let md = self.strip_loop_md();
-        self.emit_terminator(format!("br i1 {go}, label %after.{state}, label %{pause}, !llvm.loop !{md}"));
+        // Left alone, LLVM unrolls the strip loop fully (its trip count is at most K):
+        // faster, but costs compile time (see `max_unrolled_body_instrs`).
+        let body = plan.lockstep_body_instrs.get(&plan.site_items[site]).copied().unwrap_or(usize::MAX);
+        let branch = format!("br i1 {go}, label %after.{state}, label %{pause}");
+        if body <= max_unrolled_body_instrs() {
+            self.emit_terminator(branch);
+        } else {
+            let md = self.strip_loop_md();
+            self.emit_terminator(format!("{branch}, !llvm.loop !{md}"));
+        }
         self.start_block(&pause);
         self.region_stop(site)
     }
 }
 
-/// The item indices of the head labels of loops to run in lockstep.
-pub(super) fn loop_heads(items: &[Item], labels: &HashMap<&str, usize>, split: &[(usize, SiteKind)]) -> Vec<usize> {
+/// The loops to run in lockstep: the item index of each head label, and the number of
+/// instructions from the head to the back edge.
+pub(super) fn loop_heads(items: &[Item], labels: &HashMap<&str, usize>, split: &[(usize, SiteKind)]) -> Vec<(usize, usize)> {
     let stride = stride_registers(items);
     // Back edges: a branch at `k` to a label at `j <= k`.
     let mut edges: Vec<(usize, usize)> = Vec::new();
@@ -105,14 +122,14 @@ pub(super) fn loop_heads(items: &[Item], labels: &HashMap<&str, usize>, split: &
             (b < j || b > k)
                 && matches!(it, Item::Instr(i) if i.opcode == "bra" && matches!(i.operands.first(), Some(Operand::Ident { name, .. }) if labels.get(name.as_str()).is_some_and(|&t| j < t && t <= k)))
         });
-        if !innermost || has_site || entered_elsewhere || heads.contains(&j) {
+        if !innermost || has_site || entered_elsewhere || heads.iter().any(|&(h, _)| h == j) {
             continue;
         }
         let body = &items[j..=k];
         let touches_global = body.iter().any(|it| matches!(it, Item::Instr(i) if accesses_global(i)));
         let strided = body.iter().any(|it| matches!(it, Item::Instr(i) if steps_by(i, &stride)));
         if touches_global && strided {
-            heads.push(j);
+            heads.push((j, body.iter().filter(|it| matches!(it, Item::Instr(_))).count()));
         }
     }
     heads
