@@ -56,17 +56,11 @@ pub(crate) struct FnLowerer<'a> {
     /// register of the same name (nvcc's inline-asm blocks for 64-bit shuffles do).
     resume_scope: Option<HashMap<String, (String, ScalarType)>>,
     /// Region mode: the number of the loop metadata node of this body's strip-mined
-    /// lockstep loop (`regions::lockstep`), unique in the module; `Some` once used.
+    /// lockstep loop, unique in the module; `Some` once used (`regions::lockstep`).
     pub(crate) strip_loop_md: Option<u64>,
-    /// The number that node gets when it is needed (see [`STRIP_LOOP_MD_BASE`]).
-    strip_loop_md_number: u64,
+    /// The number that node gets when it is needed.
+    pub(crate) strip_loop_md_number: u64,
 }
-
-/// Metadata numbers of the lowering's own loop nodes: this base plus the length of the
-/// module text when the function is lowered (so two functions never share one). The host
-/// target numbers its nodes from 1,000,001 up by three per byte of IR; this range stays
-/// apart from it for modules below 300 MB of IR text and within LLVM's 32-bit numbers.
-const STRIP_LOOP_MD_BASE: u64 = 2_000_000_000;
 
 /// Lower one function with a body. Kernels also return their metadata.
 pub(crate) fn lower_function<'a>(cx: &'a ModuleCx<'a>, f: &Function, ir: &mut String) -> Result<Option<KernelMeta>, Vec<Diagnostic>> {
@@ -104,7 +98,7 @@ pub(crate) fn lower_function_mode<'a>(
         all_regs: HashMap::new(),
         resume_scope: None,
         strip_loop_md: None,
-        strip_loop_md_number: STRIP_LOOP_MD_BASE + ir.len() as u64,
+        strip_loop_md_number: super::regions::strip_loop_md_number(ir.len()),
     };
     let _ = writeln!(l.prelude, "  %shared = call ptr @__ptx_shared_base(ptr %ctx)");
     let carry = l.alloca("i1", 1);
@@ -192,7 +186,7 @@ pub(crate) fn lower_function_mode<'a>(
             l.body,
         );
         if let Some(id) = l.strip_loop_md {
-            let _ = writeln!(ir, "!{id} = distinct !{{!{id}, !{{!\"llvm.loop.unroll.disable\"}}}}");
+            ir.push_str(&super::regions::strip_loop_md_definition(id));
         }
         return Ok(meta.map(|mut m| {
             m.uses_barrier = true;
@@ -431,12 +425,6 @@ impl<'a> FnLowerer<'a> {
     }
 
     /// Emit a terminator (br/ret/unreachable).
-    /// The number of this function's strip-loop metadata node (defined after the
-    /// function once used).
-    pub(crate) fn strip_loop_md(&mut self) -> u64 {
-        *self.strip_loop_md.get_or_insert(self.strip_loop_md_number)
-    }
-
     pub fn emit_terminator(&mut self, line: impl AsRef<str>) {
         self.emit(line);
         self.terminated = true;

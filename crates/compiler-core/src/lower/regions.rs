@@ -32,6 +32,7 @@ use std::collections::{BTreeSet, HashMap};
 mod lockstep;
 mod remat;
 pub use lockstep::iterations_per_pause;
+pub(crate) use lockstep::{strip_loop_md_definition, strip_loop_md_number};
 pub(crate) mod warp_split;
 
 /// Whether kernels are cut into barrier regions: on unless `CUDA_CPU_FORCE_FIBERS` is set

@@ -59,7 +59,30 @@ fn max_unrolled_body_instrs() -> usize {
     *N.get_or_init(|| std::env::var("PTX_LOCKSTEP_UNROLL_MAX").ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0))
 }
 
+/// Metadata numbers of the strip loops' nodes: this base plus the length of the module
+/// text when the function is lowered (so two functions never share one). The host target
+/// numbers its nodes from 1,000,001 up by three per byte of IR; this range stays apart
+/// from it for modules below 300 MB of IR text and within LLVM's 32-bit numbers.
+const STRIP_LOOP_MD_BASE: u64 = 2_000_000_000;
+
+/// The metadata number of the strip loop of a function lowered when the module text is
+/// `ir_len` bytes long.
+pub(crate) fn strip_loop_md_number(ir_len: usize) -> u64 {
+    STRIP_LOOP_MD_BASE + ir_len as u64
+}
+
+/// The top-level definition of strip-loop node `id`: not unrolled.
+pub(crate) fn strip_loop_md_definition(id: u64) -> String {
+    format!("!{id} = distinct !{{!{id}, !{{!\"llvm.loop.unroll.disable\"}}}}\n")
+}
+
 impl FnLowerer<'_> {
+    /// The number of this function's strip-loop metadata node (defined after the
+    /// function once used).
+    fn strip_loop_md(&mut self) -> u64 {
+        *self.strip_loop_md.get_or_insert(self.strip_loop_md_number)
+    }
+
     /// The head label of lockstep loop `site` in region mode. In the region that resumes
     /// at this head (the loop's own body), a thread goes round again until it has run
     /// [`iterations_per_pause`] iterations in this call, then saves and stops; every
