@@ -436,6 +436,18 @@ fn write_arrivals(states: &[u32], save: *mut u8, n: usize, w: WarpExchangeMeta) 
     // runs after every divergent step; a launch allocates nothing in steady state).
     let mut storage = [(0u32, 0u64); MAX_WARP];
     for (warp, lanes) in states.chunks(size).enumerate() {
+        // Usually the whole warp stopped at the same place: one mask of every lane
+        // present, without looking lanes up in groups (a warp reduction writes arrivals
+        // after each of its shuffles).
+        if lanes.iter().fold(true, |a, &s| a & (s == lanes[0])) {
+            let mask = if lanes.len() >= 64 { u64::MAX } else { (1u64 << lanes.len()) - 1 };
+            for lane in 0..lanes.len() {
+                // SAFETY: the arrival array holds an 8-byte element per thread inside the
+                // save area (`RegionMeta::warp_exchange`).
+                unsafe { write_arrival(save.add(arrived + 8 * (warp * size + lane)), size, mask) };
+            }
+            continue;
+        }
         let mut count = 0;
         for (lane, &s) in lanes.iter().enumerate() {
             match storage[..count].iter_mut().find(|g| g.0 == s) {
@@ -451,14 +463,7 @@ fn write_arrivals(states: &[u32], save: *mut u8, n: usize, w: WarpExchangeMeta) 
             let mask = groups.iter().find(|g| g.0 == *s).map_or(0, |g| g.1);
             // SAFETY: the arrival array holds an 8-byte element per thread inside the
             // save area (`RegionMeta::warp_exchange`); 32-lane masks are its low `u32`.
-            unsafe {
-                let at = save.add(arrived + 8 * (warp * size + lane));
-                if size <= 32 {
-                    (at as *mut u32).write_unaligned(mask as u32)
-                } else {
-                    (at as *mut u64).write_unaligned(mask)
-                }
-            };
+            unsafe { write_arrival(save.add(arrived + 8 * (warp * size + lane)), size, mask) };
         }
     }
 }
@@ -466,6 +471,18 @@ fn write_arrivals(states: &[u32], save: *mut u8, n: usize, w: WarpExchangeMeta) 
 /// Grows `v` to hold `len` elements without reallocating.
 fn reserve_total<T>(v: &mut Vec<T>, len: usize) {
     v.reserve(len.saturating_sub(v.len()));
+}
+
+/// Stores one thread's arrival mask at `at` for warps of `size` lanes.
+///
+/// # Safety
+/// `at` must be the thread's 8-byte element of the arrival array.
+unsafe fn write_arrival(at: *mut u8, size: usize, mask: u64) {
+    if size <= 32 {
+        (at as *mut u32).write_unaligned(mask as u32)
+    } else {
+        (at as *mut u64).write_unaligned(mask)
+    }
 }
 
 /// Resets every unfinished fiber (without unwinding) and keeps the stacks.

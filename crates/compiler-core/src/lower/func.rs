@@ -55,6 +55,11 @@ pub(crate) struct FnLowerer<'a> {
     /// `all_regs`' latest declaration of a name: PTX blocks may each declare their own
     /// register of the same name (nvcc's inline-asm blocks for 64-bit shuffles do).
     resume_scope: Option<HashMap<String, (String, ScalarType)>>,
+    /// Region mode: the number of the loop metadata node of this body's strip-mined
+    /// lockstep loop, unique in the module; `Some` once used (`regions::lockstep`).
+    pub(crate) strip_loop_md: Option<u64>,
+    /// The number that node gets when it is needed.
+    pub(crate) strip_loop_md_number: u64,
 }
 
 /// Lower one function with a body. Kernels also return their metadata.
@@ -92,6 +97,8 @@ pub(crate) fn lower_function_mode<'a>(
         warp_read: false,
         all_regs: HashMap::new(),
         resume_scope: None,
+        strip_loop_md: None,
+        strip_loop_md_number: super::regions::strip_loop_md_number(ir.len()),
     };
     let _ = writeln!(l.prelude, "  %shared = call ptr @__ptx_shared_base(ptr %ctx)");
     let carry = l.alloca("i1", 1);
@@ -178,6 +185,9 @@ pub(crate) fn lower_function_mode<'a>(
             l.prelude,
             l.body,
         );
+        if let Some(id) = l.strip_loop_md {
+            ir.push_str(&super::regions::strip_loop_md_definition(id));
+        }
         return Ok(meta.map(|mut m| {
             m.uses_barrier = true;
             m.local_bytes = l.local_bytes;
@@ -506,7 +516,7 @@ impl<'a> FnLowerer<'a> {
                     let bb = self.labels[name].clone();
                     self.start_block(&bb);
                     if let Some(site) = self.region.as_ref().and_then(|(p, _)| p.site_at(self.item - 1, super::regions::SiteKind::Lockstep)) {
-                        if let Err(e) = self.region_stop(site) {
+                        if let Err(e) = self.lockstep_head(site) {
                             errors.push(e);
                         }
                     }

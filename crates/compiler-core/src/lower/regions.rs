@@ -32,6 +32,8 @@ use std::collections::{BTreeSet, HashMap};
 pub mod dense;
 mod lockstep;
 mod remat;
+pub use lockstep::iterations_per_pause;
+pub(crate) use lockstep::{strip_loop_md_definition, strip_loop_md_number};
 pub(crate) mod warp_split;
 
 /// Whether kernels are cut into barrier regions: on unless `CUDA_CPU_FORCE_FIBERS` is set
@@ -141,6 +143,9 @@ pub(crate) struct RegionPlan {
     pub reachable: Vec<Vec<bool>>,
     /// The kernel is simple straight-line code that may get dense loops (`dense`).
     pub straight_line: bool,
+    /// For each lockstep loop, by the item index of its head: the instructions of its
+    /// body (head to back edge), which decides whether its strip loop may be unrolled.
+    pub lockstep_body_instrs: HashMap<usize, usize>,
 }
 
 impl RegionPlan {
@@ -378,8 +383,10 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool, warp_size: u32) -> O
             }
         }
     }
-    for head in lockstep::loop_heads(&items, &labels, &split) {
+    let mut lockstep_body_instrs = HashMap::new();
+    for (head, instrs) in lockstep::loop_heads(&items, &labels, &split) {
         split.push((head, SiteKind::Lockstep));
+        lockstep_body_instrs.insert(head, instrs);
     }
     split.sort_by_key(|&(k, kind)| (k, kind != SiteKind::WarpDeposit));
     let sites: Vec<usize> = split.iter().map(|&(k, _)| k).collect();
@@ -508,5 +515,18 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool, warp_size: u32) -> O
         (slots.len() - 2, slots.len() - 1)
     });
     let straight_line = dense::straight_line(f);
-    Some(RegionPlan { live_after, remat_after, slots, save_bytes_per_thread: prefix, site_items: sites, kinds, unchanged, warp_size, exchange, reachable, straight_line })
+    Some(RegionPlan {
+        live_after,
+        remat_after,
+        slots,
+        save_bytes_per_thread: prefix,
+        site_items: sites,
+        kinds,
+        unchanged,
+        warp_size,
+        exchange,
+        reachable,
+        straight_line,
+        lockstep_body_instrs,
+    })
 }

@@ -27,9 +27,10 @@ use crate::fault::Suspend;
 
 /// Blocks in flight per worker when interleaving is on. Interleaving is off by
 /// default: on the sum kernels of `cpu-bench` it measured no gain beyond the noise
-/// (`crates/cpu-bench/RESULTS.md`, branch `interleave`), because their regions are
+/// (`crates/cpu-bench/RESULTS.md`, branch `interleave`), because their regions were
 /// bound by the per-thread work of the lockstep step (loads and stores of the save
-/// area, the state word), not by the memory order.
+/// area, the state word), not by the memory order; with strip-mined lockstep loops
+/// (branch `sums2`) it still measured within the noise under load.
 pub const SUGGESTED_INTERLEAVE: usize = 16;
 
 /// Bytes of per-block state (shared window + save area) the blocks in flight may hold

@@ -17,17 +17,109 @@
 //! runtime runs `StateKind::Free` states before releasing a barrier), so barriers keep
 //! their meaning, and a thread that exits simply stops.
 //!
+//! Strip-mining: a thread does not pause at every arrival at the head. In the region
+//! that resumes at the head it goes round up to [`iterations_per_pause`] times before it
+//! saves its registers and stops (sound for the same reason: where a thread pauses is
+//! unobservable), so registers stay in registers and the runtime steps the block once
+//! per K iterations.
+//!
 //! Which loops: innermost loops without barriers or collectives that access global (or
 //! generic) memory and step a register by a value derived from `%ntid`/`%nctaid` (grid-
 //! and block-stride loops). Other loops keep running thread by thread: a split costs a
 //! save and restore of the live registers per iteration.
 
 use super::{Item, SiteKind};
+use crate::lower::func::{FnLowerer, R};
 use crate::ptx::ast::*;
 use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
 
-/// The item indices of the head labels of loops to run in lockstep.
-pub(super) fn loop_heads(items: &[Item], labels: &HashMap<&str, usize>, split: &[(usize, SiteKind)]) -> Vec<usize> {
+/// Iterations of a lockstep loop a thread runs per region call before it pauses at the
+/// head (strip-mining). Pausing costs a save and restore of the live registers, a state
+/// word and, once per block, a step of the runtime; running a few iterations in a row
+/// keeps them in registers. Sound for the same reason pausing every iteration is: no
+/// thread can observe where another one pauses. The lines a thread's iterations touch
+/// (one per grid stride) stay in L1 while the next threads of the block reuse them, as
+/// long as they fit the ways of one cache set (grid strides of a power of two map to
+/// one set): 16 was slower than 8 on the sum benchmarks, 4 and 2 too
+/// (`cpu-bench/RESULTS.md`). `PTX_LOCKSTEP_ITERS=K` sets it for experiments (1 pauses
+/// every iteration, as before).
+pub fn iterations_per_pause() -> u32 {
+    static K: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *K.get_or_init(|| std::env::var("PTX_LOCKSTEP_ITERS").ok().and_then(|s| s.trim().parse().ok()).unwrap_or(8).clamp(1, 1024))
+}
+
+/// PTX instructions (head to back edge) up to which a lockstep loop's strip loop is left
+/// to LLVM's unroller; longer bodies get `llvm.loop.unroll.disable`. Default 0 (never
+/// unrolled): unrolling made the sums 9 to 16% faster but `template_heavy` compile 5%
+/// slower on top of the 5% strip-mining costs (all 160 of its lockstep loops have at most
+/// 12 instructions, the sums' have 7). `PTX_LOCKSTEP_UNROLL_MAX=N` sets it.
+fn max_unrolled_body_instrs() -> usize {
+    static N: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *N.get_or_init(|| std::env::var("PTX_LOCKSTEP_UNROLL_MAX").ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0))
+}
+
+/// Metadata numbers of the strip loops' nodes: this base plus the length of the module
+/// text when the function is lowered (so two functions never share one). The host target
+/// numbers its nodes from 1,000,001 up by three per byte of IR; this range stays apart
+/// from it for modules below 300 MB of IR text and within LLVM's 32-bit numbers.
+const STRIP_LOOP_MD_BASE: u64 = 2_000_000_000;
+
+/// The metadata number of the strip loop of a function lowered when the module text is
+/// `ir_len` bytes long.
+pub(crate) fn strip_loop_md_number(ir_len: usize) -> u64 {
+    STRIP_LOOP_MD_BASE + ir_len as u64
+}
+
+/// The top-level definition of strip-loop node `id`: not unrolled.
+pub(crate) fn strip_loop_md_definition(id: u64) -> String {
+    format!("!{id} = distinct !{{!{id}, !{{!\"llvm.loop.unroll.disable\"}}}}\n")
+}
+
+impl FnLowerer<'_> {
+    /// The number of this function's strip-loop metadata node (defined after the
+    /// function once used).
+    fn strip_loop_md(&mut self) -> u64 {
+        *self.strip_loop_md.get_or_insert(self.strip_loop_md_number)
+    }
+
+    /// The head label of lockstep loop `site` in region mode. In the region that resumes
+    /// at this head (the loop's own body), a thread goes round again until it has run
+    /// [`iterations_per_pause`] iterations in this call, then saves and stops; every
+    /// other region stops here at once.
+    pub(crate) fn lockstep_head(&mut self, site: usize) -> R<()> {
+        let (plan, state) = self.region.clone().expect("region mode");
+        let k = iterations_per_pause();
+        if state != site + 1 || k <= 1 {
+            return self.region_stop(site);
+        }
+        let count = self.alloca("i32", 4);
+        let _ = writeln!(self.prelude, "  store i32 0, ptr {count}");
+        let (c, c1, go) = (self.t(), self.t(), self.t());
+        self.emit(format!("{c} = load i32, ptr {count}"));
+        self.emit(format!("{c1} = add i32 {c}, 1"));
+        self.emit(format!("store i32 {c1}, ptr {count}"));
+        self.emit(format!("{go} = icmp ult i32 {c1}, {k}"));
+        let pause = self.new_block("lockstep.pause");
+        // `after.S` opens right after this label (`region_item`), where the loop body starts.
+        // Left alone, LLVM unrolls the strip loop fully (its trip count is at most K):
+        // faster, but costs compile time (see `max_unrolled_body_instrs`).
+        let body = plan.lockstep_body_instrs.get(&plan.site_items[site]).copied().unwrap_or(usize::MAX);
+        let branch = format!("br i1 {go}, label %after.{state}, label %{pause}");
+        if body <= max_unrolled_body_instrs() {
+            self.emit_terminator(branch);
+        } else {
+            let md = self.strip_loop_md();
+            self.emit_terminator(format!("{branch}, !llvm.loop !{md}"));
+        }
+        self.start_block(&pause);
+        self.region_stop(site)
+    }
+}
+
+/// The loops to run in lockstep: the item index of each head label, and the number of
+/// instructions from the head to the back edge.
+pub(super) fn loop_heads(items: &[Item], labels: &HashMap<&str, usize>, split: &[(usize, SiteKind)]) -> Vec<(usize, usize)> {
     let stride = stride_registers(items);
     // Back edges: a branch at `k` to a label at `j <= k`.
     let mut edges: Vec<(usize, usize)> = Vec::new();
@@ -53,14 +145,14 @@ pub(super) fn loop_heads(items: &[Item], labels: &HashMap<&str, usize>, split: &
             (b < j || b > k)
                 && matches!(it, Item::Instr(i) if i.opcode == "bra" && matches!(i.operands.first(), Some(Operand::Ident { name, .. }) if labels.get(name.as_str()).is_some_and(|&t| j < t && t <= k)))
         });
-        if !innermost || has_site || entered_elsewhere || heads.contains(&j) {
+        if !innermost || has_site || entered_elsewhere || heads.iter().any(|&(h, _)| h == j) {
             continue;
         }
         let body = &items[j..=k];
         let touches_global = body.iter().any(|it| matches!(it, Item::Instr(i) if accesses_global(i)));
         let strided = body.iter().any(|it| matches!(it, Item::Instr(i) if steps_by(i, &stride)));
         if touches_global && strided {
-            heads.push(j);
+            heads.push((j, body.iter().filter(|it| matches!(it, Item::Instr(_))).count()));
         }
     }
     heads
