@@ -79,6 +79,7 @@ pub(crate) fn lower_function_mode<'a>(
 ) -> Result<Option<KernelMeta>, Vec<Diagnostic>> {
     let is_region = region.is_some();
     let _ = is_region;
+    let strip_slot = cx.strip_md_slots.get(&f.name).copied().unwrap_or(0) + region.as_ref().map_or(0, |r| r.1 as u64);
     let mut l = FnLowerer {
         cx,
         prelude: String::new(),
@@ -98,7 +99,7 @@ pub(crate) fn lower_function_mode<'a>(
         all_regs: HashMap::new(),
         resume_scope: None,
         strip_loop_md: None,
-        strip_loop_md_number: super::regions::strip_loop_md_number(ir.len()),
+        strip_loop_md_number: super::regions::strip_loop_md_number(strip_slot),
     };
     let _ = writeln!(l.prelude, "  %shared = call ptr @__ptx_shared_base(ptr %ctx)");
     let carry = l.alloca("i1", 1);

@@ -42,6 +42,10 @@ pub(crate) struct ModuleCx<'t> {
     /// Warnings of the function lowerings (a function lowered once per barrier region
     /// reports the same warning several times; `lower_module_with` deduplicates).
     pub warnings: std::sync::Mutex<Vec<Diagnostic>>,
+    /// The first metadata slot of each function body's strip loops
+    /// (`regions::lockstep::strip_loop_md_number`): a range per body, fixed before any body
+    /// is lowered.
+    pub strip_md_slots: HashMap<String, u64>,
 }
 
 /// LLVM name of a PTX identifier: quoted, so every PTX name is valid as is.
@@ -104,6 +108,7 @@ fn lower_impl(
         warp_size,
         options: *options,
         warnings: std::sync::Mutex::new(Vec::new()),
+        strip_md_slots: HashMap::new(),
     };
 
     // Pass 1: variables and the shared layout. Lowering part of a module (`only`) lays out
@@ -184,8 +189,13 @@ fn lower_impl(
     out.dynamic_shared_offset = info.dynamic_shared_offset;
 
     // Pass 2: function declarations, so calls can be resolved in any order.
+    let mut next_slot = 0u64;
     for d in &m.directives {
         if let Directive::Function(f) = d {
+            if let Some(body) = &f.body {
+                cx.strip_md_slots.insert(f.name.clone(), next_slot);
+                next_slot += 1 + statement_count(body);
+            }
             let ll = ll_global(&f.name);
             cx.symbols.insert(f.name.clone(), Symbol::Function { ll: ll.clone() });
             let sig = FnSig { ll, n_returns: f.returns.len(), n_params: f.params.len(), has_body: f.body.is_some() };
@@ -351,6 +361,12 @@ where
     });
     done.sort_unstable_by_key(|(i, _)| *i);
     done.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Statements in `body`, counting those inside `{ }` scopes: a bound on the resume
+/// points a function can have.
+fn statement_count(body: &[Statement]) -> u64 {
+    body.iter().map(|s| if let Statement::Block(inner) = s { 1 + statement_count(inner) } else { 1 }).sum()
 }
 
 /// Whether `f` calls a function that synchronizes, or calls through a pointer.

@@ -59,16 +59,18 @@ fn max_unrolled_body_instrs() -> usize {
     *N.get_or_init(|| std::env::var("PTX_LOCKSTEP_UNROLL_MAX").ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0))
 }
 
-/// Metadata numbers of the strip loops' nodes: this base plus the length of the module
-/// text when the function is lowered (so two functions never share one). The host target
-/// numbers its nodes from 1,000,001 up by three per byte of IR; this range stays apart
-/// from it for modules below 300 MB of IR text and within LLVM's 32-bit numbers.
+/// Metadata numbers of the strip loops' nodes: this base plus the function body's slot
+/// (`ModuleCx::strip_md_slots`: each function with a body owns a range of slots, one per
+/// statement and one more, so each of its region bodies `k.rbody.S` takes slot base + S).
+/// The numbers do not depend on the text lowered before, so bodies can be lowered apart
+/// and on several threads. The host target numbers its nodes from 1,000,001 up by three
+/// per byte of IR; this range stays apart from it for modules below 300 MB of IR text,
+/// and within LLVM's 32-bit numbers for modules below 2 billion statements.
 const STRIP_LOOP_MD_BASE: u64 = 2_000_000_000;
 
-/// The metadata number of the strip loop of a function lowered when the module text is
-/// `ir_len` bytes long.
-pub(crate) fn strip_loop_md_number(ir_len: usize) -> u64 {
-    STRIP_LOOP_MD_BASE + ir_len as u64
+/// The metadata number of the strip loop of the function body lowered in `slot`.
+pub(crate) fn strip_loop_md_number(slot: u64) -> u64 {
+    STRIP_LOOP_MD_BASE + slot
 }
 
 /// The top-level definition of strip-loop node `id`: not unrolled.
