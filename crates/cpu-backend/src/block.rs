@@ -98,6 +98,24 @@ pub struct FiberRuntime {
     in_kernel: *const AtomicBool,
 }
 
+impl FiberRuntime {
+    /// The runtime of generated code that runs on the outer coroutine `yielder` rather
+    /// than in a fiber of its own (thread loops, launch-shape variants, region steps): no
+    /// warp exchange and no fiber barriers.
+    fn outside_fibers(yielder: &Yielder<(), Suspend>, fault: *const AtomicU32, in_kernel: &AtomicBool) -> FiberRuntime {
+        FiberRuntime {
+            yielder,
+            fault,
+            warp: std::ptr::null_mut(),
+            lane: 0,
+            round: std::ptr::null(),
+            barriers: std::ptr::null_mut(),
+            spins: 0,
+            in_kernel,
+        }
+    }
+}
+
 /// The parts of a launch every block needs.
 pub struct LaunchShape<'a> {
     pub kernel: &'a HostKernel,
@@ -188,18 +206,13 @@ impl LaunchShape<'_> {
         if scratch.outer_stack.is_none() {
             scratch.outer_stack = DefaultStack::new(OUTER_STACK_BYTES).ok();
         }
-        let words = self.shared_bytes().div_ceil(16).max(1);
         match (self.kernel.block_fn, &self.kernel.regions) {
             (None, Some(regions)) => self.prepare_region_blocks(regions, &mut scratch.region_blocks),
             (Some(_), _) => {
-                if scratch.shared.len() < words {
-                    scratch.shared.resize(words, 0);
-                }
+                self.shared_window(scratch);
             }
             (None, None) => {
-                if scratch.shared.len() < words {
-                    scratch.shared.resize(words, 0);
-                }
+                self.shared_window(scratch);
                 let n = self.block.iter().map(|&d| d as usize).product::<usize>();
                 let warp = (self.kernel.meta.warp_size as usize).clamp(1, MAX_WARP);
                 reserve_total(&mut scratch.ctxs, n);
@@ -228,6 +241,20 @@ impl LaunchShape<'_> {
     /// Bytes of a block's shared-memory window: static (16-byte aligned), then dynamic.
     fn shared_bytes(&self) -> usize {
         self.static_shared.div_ceil(16) as usize * 16 + self.dynamic_shared as usize
+    }
+
+    /// The shared window in 16-byte words (at least one, so its address is valid).
+    fn shared_words(&self) -> usize {
+        self.shared_bytes().div_ceil(16).max(1)
+    }
+
+    /// The block's shared window in `scratch`, grown to this launch's size.
+    fn shared_window(&self, scratch: &mut BlockScratch) -> *mut u8 {
+        let words = self.shared_words();
+        if scratch.shared.len() < words {
+            scratch.shared.resize(words, 0);
+        }
+        scratch.shared.as_mut_ptr() as *mut u8
     }
 
     /// The context of block number `index` (x fastest, then y, then z) with shared
@@ -259,21 +286,9 @@ impl LaunchShape<'_> {
     /// Runs blocks `range` of a thread-loop kernel with its launch-shape variant `run` (one
     /// call into generated code for the whole run) on the outer coroutine `y`.
     fn run_block_range(&self, run: BlockRunFn, range: std::ops::Range<u64>, scratch: &mut BlockScratch, y: &Yielder<(), Suspend>, in_kernel: &AtomicBool) {
-        let words = self.shared_bytes().div_ceil(16).max(1);
-        if scratch.shared.len() < words {
-            scratch.shared.resize(words, 0);
-        }
-        let base = self.block_ctx(range.start, scratch.shared.as_mut_ptr() as *mut u8);
-        let mut rt = FiberRuntime {
-            yielder: y,
-            fault: self.fault,
-            warp: std::ptr::null_mut(),
-            lane: 0,
-            round: std::ptr::null(),
-            barriers: std::ptr::null_mut(),
-            spins: 0,
-            in_kernel,
-        };
+        let window = self.shared_window(scratch);
+        let base = self.block_ctx(range.start, window);
+        let mut rt = FiberRuntime::outside_fibers(y, self.fault, in_kernel);
         let mut ctx = ThreadCtx { runtime: &mut rt as *mut FiberRuntime as *mut _, ..base };
         in_kernel.store(true, Ordering::Relaxed);
         // SAFETY: `run` has the `BlockRunFn` ABI and was compiled for this launch's block
@@ -285,23 +300,11 @@ impl LaunchShape<'_> {
     /// Runs block number `index` of a thread-loop or fiber kernel on the outer
     /// coroutine `y` (region kernels run through [`Self::run_region_blocks`]).
     fn run_block(&self, index: u64, scratch: &mut BlockScratch, y: &Yielder<(), Suspend>, in_kernel: &AtomicBool) {
-        let words = self.shared_bytes().div_ceil(16).max(1);
-        if scratch.shared.len() < words {
-            scratch.shared.resize(words, 0);
-        }
-        let base = self.block_ctx(index, scratch.shared.as_mut_ptr() as *mut u8);
+        let window = self.shared_window(scratch);
+        let base = self.block_ctx(index, window);
         match self.kernel.block_fn {
             Some(block_fn) => {
-                let mut rt = FiberRuntime {
-                    yielder: y,
-                    fault: self.fault,
-                    warp: std::ptr::null_mut(),
-                    lane: 0,
-                    round: std::ptr::null(),
-                    barriers: std::ptr::null_mut(),
-                    spins: 0,
-                    in_kernel,
-                };
+                let mut rt = FiberRuntime::outside_fibers(y, self.fault, in_kernel);
                 let mut ctx = ThreadCtx { runtime: &mut rt as *mut FiberRuntime as *mut _, ..base };
                 in_kernel.store(true, Ordering::Relaxed);
                 // SAFETY: `block_fn` has the `KernelFn` ABI; params and ctx are valid for

@@ -3,7 +3,7 @@
 //! power-of-two containers, and values round-trip through them truncated and extended.
 //! The instruction semantics are in the conformance family `int-widths`.
 
-use backend_api::{Device, LaunchConfig, LoadOptions};
+use backend_api::{LaunchConfig, LoadOptions};
 
 const PTX: &str = r#".version 8.0
 .target sm_80

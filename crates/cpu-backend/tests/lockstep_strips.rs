@@ -7,6 +7,8 @@
 use backend_api::{Device, LaunchConfig, LoadOptions};
 use compiler_core::lower::regions::{iterations_per_pause, set_enabled};
 use std::sync::Mutex;
+mod support;
+use support::{download, upload};
 
 /// Tests flip the process-wide fiber switch: run them one at a time.
 static SWITCH: Mutex<()> = Mutex::new(());
@@ -145,9 +147,7 @@ fn run(d: &dyn Device, fibers: bool, x: &[u32], block: u32, grid: u32, trap_at: 
     let m = d.load_ptx(STRIPS, &LoadOptions::default()).unwrap();
     set_enabled(true);
     let words = 2 * (block * grid) as usize;
-    let input = d.alloc(x.len().max(1) * 4).unwrap();
-    // SAFETY: `input` holds `x.len()` words.
-    unsafe { d.copy_to_device(input, x.as_ptr() as *const u8, x.len() * 4).unwrap() };
+    let input = upload(d, x);
     let out = d.alloc(words * 4).unwrap();
     d.memset(out, 0xdead_beef, 4, words).unwrap();
     let mut params = input.to_le_bytes().to_vec();
@@ -156,9 +156,7 @@ fn run(d: &dyn Device, fibers: bool, x: &[u32], block: u32, grid: u32, trap_at: 
     params.extend_from_slice(&trap_at.to_le_bytes());
     let cfg = LaunchConfig { grid: [grid, 1, 1], block: [block, 1, 1], dynamic_shared_bytes: 0 };
     let result = m.launch("strips", &cfg, &params).map_err(|e| format!("{e:?}"));
-    let mut v = vec![0u32; words];
-    // SAFETY: `out` holds `words` words.
-    unsafe { d.copy_from_device(v.as_mut_ptr() as *mut u8, out, words * 4).unwrap() };
+    let v = download::<u32>(d, out, words);
     d.free(input).unwrap();
     d.free(out).unwrap();
     result.map(|()| v)

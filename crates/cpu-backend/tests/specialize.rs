@@ -5,6 +5,8 @@
 use backend_api::{Device, LaunchConfig, LoadOptions, LoadedModule};
 use cpu_backend::specialize::{set_specialization, Specialization, MAX_VARIANTS_PER_KERNEL};
 use std::sync::Mutex;
+mod support;
+use support::download;
 
 /// The kernels of compiler-core's variant tests: `ids` writes each thread's packed
 /// `%tid`, packed `%ntid` and `%laneid | %warpid << 8` at its global linear index;
@@ -23,12 +25,6 @@ fn alloc_filled<T: Copy>(d: &dyn Device, data: &[T]) -> u64 {
     let p = d.alloc(bytes).unwrap();
     unsafe { d.copy_to_device(p, data.as_ptr() as *const u8, bytes).unwrap() };
     p
-}
-
-fn download<T: Copy + Default>(d: &dyn Device, p: u64, n: usize) -> Vec<T> {
-    let mut v = vec![T::default(); n];
-    unsafe { d.copy_from_device(v.as_mut_ptr() as *mut u8, p, n * std::mem::size_of::<T>()).unwrap() };
-    v
 }
 
 fn pack(m: &dyn LoadedModule, kernel: &str, values: &[&[u8]]) -> Vec<u8> {

@@ -3,13 +3,10 @@
 //! partitions, and a function the kernels share works in each. Own test binary: it sets
 //! `PTX_COMPILE_THREADS` and `CUDA_CACHE_DISABLE` for the whole process.
 
-use backend_api::{Device, LaunchConfig, LoadOptions};
+use backend_api::{LaunchConfig, LoadOptions};
 
-fn download_u32(d: &dyn Device, p: u64, n: usize) -> Vec<u32> {
-    let mut v = vec![0u32; n];
-    unsafe { d.copy_from_device(v.as_mut_ptr().cast(), p, n * 4).unwrap() };
-    v
-}
+mod support;
+use support::download;
 
 #[test]
 fn kernels_compiled_on_separate_threads_share_module_state() {
@@ -27,13 +24,13 @@ fn kernels_compiled_on_separate_threads_share_module_state() {
     let cfg = |grid: u32, block: u32| LaunchConfig { grid: [grid, 1, 1], block: [block, 1, 1], dynamic_shared_bytes: 0 };
     m.launch("bump", &cfg(5, 32), &[]).unwrap();
     let count = 100 + 5 * 32 * scale(1);
-    assert_eq!(download_u32(&*d, counter.address, 1)[0], count);
+    assert_eq!(download::<u32>(&*d, counter.address, 1)[0], count);
 
     // `reverse` (another partition, barrier regions) reads the counter `bump` wrote.
     let out = d.alloc(64 * 4).unwrap();
     m.launch("reverse", &cfg(1, 64), &out.to_le_bytes()).unwrap();
     let want: Vec<u32> = (0..64u32).map(|t| scale(table[(63 - t) as usize % 4]) + count).collect();
-    assert_eq!(download_u32(&*d, out, 64), want);
+    assert_eq!(download::<u32>(&*d, out, 64), want);
 
     // `map` (the third) reads the initialized table.
     let n = 1000u32;
@@ -44,5 +41,5 @@ fn kernels_compiled_on_separate_threads_share_module_state() {
     params[k.params[1].offset..][..4].copy_from_slice(&n.to_le_bytes());
     m.launch("map", &cfg(n.div_ceil(128), 128), &params).unwrap();
     let want: Vec<u32> = (0..n).map(|i| scale(table[i as usize % 4]) + i).collect();
-    assert_eq!(download_u32(&*d, big, n as usize), want);
+    assert_eq!(download::<u32>(&*d, big, n as usize), want);
 }

@@ -129,7 +129,7 @@ impl RegionBlock {
     fn step(&mut self, shape: &LaunchShape, regions: &HostRegions, y: &Yielder<(), Suspend>, in_kernel: &AtomicBool) -> bool {
         let Some(ctx) = self.ctx.as_mut() else { return false };
         let n = self.states.len();
-        let mut rt = FiberRuntime { yielder: y, fault: shape.fault, warp: std::ptr::null_mut(), lane: 0, round: std::ptr::null(), barriers: std::ptr::null_mut(), spins: 0, in_kernel };
+        let mut rt = FiberRuntime::outside_fibers(y, shape.fault, in_kernel);
         ctx.runtime = &mut rt as *mut FiberRuntime as *mut _;
         let save = self.save.as_mut_ptr() as *mut u8;
         let params = shape.params.as_ptr();
@@ -201,7 +201,7 @@ impl LaunchShape<'_> {
     /// Grows `slots` to what [`Self::run_region_blocks`] needs for any run of this launch.
     pub(super) fn prepare_region_blocks(&self, regions: &HostRegions, slots: &mut Vec<RegionBlock>) {
         let n = self.block.iter().map(|&d| d as usize).product::<usize>();
-        let shared_words = self.shared_bytes().div_ceil(16).max(1);
+        let shared_words = self.shared_words();
         let width = self.interleave_width(regions, u64::MAX, n, shared_words);
         if slots.len() < width {
             slots.resize_with(width, RegionBlock::default);
@@ -230,7 +230,7 @@ impl LaunchShape<'_> {
     /// when the launch has faulted.
     pub(super) fn run_region_blocks(&self, regions: &HostRegions, run: Range<u64>, slots: &mut Vec<RegionBlock>, y: &Yielder<(), Suspend>, in_kernel: &AtomicBool) {
         let n = self.block.iter().map(|&d| d as usize).product::<usize>();
-        let shared_words = self.shared_bytes().div_ceil(16).max(1);
+        let shared_words = self.shared_words();
         let width = self.interleave_width(regions, run.end - run.start, n, shared_words);
         if slots.len() < width {
             slots.resize_with(width, RegionBlock::default);

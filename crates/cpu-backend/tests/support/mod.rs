@@ -1,5 +1,6 @@
 //! Helpers the cpu-backend integration tests share: moving plain values to and from
-//! device memory.
+//! device memory. Each test binary uses some of them.
+#![allow(dead_code)]
 
 use backend_api::Device;
 
