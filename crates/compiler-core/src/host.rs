@@ -17,6 +17,7 @@ mod partition;
 mod specialize;
 
 use crate::cache::{self, Cache};
+use crate::phase_clock::PhaseClock;
 use crate::diag::Diagnostic;
 use crate::host_abi::KernelFn;
 use crate::lower::{GlobalMeta, KernelMeta, LoweredModule};
@@ -264,12 +265,10 @@ fn compile_with(lowered: LoweredModule, options: &HostOptions, cache: Option<&Ca
     if let (Some(c), Some(k)) = (cache, &key) {
         c.store(k, &cache::pack_objects(&objects));
     }
-    let t = std::time::Instant::now();
+    let mut clock = PhaseClock::start("");
     let slices: Vec<&[u8]> = objects.iter().map(Vec::as_slice).collect();
     let m = link(&lowered, &slices, false);
-    if times_wanted() {
-        eprintln!("  link: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
-    }
+    clock.phase("link");
     m
 }
 
@@ -289,10 +288,6 @@ fn object_cache_key(tm: &TargetMachine, opt: u32, what: &[u8], ir: &str) -> cach
         &opt.to_le_bytes(),
         ir.as_bytes(),
     ])
-}
-
-fn times_wanted() -> bool {
-    std::env::var_os("PTX_COMPILE_TIMES").is_some()
 }
 
 /// Compiles `lowered` into object files: one, or one per partition of its kernels on up
@@ -398,14 +393,8 @@ fn link(lowered: &LoweredModule, objects: &[&[u8]], from_cache: bool) -> Result<
 /// Parses, verifies and optimizes `ir`, and generates a relocatable object for `tm`:
 /// everything, or only one partition of the kernels (see [`partition`]).
 fn codegen(ir: &str, tm: &TargetMachine, opt: u32, part: Option<Part>) -> Result<Vec<u8>, HostError> {
-    let mut t = std::time::Instant::now();
     let label = part.as_ref().map_or(String::new(), |p| format!("[{}] ", p.index));
-    let mut phase = |name: &str| {
-        if times_wanted() {
-            eprintln!("  {label}{name}: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
-        }
-        t = std::time::Instant::now();
-    };
+    let mut clock = PhaseClock::start(label.as_str());
     let context = Context::create();
     let parse = |text: &str| {
         let buf = MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), "ptx");
@@ -415,21 +404,21 @@ fn codegen(ir: &str, tm: &TargetMachine, opt: u32, part: Option<Part>) -> Result
         // The partition's share of the text; the whole module should that not parse (the
         // split of the text is an optimization, `strip` is what makes the partition).
         Some(p) => parse(&p.ir.text_for(p.index, p.owner)).or_else(|e| {
-            if times_wanted() {
+            if crate::phase_clock::wanted() {
                 eprintln!("  {label}the partition's text does not parse ({e}); parsing the whole module");
             }
             parse(ir)
         })?,
         None => parse(ir)?,
     };
-    phase("IR parse");
+    clock.phase("IR parse");
     if let Some(p) = &part {
         // SAFETY: the module is this thread's own.
         unsafe { partition::strip(module.as_mut_ptr(), p.index, p.owner) };
-        phase("split");
+        clock.phase("split");
     }
     module.verify().map_err(|e| HostError::Llvm(format!("IR verify: {e}")))?;
-    phase("verify");
+    clock.phase("verify");
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     // Drop what this partition does not reach before anything optimizes it.
@@ -437,12 +426,12 @@ fn codegen(ir: &str, tm: &TargetMachine, opt: u32, part: Option<Part>) -> Result
     module
         .run_passes(&pipeline, tm, PassBuilderOptions::create())
         .map_err(|e| HostError::Llvm(format!("optimize: {e}")))?;
-    phase("optimize");
+    clock.phase("optimize");
     if std::env::var_os("PTX_DUMP_OPT_IR").is_some() {
         eprintln!("{}", module.print_to_string().to_string());
     }
     let object = tm.write_to_memory_buffer(&module, FileType::Object).map_err(|e| HostError::Llvm(format!("codegen: {e}")))?;
-    phase("codegen");
+    clock.phase("codegen");
     Ok(object.as_slice().to_vec())
 }
 

@@ -13,5 +13,6 @@ pub mod host;
 pub mod host_abi;
 pub mod link;
 pub mod lower;
+mod phase_clock;
 pub mod target;
 pub mod ptx;

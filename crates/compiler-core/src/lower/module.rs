@@ -96,7 +96,7 @@ fn lower_impl(
     only: Option<&std::collections::HashSet<String>>,
     threads: Option<usize>,
 ) -> Result<LoweredModule, Vec<Diagnostic>> {
-    let mut clock = PhaseClock::start();
+    let mut clock = crate::phase_clock::PhaseClock::start("");
     let warp_size = if m.warp_size == 64 { 64 } else { 32 };
     let mut out = LoweredModule { warp_size, ..LoweredModule::default() };
     let mut ir = target.module_header();
@@ -244,11 +244,7 @@ fn lower_impl(
                     first = first.or(super::func::lower_function_mode(&cx, f, text, Some((plan.clone(), state)))?);
                 }
                 Ok(first.map(|mut m| {
-                    let mut meta = super::regions::meta(plan);
-                    // Whether the kernel may have dense loops; the module's budget
-                    // decides below, in module order.
-                    meta.dense_loops = plan.straight_line;
-                    m.regions = Some(meta);
+                    m.regions = Some(super::regions::meta(plan));
                     m
                 }))
             }
@@ -259,8 +255,9 @@ fn lower_impl(
         ir.push_str(&text);
         match lowered {
             Ok(Some(mut meta)) => {
+                // Dense loops come from the module's budget, kernel by kernel in module order.
                 if let Some(r) = meta.regions.as_mut() {
-                    r.dense_loops = dense_budget.take(r, r.dense_loops);
+                    r.dense_loops = dense_budget.take(r, super::regions::dense::straight_line(f));
                 }
                 // A kernel calling a function that synchronizes synchronizes too.
                 meta.uses_barrier |= fibers.contains(&f.name);
@@ -290,22 +287,6 @@ fn lower_impl(
     clock.phase("lower: intrinsics, declarations");
     out.ir = ir;
     Ok(out)
-}
-
-/// `PTX_COMPILE_TIMES=1` prints the lowering's phases, as `host.rs` prints the rest.
-struct PhaseClock(Option<std::time::Instant>);
-
-impl PhaseClock {
-    fn start() -> PhaseClock {
-        PhaseClock(std::env::var_os("PTX_COMPILE_TIMES").map(|_| std::time::Instant::now()))
-    }
-
-    fn phase(&mut self, name: &str) {
-        if let Some(t) = &mut self.0 {
-            eprintln!("  {name}: {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
-            *t = std::time::Instant::now();
-        }
-    }
 }
 
 /// A function's lowered text and its kernel's metadata (or its errors).

@@ -141,8 +141,6 @@ pub(crate) struct RegionPlan {
     /// For each state `S` (0 = start, `k` = after barrier `k`), the items a thread can
     /// execute from that resume point up to and including the barriers where it stops.
     pub reachable: Vec<Vec<bool>>,
-    /// The kernel is simple straight-line code that may get dense loops (`dense`).
-    pub straight_line: bool,
     /// For each lockstep loop, by the item index of its head: the instructions of its
     /// body (head to back edge), which decides whether its strip loop may be unrolled.
     pub lockstep_body_instrs: HashMap<usize, usize>,
@@ -514,7 +512,6 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool, warp_size: u32) -> O
         prefix += 16;
         (slots.len() - 2, slots.len() - 1)
     });
-    let straight_line = dense::straight_line(f);
     Some(RegionPlan {
         live_after,
         remat_after,
@@ -526,7 +523,6 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool, warp_size: u32) -> O
         warp_size,
         exchange,
         reachable,
-        straight_line,
         lockstep_body_instrs,
     })
 }
