@@ -294,12 +294,91 @@ fn a_trap_keeps_a_kernel_off_dense_loops_and_fails_the_launch() {
 }
 
 #[test]
-fn kernels_with_loops_or_collectives_get_no_dense_loops() {
-    // A backward branch (a loop around the barriers) and a warp shuffle.
+fn kernels_with_loops_get_no_dense_loops() {
+    // A backward branch: a loop around the barriers.
     let looped = format!(
         "{HEADER}.visible .entry lp(.param .u64 out)\n{{\n  .reg .b32 %r<4>;\n  .reg .pred %p<2>;\n  mov.u32 %r1, 0;\nTOP:\n  bar.sync 0;\n  bar.sync 0;\n  bar.sync 0;\n  bar.sync 0;\n  bar.sync 0;\n  add.s32 %r1, %r1, 1;\n  setp.lt.u32 %p1, %r1, 3;\n  @%p1 bra TOP;\n  ret;\n}}\n"
     );
     assert_eq!(dense_flags(&looped), vec![Some(false)]);
-    let shuffle = mix_ptx("mix", 4, Shape::Plain).replace("  bar.sync 0;\n  ld.shared.u32 %r11", "  shfl.sync.bfly.b32 %r22, %r7, 1, 31, -1;\n  bar.sync 0;\n  ld.shared.u32 %r11");
-    assert_eq!(dense_flags(&format!("{HEADER}{shuffle}")), vec![Some(false)]);
+}
+
+/// Four full-mask shuffles (down 1, xor 2, up 4, index 3, the clamps of `__shfl_*_sync`),
+/// a barrier, and a neighbour read through shared memory: the region plan splits each
+/// shuffle into a deposit and a read, and dense loops run those states too.
+const SHUFFLES: &str = r#".visible .entry shuffles(.param .u64 in, .param .u64 out)
+{
+  .shared .align 4 .b32 sh[1024];
+  .reg .b32 %r<24>;
+  .reg .b64 %rd<8>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mad.lo.s32 %r4, %r2, %r3, %r1;
+  mul.wide.u32 %rd3, %r4, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.u32 %r5, [%rd4];
+  shfl.sync.down.b32 %r6, %r5, 1, 31, -1;
+  add.s32 %r7, %r6, %r5;
+  shfl.sync.bfly.b32 %r8, %r7, 2, 31, -1;
+  mul.lo.s32 %r9, %r8, 3;
+  add.s32 %r9, %r9, %r7;
+  shfl.sync.up.b32 %r10, %r9, 4, 0, -1;
+  xor.b32 %r11, %r10, %r9;
+  shfl.sync.idx.b32 %r12, %r11, 3, 31, -1;
+  add.s32 %r13, %r12, %r11;
+  shl.b32 %r14, %r1, 2;
+  mov.u32 %r15, sh;
+  add.s32 %r16, %r15, %r14;
+  st.shared.u32 [%r16], %r13;
+  bar.sync 0;
+  add.s32 %r17, %r1, 1;
+  setp.ge.u32 %p1, %r17, %r3;
+  selp.u32 %r18, 0, %r17, %p1;
+  shl.b32 %r19, %r18, 2;
+  add.s32 %r20, %r15, %r19;
+  ld.shared.u32 %r21, [%r20];
+  add.s64 %rd5, %rd2, %rd3;
+  st.global.u32 [%rd5], %r21;
+  ret;
+}
+"#;
+
+/// What `SHUFFLES` writes for blocks of `n` threads (whole warps of 32).
+fn shuffles_model(input: &[u32], n: usize) -> Vec<u32> {
+    let mut out = vec![0u32; input.len()];
+    for (b, block) in input.chunks(n).enumerate() {
+        let warp = |v: &[u32], src: &dyn Fn(usize) -> usize| -> Vec<u32> { (0..n).map(|t| v[t / 32 * 32 + src(t % 32)]).collect() };
+        let r5 = block.to_vec();
+        let r6 = warp(&r5, &|l| if l + 1 <= 31 { l + 1 } else { l });
+        let r7: Vec<u32> = r6.iter().zip(&r5).map(|(a, b)| a.wrapping_add(*b)).collect();
+        let r8 = warp(&r7, &|l| l ^ 2);
+        let r9: Vec<u32> = r8.iter().zip(&r7).map(|(a, b)| a.wrapping_mul(3).wrapping_add(*b)).collect();
+        let r10 = warp(&r9, &|l| if l >= 4 { l - 4 } else { l });
+        let r11: Vec<u32> = r10.iter().zip(&r9).map(|(a, b)| a ^ b).collect();
+        let r12 = warp(&r11, &|_| 3);
+        let r13: Vec<u32> = r12.iter().zip(&r11).map(|(a, b)| a.wrapping_add(*b)).collect();
+        for t in 0..n {
+            out[b * n + t] = r13[(t + 1) % n];
+        }
+    }
+    out
+}
+
+#[test]
+fn warp_shuffles_run_on_dense_loops() {
+    let ptx = format!("{HEADER}{SHUFFLES}");
+    assert_eq!(dense_flags(&ptx), vec![Some(true)]);
+    let d = cpu_backend::devices().remove(0);
+    let m = d.load_ptx(&ptx, &LoadOptions::default()).unwrap();
+    for (block, grid) in [(32u32, 3u32), (96, 2), (160, 3), (1024, 1)] {
+        let input = inputs((block * grid) as usize, block + grid);
+        let (pi, po) = (upload::<u32>(&*d, &input), upload::<u32>(&*d, &vec![0; input.len()]));
+        let cfg = LaunchConfig { grid: [grid, 1, 1], block: [block, 1, 1], dynamic_shared_bytes: 0 };
+        let params: Vec<u8> = pi.to_le_bytes().into_iter().chain(po.to_le_bytes()).collect();
+        m.launch("shuffles", &cfg, &params).unwrap();
+        assert_eq!(download::<u32>(&*d, po, input.len()), shuffles_model(&input, block as usize), "{block} x {grid}");
+    }
 }

@@ -521,6 +521,11 @@ impl<'a> FnLowerer<'a> {
                             errors.push(e);
                         }
                     }
+                    if let Some(site) = self.region.as_ref().and_then(|(p, _)| p.site_at(self.item - 1, super::regions::SiteKind::LoopExit)) {
+                        if let Err(e) = self.region_stop(site) {
+                            errors.push(e);
+                        }
+                    }
                 }
                 Statement::Var(v) => {
                     if let Err(e) = self.declare(v) {

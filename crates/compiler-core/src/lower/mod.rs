@@ -114,6 +114,9 @@ pub struct RegionMeta {
     /// Every resume point gets a dense x loop inside `k.region` (`regions::dense`; the
     /// host target's `target/host/dense.rs`), from the module's budget.
     pub dense_loops: bool,
+    /// Lockstep head states that also have a wide strip `k.wstrip.S` (`regions::widen`),
+    /// which the host's dispatching loop runs for chunks of threads all in that state.
+    pub wide_strips: Vec<u32>,
 }
 
 /// Where a region kernel's warp exchange lives in its save area (see [`RegionMeta`]).

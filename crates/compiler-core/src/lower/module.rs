@@ -243,8 +243,21 @@ fn lower_impl(
                 for state in 0..=plan.live_after.len() {
                     first = first.or(super::func::lower_function_mode(&cx, f, text, Some((plan.clone(), state)))?);
                 }
+                // Wide strips are an optimization: one that does not emit is left out.
+                let mut wide_strips: Vec<u32> = Vec::new();
+                let mut states: Vec<&usize> = plan.wide.keys().collect();
+                states.sort();
+                for &state in states {
+                    let mut strip = String::new();
+                    if super::regions::widen::emit(&cx, f, plan, state, &plan.wide[&state], &mut strip).is_ok() {
+                        text.push_str(&strip);
+                        wide_strips.push(state as u32);
+                    }
+                }
                 Ok(first.map(|mut m| {
-                    m.regions = Some(super::regions::meta(plan));
+                    let mut meta = super::regions::meta(plan);
+                    meta.wide_strips = wide_strips;
+                    m.regions = Some(meta);
                     m
                 }))
             }
@@ -257,7 +270,7 @@ fn lower_impl(
             Ok(Some(mut meta)) => {
                 // Dense loops come from the module's budget, kernel by kernel in module order.
                 if let Some(r) = meta.regions.as_mut() {
-                    r.dense_loops = dense_budget.take(r, super::regions::dense::straight_line(f));
+                    r.dense_loops = dense_budget.take(r, super::regions::dense::straight_line(f, r.wide_strips.len()));
                 }
                 // A kernel calling a function that synchronizes synchronizes too.
                 meta.uses_barrier |= fibers.contains(&f.name);

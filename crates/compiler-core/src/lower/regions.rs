@@ -32,6 +32,7 @@ use std::collections::{BTreeSet, HashMap};
 pub mod dense;
 mod lockstep;
 mod remat;
+pub(crate) mod widen;
 pub use lockstep::iterations_per_pause;
 pub(crate) use lockstep::{strip_loop_md_definition, strip_loop_md_number};
 pub(crate) mod warp_split;
@@ -70,6 +71,7 @@ pub(crate) fn meta(plan: &RegionPlan) -> super::RegionMeta {
         warp_exchange,
         lockstep_states,
         dense_loops: false,
+        wide_strips: Vec::new(),
     }
 }
 
@@ -89,6 +91,9 @@ pub(crate) enum SiteKind {
     WarpDeposit,
     /// A warp collective, second half: resumes after the collective.
     WarpRead,
+    /// The label after a lockstep loop that runs as a wide strip (`widen`): lanes that
+    /// left the loop stop here, resuming after the label.
+    LoopExit,
 }
 
 impl SiteKind {
@@ -97,7 +102,7 @@ impl SiteKind {
         use crate::lower::StateKind;
         match self {
             SiteKind::Barrier => StateKind::Barrier,
-            SiteKind::Lockstep | SiteKind::WarpRead => StateKind::Free,
+            SiteKind::Lockstep | SiteKind::WarpRead | SiteKind::LoopExit => StateKind::Free,
             SiteKind::WarpDeposit => StateKind::Warp,
         }
     }
@@ -144,6 +149,10 @@ pub(crate) struct RegionPlan {
     /// For each lockstep loop, by the item index of its head: the instructions of its
     /// body (head to back edge), which decides whether its strip loop may be unrolled.
     pub lockstep_body_instrs: HashMap<usize, usize>,
+    /// Lockstep head states whose loop also runs as a wide strip (`widen`), by state.
+    pub wide: HashMap<usize, widen::WideStrip>,
+    /// Every register of the kernel and its type.
+    pub regs: HashMap<String, ScalarType>,
 }
 
 impl RegionPlan {
@@ -382,9 +391,24 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool, warp_size: u32) -> O
         }
     }
     let mut lockstep_body_instrs = HashMap::new();
-    for (head, instrs) in lockstep::loop_heads(&items, &labels, &split) {
-        split.push((head, SiteKind::Lockstep));
-        lockstep_body_instrs.insert(head, instrs);
+    let loops = lockstep::loop_heads(&items, &labels, &split);
+    for l in &loops {
+        split.push((l.head, SiteKind::Lockstep));
+        lockstep_body_instrs.insert(l.head, l.instrs);
+    }
+    // Loops that may run as wide strips stop their leavers at the label after the loop
+    // (one that is no other split).
+    let mut widened = Vec::new();
+    for l in &loops {
+        let body: Option<Vec<&Instruction>> = items[l.head + 1..=l.back_edge].iter().map(|it| match it {
+            Item::Instr(i) => Some(*i),
+            Item::Label(_) => None,
+        }).collect();
+        let exit = l.back_edge + 1;
+        if body.is_some_and(|b| widen::body_supported(&b, &regs)) && matches!(items.get(exit), Some(Item::Label(_))) && !split.iter().any(|&(k, _)| k == exit) {
+            split.push((exit, SiteKind::LoopExit));
+            widened.push((l.head, l.back_edge));
+        }
     }
     split.sort_by_key(|&(k, kind)| (k, kind != SiteKind::WarpDeposit));
     let sites: Vec<usize> = split.iter().map(|&(k, _)| k).collect();
@@ -512,7 +536,22 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool, warp_size: u32) -> O
         prefix += 16;
         (slots.len() - 2, slots.len() - 1)
     });
+    let wide = widened
+        .into_iter()
+        .filter_map(|(head, back_edge)| {
+            let head_site = (0..sites.len()).find(|&s| sites[s] == head && kinds[s] == SiteKind::Lockstep)?;
+            let exit_site = (0..sites.len()).find(|&s| sites[s] == back_edge + 1 && kinds[s] == SiteKind::LoopExit)?;
+            if !widen::remat_supported(&remat_after[head_site], &regs) {
+                return None;
+            }
+            let Item::Instr(edge) = items[back_edge] else { return None };
+            let body = items[head + 1..back_edge].iter().filter_map(|it| if let Item::Instr(i) = it { Some((*i).clone()) } else { None }).collect();
+            Some((head_site + 1, widen::WideStrip { body, again: edge.guard.clone()?, exit_state: exit_site + 1 }))
+        })
+        .collect();
     Some(RegionPlan {
+        wide,
+        regs,
         live_after,
         remat_after,
         slots,

@@ -563,12 +563,18 @@ fn region_wrappers(name: &str, meta: &RegionMeta, param_bytes: usize, ir: &mut S
     let _ = writeln!(ir, "}}");
     // The dispatching loop for every resume point (and for the masked, divergent case).
     let par = ParallelLoop::numbered_after(ir);
-    ir.push_str(&dispatch::dispatching_loop(name, sites, &own, &dense, &signature, dispatch_call, par));
+    let wide: Vec<u32> = own.iter().copied().filter(|s| meta.wide_strips.contains(s)).collect();
+    ir.push_str(&dispatch::dispatching_loop(name, sites, &own, &dense, &wide, &signature, dispatch_call, par));
     // Kernels with few barriers also get a loop per resume point, where each region is
     // optimized (and vectorized) on its own.
     for st in (0..=sites).filter(|&st| has_own_loop(meta, st)) {
         let region = ll_global(&format!("{name}.region.{st}"));
         let par = ParallelLoop::numbered_after(ir);
+        if meta.wide_strips.contains(&st) {
+            // A lockstep head with a wide strip (`dispatch::wide_state_loop`).
+            ir.push_str(&dispatch::wide_state_loop(name, sites, st, &signature, dispatch_call, par));
+            continue;
+        }
         let ag = par.access();
         // The runtime calls `k.region.S` for the whole block only.
         let body = ll_global(&format!("{name}.rbody.{st}"));

@@ -30,7 +30,7 @@ pub const DENSE_STATES_PER_MODULE: u32 = 64;
 /// on the shared loop.
 pub const SIMPLE_OPCODES: &[&str] = &[
     "add", "sub", "mul", "mad", "fma", "min", "max", "abs", "neg", "and", "or", "xor", "not", "cnot", "shl", "shr", "setp", "selp",
-    "set", "slct", "mov", "cvt", "cvta", "ld", "st", "bra", "bar", "barrier", "exit", "ret",
+    "set", "slct", "mov", "cvt", "cvta", "ld", "st", "bra", "bar", "barrier", "exit", "ret", "shfl",
 ];
 
 /// Modifiers that make a load or store strong (or volatile): LLVM keeps loops with such
@@ -51,8 +51,10 @@ fn simple(i: &Instruction) -> bool {
 }
 
 /// Whether kernel `f` is made of simple straight-line code (see the module docs): every
-/// instruction simple and every branch forward.
-pub(crate) fn straight_line(f: &Function) -> bool {
+/// instruction simple and every branch forward, except the back edges of `wide_loops`
+/// lockstep loops that run as wide strips (`widen`): their loops stay in their head's
+/// region, which keeps its own x loop, so the other regions are straight-line.
+pub(crate) fn straight_line(f: &Function, wide_loops: usize) -> bool {
     fn walk<'a>(body: &'a [Statement], order: &mut Vec<&'a Instruction>, labels: &mut HashMap<&'a str, usize>) {
         for s in body {
             match s {
@@ -68,15 +70,24 @@ pub(crate) fn straight_line(f: &Function) -> bool {
     let Some(body) = f.body.as_deref() else { return false };
     let (mut order, mut labels) = (Vec::new(), HashMap::new());
     walk(body, &mut order, &mut labels);
-    order.iter().enumerate().all(|(k, i)| {
+    let mut back_edges = 0;
+    let forward = order.iter().enumerate().all(|(k, i)| {
         simple(i)
             && (i.opcode != "bra"
                 || i.operands.iter().all(|o| match o {
                     // A branch to a label at or before it closes a loop.
-                    Operand::Ident { name, .. } => labels.get(name.as_str()).is_some_and(|&at| at > k),
+                    Operand::Ident { name, .. } => match labels.get(name.as_str()) {
+                        Some(&at) if at > k => true,
+                        Some(_) => {
+                            back_edges += 1;
+                            true
+                        }
+                        None => false,
+                    },
                     _ => false,
                 }))
-    })
+    });
+    forward && back_edges <= wide_loops
 }
 
 /// The module's remaining budget of dense resume points.
@@ -94,7 +105,10 @@ impl DenseBudget {
     /// per-state loops of their own already (`target::host::has_own_loop`) and take none.
     pub(crate) fn take(&mut self, meta: &crate::lower::RegionMeta, straight: bool) -> bool {
         let states = meta.sites + 1;
-        let eligible = straight && meta.sites > crate::target::host::MAX_SITES_WITH_LOOPS && meta.warp_exchange.is_none() && meta.lockstep_states.is_empty();
+        // Lockstep heads keep their own x loops, so each must have a wide strip.
+        let heads_wide = meta.lockstep_states.iter().all(|s| meta.wide_strips.contains(s));
+        let eligible = straight && meta.sites > crate::target::host::MAX_SITES_WITH_LOOPS && heads_wide;
+        let states = states - meta.lockstep_states.len() as u32;
         if !eligible || states > self.left {
             return false;
         }
@@ -118,6 +132,8 @@ mod tests {
     }
 
     /// (body, straight-line?): what keeps a kernel off dense loops, one thing at a time.
+    /// Full-mask collectives are split by the region plan (`warp_split`), so their
+    /// deposits and reads run in dense loops too.
     const CASES: &[(&str, bool)] = &[
         ("  mov.u32 %r1, %tid.x;\n  bar.sync 0;\n  shl.b32 %r2, %r1, 2;\n  ld.shared.u32 %r3, [%r2];\n  st.shared.u32 [%r2+4], %r3;", true),
         ("  mov.u32 %r1, %tid.x;\n  setp.eq.u32 %p1, %r1, 0;\n  @%p1 bra SKIP;\n  bar.sync 0;\nSKIP:\n  bar.sync 0;", true),
@@ -129,14 +145,24 @@ mod tests {
         ("  bar.sync 0;\n  trap;", false),
         ("  bar.sync 0, 64;", false),
         ("  div.u32 %r3, %r2, %r1;\n  bar.sync 0;", false),
-        ("  shfl.sync.bfly.b32 %r3, %r1, 1, 31, -1;\n  bar.sync 0;", false),
+        ("  shfl.sync.bfly.b32 %r3, %r1, 1, 31, -1;\n  bar.sync 0;", true),
         ("  membar.cta;\n  bar.sync 0;", false),
     ];
 
     #[test]
     fn straight_line_kernels() {
         for &(body, want) in CASES {
-            assert_eq!(straight_line(&kernel(body)), want, "{body}");
+            assert_eq!(straight_line(&kernel(body), 0), want, "{body}");
+        }
+    }
+
+    /// A loop's back edge is allowed once per wide strip the kernel has.
+    #[test]
+    fn back_edges_of_wide_strips() {
+        let one = "TOP:\n  add.s32 %r1, %r1, 1;\n  setp.lt.u32 %p1, %r1, 3;\n  @%p1 bra TOP;\n  bar.sync 0;";
+        let two = format!("{one}\nTOP2:\n  add.s32 %r2, %r2, 1;\n  setp.lt.u32 %p2, %r2, 3;\n  @%p2 bra TOP2;");
+        for (body, wide, want) in [(one, 0, false), (one, 1, true), (&two, 1, false), (&two, 2, true)] {
+            assert_eq!(straight_line(&kernel(body), wide), want, "{wide} wide strips: {body}");
         }
     }
 }

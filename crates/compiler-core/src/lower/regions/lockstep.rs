@@ -121,9 +121,18 @@ impl FnLowerer<'_> {
     }
 }
 
-/// The loops to run in lockstep: the item index of each head label, and the number of
-/// instructions from the head to the back edge.
-pub(super) fn loop_heads(items: &[Item], labels: &HashMap<&str, usize>, split: &[(usize, SiteKind)]) -> Vec<(usize, usize)> {
+/// A loop to run in lockstep.
+pub(super) struct LockstepLoop {
+    /// The item index of the head label.
+    pub head: usize,
+    /// The item index of the back edge (a `bra` to the head).
+    pub back_edge: usize,
+    /// PTX instructions from the head to the back edge.
+    pub instrs: usize,
+}
+
+/// The loops to run in lockstep.
+pub(super) fn loop_heads(items: &[Item], labels: &HashMap<&str, usize>, split: &[(usize, SiteKind)]) -> Vec<LockstepLoop> {
     let stride = stride_registers(items);
     // Back edges: a branch at `k` to a label at `j <= k`.
     let mut edges: Vec<(usize, usize)> = Vec::new();
@@ -149,14 +158,14 @@ pub(super) fn loop_heads(items: &[Item], labels: &HashMap<&str, usize>, split: &
             (b < j || b > k)
                 && matches!(it, Item::Instr(i) if i.opcode == "bra" && matches!(i.operands.first(), Some(Operand::Ident { name, .. }) if labels.get(name.as_str()).is_some_and(|&t| j < t && t <= k)))
         });
-        if !innermost || has_site || entered_elsewhere || heads.iter().any(|&(h, _)| h == j) {
+        if !innermost || has_site || entered_elsewhere || heads.iter().any(|h: &LockstepLoop| h.head == j) {
             continue;
         }
         let body = &items[j..=k];
         let touches_global = body.iter().any(|it| matches!(it, Item::Instr(i) if accesses_global(i)));
         let strided = body.iter().any(|it| matches!(it, Item::Instr(i) if steps_by(i, &stride)));
         if touches_global && strided {
-            heads.push((j, body.iter().filter(|it| matches!(it, Item::Instr(_))).count()));
+            heads.push(LockstepLoop { head: j, back_edge: k, instrs: body.iter().filter(|it| matches!(it, Item::Instr(_))).count() });
         }
     }
     heads

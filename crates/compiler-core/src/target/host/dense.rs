@@ -86,5 +86,6 @@ pub(super) fn dense_states(meta: &crate::lower::RegionMeta) -> Vec<u32> {
     if !meta.dense_loops || super::has_own_loop(meta, 0) {
         return Vec::new();
     }
-    (0..=meta.sites).collect()
+    // Lockstep heads (all with wide strips) keep their own x loops (`dispatch.rs`).
+    (0..=meta.sites).filter(|s| !super::dispatch::own_x_loops(meta).contains(s)).collect()
 }

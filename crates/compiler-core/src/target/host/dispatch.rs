@@ -35,11 +35,24 @@ use std::fmt::Write;
 /// `call_attrs` the attributes of the calls to the region
 /// bodies (` noinline` when the bodies also have loops of their own), `par` the numbers
 /// of the loops' parallel metadata (every x loop gets a loop id of its own after them).
-pub(super) fn dispatching_loop(name: &str, sites: u32, own: &[u32], dense: &[u32], signature: &str, call_attrs: &str, par: ParallelLoop) -> String {
-    let fname = ll_global(&format!("{name}.region"));
-    let ag = par.access();
+pub(super) fn dispatching_loop(name: &str, sites: u32, own: &[u32], dense: &[u32], wide: &[u32], signature: &str, call_attrs: &str, par: ParallelLoop) -> String {
     // States without an x loop of their own share one that switches per thread.
     let shared: Vec<u32> = (0..=sites).filter(|s| !own.contains(s) && !dense.contains(s)).collect();
+    x_loops(&ll_global(&format!("{name}.region")), name, sites, own, dense, &shared, wide, signature, call_attrs, par)
+}
+
+/// `k.region.S` of a state `s` with a wide strip in a kernel with per-state loops
+/// (`has_own_loop`): the own x loop of [`dispatching_loop`] alone, so that the runtime's
+/// whole-block calls run the strip too.
+pub(super) fn wide_state_loop(name: &str, sites: u32, s: u32, signature: &str, call_attrs: &str, par: ParallelLoop) -> String {
+    x_loops(&ll_global(&format!("{name}.region.{s}")), name, sites, &[s], &[], &[], &[s], signature, call_attrs, par)
+}
+
+/// A dispatching loop named `fname`: own x loops for `own` (with wide strips for
+/// `wide`), dense loops for `dense`, one switching x loop for `shared`.
+#[allow(clippy::too_many_arguments)]
+fn x_loops(fname: &str, name: &str, sites: u32, own: &[u32], dense: &[u32], shared: &[u32], wide: &[u32], signature: &str, call_attrs: &str, par: ParallelLoop) -> String {
+    let ag = par.access();
     let default = if shared.is_empty() { "x.exit" } else { "xg.head" };
     let mut f = format!(
         r#"define void {fname}({signature}) {{
@@ -79,13 +92,50 @@ x.pre:
     let loop_id = |s: u32| par.loop_id + 5 + u64::from(s);
     for &s in own {
         let body = ll_global(&format!("{name}.rbody.{s}"));
+        // A wide strip (`lower::regions::widen`) takes the next LANES threads when they
+        // are all in the row and (masked) all in state S; otherwise one thread goes alone.
+        let (wide_in, first) = if wide.contains(&s) {
+            let strip = ll_global(&format!("{name}.wstrip.{s}"));
+            let lanes = crate::lower::regions::widen::LANES;
+            let splat: Vec<String> = (0..lanes).map(|_| format!("i32 {s}")).collect();
+            (
+                format!(", [ %x{s}.wnext, %x{s}.wrun ]"),
+                format!(
+                    r#"  br i1 %x{s}.done, label %x.exit, label %x{s}.try
+x{s}.try:
+  %x{s}.end = add nuw i32 %x{s}, {lanes}
+  %x{s}.full = icmp ule i32 %x{s}.end, %ntx
+  br i1 %x{s}.full, label %x{s}.wcheck, label %x{s}.body
+x{s}.wcheck:
+  %x{s}.w64 = zext i32 %x{s} to i64
+  %t{s}.w = add i64 %row, %x{s}.w64
+  %st{s}.w = getelementptr i32, ptr %states, i64 %t{s}.w
+  br i1 %check, label %x{s}.wstates, label %x{s}.wrun
+x{s}.wstates:
+  %st{s}.wv = load <{lanes} x i32>, ptr %st{s}.w, align 4{ag}
+  %st{s}.weq = icmp eq <{lanes} x i32> %st{s}.wv, <{splat}>
+  %st{s}.wall = call i1 @llvm.vector.reduce.and.v{lanes}i1(<{lanes} x i1> %st{s}.weq)
+  br i1 %st{s}.wall, label %x{s}.wrun, label %x{s}.body
+x{s}.wrun:
+  store i32 %x{s}, ptr %tx.p{ag}
+  store i32 %y, ptr %ty.p{ag}
+  store i32 %z, ptr %tz.p{ag}
+  call void {strip}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t{s}.w, i32 %x{s}, ptr %st{s}.w){ag}
+  %x{s}.wnext = add nuw i32 %x{s}, {lanes}
+  br label %x{s}.head
+"#,
+                    splat = splat.join(", ")
+                ),
+            )
+        } else {
+            (String::new(), format!("  br i1 %x{s}.done, label %x.exit, label %x{s}.body\n"))
+        };
         let _ = write!(
             f,
             r#"x{s}.head:
-  %x{s} = phi i32 [ 0, %x.pre ], [ %x{s}.next, %x{s}.latch ]
+  %x{s} = phi i32 [ 0, %x.pre ], [ %x{s}.next, %x{s}.latch ]{wide_in}
   %x{s}.done = icmp uge i32 %x{s}, %ntx
-  br i1 %x{s}.done, label %x.exit, label %x{s}.body
-x{s}.body:
+{first}x{s}.body:
   %x{s}.64 = zext i32 %x{s} to i64
   %t{s} = add i64 %row, %x{s}.64
   store i32 %x{s}, ptr %tx.p{ag}
