@@ -117,6 +117,9 @@ pub struct RegionMeta {
     /// Lockstep head states that also have a wide strip `k.wstrip.S` (`regions::widen`),
     /// which the host's dispatching loop runs for chunks of threads all in that state.
     pub wide_strips: Vec<u32>,
+    /// States that resume after a wide strip's loop (`regions::widen`): each thread runs
+    /// one once, so they get no per-state loop of their own.
+    pub loop_exit_states: Vec<u32>,
 }
 
 /// Where a region kernel's warp exchange lives in its save area (see [`RegionMeta`]).

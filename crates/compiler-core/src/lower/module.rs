@@ -223,7 +223,7 @@ fn lower_impl(
             _ => None,
         })
         .collect();
-    let lower_one = |f: &Function, text: &mut String| -> Result<Option<KernelMeta>, Vec<Diagnostic>> {
+    let lower_one = |f: &Function, text: &mut String| -> KernelLowering {
         // Kernels with barriers get the barrier-region fast path when they allow it
         // (and the target runs it); everything else is lowered as one body.
         // `exit` in a 64-lane module checks that the warp is converged (a collective),
@@ -243,33 +243,38 @@ fn lower_impl(
                 for state in 0..=plan.live_after.len() {
                     first = first.or(super::func::lower_function_mode(&cx, f, text, Some((plan.clone(), state)))?);
                 }
-                // Wide strips are an optimization: one that does not emit is left out.
-                let mut wide_strips: Vec<u32> = Vec::new();
+                // Wide strips are an optimization: one that does not emit is left out,
+                // and the module's budget decides which of the others are used.
+                let mut strips = Vec::new();
                 let mut states: Vec<&usize> = plan.wide.keys().collect();
                 states.sort();
                 for &state in states {
                     let mut strip = String::new();
                     if super::regions::widen::emit(&cx, f, plan, state, &plan.wide[&state], &mut strip).is_ok() {
-                        text.push_str(&strip);
-                        wide_strips.push(state as u32);
+                        strips.push((state as u32, strip));
                     }
                 }
                 Ok(first.map(|mut m| {
-                    let mut meta = super::regions::meta(plan);
-                    meta.wide_strips = wide_strips;
-                    m.regions = Some(meta);
-                    m
+                    m.regions = Some(super::regions::meta(plan));
+                    (m, strips)
                 }))
             }
-            None => lower_function(&cx, f, text),
+            None => Ok(lower_function(&cx, f, text)?.map(|m| (m, Vec::new()))),
         }
     };
+    let mut wide_budget = super::regions::widen::WIDE_STRIPS_PER_MODULE;
     for (f, (text, lowered)) in bodies.iter().zip(lower_bodies(&bodies, threads, &lower_one)) {
         ir.push_str(&text);
         match lowered {
-            Ok(Some(mut meta)) => {
-                // Dense loops come from the module's budget, kernel by kernel in module order.
+            Ok(Some((mut meta, strips))) => {
+                // Wide strips and then dense loops come from the module's budgets, kernel
+                // by kernel in module order.
                 if let Some(r) = meta.regions.as_mut() {
+                    for (state, strip) in strips.into_iter().take(wide_budget as usize) {
+                        ir.push_str(&strip);
+                        r.wide_strips.push(state);
+                        wide_budget -= 1;
+                    }
                     r.dense_loops = dense_budget.take(r, super::regions::dense::straight_line(f, r.wide_strips.len()));
                 }
                 // A kernel calling a function that synchronizes synchronizes too.
@@ -303,7 +308,11 @@ fn lower_impl(
 }
 
 /// A function's lowered text and its kernel's metadata (or its errors).
-type LoweredBody = (String, Result<Option<KernelMeta>, Vec<Diagnostic>>);
+type LoweredBody = (String, KernelLowering);
+
+/// A function's lowering result: a kernel's metadata and its wide strips (state, text),
+/// which the module's budget may leave out (`regions::widen`).
+type KernelLowering = Result<Option<(KernelMeta, Vec<(u32, String)>)>, Vec<Diagnostic>>;
 
 /// Statements a module needs before its bodies are lowered on several threads: below
 /// this, starting threads costs more than it saves.
@@ -319,7 +328,7 @@ const MAX_LOWER_THREADS: usize = 16;
 /// the automatic choice.
 fn lower_bodies<F>(bodies: &[&Function], threads: Option<usize>, lower_one: &F) -> Vec<LoweredBody>
 where
-    F: Fn(&Function, &mut String) -> Result<Option<KernelMeta>, Vec<Diagnostic>> + Sync,
+    F: Fn(&Function, &mut String) -> KernelLowering + Sync,
 {
     let run = |f: &Function| {
         let mut text = String::new();

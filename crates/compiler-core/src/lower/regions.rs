@@ -72,6 +72,7 @@ pub(crate) fn meta(plan: &RegionPlan) -> super::RegionMeta {
         lockstep_states,
         dense_loops: false,
         wide_strips: Vec::new(),
+        loop_exit_states: (0..plan.kinds.len()).filter(|&s| plan.kinds[s] == SiteKind::LoopExit).map(|s| s as u32 + 1).collect(),
     }
 }
 
@@ -405,7 +406,7 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool, warp_size: u32) -> O
             Item::Label(_) => None,
         }).collect();
         let exit = l.back_edge + 1;
-        if body.is_some_and(|b| widen::body_supported(&b, &regs)) && matches!(items.get(exit), Some(Item::Label(_))) && !split.iter().any(|&(k, _)| k == exit) {
+        if widen::enabled() && body.is_some_and(|b| widen::body_supported(&b, &regs)) && matches!(items.get(exit), Some(Item::Label(_))) && !split.iter().any(|&(k, _)| k == exit) {
             split.push((exit, SiteKind::LoopExit));
             widened.push((l.head, l.back_edge));
         }

@@ -41,8 +41,11 @@ pub const MAX_SITES_WITH_LOOPS: u32 = 4;
 /// and unrolls such a loop behind a runtime alias check per save slot, and the code and
 /// compile time of kernels with grid-stride loops nearly doubled. Worth another look once
 /// region loops are known to be parallel.)
-pub fn has_own_loop(meta: &RegionMeta, _state: u32) -> bool {
-    meta.sites <= MAX_SITES_WITH_LOOPS
+pub fn has_own_loop(meta: &RegionMeta, state: u32) -> bool {
+    // A wide strip's loop exit is a stop each thread passes once: it neither counts
+    // against the limit nor gets a loop (the dispatching loop runs it).
+    let sites = meta.sites - meta.loop_exit_states.len() as u32;
+    sites <= MAX_SITES_WITH_LOOPS && !meta.loop_exit_states.contains(&state)
 }
 
 /// The metadata node `!invariant.load` refers to (declared in `module_header`).

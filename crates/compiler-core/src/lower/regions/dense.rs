@@ -107,7 +107,7 @@ impl DenseBudget {
         let states = meta.sites + 1;
         // Lockstep heads keep their own x loops, so each must have a wide strip.
         let heads_wide = meta.lockstep_states.iter().all(|s| meta.wide_strips.contains(s));
-        let eligible = straight && meta.sites > crate::target::host::MAX_SITES_WITH_LOOPS && heads_wide;
+        let eligible = straight && !crate::target::host::has_own_loop(meta, 0) && heads_wide;
         let states = states - meta.lockstep_states.len() as u32;
         if !eligible || states > self.left {
             return false;

@@ -33,7 +33,19 @@ use std::fmt::Write;
 /// Threads per wide strip. 16 lanes of 32 bits read a whole cache line per load (two of
 /// the 256-bit vectors the host target prefers); the tree sum benchmark ran about 6%
 /// faster than with 8.
-pub const LANES: u32 = 16;
+pub const LANES: u32 = 8;
+
+/// Wide strips per module, handed out kernel by kernel in module order (as dense loops
+/// are, `dense`): each costs about 7 ms of compile time on the 2-core test machine,
+/// and `template_heavy.ptx` (120 eligible loops) compiled 17% slower with all of them.
+pub const WIDE_STRIPS_PER_MODULE: u32 = 16;
+
+/// Whether lockstep loops get wide strips: on unless `PTX_WIDE_STRIPS=0` (for
+/// measurements against the scalar path).
+pub fn enabled() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("PTX_WIDE_STRIPS").map_or(true, |v| v.trim() != "0"))
+}
 
 /// A lockstep loop that runs as a wide strip.
 #[derive(Clone, Debug)]
@@ -663,19 +675,12 @@ impl Wide<'_> {
         let p = self.t();
         match space {
             Some(StateSpace::Global) => {
-                // Per lane, as the scalar path converts (`__ptx_ptr_global`).
-                let mut acc = "poison".to_string();
-                for l in 0..LANES {
-                    let (e, q, v) = (self.t(), self.t(), self.t());
-                    self.emit(format!("{e} = extractelement <{LANES} x i64> {a}, i64 {l}"));
-                    self.emit(format!("{q} = call ptr @__ptx_ptr_global(i64 {e})"));
-                    self.emit(format!("{v} = insertelement <{LANES} x ptr> {acc}, ptr {q}, i64 {l}"));
-                    if l == 0 {
-                        self.emit(format!("{p}.0 = getelementptr i8, ptr {q}, i64 0"));
-                    }
-                    acc = v;
-                }
-                self.emit(format!("{p} = getelementptr i8, <{LANES} x ptr> {acc}, i64 0"));
+                // Regions run on the host only, where a global address is an offset from
+                // one base (`__ptx_ptr_global`).
+                let base = self.t();
+                self.emit(format!("{base} = call ptr @__ptx_ptr_global(i64 0)"));
+                self.emit(format!("{p} = getelementptr i8, ptr {base}, <{LANES} x i64> {a}"));
+                self.emit(format!("{p}.0 = getelementptr i8, ptr {base}, i64 {a0}"));
             }
             None => {
                 self.emit(format!("{p} = inttoptr <{LANES} x i64> {a} to <{LANES} x ptr>"));
