@@ -120,6 +120,9 @@ pub struct RegionMeta {
     /// States that resume after a wide strip's loop (`regions::widen`): each thread runs
     /// one once, so they get no per-state loop of their own.
     pub loop_exit_states: Vec<u32>,
+    /// States with a warp strip `k.wwarp.S` (`regions::widen::warp`), which the host's
+    /// dense loops run for whole warps all in that state.
+    pub warp_strips: Vec<u32>,
 }
 
 /// Where a region kernel's warp exchange lives in its save area (see [`RegionMeta`]).

@@ -251,7 +251,15 @@ fn lower_impl(
                 for &state in states {
                     let mut strip = String::new();
                     if super::regions::widen::emit(&cx, f, plan, state, &plan.wide[&state], &mut strip).is_ok() {
-                        strips.push((state as u32, strip));
+                        strips.push((Strip::Wide(state as u32), strip));
+                    }
+                }
+                if plan.exchange.is_some() {
+                    for state in 0..=plan.live_after.len() {
+                        let mut strip = String::new();
+                        if super::regions::widen::warp::emit(&cx, f, plan, state, &mut strip).is_ok() {
+                            strips.push((Strip::Warp(state as u32), strip));
+                        }
                     }
                 }
                 Ok(first.map(|mut m| {
@@ -270,9 +278,12 @@ fn lower_impl(
                 // Wide strips and then dense loops come from the module's budgets, kernel
                 // by kernel in module order.
                 if let Some(r) = meta.regions.as_mut() {
-                    for (state, strip) in strips.into_iter().take(wide_budget as usize) {
-                        ir.push_str(&strip);
-                        r.wide_strips.push(state);
+                    for (strip, text) in strips.into_iter().take(wide_budget as usize) {
+                        ir.push_str(&text);
+                        match strip {
+                            Strip::Wide(s) => r.wide_strips.push(s),
+                            Strip::Warp(s) => r.warp_strips.push(s),
+                        }
                         wide_budget -= 1;
                     }
                     r.dense_loops = dense_budget.take(r, super::regions::dense::straight_line(f, r.wide_strips.len()));
@@ -310,9 +321,17 @@ fn lower_impl(
 /// A function's lowered text and its kernel's metadata (or its errors).
 type LoweredBody = (String, KernelLowering);
 
-/// A function's lowering result: a kernel's metadata and its wide strips (state, text),
-/// which the module's budget may leave out (`regions::widen`).
-type KernelLowering = Result<Option<(KernelMeta, Vec<(u32, String)>)>, Vec<Diagnostic>>;
+/// A function's lowering result: a kernel's metadata and its strips (which, text), which
+/// the module's budget may leave out (`regions::widen`).
+type KernelLowering = Result<Option<(KernelMeta, Vec<(Strip, String)>)>, Vec<Diagnostic>>;
+
+/// A vector version of one resume point of a region kernel (`regions::widen`).
+enum Strip {
+    /// A lockstep head's wide strip `k.wstrip.S`.
+    Wide(u32),
+    /// A warp strip `k.wwarp.S`.
+    Warp(u32),
+}
 
 /// Statements a module needs before its bodies are lowered on several threads: below
 /// this, starting threads costs more than it saves.

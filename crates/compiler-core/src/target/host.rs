@@ -566,8 +566,7 @@ fn region_wrappers(name: &str, meta: &RegionMeta, param_bytes: usize, ir: &mut S
     let _ = writeln!(ir, "}}");
     // The dispatching loop for every resume point (and for the masked, divergent case).
     let par = ParallelLoop::numbered_after(ir);
-    let wide: Vec<u32> = own.iter().copied().filter(|s| meta.wide_strips.contains(s)).collect();
-    ir.push_str(&dispatch::dispatching_loop(name, sites, &own, &dense, &wide, &signature, dispatch_call, par));
+    ir.push_str(&dispatch::dispatching_loop(name, meta, &own, &dense, &signature, dispatch_call, par));
     // Kernels with few barriers also get a loop per resume point, where each region is
     // optimized (and vectorized) on its own.
     for st in (0..=sites).filter(|&st| has_own_loop(meta, st)) {

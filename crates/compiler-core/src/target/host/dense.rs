@@ -34,16 +34,60 @@ pub(super) const IDS_PER_STATE: u64 = 4;
 /// `group_list` the metadata node listing the access group (`llvm.loop.parallel_accesses`),
 /// `ids` the first of [`IDS_PER_STATE`] free metadata numbers. Returns the code and the
 /// metadata definitions (top level, after the function).
-pub(super) fn dense_x_loops(name: &str, s: u32, ag: &str, group_list: u64, ids: u64) -> (String, String) {
+///
+/// With `warp` (lanes per warp), state `s` has a warp strip (`lower::regions::widen::warp`):
+/// a chunk that starts a warp lying in one row (`x` and `ntx` multiples of the warp) runs
+/// the whole warp through `k.wwarp.S` when its lanes are all in state `s`.
+pub(super) fn dense_x_loops(name: &str, s: u32, ag: &str, group_list: u64, ids: u64, warp: Option<u32>) -> (String, String) {
     let body = ll_global(&format!("{name}.rbody.{s}"));
     let (chunk_id, lane_id, no_unroll, scalar) = (ids, ids + 1, ids + 2, ids + 3);
+    let (warp_in, warp_code, lane_in) = match warp {
+        None => (String::new(), format!("  br i1 %xc{s}.done, label %x.exit, label %xl{s}.head\n"), format!("[ 0, %x{s}.head ]")),
+        Some(lanes) => {
+            let strip = ll_global(&format!("{name}.wwarp.{s}"));
+            let splat: Vec<String> = (0..lanes).map(|_| format!("i32 {s}")).collect();
+            (
+                format!(", [ %xc{s}.wend, %x{s}.wrun ]"),
+                format!(
+                    r#"  br i1 %xc{s}.done, label %x.exit, label %x{s}.wtry
+x{s}.wtry:
+  %xc{s}.wend = add nuw i32 %xc{s}, {lanes}
+  %x{s}.wfits = icmp ule i32 %xc{s}.wend, %ntx
+  %x{s}.wrow = or i32 %xc{s}, %ntx
+  %x{s}.wmod = and i32 %x{s}.wrow, {m}
+  %x{s}.waligned = icmp eq i32 %x{s}.wmod, 0
+  %x{s}.wok = and i1 %x{s}.wfits, %x{s}.waligned
+  br i1 %x{s}.wok, label %x{s}.wcheck, label %xl{s}.head
+x{s}.wcheck:
+  %x{s}.w64 = zext i32 %xc{s} to i64
+  %t{s}.w = add i64 %row, %x{s}.w64
+  %st{s}.w = getelementptr i32, ptr %states, i64 %t{s}.w
+  br i1 %check, label %x{s}.wstates, label %x{s}.wrun
+x{s}.wstates:
+  %st{s}.wv = load <{lanes} x i32>, ptr %st{s}.w, align 4{ag}
+  %st{s}.weq = icmp eq <{lanes} x i32> %st{s}.wv, <{splat}>
+  %st{s}.wall = call i1 @llvm.vector.reduce.and.v{lanes}i1(<{lanes} x i1> %st{s}.weq)
+  br i1 %st{s}.wall, label %x{s}.wrun, label %xl{s}.head
+x{s}.wrun:
+  store i32 %xc{s}, ptr %tx.p{ag}
+  store i32 %y, ptr %ty.p{ag}
+  store i32 %z, ptr %tz.p{ag}
+  call void {strip}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t{s}.w, i32 %xc{s}, ptr %st{s}.w){ag}
+  br label %x{s}.head
+"#,
+                    m = lanes - 1,
+                    splat = splat.join(", ")
+                ),
+                format!("[ 0, %x{s}.wtry ], [ 0, %x{s}.wstates ]"),
+            )
+        }
+    };
     let code = format!(
         r#"x{s}.head:
-  %xc{s} = phi i32 [ 0, %x.pre ], [ %xc{s}.end, %xl{s}.exit ]
+  %xc{s} = phi i32 [ 0, %x.pre ], [ %xc{s}.end, %xl{s}.exit ]{warp_in}
   %xc{s}.done = icmp uge i32 %xc{s}, %ntx
-  br i1 %xc{s}.done, label %x.exit, label %xl{s}.head
-xl{s}.head:
-  %l{s} = phi i32 [ 0, %x{s}.head ], [ %l{s}.next, %xl{s}.latch ]
+{warp_code}xl{s}.head:
+  %l{s} = phi i32 {lane_in}, [ %l{s}.next, %xl{s}.latch ]
   %xl{s} = add nuw nsw i32 %xc{s}, %l{s}
   store i32 %xl{s}, ptr %tx.p{ag}
   store i32 %y, ptr %ty.p{ag}

@@ -35,24 +35,37 @@ use std::fmt::Write;
 /// `call_attrs` the attributes of the calls to the region
 /// bodies (` noinline` when the bodies also have loops of their own), `par` the numbers
 /// of the loops' parallel metadata (every x loop gets a loop id of its own after them).
-pub(super) fn dispatching_loop(name: &str, sites: u32, own: &[u32], dense: &[u32], wide: &[u32], signature: &str, call_attrs: &str, par: ParallelLoop) -> String {
+pub(super) fn dispatching_loop(name: &str, meta: &crate::lower::RegionMeta, own: &[u32], dense: &[u32], signature: &str, call_attrs: &str, par: ParallelLoop) -> String {
     // States without an x loop of their own share one that switches per thread.
+    let sites = meta.sites;
     let shared: Vec<u32> = (0..=sites).filter(|s| !own.contains(s) && !dense.contains(s)).collect();
-    x_loops(&ll_global(&format!("{name}.region")), name, sites, own, dense, &shared, wide, signature, call_attrs, par)
+    let wide: Vec<u32> = own.iter().copied().filter(|s| meta.wide_strips.contains(s)).collect();
+    let strips = Strips { wide: &wide, warp: &meta.warp_strips, warp_size: meta.warp_exchange.map_or(32, |x| x.warp_size) };
+    x_loops(&ll_global(&format!("{name}.region")), name, sites, own, dense, &shared, strips, signature, call_attrs, par)
+}
+
+/// The states with wide strips (in own x loops) and warp strips (in dense loops).
+#[derive(Clone, Copy)]
+struct Strips<'a> {
+    wide: &'a [u32],
+    warp: &'a [u32],
+    warp_size: u32,
 }
 
 /// `k.region.S` of a state `s` with a wide strip in a kernel with per-state loops
 /// (`has_own_loop`): the own x loop of [`dispatching_loop`] alone, so that the runtime's
 /// whole-block calls run the strip too.
 pub(super) fn wide_state_loop(name: &str, sites: u32, s: u32, signature: &str, call_attrs: &str, par: ParallelLoop) -> String {
-    x_loops(&ll_global(&format!("{name}.region.{s}")), name, sites, &[s], &[], &[], &[s], signature, call_attrs, par)
+    let strips = Strips { wide: &[s], warp: &[], warp_size: 32 };
+    x_loops(&ll_global(&format!("{name}.region.{s}")), name, sites, &[s], &[], &[], strips, signature, call_attrs, par)
 }
 
 /// A dispatching loop named `fname`: own x loops for `own` (with wide strips for
 /// `wide`), dense loops for `dense`, one switching x loop for `shared`.
 #[allow(clippy::too_many_arguments)]
-fn x_loops(fname: &str, name: &str, sites: u32, own: &[u32], dense: &[u32], shared: &[u32], wide: &[u32], signature: &str, call_attrs: &str, par: ParallelLoop) -> String {
+fn x_loops(fname: &str, name: &str, sites: u32, own: &[u32], dense: &[u32], shared: &[u32], strips: Strips, signature: &str, call_attrs: &str, par: ParallelLoop) -> String {
     let ag = par.access();
+    let (wide, warp, warp_size) = (strips.wide, strips.warp, strips.warp_size);
     let default = if shared.is_empty() { "x.exit" } else { "xg.head" };
     let mut f = format!(
         r#"define void {fname}({signature}) {{
@@ -84,7 +97,7 @@ x.pre:
     let mut dense_md = String::new();
     for (k, &s) in dense.iter().enumerate() {
         let ids = par.loop_id + 6 + u64::from(sites) + k as u64 * super::dense::IDS_PER_STATE;
-        let (code, md) = super::dense::dense_x_loops(name, s, &ag, par.loop_id, ids);
+        let (code, md) = super::dense::dense_x_loops(name, s, &ag, par.loop_id, ids, warp.contains(&s).then_some(warp_size));
         f.push_str(&code);
         dense_md.push_str(&md);
     }

@@ -1,0 +1,704 @@
+//! The vector emitter shared by wide strips and warp strips: one PTX instruction as
+//! one operation on `<N x T>` lanes, registers in `<N x T>` allocas, an optional lane
+//! mask (forward branches), and loads and stores that check at run time whether the
+//! active lanes' addresses are consecutive.
+
+use crate::lower::module::{ModuleCx, Symbol};
+use crate::lower::types::{bits, size_of, storage, Mods};
+use crate::ptx::ast::*;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+pub(super) type W<T> = Result<T, String>;
+
+/// The LLVM comparison of PTX `setp` operator `op` on type `ty` (PTX ISA 9.7.3.1 and
+/// 9.7.4.1: float operators without a `u` are ordered).
+pub(super) fn compare(op: &str, ty: ScalarType) -> Option<&'static str> {
+    Some(match ty {
+        ScalarType::F32 | ScalarType::F64 => match op {
+            ".eq" => "fcmp oeq",
+            ".ne" => "fcmp one",
+            ".lt" => "fcmp olt",
+            ".le" => "fcmp ole",
+            ".gt" => "fcmp ogt",
+            ".ge" => "fcmp oge",
+            ".equ" => "fcmp ueq",
+            ".neu" => "fcmp une",
+            ".ltu" => "fcmp ult",
+            ".leu" => "fcmp ule",
+            ".gtu" => "fcmp ugt",
+            ".geu" => "fcmp uge",
+            ".num" => "fcmp ord",
+            ".nan" => "fcmp uno",
+            _ => return None,
+        },
+        ScalarType::S(_) => match op {
+            ".eq" => "icmp eq",
+            ".ne" => "icmp ne",
+            ".lt" => "icmp slt",
+            ".le" => "icmp sle",
+            ".gt" => "icmp sgt",
+            ".ge" => "icmp sge",
+            ".lo" => "icmp ult",
+            ".ls" => "icmp ule",
+            ".hi" => "icmp ugt",
+            ".hs" => "icmp uge",
+            _ => return None,
+        },
+        ScalarType::U(_) | ScalarType::B(_) => match op {
+            ".eq" => "icmp eq",
+            ".ne" => "icmp ne",
+            ".lt" | ".lo" => "icmp ult",
+            ".le" | ".ls" => "icmp ule",
+            ".gt" | ".hi" => "icmp ugt",
+            ".ge" | ".hs" => "icmp uge",
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// Whether lane `lane`'s source lane is in range for `shfl` mode `mode` with operands
+/// `b` and `c` (PTX ISA 9.7.8.6), lanes numbered up to `top`.
+fn ok_at(mode: &str, lane: i64, b: i64, c: i64, top: i64) -> bool {
+    let (bv, cv, seg) = (b & top, c & top, (c >> 8) & top);
+    let nseg = seg ^ top;
+    let (minl, maxl) = (lane & seg, (lane & seg) | (cv & nseg));
+    match mode {
+        "up" => lane - bv >= maxl,
+        "down" => lane + bv <= maxl,
+        "bfly" => (lane ^ bv) <= maxl,
+        _ => (minl | (bv & nseg)) <= maxl,
+    }
+}
+
+/// The element suffix LLVM's overloaded intrinsics use for `ty`'s storage.
+pub(super) fn llvm_elem(ty: ScalarType) -> String {
+    match ty {
+        ScalarType::F32 => "f32".into(),
+        ScalarType::F64 => "f64".into(),
+        t => format!("i{}", bits(t)),
+    }
+}
+
+/// The vector emitter of one strip function.
+pub(super) struct Wide<'a> {
+    pub cx: &'a ModuleCx<'a>,
+    pub regs: &'a HashMap<String, ScalarType>,
+    pub params: HashMap<&'a str, u64>,
+    /// Lanes per vector.
+    pub lanes: u32,
+    /// Whether the lanes are the lanes of one warp (`%laneid` is the lane index).
+    pub warp: bool,
+    /// Register name -> (alloca, type).
+    pub allocas: HashMap<String, (String, ScalarType)>,
+    /// Entry-block code (uniform values, save-area offsets).
+    pub prelude: String,
+    pub body: String,
+    pub tmp: u32,
+    /// The lanes executing the current instruction (`<N x i1>`), or `None` for all.
+    pub mask: Option<String>,
+    /// Registers whose only definition moves an integer constant into them (a shuffle's
+    /// lane and clamp operands, as nvcc writes them).
+    pub constants: HashMap<String, i128>,
+}
+
+impl<'a> Wide<'a> {
+    pub fn new(cx: &'a ModuleCx<'a>, f: &'a Function, regs: &'a HashMap<String, ScalarType>, lanes: u32, warp: bool) -> Wide<'a> {
+        let sig = crate::lower::func::kernel_signature(f, cx.warp_size);
+        let params = f.params.iter().zip(&sig.params).map(|(p, &(off, _))| (p.name.as_str(), off as u64)).collect();
+        Wide { cx, regs, params, lanes, warp, allocas: HashMap::new(), prelude: String::new(), body: String::new(), tmp: 0, mask: None, constants: HashMap::new() }
+    }
+
+    /// The vector type of `ty`'s storage.
+    pub fn vt(&self, ty: ScalarType) -> String {
+        format!("<{} x {}>", self.lanes, storage(ty))
+    }
+
+    /// A vector constant with every lane `elem` (typed text such as `i32 4`).
+    pub fn splat_const(&self, elem: &str) -> String {
+        let lanes: Vec<&str> = (0..self.lanes).map(|_| elem).collect();
+        format!("<{}>", lanes.join(", "))
+    }
+
+    /// `<0, 1, ..., N-1> * step` as an `iN` vector constant.
+    pub fn iota(&self, ty: &str, step: u64) -> String {
+        let v: Vec<String> = (0..u64::from(self.lanes)).map(|l| format!("{ty} {}", l * step)).collect();
+        format!("<{}>", v.join(", "))
+    }
+
+    pub fn t(&mut self) -> String {
+        self.tmp += 1;
+        format!("%w{}", self.tmp)
+    }
+
+    pub fn emit(&mut self, line: impl AsRef<str>) {
+        let _ = writeln!(self.body, "  {}", line.as_ref());
+    }
+
+    pub fn block(&mut self, hint: &str) -> String {
+        self.tmp += 1;
+        format!("{hint}{}", self.tmp)
+    }
+
+    pub fn label(&mut self, name: &str) {
+        let _ = writeln!(self.body, "{name}:");
+    }
+
+    /// The lanes allowed to act now: the mask, or every lane (`%all.lanes`).
+    pub fn active(&self) -> String {
+        self.mask.clone().unwrap_or_else(|| "%all.lanes".into())
+    }
+
+    /// Byte offset of thread `t0`'s element of the save-area array at `prefix` (an SSA
+    /// value emitted into the prelude).
+    pub fn slot_offset(&mut self, prefix: u64, size: u64) -> String {
+        let (a, b, c) = (self.t(), self.t(), self.t());
+        let _ = writeln!(self.prelude, "  {a} = mul i64 %nthreads, {prefix}\n  {b} = mul i64 %t0, {size}\n  {c} = add i64 {a}, {b}");
+        c
+    }
+
+    /// The alloca of register `name` and its type.
+    pub fn reg(&mut self, name: &str) -> W<(String, ScalarType)> {
+        if let Some(r) = self.allocas.get(name) {
+            return Ok(r.clone());
+        }
+        let ty = *self.regs.get(name).ok_or_else(|| format!("unknown register {name}"))?;
+        let ptr = format!("%reg{}", self.allocas.len());
+        self.allocas.insert(name.to_string(), (ptr.clone(), ty));
+        Ok((ptr, ty))
+    }
+
+    /// The allocas, for the entry block.
+    pub fn alloca_text(&self) -> String {
+        let mut v: Vec<&(String, ScalarType)> = self.allocas.values().collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v.iter().map(|(ptr, ty)| format!("  {ptr} = alloca {}, align {}\n", self.vt(*ty), size_of(*ty) * u64::from(self.lanes))).collect()
+    }
+
+    /// Copies register `name` between its alloca and its save-area array (`load` true:
+    /// from the save area), for the active lanes only when `masked`.
+    pub fn save_or_restore(&mut self, name: &str, prefix: u64, size: u64, load: bool, masked: bool) -> W<String> {
+        let (ptr, ty) = self.reg(name)?;
+        let off = self.slot_offset(prefix, size);
+        let (at, v) = (self.t(), self.t());
+        let vty = self.vt(ty);
+        let mut s = format!("  {at} = getelementptr i8, ptr %save, i64 {off}\n");
+        if load {
+            let _ = writeln!(s, "  {v} = load {vty}, ptr {at}, align {size}\n  store {vty} {v}, ptr {ptr}");
+        } else if masked {
+            let m = self.active();
+            let _ = writeln!(s, "  {v} = load {vty}, ptr {ptr}\n  call void @llvm.masked.store.v{}{}.p0({vty} {v}, ptr {at}, i32 {size}, <{} x i1> {m})", self.lanes, llvm_elem(ty), self.lanes);
+        } else {
+            let _ = writeln!(s, "  {v} = load {vty}, ptr {ptr}\n  store {vty} {v}, ptr {at}, align {size}");
+        }
+        Ok(s)
+    }
+
+    /// `v` (lanes of `from`'s storage) as lanes of `to`'s storage: the same bits.
+    fn same_bits(&mut self, v: String, from: ScalarType, to: ScalarType) -> W<String> {
+        if storage(from) == storage(to) {
+            return Ok(v);
+        }
+        if bits(from) != bits(to) || from == ScalarType::Pred || to == ScalarType::Pred {
+            return Err(format!("register of type {from:?} used as {to:?}"));
+        }
+        let t = self.t();
+        self.emit(format!("{t} = bitcast {} {v} to {}", self.vt(from), self.vt(to)));
+        Ok(t)
+    }
+
+    /// A scalar value broadcast to every lane.
+    pub fn splat(&mut self, v: &str, ty: ScalarType) -> String {
+        let (a, b) = (self.t(), self.t());
+        let (st, vty) = (storage(ty), self.vt(ty));
+        self.emit(format!("{a} = insertelement {vty} poison, {st} {v}, i64 0"));
+        self.emit(format!("{b} = shufflevector {vty} {a}, {vty} poison, <{} x i32> zeroinitializer", self.lanes));
+        b
+    }
+
+    /// `v` as a named value (a constant vector is copied into one: call arguments must be
+    /// named, `intrinsic_declarations` reads their types off the call).
+    pub fn named(&mut self, v: String, ty: ScalarType) -> String {
+        if !v.starts_with('<') {
+            return v;
+        }
+        let t = self.t();
+        let vty = self.vt(ty);
+        self.emit(format!("{t} = shufflevector {vty} {v}, {vty} poison, <{} x i32> zeroinitializer", self.lanes));
+        t
+    }
+
+    /// Source operand `op` read as lanes of type `ty`.
+    pub fn read(&mut self, op: &Operand, ty: ScalarType) -> W<String> {
+        match op {
+            Operand::Imm(imm) => {
+                let e = crate::lower::module::imm_text(imm, ty);
+                Ok(self.splat_const(&format!("{} {e}", storage(ty))))
+            }
+            Operand::Ident { name, component } => {
+                if self.regs.contains_key(name) && component.is_none() {
+                    let (ptr, rty) = self.reg(name)?;
+                    let t = self.t();
+                    self.emit(format!("{t} = load {}, ptr {ptr}", self.vt(rty)));
+                    return self.same_bits(t, rty, ty);
+                }
+                let v = match (name.as_str(), component) {
+                    ("%tid", Some('x')) => "%tid.x".to_string(),
+                    ("%laneid", None) if self.warp => "%lane".to_string(),
+                    ("%tid" | "%ntid" | "%ctaid" | "%nctaid", Some(c @ ('x' | 'y' | 'z'))) => {
+                        let t = self.t();
+                        self.emit(format!("{t} = call i32 @__ptx_sreg_{}_{c}(ptr %ctx)", &name[1..]));
+                        self.splat(&t, ScalarType::U(32))
+                    }
+                    (_, Some(_)) => return Err(format!("special register {name}")),
+                    _ if name.starts_with('%') => return Err(format!("special register {name}")),
+                    _ => return self.symbol(name, 0, ty),
+                };
+                self.same_bits(v, ScalarType::U(32), ty)
+            }
+            Operand::SymbolOffset { symbol, offset } => self.symbol(symbol, *offset, ty),
+            _ => Err(format!("operand {op:?}")),
+        }
+    }
+
+    /// The address of module symbol `name` plus `offset` (an i64), as a scalar.
+    fn symbol_address(&mut self, name: &str, offset: i64) -> W<String> {
+        Ok(match self.cx.symbols.get(name) {
+            Some(Symbol::Shared { offset: base }) => (*base as i64 + offset).to_string(),
+            Some(Symbol::Global { ll }) | Some(Symbol::Function { ll }) => {
+                let (a, b) = (self.t(), self.t());
+                self.emit(format!("{a} = ptrtoint ptr {ll} to i64"));
+                self.emit(format!("{b} = add i64 {a}, {offset}"));
+                b
+            }
+            None => return Err(format!("unknown symbol {name}")),
+        })
+    }
+
+    /// The address of module symbol `name` plus `offset`, in every lane.
+    fn symbol(&mut self, name: &str, offset: i64, ty: ScalarType) -> W<String> {
+        if bits(ty) != 64 && !matches!(self.cx.symbols.get(name), Some(Symbol::Shared { .. })) {
+            return Err(format!("address of {name} as {ty:?}"));
+        }
+        let v = self.symbol_address(name, offset)?;
+        let v = if bits(ty) == 64 {
+            v
+        } else {
+            let t = self.t();
+            self.emit(format!("{t} = trunc i64 {v} to i{}", bits(ty)));
+            t
+        };
+        Ok(self.splat(&v, ScalarType::U(bits(ty))))
+    }
+
+    /// Write lanes `v` of type `ty` to register operand `op` (the active lanes only).
+    pub fn write(&mut self, op: &Operand, ty: ScalarType, v: String) -> W<()> {
+        match op {
+            Operand::Sink => Ok(()),
+            Operand::Ident { name, component: None } if self.regs.contains_key(name) => {
+                let (ptr, rty) = self.reg(name)?;
+                let v = self.same_bits(v, ty, rty)?;
+                let vty = self.vt(rty);
+                let v = match self.mask.clone() {
+                    Some(m) => {
+                        let (old, sel) = (self.t(), self.t());
+                        self.emit(format!("{old} = load {vty}, ptr {ptr}"));
+                        self.emit(format!("{sel} = select <{} x i1> {m}, {vty} {v}, {vty} {old}", self.lanes));
+                        sel
+                    }
+                    None => v,
+                };
+                self.emit(format!("store {vty} {v}, ptr {ptr}"));
+                Ok(())
+            }
+            _ => Err(format!("destination {op:?}")),
+        }
+    }
+
+    /// Emit PTX instruction `i` (unguarded; `bra` is the caller's).
+    pub fn instruction(&mut self, i: &Instruction) -> W<()> {
+        let m = Mods::new(&i.modifiers);
+        let ty = *m.types.first().ok_or("no type")?;
+        let ops = &i.operands;
+        let n = bits(ty);
+        let vty = self.vt(ty);
+        let lanes = self.lanes;
+        let op = |k: usize| ops.get(k).ok_or_else(|| format!("{} needs {} operands", i.opcode, k + 1));
+        let float = matches!(ty, ScalarType::F32 | ScalarType::F64);
+        match i.opcode.as_str() {
+            "mov" => {
+                let v = self.read(op(1)?, ty)?;
+                self.write(op(0)?, ty, v)
+            }
+            "add" | "sub" | "and" | "or" | "xor" => {
+                let (a, b) = (self.read(op(1)?, ty)?, self.read(op(2)?, ty)?);
+                let inst = match (i.opcode.as_str(), float) {
+                    ("add", true) => "fadd",
+                    ("sub", true) => "fsub",
+                    (o, _) => o,
+                };
+                let t = self.t();
+                self.emit(format!("{t} = {inst} {vty} {a}, {b}"));
+                self.write(op(0)?, ty, t)
+            }
+            "not" => {
+                let a = self.read(op(1)?, ty)?;
+                let t = self.t();
+                let ones = if ty == ScalarType::Pred { "i1 true".to_string() } else { format!("i{n} -1") };
+                self.emit(format!("{t} = xor {vty} {a}, {}", self.splat_const(&ones)));
+                self.write(op(0)?, ty, t)
+            }
+            "neg" => {
+                let a = self.read(op(1)?, ty)?;
+                let t = self.t();
+                if float {
+                    self.emit(format!("{t} = fneg {vty} {a}"));
+                } else {
+                    self.emit(format!("{t} = sub {vty} zeroinitializer, {a}"));
+                }
+                self.write(op(0)?, ty, t)
+            }
+            "mul" | "mad" => {
+                let wide = m.has(".wide");
+                let (a, b) = (self.read(op(1)?, ty)?, self.read(op(2)?, ty)?);
+                let (a, b, rty) = if wide {
+                    let ext = if matches!(ty, ScalarType::S(_)) { "sext" } else { "zext" };
+                    let (x, y) = (self.t(), self.t());
+                    self.emit(format!("{x} = {ext} {vty} {a} to <{lanes} x i64>"));
+                    self.emit(format!("{y} = {ext} {vty} {b} to <{lanes} x i64>"));
+                    (x, y, if matches!(ty, ScalarType::S(_)) { ScalarType::S(64) } else { ScalarType::U(64) })
+                } else {
+                    (a, b, ty)
+                };
+                let rv = self.vt(rty);
+                let t = self.t();
+                self.emit(format!("{t} = {} {rv} {a}, {b}", if float { "fmul" } else { "mul" }));
+                let t = if i.opcode == "mad" {
+                    let c = self.read(op(3)?, rty)?;
+                    let s = self.t();
+                    self.emit(format!("{s} = add {rv} {t}, {c}"));
+                    s
+                } else {
+                    t
+                };
+                self.write(op(0)?, rty, t)
+            }
+            "fma" => {
+                let (a, b, c) = (self.read(op(1)?, ty)?, self.read(op(2)?, ty)?, self.read(op(3)?, ty)?);
+                let (a, b, c) = (self.named(a, ty), self.named(b, ty), self.named(c, ty));
+                let t = self.t();
+                let sfx = if ty == ScalarType::F32 { "f32" } else { "f64" };
+                self.emit(format!("{t} = call {vty} @llvm.fma.v{lanes}{sfx}({vty} {a}, {vty} {b}, {vty} {c})"));
+                self.write(op(0)?, ty, t)
+            }
+            "min" | "max" => {
+                let (a, b) = (self.read(op(1)?, ty)?, self.read(op(2)?, ty)?);
+                let signed = matches!(ty, ScalarType::S(_));
+                let cmp = match (i.opcode.as_str(), signed) {
+                    ("min", true) => "slt",
+                    ("min", false) => "ult",
+                    ("max", true) => "sgt",
+                    _ => "ugt",
+                };
+                let (c, t) = (self.t(), self.t());
+                self.emit(format!("{c} = icmp {cmp} {vty} {a}, {b}"));
+                self.emit(format!("{t} = select <{lanes} x i1> {c}, {vty} {a}, {vty} {b}"));
+                self.write(op(0)?, ty, t)
+            }
+            "shl" | "shr" => {
+                // PTX ISA 9.7.8.7/8: the amount is a u32; amounts past the width shift
+                // everything out (sign fill for `shr.s`).
+                let a = self.read(op(1)?, ty)?;
+                let amt = self.read(op(2)?, ScalarType::U(32))?;
+                let amt = if n == 64 {
+                    let t = self.t();
+                    self.emit(format!("{t} = zext <{lanes} x i32> {amt} to {vty}"));
+                    t
+                } else {
+                    amt
+                };
+                let (big, clamped, t) = (self.t(), self.t(), self.t());
+                let top = self.splat_const(&format!("i{n} {}", n - 1));
+                self.emit(format!("{big} = icmp ugt {vty} {amt}, {top}"));
+                self.emit(format!("{clamped} = select <{lanes} x i1> {big}, {vty} {top}, {vty} {amt}"));
+                let inst = match (i.opcode.as_str(), ty) {
+                    ("shl", _) => "shl",
+                    (_, ScalarType::S(_)) => "ashr",
+                    _ => "lshr",
+                };
+                self.emit(format!("{t} = {inst} {vty} {a}, {clamped}"));
+                let r = if inst == "ashr" {
+                    t
+                } else {
+                    let z = self.t();
+                    self.emit(format!("{z} = select <{lanes} x i1> {big}, {vty} zeroinitializer, {vty} {t}"));
+                    z
+                };
+                self.write(op(0)?, ty, r)
+            }
+            "setp" => {
+                let cmp = compare(m.flags[0], ty).ok_or("setp operator")?;
+                let (a, b) = (self.read(op(1)?, ty)?, self.read(op(2)?, ty)?);
+                let t = self.t();
+                self.emit(format!("{t} = {cmp} {vty} {a}, {b}"));
+                self.write(op(0)?, ScalarType::Pred, t)
+            }
+            "selp" => {
+                let (a, b) = (self.read(op(1)?, ty)?, self.read(op(2)?, ty)?);
+                let p = self.read(op(3)?, ScalarType::Pred)?;
+                let t = self.t();
+                self.emit(format!("{t} = select <{lanes} x i1> {p}, {vty} {a}, {vty} {b}"));
+                self.write(op(0)?, ty, t)
+            }
+            "cvt" => {
+                // Integer conversions (PTX ISA 9.7.9.21): widening extends by the source's
+                // signedness, narrowing truncates.
+                let (dt, st) = (m.types[0], m.types[1]);
+                let a = self.read(op(1)?, st)?;
+                let (dn, sn) = (bits(dt), bits(st));
+                let v = if dn == sn {
+                    a
+                } else {
+                    let t = self.t();
+                    let inst = if dn < sn {
+                        "trunc"
+                    } else if matches!(st, ScalarType::S(_)) {
+                        "sext"
+                    } else {
+                        "zext"
+                    };
+                    self.emit(format!("{t} = {inst} {} {a} to {}", self.vt(st), self.vt(dt)));
+                    t
+                };
+                self.write(op(0)?, dt, v)
+            }
+            "cvta" => {
+                // Global and generic addresses are the same numbers (`lower::memory`).
+                let v = self.read(op(1)?, ty)?;
+                self.write(op(0)?, ty, v)
+            }
+            "ld" if m.space() == Some(StateSpace::Param) => {
+                let Operand::Address { base: AddressBase::Ident(p), offset } = op(1)? else { return Err("ld.param address".into()) };
+                let off = self.params.get(p.as_str()).ok_or_else(|| format!("{p} is not a kernel parameter"))? + *offset as u64;
+                let (at, v) = (self.t(), self.t());
+                self.emit(format!("{at} = getelementptr i8, ptr %params, i64 {off}"));
+                self.emit(format!("{v} = load {}, ptr {at}, align 1", storage(ty)));
+                let s = self.splat(&v, ty);
+                self.write(op(0)?, ty, s)
+            }
+            "ld" => {
+                let align = size_of(ty);
+                let (first, ptrs) = self.addresses(op(1)?, m.space(), align)?;
+                let v = self.t();
+                let gather = format!(
+                    "call {vty} @llvm.masked.gather.v{lanes}{}.v{lanes}p0(<{lanes} x ptr> {ptrs}, i32 {align}, <{lanes} x i1> {}, {vty} poison)",
+                    llvm_elem(ty),
+                    self.active()
+                );
+                match first {
+                    Some(first) => {
+                        let (fast, slow, join) = (self.block("ld.fast"), self.block("ld.gather"), self.block("ld.join"));
+                        let (a, b) = (self.t(), self.t());
+                        self.emit(format!("br i1 {first}, label %{fast}, label %{slow}"));
+                        self.label(&fast);
+                        self.emit(format!("{a} = load {vty}, ptr {ptrs}.0, align {align}"));
+                        self.emit(format!("br label %{join}"));
+                        self.label(&slow);
+                        self.emit(format!("{b} = {gather}"));
+                        self.emit(format!("br label %{join}"));
+                        self.label(&join);
+                        self.emit(format!("{v} = phi {vty} [ {a}, %{fast} ], [ {b}, %{slow} ]"));
+                    }
+                    None => self.emit(format!("{v} = {gather}")),
+                }
+                self.write(op(0)?, ty, v)
+            }
+            "st" => {
+                let align = size_of(ty);
+                let v = self.read(op(1)?, ty)?;
+                let v = self.named(v, ty);
+                let (first, ptrs) = self.addresses(op(0)?, m.space(), align)?;
+                let scatter = format!(
+                    "call void @llvm.masked.scatter.v{lanes}{}.v{lanes}p0({vty} {v}, <{lanes} x ptr> {ptrs}, i32 {align}, <{lanes} x i1> {})",
+                    llvm_elem(ty),
+                    self.active()
+                );
+                match first {
+                    Some(first) => {
+                        let (fast, slow, join) = (self.block("st.fast"), self.block("st.scatter"), self.block("st.join"));
+                        self.emit(format!("br i1 {first}, label %{fast}, label %{slow}"));
+                        self.label(&fast);
+                        self.emit(format!("store {vty} {v}, ptr {ptrs}.0, align {align}"));
+                        self.emit(format!("br label %{join}"));
+                        self.label(&slow);
+                        self.emit(scatter);
+                        self.emit(format!("br label %{join}"));
+                        self.label(&join);
+                    }
+                    None => self.emit(scatter),
+                }
+                Ok(())
+            }
+            "shfl" => self.shfl(&m, ops),
+            op => Err(format!("instruction {op}")),
+        }
+    }
+
+    /// `shfl.sync.{up,down,bfly,idx}.b32 d, a, b, c, membermask` over the lanes of one
+    /// warp (PTX ISA 9.7.8.6; the source-lane arithmetic of `lower::warp`): the values
+    /// come from the lanes' own vector, by a constant permutation when `b` and `c` are
+    /// immediates, else through a stack copy.
+    fn shfl(&mut self, m: &Mods, ops: &[Operand]) -> W<()> {
+        if !self.warp || ops.len() != 5 {
+            return Err("shfl outside a warp strip".into());
+        }
+        let mode = ["up", "down", "bfly", "idx"].into_iter().find(|x| m.has(&format!(".{x}"))).ok_or("shfl mode")?;
+        let top = i64::from(self.lanes) - 1;
+        let source = |lane: i64, b: i64, c: i64| -> i64 {
+            let (bv, seg) = (b & top, (c >> 8) & top);
+            let j = match mode {
+                "up" => lane - bv,
+                "down" => lane + bv,
+                "bfly" => lane ^ bv,
+                _ => (lane & seg) | (bv & (seg ^ top)),
+            };
+            if ok_at(mode, lane, b, c, top) { j } else { lane }
+        };
+        let a = self.read(&ops[1], ScalarType::B(32))?;
+        let a = self.named(a, ScalarType::B(32));
+        let vty = self.vt(ScalarType::B(32));
+        let lanes = self.lanes;
+        let t = self.t();
+        let constant = |o: &Operand| match o {
+            Operand::Imm(Immediate::Int(v)) => Some(*v as i64),
+            Operand::Ident { name, component: None } => self.constants.get(name).map(|&v| v as i64),
+            _ => None,
+        };
+        let in_range;
+        match (constant(&ops[2]), constant(&ops[3])) {
+            (Some(b), Some(c)) => {
+                let src: Vec<i64> = (0..i64::from(lanes)).map(|l| source(l, b, c)).collect();
+                let idx: Vec<String> = src.iter().map(|j| format!("i32 {j}")).collect();
+                self.emit(format!("{t} = shufflevector {vty} {a}, {vty} poison, <{lanes} x i32> <{}>", idx.join(", ")));
+                // The predicate output: whether the source lane was in range.
+                let ok: Vec<String> = src.iter().enumerate().map(|(l, &j)| format!("i1 {}", j != l as i64 || ok_at(mode, l as i64, b, c, top))).collect();
+                in_range = format!("<{}>", ok.join(", "));
+            }
+            _ => {
+                // The same arithmetic on vectors, then a gather from a copy of `a`.
+                let (b, c) = (self.read(&ops[2], ScalarType::U(32))?, self.read(&ops[3], ScalarType::U(32))?);
+                let k = |w: &mut Self, text: String| {
+                    let t = w.t();
+                    w.emit(format!("{t} = {text}"));
+                    t
+                };
+                let topv = self.splat_const(&format!("i32 {top}"));
+                let bv = k(self, format!("and {vty} {b}, {topv}"));
+                let cv = k(self, format!("and {vty} {c}, {topv}"));
+                let s8 = k(self, format!("lshr {vty} {c}, {}", self.splat_const("i32 8")));
+                let seg = k(self, format!("and {vty} {s8}, {topv}"));
+                let nseg = k(self, format!("xor {vty} {seg}, {topv}"));
+                let minl = k(self, format!("and {vty} %lane, {seg}"));
+                let cpart = k(self, format!("and {vty} {cv}, {nseg}"));
+                let maxl = k(self, format!("or {vty} {minl}, {cpart}"));
+                let (j, ok) = match mode {
+                    "up" => {
+                        let j = k(self, format!("sub {vty} %lane, {bv}"));
+                        (j.clone(), k(self, format!("icmp sge {vty} {j}, {maxl}")))
+                    }
+                    "down" => {
+                        let j = k(self, format!("add {vty} %lane, {bv}"));
+                        (j.clone(), k(self, format!("icmp sle {vty} {j}, {maxl}")))
+                    }
+                    "bfly" => {
+                        let j = k(self, format!("xor {vty} %lane, {bv}"));
+                        (j.clone(), k(self, format!("icmp sle {vty} {j}, {maxl}")))
+                    }
+                    _ => {
+                        let bn = k(self, format!("and {vty} {bv}, {nseg}"));
+                        let j = k(self, format!("or {vty} {minl}, {bn}"));
+                        (j.clone(), k(self, format!("icmp sle {vty} {j}, {maxl}")))
+                    }
+                };
+                let src = k(self, format!("select <{lanes} x i1> {ok}, {vty} {j}, {vty} %lane"));
+                in_range = ok.clone();
+                let copy = self.t();
+                let _ = writeln!(self.prelude, "  {copy} = alloca {vty}, align 4");
+                self.emit(format!("store {vty} {a}, ptr {copy}"));
+                let ps = k(self, format!("getelementptr i32, ptr {copy}, {vty} {src}"));
+                self.emit(format!("{t} = call {vty} @llvm.masked.gather.v{lanes}i32.v{lanes}p0(<{lanes} x ptr> {ps}, i32 4, <{lanes} x i1> %all.lanes, {vty} poison)"));
+            }
+        }
+        match &ops[0] {
+            Operand::List(dp) if dp.len() == 2 => {
+                self.write(&dp[0], ScalarType::B(32), t)?;
+                self.write(&dp[1], ScalarType::Pred, in_range)
+            }
+            d => self.write(d, ScalarType::B(32), t),
+        }
+    }
+
+    /// The lanes' pointers for address operand `op` in space `space` (global, shared or
+    /// generic) for accesses of `size` bytes: returns (with every lane active, whether
+    /// the lanes' addresses are consecutive; the name `P` of the pointer vector, with
+    /// `P.0` lane 0's pointer).
+    fn addresses(&mut self, op: &Operand, space: Option<StateSpace>, size: u64) -> W<(Option<String>, String)> {
+        let lanes = self.lanes;
+        let Operand::Address { base: AddressBase::Ident(r), offset } = op else { return Err("address form".into()) };
+        let a = match self.regs.get(r).copied() {
+            Some(t) if bits(t) == 64 => self.read(&Operand::Ident { name: r.clone(), component: None }, ScalarType::U(64))?,
+            // A 32-bit shared-window address (zero-extended, as the scalar path does).
+            Some(t) if bits(t) == 32 && space == Some(StateSpace::Shared) => {
+                let v = self.read(&Operand::Ident { name: r.clone(), component: None }, ScalarType::U(32))?;
+                let z = self.t();
+                self.emit(format!("{z} = zext <{lanes} x i32> {v} to <{lanes} x i64>"));
+                z
+            }
+            Some(_) => return Err(format!("address register {r}")),
+            None => {
+                let s = self.symbol_address(r, 0)?;
+                self.splat(&s, ScalarType::U(64))
+            }
+        };
+        let a = if *offset != 0 {
+            let t = self.t();
+            self.emit(format!("{t} = add <{lanes} x i64> {a}, {}", self.splat_const(&format!("i64 {offset}"))));
+            t
+        } else {
+            a
+        };
+        let a0 = self.t();
+        self.emit(format!("{a0} = extractelement <{lanes} x i64> {a}, i64 0"));
+        let first = if self.mask.is_none() {
+            let a0s = self.splat(&a0, ScalarType::U(64));
+            let (d, eq, all) = (self.t(), self.t(), self.t());
+            self.emit(format!("{d} = sub <{lanes} x i64> {a}, {a0s}"));
+            self.emit(format!("{eq} = icmp eq <{lanes} x i64> {d}, {}", self.iota("i64", size)));
+            self.emit(format!("{all} = call i1 @llvm.vector.reduce.and.v{lanes}i1(<{lanes} x i1> {eq})"));
+            Some(all)
+        } else {
+            None
+        };
+        let p = self.t();
+        let base = match space {
+            // Regions run on the host only, where a global address is an offset from one
+            // base (`__ptx_ptr_global`).
+            Some(StateSpace::Global) => {
+                let base = self.t();
+                self.emit(format!("{base} = call ptr @__ptx_ptr_global(i64 0)"));
+                base
+            }
+            Some(StateSpace::Shared) => "%shared".to_string(),
+            None => {
+                self.emit(format!("{p} = inttoptr <{lanes} x i64> {a} to <{lanes} x ptr>"));
+                self.emit(format!("{p}.0 = inttoptr i64 {a0} to ptr"));
+                return Ok((first, p));
+            }
+            Some(s) => return Err(format!("{s:?} memory")),
+        };
+        self.emit(format!("{p} = getelementptr i8, ptr {base}, <{lanes} x i64> {a}"));
+        self.emit(format!("{p}.0 = getelementptr i8, ptr {base}, i64 {a0}"));
+        Ok((first, p))
+    }
+}

@@ -1,0 +1,220 @@
+//! Warp strips: the region of a resume point that meets warp shuffles, run for one whole
+//! warp at once in vector IR.
+//!
+//! On the region path a full-mask `shfl.sync` is two stops (`warp_split`): every lane
+//! deposits its value, the block steps, every lane reads its source lane's value, the
+//! block steps again; a warp reduction of five shuffles costs ten block steps. When a
+//! region's code is straight-line (forward branches only) and every instruction is one
+//! the vector emitter has (`vector.rs`; of the collectives only `shfl`), the lowering
+//! also emits `k.wwarp.S`: the warp's 32 lanes are the lanes of `<32 x T>` vectors, a
+//! shuffle is a permutation of its source vector, forward branches become lane masks,
+//! and the strip runs through the collectives to the stops that wait for other warps
+//! (block barriers, `exit`), where it saves each lane's live registers and state as
+//! the per-thread region bodies would. The dispatching loop calls it for warps whose
+//! lanes are all in state `S` (and lie in one row of the block), the per-thread bodies
+//! for everything else.
+//!
+//! Lanes that take different branches are masked; a shuffle reached by only some lanes
+//! of a warp, with a full member mask, is undefined in PTX (ISA 9.7.8.6), and here reads
+//! the other lanes' current values.
+
+use super::super::{flatten, Item, RegionPlan, SiteKind};
+use super::vector::Wide;
+use crate::lower::module::ModuleCx;
+use crate::ptx::ast::*;
+use std::collections::HashMap;
+use std::fmt::Write;
+
+/// The state a lane that leaves the kernel reports.
+const EXIT: u32 = super::super::EXIT;
+
+/// Emits `k.wwarp.S` for state `state` of kernel `f`: `void (ptr ctx, ptr params, ptr
+/// save, i64 nthreads, i64 t0, i32 x0, ptr states)` runs the warp of threads `t0 .. t0 +
+/// warp` (one row, `%tid.x = x0 + lane`, `%laneid = lane`, all in state `state`) and
+/// writes their next states to `states[0 .. warp]`. Fails (and the state gets no warp
+/// strip) when the region has anything the vector emitter lacks, a loop, or no shuffle.
+pub(crate) fn emit(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize, out: &mut String) -> Result<(), String> {
+    // Deposits and reads are where the per-thread path leaves lanes between the halves
+    // of a shuffle; a warp strip never does, so only warps that fell back get there.
+    if state > 0 && matches!(plan.kinds[state - 1], SiteKind::WarpDeposit | SiteKind::WarpRead | SiteKind::Lockstep) {
+        return Err("resumes inside a collective or at a loop head".into());
+    }
+    let lanes = plan.warp_size;
+    let body = f.body.as_deref().ok_or("no body")?;
+    let (mut items, mut regs, mut locals) = (Vec::new(), HashMap::new(), Vec::new());
+    flatten(body, &mut items, &mut regs, &mut locals);
+    let labels: HashMap<&str, usize> = items.iter().enumerate().filter_map(|(k, it)| if let Item::Label(l) = it { Some((*l, k)) } else { None }).collect();
+    // Stops: (site, kind) by item.
+    let mut stops: HashMap<usize, Vec<(usize, SiteKind)>> = HashMap::new();
+    for (s, (&item, &kind)) in plan.site_items.iter().zip(&plan.kinds).enumerate() {
+        stops.entry(item).or_default().push((s, kind));
+    }
+    let mut w = Wide::new(cx, f, &plan.regs, lanes, true);
+    w.constants = super::super::warp_split::constant_registers(&items);
+    let slot_of = |name: &str| plan.slots.iter().find(|s| s.name == name).map(|s| (s.prefix, s.size)).ok_or_else(|| format!("no save slot for {name}"));
+    let mut restore = String::new();
+    if state > 0 {
+        for name in &plan.live_after[state - 1] {
+            let (prefix, size) = slot_of(name)?;
+            restore.push_str(&w.save_or_restore(name, prefix, size, true, false)?);
+        }
+        for i in &plan.remat_after[state - 1] {
+            w.instruction(i)?;
+        }
+    }
+    // The lanes running at the current item (`None`: all of them), and the lanes
+    // arriving at each label by a branch.
+    let mut cur: Option<Option<String>> = Some(None);
+    let mut incoming: HashMap<usize, String> = HashMap::new();
+    let mut shuffles = 0;
+    let or = |w: &mut Wide, a: &str, b: &str| {
+        let t = w.t();
+        w.emit(format!("{t} = or <{lanes} x i1> {a}, {b}"));
+        t
+    };
+    let and_not = |w: &mut Wide, a: Option<&str>, p: &str, negate: bool| {
+        let p = if negate {
+            let t = w.t();
+            w.emit(format!("{t} = xor <{lanes} x i1> {p}, {}", w.splat_const("i1 true")));
+            t
+        } else {
+            p.to_string()
+        };
+        match a {
+            None => p,
+            Some(a) => {
+                let t = w.t();
+                w.emit(format!("{t} = and <{lanes} x i1> {a}, {p}"));
+                t
+            }
+        }
+    };
+    // Stop the lanes `m` (None: all running lanes) with state `next`, saving `live`.
+    let stop = |w: &mut Wide, m: Option<String>, next: u32, live: &[String]| -> Result<(), String> {
+        w.mask = m.clone();
+        for name in live {
+            let (prefix, size) = slot_of(name)?;
+            let s = w.save_or_restore(name, prefix, size, false, true)?;
+            w.body.push_str(&s);
+        }
+        let (old, new) = (w.t(), w.t());
+        let m = w.active();
+        w.emit(format!("{old} = load <{lanes} x i32>, ptr %next"));
+        w.emit(format!("{new} = select <{lanes} x i1> {m}, <{lanes} x i32> {}, <{lanes} x i32> {old}", w.splat_const(&format!("i32 {}", next as i32))));
+        w.emit(format!("store <{lanes} x i32> {new}, ptr %next"));
+        w.mask = None;
+        Ok(())
+    };
+    let start = plan.start_item(state);
+    for k in start..items.len() {
+        if let Some(m) = incoming.remove(&k) {
+            cur = Some(match cur {
+                None => Some(m),
+                Some(None) => None,
+                Some(Some(c)) => Some(or(&mut w, &c, &m)),
+            });
+        }
+        let Some(running) = cur.clone() else { continue };
+        let site_stop = stops.get(&k).and_then(|v| v.iter().find(|(_, kind)| matches!(kind, SiteKind::Barrier | SiteKind::Lockstep | SiteKind::LoopExit)).copied());
+        if let Some((site, _)) = site_stop {
+            stop(&mut w, running, site as u32 + 1, &plan.live_after[site])?;
+            cur = None;
+            continue;
+        }
+        let Item::Instr(i) = items[k] else { continue };
+        match i.opcode.as_str() {
+            "bra" => {
+                let Some(Operand::Ident { name, .. }) = i.operands.first() else { return Err("branch target".into()) };
+                let &target = labels.get(name.as_str()).ok_or("unknown label")?;
+                if target <= k {
+                    return Err("a loop".into());
+                }
+                match &i.guard {
+                    None => {
+                        let m = running.clone().unwrap_or_else(|| "%all.lanes".into());
+                        add_incoming(&mut w, &mut incoming, target, m, lanes);
+                        cur = None;
+                    }
+                    Some(g) => {
+                        let p = w.read(&Operand::Ident { name: g.predicate.clone(), component: None }, ScalarType::Pred)?;
+                        let taken = and_not(&mut w, running.as_deref(), &p, g.negated);
+                        add_incoming(&mut w, &mut incoming, target, taken, lanes);
+                        cur = Some(Some(and_not(&mut w, running.as_deref(), &p, !g.negated)));
+                    }
+                }
+            }
+            "ret" | "exit" => {
+                let m = match &i.guard {
+                    None => running.clone(),
+                    Some(g) => {
+                        let p = w.read(&Operand::Ident { name: g.predicate.clone(), component: None }, ScalarType::Pred)?;
+                        Some(and_not(&mut w, running.as_deref(), &p, g.negated))
+                    }
+                };
+                stop(&mut w, m.clone(), EXIT, &[])?;
+                cur = match (&i.guard, m) {
+                    (None, _) => None,
+                    (Some(g), _) => {
+                        let p = w.read(&Operand::Ident { name: g.predicate.clone(), component: None }, ScalarType::Pred)?;
+                        Some(Some(and_not(&mut w, running.as_deref(), &p, !g.negated)))
+                    }
+                };
+            }
+            "bar" | "barrier" => return Err("a barrier outside the region plan".into()),
+            _ => {
+                shuffles += usize::from(i.opcode == "shfl");
+                w.mask = match &i.guard {
+                    None => running.clone(),
+                    Some(g) => {
+                        let p = w.read(&Operand::Ident { name: g.predicate.clone(), component: None }, ScalarType::Pred)?;
+                        Some(and_not(&mut w, running.as_deref(), &p, g.negated))
+                    }
+                };
+                w.instruction(i)?;
+                w.mask = None;
+            }
+        }
+    }
+    if let Some(running) = cur {
+        stop(&mut w, running, EXIT, &[])?;
+    }
+    if shuffles == 0 {
+        return Err("no shuffle".into());
+    }
+    let name = crate::lower::ll_global(&format!("{}.wwarp.{state}", f.name));
+    let _ = write!(
+        out,
+        r#"define internal void {name}(ptr %ctx, ptr %params, ptr %save, i64 %nthreads, i64 %t0, i32 %x0, ptr %states) alwaysinline {{
+entry:
+  %shared = call ptr @__ptx_shared_base(ptr %ctx)
+  %x0.v = insertelement <{lanes} x i32> poison, i32 %x0, i64 0
+  %x0.s = shufflevector <{lanes} x i32> %x0.v, <{lanes} x i32> poison, <{lanes} x i32> zeroinitializer
+  %lane = add <{lanes} x i32> zeroinitializer, {iota}
+  %tid.x = add <{lanes} x i32> %x0.s, %lane
+  %all.lanes = icmp eq <{lanes} x i32> zeroinitializer, zeroinitializer
+  %next = alloca <{lanes} x i32>, align 4
+{allocas}{prelude}{restore}{body}  %next.states = load <{lanes} x i32>, ptr %next
+  store <{lanes} x i32> %next.states, ptr %states, align 4
+  ret void
+}}
+"#,
+        iota = w.iota("i32", 1),
+        allocas = w.alloca_text(),
+        prelude = w.prelude,
+        body = w.body,
+    );
+    Ok(())
+}
+
+/// Adds lanes `m` to those arriving at item `target`.
+fn add_incoming(w: &mut Wide, incoming: &mut HashMap<usize, String>, target: usize, m: String, lanes: u32) {
+    let m = match incoming.remove(&target) {
+        Some(old) => {
+            let t = w.t();
+            w.emit(format!("{t} = or <{lanes} x i1> {old}, {m}"));
+            t
+        }
+        None => m,
+    };
+    incoming.insert(target, m);
+}
