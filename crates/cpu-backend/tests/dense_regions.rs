@@ -382,3 +382,122 @@ fn warp_shuffles_run_on_dense_loops() {
         assert_eq!(download::<u32>(&*d, po, input.len()), shuffles_model(&input, block as usize), "{block} x {grid}");
     }
 }
+
+/// Warp strips in nvcc's style: lane and clamp operands in registers, the `d|p` form,
+/// a shuffle whose lane depends on the thread (a gather within the warp), stores by one
+/// lane of each warp, a barrier, and lanes that leave early (`@%p ret`), with a second
+/// reduction after the barrier by the first warp only.
+const WARP_SUMS: &str = r#".visible .entry warp_sums(.param .u64 in, .param .u64 out)
+{
+  .shared .align 4 .b32 sums[32];
+  .reg .b32 %r<40>;
+  .reg .b64 %rd<8>;
+  .reg .pred %p<12>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mad.lo.s32 %r4, %r2, %r3, %r1;
+  mul.wide.u32 %rd3, %r4, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.u32 %r5, [%rd4];
+  mov.u32 %r6, 31;
+  mov.u32 %r7, -1;
+  mov.u32 %r8, 16;
+  shfl.sync.down.b32 %r9|%p1, %r5, %r8, %r6, %r7;
+  add.s32 %r10, %r9, %r5;
+  mov.u32 %r11, 8;
+  shfl.sync.down.b32 %r12|%p2, %r10, %r11, %r6, %r7;
+  add.s32 %r13, %r12, %r10;
+  selp.u32 %r14, 1, 0, %p2;
+  add.s32 %r13, %r13, %r14;
+  and.b32 %r15, %r1, 7;
+  shfl.sync.idx.b32 %r16, %r13, %r15, %r6, %r7;
+  xor.b32 %r17, %r16, %r13;
+  and.b32 %r18, %r1, 31;
+  setp.ne.s32 %p3, %r18, 0;
+  @%p3 bra SKIP;
+  shr.u32 %r19, %r1, 5;
+  shl.b32 %r20, %r19, 2;
+  mov.u32 %r21, sums;
+  add.s32 %r22, %r21, %r20;
+  st.shared.u32 [%r22], %r17;
+SKIP:
+  bar.sync 0;
+  add.s64 %rd5, %rd2, %rd3;
+  st.global.u32 [%rd5], %r17;
+  setp.gt.u32 %p4, %r1, 31;
+  @%p4 ret;
+  shr.u32 %r23, %r3, 5;
+  setp.lt.u32 %p5, %r1, %r23;
+  shl.b32 %r24, %r1, 2;
+  mov.u32 %r25, sums;
+  add.s32 %r26, %r25, %r24;
+  mov.u32 %r27, 0;
+  @%p5 ld.shared.u32 %r27, [%r26];
+  mov.u32 %r28, 1;
+  shfl.sync.bfly.b32 %r29, %r27, %r28, %r6, %r7;
+  add.s32 %r30, %r29, %r27;
+  mov.u32 %r31, 2;
+  shfl.sync.bfly.b32 %r32, %r30, %r31, %r6, %r7;
+  add.s32 %r33, %r32, %r30;
+  setp.ne.s32 %p6, %r1, 0;
+  @%p6 bra DONE;
+  mul.wide.u32 %rd6, %r2, 4;
+  add.s64 %rd7, %rd2, %rd6;
+  st.global.u32 [%rd7+65536], %r33;
+DONE:
+  ret;
+}
+"#;
+
+/// What `WARP_SUMS` writes: `out[gtid]` for every thread, `out[16384 + block]` for each
+/// block.
+fn warp_sums_model(input: &[u32], n: usize) -> Vec<u32> {
+    let mut out = vec![0u32; 16384 + input.len() / n];
+    for (b, block) in input.chunks(n).enumerate() {
+        let lane_src = |t: usize, j: usize, ok: bool| if ok { t / 32 * 32 + j } else { t };
+        let r9: Vec<u32> = (0..n).map(|t| block[lane_src(t, t % 32 + 16, t % 32 + 16 <= 31)]).collect();
+        let r10: Vec<u32> = (0..n).map(|t| r9[t].wrapping_add(block[t])).collect();
+        let p2: Vec<bool> = (0..n).map(|t| t % 32 + 8 <= 31).collect();
+        let r12: Vec<u32> = (0..n).map(|t| r10[lane_src(t, t % 32 + 8, p2[t])]).collect();
+        let r13: Vec<u32> = (0..n).map(|t| r12[t].wrapping_add(r10[t]).wrapping_add(p2[t] as u32)).collect();
+        let r16: Vec<u32> = (0..n).map(|t| r13[t / 32 * 32 + (t & 7)]).collect();
+        let r17: Vec<u32> = (0..n).map(|t| r16[t] ^ r13[t]).collect();
+        let sums: Vec<u32> = (0..n / 32).map(|w| r17[w * 32]).collect();
+        for t in 0..n {
+            out[b * n + t] = r17[t];
+        }
+        let r27: Vec<u32> = (0..32).map(|t| if t < n / 32 { sums[t] } else { 0 }).collect();
+        let r30: Vec<u32> = (0..32).map(|t| r27[t ^ 1].wrapping_add(r27[t])).collect();
+        let r33: Vec<u32> = (0..32).map(|t| r30[t ^ 2].wrapping_add(r30[t])).collect();
+        out[16384 + b] = r33[0];
+    }
+    out
+}
+
+#[test]
+fn warp_strips_with_masks_exits_and_register_operands() {
+    let ptx = format!("{HEADER}{WARP_SUMS}");
+    assert_eq!(dense_flags(&ptx), vec![Some(true)]);
+    let m = compiler_core::host::compile_ptx(&ptx, &Default::default()).unwrap();
+    let r = m.kernels[0].meta.regions.as_ref().unwrap();
+    // The start (to the barrier) and the resume after the barrier.
+    assert_eq!(r.warp_strips.len(), 2, "{r:?}");
+    let d = cpu_backend::devices().remove(0);
+    let m = d.load_ptx(&ptx, &LoadOptions::default()).unwrap();
+    // Whole warps in rows; rows of 48 (no warp fits after the first: per-thread path).
+    for (block, grid) in [(32u32, 2u32), (128, 3), (256, 2), (1024, 1)] {
+        let n = (block * grid) as usize;
+        let input = inputs(n, block * 7 + grid);
+        let (pi, po) = (upload::<u32>(&*d, &input), upload::<u32>(&*d, &vec![0u32; 16384 + grid as usize]));
+        let cfg = LaunchConfig { grid: [grid, 1, 1], block: [block, 1, 1], dynamic_shared_bytes: 0 };
+        let params: Vec<u8> = pi.to_le_bytes().into_iter().chain(po.to_le_bytes()).collect();
+        m.launch("warp_sums", &cfg, &params).unwrap_or_else(|e| panic!("{block} x {grid}: {e:?}"));
+        let got = download::<u32>(&*d, po, 16384 + grid as usize);
+        let mut want = warp_sums_model(&input, block as usize);
+        want.resize(16384 + grid as usize, 0);
+        assert_eq!(got, want, "{block} x {grid}");
+    }
+}

@@ -254,7 +254,7 @@ fn lower_impl(
                         strips.push((Strip::Wide(state as u32), strip));
                     }
                 }
-                if plan.exchange.is_some() {
+                if plan.exchange.is_some() && super::regions::widen::enabled() {
                     for state in 0..=plan.live_after.len() {
                         let mut strip = String::new();
                         if super::regions::widen::warp::emit(&cx, f, plan, state, &mut strip).is_ok() {

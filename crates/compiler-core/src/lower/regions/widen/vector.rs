@@ -624,7 +624,7 @@ impl<'a> Wide<'a> {
                 let src = k(self, format!("select <{lanes} x i1> {ok}, {vty} {j}, {vty} %lane"));
                 in_range = ok.clone();
                 let copy = self.t();
-                let _ = writeln!(self.prelude, "  {copy} = alloca {vty}, align 4");
+                let _ = writeln!(self.prelude, "  {copy} = alloca {vty}");
                 self.emit(format!("store {vty} {a}, ptr {copy}"));
                 let ps = k(self, format!("getelementptr i32, ptr {copy}, {vty} {src}"));
                 self.emit(format!("{t} = call {vty} @llvm.masked.gather.v{lanes}i32.v{lanes}p0(<{lanes} x ptr> {ps}, i32 4, <{lanes} x i1> %all.lanes, {vty} poison)"));

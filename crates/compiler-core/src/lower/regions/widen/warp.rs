@@ -192,7 +192,7 @@ entry:
   %lane = add <{lanes} x i32> zeroinitializer, {iota}
   %tid.x = add <{lanes} x i32> %x0.s, %lane
   %all.lanes = icmp eq <{lanes} x i32> zeroinitializer, zeroinitializer
-  %next = alloca <{lanes} x i32>, align 4
+  %next = alloca <{lanes} x i32>
 {allocas}{prelude}{restore}{body}  %next.states = load <{lanes} x i32>, ptr %next
   store <{lanes} x i32> %next.states, ptr %states, align 4
   ret void
