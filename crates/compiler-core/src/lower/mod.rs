@@ -123,6 +123,9 @@ pub struct RegionMeta {
     /// States with a warp strip `k.wwarp.S` (`regions::widen::warp`), which the host's
     /// dense loops run for whole warps all in that state.
     pub warp_strips: Vec<u32>,
+    /// States of a dense kernel with a dense strip `k.wdense.S` (`regions::widen::warp`),
+    /// which its dense loops run for chunks of 16 threads all in that state.
+    pub dense_strips: Vec<u32>,
 }
 
 /// Where a region kernel's warp exchange lives in its save area (see [`RegionMeta`]).

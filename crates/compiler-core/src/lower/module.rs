@@ -254,6 +254,15 @@ fn lower_impl(
                         strips.push((Strip::Wide(state as u32), strip));
                     }
                 }
+                // Dense strips for kernels that may get dense loops (kept if they do).
+                if plan.exchange.is_none() && plan.wide.is_empty() && super::regions::widen::enabled() && super::regions::dense::straight_line(f, 0) {
+                    for state in 0..=plan.live_after.len() {
+                        let mut strip = String::new();
+                        if super::regions::widen::warp::emit_dense(&cx, f, plan, state, &mut strip).is_ok() {
+                            strips.push((Strip::Dense(state as u32), strip));
+                        }
+                    }
+                }
                 if plan.exchange.is_some() && super::regions::widen::enabled() {
                     for state in 0..=plan.live_after.len() {
                         let mut strip = String::new();
@@ -278,15 +287,26 @@ fn lower_impl(
                 // Wide strips and then dense loops come from the module's budgets, kernel
                 // by kernel in module order.
                 if let Some(r) = meta.regions.as_mut() {
+                    let (dense_strips, strips): (Vec<_>, Vec<_>) = strips.into_iter().partition(|(s, _)| matches!(s, Strip::Dense(_)));
                     for (strip, text) in strips.into_iter().take(wide_budget as usize) {
                         ir.push_str(&text);
                         match strip {
                             Strip::Wide(s) => r.wide_strips.push(s),
                             Strip::Warp(s) => r.warp_strips.push(s),
+                            Strip::Dense(_) => unreachable!("partitioned out"),
                         }
                         wide_budget -= 1;
                     }
                     r.dense_loops = dense_budget.take(r, super::regions::dense::straight_line(f, r.wide_strips.len()));
+                    // Dense strips ride on dense loops (and their budget).
+                    if r.dense_loops {
+                        for (strip, text) in dense_strips {
+                            if let Strip::Dense(s) = strip {
+                                ir.push_str(&text);
+                                r.dense_strips.push(s);
+                            }
+                        }
+                    }
                 }
                 // A kernel calling a function that synchronizes synchronizes too.
                 meta.uses_barrier |= fibers.contains(&f.name);
@@ -331,6 +351,8 @@ enum Strip {
     Wide(u32),
     /// A warp strip `k.wwarp.S`.
     Warp(u32),
+    /// A dense strip `k.wdense.S`.
+    Dense(u32),
 }
 
 /// Statements a module needs before its bodies are lowered on several threads: below

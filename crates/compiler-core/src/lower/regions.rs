@@ -73,6 +73,7 @@ pub(crate) fn meta(plan: &RegionPlan) -> super::RegionMeta {
         dense_loops: false,
         wide_strips: Vec::new(),
         warp_strips: Vec::new(),
+        dense_strips: Vec::new(),
         loop_exit_states: (0..plan.kinds.len()).filter(|&s| plan.kinds[s] == SiteKind::LoopExit).map(|s| s as u32 + 1).collect(),
     }
 }

@@ -38,13 +38,17 @@ pub(super) const IDS_PER_STATE: u64 = 4;
 /// With `warp` (lanes per warp), state `s` has a warp strip (`lower::regions::widen::warp`):
 /// a chunk that starts a warp lying in one row (`x` and `ntx` multiples of the warp) runs
 /// the whole warp through `k.wwarp.S` when its lanes are all in state `s`.
-pub(super) fn dense_x_loops(name: &str, s: u32, ag: &str, group_list: u64, ids: u64, warp: Option<u32>) -> (String, String) {
+/// A dense strip (`lower::regions::widen::warp::emit_dense`) runs any [`DENSE_LANES`]
+/// threads of a row in the same way.
+pub(super) fn dense_x_loops(name: &str, s: u32, ag: &str, group_list: u64, ids: u64, strip: Option<StripCall>) -> (String, String) {
     let body = ll_global(&format!("{name}.rbody.{s}"));
     let (chunk_id, lane_id, no_unroll, scalar) = (ids, ids + 1, ids + 2, ids + 3);
-    let (warp_in, warp_code, lane_in) = match warp {
+    let (warp_in, warp_code, lane_in) = match strip {
         None => (String::new(), format!("  br i1 %xc{s}.done, label %x.exit, label %xl{s}.head\n"), format!("[ 0, %x{s}.head ]")),
-        Some(lanes) => {
-            let strip = ll_global(&format!("{name}.wwarp.{s}"));
+        Some(StripCall { lanes, warp }) => {
+            let strip = ll_global(&format!("{name}.{}.{s}", if warp { "wwarp" } else { "wdense" }));
+            // Warps lie in one row when the row is a whole number of warps.
+            let m = if warp { lanes - 1 } else { 0 };
             let splat: Vec<String> = (0..lanes).map(|_| format!("i32 {s}")).collect();
             (
                 format!(", [ %xc{s}.wend, %x{s}.wrun ]"),
@@ -75,7 +79,6 @@ x{s}.wrun:
   call void {strip}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t{s}.w, i32 %xc{s}, ptr %st{s}.w){ag}
   br label %x{s}.head
 "#,
-                    m = lanes - 1,
                     splat = splat.join(", ")
                 ),
                 format!("[ 0, %x{s}.wtry ], [ 0, %x{s}.wstates ]"),
@@ -122,6 +125,14 @@ xl{s}.exit:
     let _ = writeln!(md, "!{no_unroll} = !{{!\"llvm.loop.unroll.disable\"}}");
     let _ = writeln!(md, "!{scalar} = !{{!\"llvm.loop.vectorize.width\", i32 1}}");
     (code, md)
+}
+
+/// A strip a dense x loop calls for whole chunks: `lanes` threads, a warp's (`warp`:
+/// aligned to warps in rows that hold whole warps) or a dense strip's.
+#[derive(Clone, Copy)]
+pub(super) struct StripCall {
+    pub lanes: u32,
+    pub warp: bool,
 }
 
 /// The states of a region kernel with dense x loops: all of them when the lowering gave

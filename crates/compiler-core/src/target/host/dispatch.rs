@@ -40,7 +40,7 @@ pub(super) fn dispatching_loop(name: &str, meta: &crate::lower::RegionMeta, own:
     let sites = meta.sites;
     let shared: Vec<u32> = (0..=sites).filter(|s| !own.contains(s) && !dense.contains(s)).collect();
     let wide: Vec<u32> = own.iter().copied().filter(|s| meta.wide_strips.contains(s)).collect();
-    let strips = Strips { wide: &wide, warp: &meta.warp_strips, warp_size: meta.warp_exchange.map_or(32, |x| x.warp_size) };
+    let strips = Strips { wide: &wide, warp: &meta.warp_strips, dense: &meta.dense_strips, warp_size: meta.warp_exchange.map_or(32, |x| x.warp_size) };
     x_loops(&ll_global(&format!("{name}.region")), name, sites, own, dense, &shared, strips, signature, call_attrs, par)
 }
 
@@ -49,6 +49,7 @@ pub(super) fn dispatching_loop(name: &str, meta: &crate::lower::RegionMeta, own:
 struct Strips<'a> {
     wide: &'a [u32],
     warp: &'a [u32],
+    dense: &'a [u32],
     warp_size: u32,
 }
 
@@ -56,7 +57,7 @@ struct Strips<'a> {
 /// (`has_own_loop`): the own x loop of [`dispatching_loop`] alone, so that the runtime's
 /// whole-block calls run the strip too.
 pub(super) fn wide_state_loop(name: &str, sites: u32, s: u32, signature: &str, call_attrs: &str, par: ParallelLoop) -> String {
-    let strips = Strips { wide: &[s], warp: &[], warp_size: 32 };
+    let strips = Strips { wide: &[s], warp: &[], dense: &[], warp_size: 32 };
     x_loops(&ll_global(&format!("{name}.region.{s}")), name, sites, &[s], &[], &[], strips, signature, call_attrs, par)
 }
 
@@ -97,7 +98,14 @@ x.pre:
     let mut dense_md = String::new();
     for (k, &s) in dense.iter().enumerate() {
         let ids = par.loop_id + 6 + u64::from(sites) + k as u64 * super::dense::IDS_PER_STATE;
-        let (code, md) = super::dense::dense_x_loops(name, s, &ag, par.loop_id, ids, warp.contains(&s).then_some(warp_size));
+        let strip = if warp.contains(&s) {
+            Some(super::dense::StripCall { lanes: warp_size, warp: true })
+        } else if strips.dense.contains(&s) {
+            Some(super::dense::StripCall { lanes: crate::lower::regions::widen::warp::DENSE_LANES, warp: false })
+        } else {
+            None
+        };
+        let (code, md) = super::dense::dense_x_loops(name, s, &ag, par.loop_id, ids, strip);
         f.push_str(&code);
         dense_md.push_str(&md);
     }

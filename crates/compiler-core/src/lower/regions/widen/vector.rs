@@ -489,55 +489,42 @@ impl<'a> Wide<'a> {
             }
             "ld" => {
                 let align = size_of(ty);
-                let (first, ptrs) = self.addresses(op(1)?, m.space(), align)?;
-                let v = self.t();
-                let gather = format!(
-                    "call {vty} @llvm.masked.gather.v{lanes}{}.v{lanes}p0(<{lanes} x ptr> {ptrs}, i32 {align}, <{lanes} x i1> {}, {vty} poison)",
-                    llvm_elem(ty),
-                    self.active()
-                );
-                match first {
-                    Some(first) => {
-                        let (fast, slow, join) = (self.block("ld.fast"), self.block("ld.gather"), self.block("ld.join"));
-                        let (a, b) = (self.t(), self.t());
-                        self.emit(format!("br i1 {first}, label %{fast}, label %{slow}"));
-                        self.label(&fast);
-                        self.emit(format!("{a} = load {vty}, ptr {ptrs}.0, align {align}"));
-                        self.emit(format!("br label %{join}"));
-                        self.label(&slow);
-                        self.emit(format!("{b} = {gather}"));
-                        self.emit(format!("br label %{join}"));
-                        self.label(&join);
-                        self.emit(format!("{v} = phi {vty} [ {a}, %{fast} ], [ {b}, %{slow} ]"));
-                    }
-                    None => self.emit(format!("{v} = {gather}")),
+                let (consecutive, ptrs) = self.addresses(op(1)?, m.space(), align)?;
+                let (mask, elem) = (self.active(), llvm_elem(ty));
+                let (fast, slow, join) = (self.block("ld.fast"), self.block("ld.gather"), self.block("ld.join"));
+                let (a, b, v) = (self.t(), self.t(), self.t());
+                self.emit(format!("br i1 {consecutive}, label %{fast}, label %{slow}"));
+                self.label(&fast);
+                match &self.mask {
+                    None => self.emit(format!("{a} = load {vty}, ptr {ptrs}.0, align {align}")),
+                    Some(_) => self.emit(format!("{a} = call {vty} @llvm.masked.load.v{lanes}{elem}.p0(ptr {ptrs}.0, i32 {align}, <{lanes} x i1> {mask}, {vty} poison)")),
                 }
+                self.emit(format!("br label %{join}"));
+                self.label(&slow);
+                self.emit(format!("{b} = call {vty} @llvm.masked.gather.v{lanes}{elem}.v{lanes}p0(<{lanes} x ptr> {ptrs}, i32 {align}, <{lanes} x i1> {mask}, {vty} poison)"));
+                self.emit(format!("br label %{join}"));
+                self.label(&join);
+                self.emit(format!("{v} = phi {vty} [ {a}, %{fast} ], [ {b}, %{slow} ]"));
                 self.write(op(0)?, ty, v)
             }
             "st" => {
                 let align = size_of(ty);
                 let v = self.read(op(1)?, ty)?;
                 let v = self.named(v, ty);
-                let (first, ptrs) = self.addresses(op(0)?, m.space(), align)?;
-                let scatter = format!(
-                    "call void @llvm.masked.scatter.v{lanes}{}.v{lanes}p0({vty} {v}, <{lanes} x ptr> {ptrs}, i32 {align}, <{lanes} x i1> {})",
-                    llvm_elem(ty),
-                    self.active()
-                );
-                match first {
-                    Some(first) => {
-                        let (fast, slow, join) = (self.block("st.fast"), self.block("st.scatter"), self.block("st.join"));
-                        self.emit(format!("br i1 {first}, label %{fast}, label %{slow}"));
-                        self.label(&fast);
-                        self.emit(format!("store {vty} {v}, ptr {ptrs}.0, align {align}"));
-                        self.emit(format!("br label %{join}"));
-                        self.label(&slow);
-                        self.emit(scatter);
-                        self.emit(format!("br label %{join}"));
-                        self.label(&join);
-                    }
-                    None => self.emit(scatter),
+                let (consecutive, ptrs) = self.addresses(op(0)?, m.space(), align)?;
+                let (mask, elem) = (self.active(), llvm_elem(ty));
+                let (fast, slow, join) = (self.block("st.fast"), self.block("st.scatter"), self.block("st.join"));
+                self.emit(format!("br i1 {consecutive}, label %{fast}, label %{slow}"));
+                self.label(&fast);
+                match &self.mask {
+                    None => self.emit(format!("store {vty} {v}, ptr {ptrs}.0, align {align}")),
+                    Some(_) => self.emit(format!("call void @llvm.masked.store.v{lanes}{elem}.p0({vty} {v}, ptr {ptrs}.0, i32 {align}, <{lanes} x i1> {mask})")),
                 }
+                self.emit(format!("br label %{join}"));
+                self.label(&slow);
+                self.emit(format!("call void @llvm.masked.scatter.v{lanes}{elem}.v{lanes}p0({vty} {v}, <{lanes} x ptr> {ptrs}, i32 {align}, <{lanes} x i1> {mask})"));
+                self.emit(format!("br label %{join}"));
+                self.label(&join);
                 Ok(())
             }
             "shfl" => self.shfl(&m, ops),
@@ -640,10 +627,10 @@ impl<'a> Wide<'a> {
     }
 
     /// The lanes' pointers for address operand `op` in space `space` (global, shared or
-    /// generic) for accesses of `size` bytes: returns (with every lane active, whether
-    /// the lanes' addresses are consecutive; the name `P` of the pointer vector, with
+    /// generic) for accesses of `size` bytes: returns (whether the active lanes'
+    /// addresses are consecutive from lane 0's; the name `P` of the pointer vector, with
     /// `P.0` lane 0's pointer).
-    fn addresses(&mut self, op: &Operand, space: Option<StateSpace>, size: u64) -> W<(Option<String>, String)> {
+    fn addresses(&mut self, op: &Operand, space: Option<StateSpace>, size: u64) -> W<(String, String)> {
         let lanes = self.lanes;
         let Operand::Address { base: AddressBase::Ident(r), offset } = op else { return Err("address form".into()) };
         let a = match self.regs.get(r).copied() {
@@ -670,16 +657,22 @@ impl<'a> Wide<'a> {
         };
         let a0 = self.t();
         self.emit(format!("{a0} = extractelement <{lanes} x i64> {a}, i64 0"));
-        let first = if self.mask.is_none() {
-            let a0s = self.splat(&a0, ScalarType::U(64));
-            let (d, eq, all) = (self.t(), self.t(), self.t());
-            self.emit(format!("{d} = sub <{lanes} x i64> {a}, {a0s}"));
-            self.emit(format!("{eq} = icmp eq <{lanes} x i64> {d}, {}", self.iota("i64", size)));
-            self.emit(format!("{all} = call i1 @llvm.vector.reduce.and.v{lanes}i1(<{lanes} x i1> {eq})"));
-            Some(all)
-        } else {
-            None
+        // Consecutive from lane 0's address for every active lane (lane 0's own address
+        // need not be meaningful: inactive lanes are not accessed).
+        let a0s = self.splat(&a0, ScalarType::U(64));
+        let (d, eq, all) = (self.t(), self.t(), self.t());
+        self.emit(format!("{d} = sub <{lanes} x i64> {a}, {a0s}"));
+        self.emit(format!("{eq} = icmp eq <{lanes} x i64> {d}, {}", self.iota("i64", size)));
+        let eq = match self.mask.clone() {
+            Some(m) => {
+                let (off, ok) = (self.t(), self.t());
+                self.emit(format!("{off} = xor <{lanes} x i1> {m}, {}", self.splat_const("i1 true")));
+                self.emit(format!("{ok} = or <{lanes} x i1> {eq}, {off}"));
+                ok
+            }
+            None => eq,
         };
+        self.emit(format!("{all} = call i1 @llvm.vector.reduce.and.v{lanes}i1(<{lanes} x i1> {eq})"));
         let p = self.t();
         let base = match space {
             // Regions run on the host only, where a global address is an offset from one
@@ -693,12 +686,12 @@ impl<'a> Wide<'a> {
             None => {
                 self.emit(format!("{p} = inttoptr <{lanes} x i64> {a} to <{lanes} x ptr>"));
                 self.emit(format!("{p}.0 = inttoptr i64 {a0} to ptr"));
-                return Ok((first, p));
+                return Ok((all, p));
             }
             Some(s) => return Err(format!("{s:?} memory")),
         };
         self.emit(format!("{p} = getelementptr i8, ptr {base}, <{lanes} x i64> {a}"));
         self.emit(format!("{p}.0 = getelementptr i8, ptr {base}, i64 {a0}"));
-        Ok((first, p))
+        Ok((all, p))
     }
 }

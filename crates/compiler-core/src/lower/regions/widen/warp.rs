@@ -34,12 +34,29 @@ const EXIT: u32 = super::super::EXIT;
 /// writes their next states to `states[0 .. warp]`. Fails (and the state gets no warp
 /// strip) when the region has anything the vector emitter lacks, a loop, or no shuffle.
 pub(crate) fn emit(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize, out: &mut String) -> Result<(), String> {
+    emit_strip(cx, f, plan, state, Some(plan.warp_size), out)
+}
+
+/// Lanes per dense strip: 16 threads of 32-bit values, a cache line per access.
+pub const DENSE_LANES: u32 = 16;
+
+/// Emits `k.wdense.S` for state `state` of a dense kernel `f` (`regions::dense`): the
+/// same as a warp strip, for [`DENSE_LANES`] consecutive threads of a row and without
+/// collectives: the straight-line region of a resume point as vector code, whose loads
+/// and stores are vector ones where the active lanes' addresses are consecutive (a
+/// compare-exchange at strides of 16 and more), else gathers and scatters.
+pub(crate) fn emit_dense(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize, out: &mut String) -> Result<(), String> {
+    emit_strip(cx, f, plan, state, None, out)
+}
+
+/// A warp strip (`warp`: the lanes per warp) or a dense strip.
+fn emit_strip(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize, warp: Option<u32>, out: &mut String) -> Result<(), String> {
     // Deposits and reads are where the per-thread path leaves lanes between the halves
     // of a shuffle; a warp strip never does, so only warps that fell back get there.
     if state > 0 && matches!(plan.kinds[state - 1], SiteKind::WarpDeposit | SiteKind::WarpRead | SiteKind::Lockstep) {
         return Err("resumes inside a collective or at a loop head".into());
     }
-    let lanes = plan.warp_size;
+    let lanes = warp.unwrap_or(DENSE_LANES);
     let body = f.body.as_deref().ok_or("no body")?;
     let (mut items, mut regs, mut locals) = (Vec::new(), HashMap::new(), Vec::new());
     flatten(body, &mut items, &mut regs, &mut locals);
@@ -49,7 +66,7 @@ pub(crate) fn emit(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize,
     for (s, (&item, &kind)) in plan.site_items.iter().zip(&plan.kinds).enumerate() {
         stops.entry(item).or_default().push((s, kind));
     }
-    let mut w = Wide::new(cx, f, &plan.regs, lanes, true);
+    let mut w = Wide::new(cx, f, &plan.regs, lanes, warp.is_some());
     w.constants = super::super::warp_split::constant_registers(&items);
     let slot_of = |name: &str| plan.slots.iter().find(|s| s.name == name).map(|s| (s.prefix, s.size)).ok_or_else(|| format!("no save slot for {name}"));
     let mut restore = String::new();
@@ -178,10 +195,10 @@ pub(crate) fn emit(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize,
     if let Some(running) = cur {
         stop(&mut w, running, EXIT, &[])?;
     }
-    if shuffles == 0 {
+    if shuffles == 0 && warp.is_some() {
         return Err("no shuffle".into());
     }
-    let name = crate::lower::ll_global(&format!("{}.wwarp.{state}", f.name));
+    let name = crate::lower::ll_global(&format!("{}.{}.{state}", f.name, if warp.is_some() { "wwarp" } else { "wdense" }));
     let _ = write!(
         out,
         r#"define internal void {name}(ptr %ctx, ptr %params, ptr %save, i64 %nthreads, i64 %t0, i32 %x0, ptr %states) alwaysinline {{
