@@ -101,13 +101,16 @@ pub(super) struct Wide<'a> {
     /// Registers whose only definition moves an integer constant into them (a shuffle's
     /// lane and clamp operands, as nvcc writes them).
     pub constants: HashMap<String, i128>,
+    /// Guessed address patterns of loads and stores, by the instruction's address
+    /// (`pattern`).
+    pub patterns: HashMap<usize, Vec<i64>>,
 }
 
 impl<'a> Wide<'a> {
     pub fn new(cx: &'a ModuleCx<'a>, f: &'a Function, regs: &'a HashMap<String, ScalarType>, lanes: u32, warp: bool) -> Wide<'a> {
         let sig = crate::lower::func::kernel_signature(f, cx.warp_size);
         let params = f.params.iter().zip(&sig.params).map(|(p, &(off, _))| (p.name.as_str(), off as u64)).collect();
-        Wide { cx, regs, params, lanes, warp, allocas: HashMap::new(), prelude: String::new(), body: String::new(), tmp: 0, mask: None, constants: HashMap::new() }
+        Wide { cx, regs, params, lanes, warp, allocas: HashMap::new(), prelude: String::new(), body: String::new(), tmp: 0, mask: None, constants: HashMap::new(), patterns: HashMap::new() }
     }
 
     /// The vector type of `ty`'s storage.
@@ -489,15 +492,29 @@ impl<'a> Wide<'a> {
             }
             "ld" => {
                 let align = size_of(ty);
-                let (consecutive, ptrs) = self.addresses(op(1)?, m.space(), align)?;
+                let addr = self.addresses(op(1)?, m.space(), align)?;
                 let (mask, elem) = (self.active(), llvm_elem(ty));
+                let window = self.window(i, align, m.space());
+                let check = match &window {
+                    Some((min, elems, idx)) => self.window_check(&addr, *min, *elems, idx, align),
+                    None => addr.consecutive.clone(),
+                };
                 let (fast, slow, join) = (self.block("ld.fast"), self.block("ld.gather"), self.block("ld.join"));
                 let (a, b, v) = (self.t(), self.t(), self.t());
-                self.emit(format!("br i1 {consecutive}, label %{fast}, label %{slow}"));
+                self.emit(format!("br i1 {check}, label %{fast}, label %{slow}"));
                 self.label(&fast);
-                match &self.mask {
-                    None => self.emit(format!("{a} = load {vty}, ptr {ptrs}.0, align {align}")),
-                    Some(_) => self.emit(format!("{a} = call {vty} @llvm.masked.load.v{lanes}{elem}.p0(ptr {ptrs}.0, i32 {align}, <{lanes} x i1> {mask}, {vty} poison)")),
+                let ptrs = &addr.ptrs;
+                match (&window, &self.mask) {
+                    (Some((min, elems, idx)), _) => {
+                        // The window, then each lane's element of it.
+                        let (at, wv) = (self.t(), self.t());
+                        let sel: Vec<String> = idx.iter().map(|k| format!("i32 {k}")).collect();
+                        self.emit(format!("{at} = getelementptr i8, ptr {ptrs}.0, i64 {min}"));
+                        self.emit(format!("{wv} = load <{elems} x {}>, ptr {at}, align {align}", storage(ty)));
+                        self.emit(format!("{a} = shufflevector <{elems} x {st}> {wv}, <{elems} x {st}> poison, <{lanes} x i32> <{}>", sel.join(", "), st = storage(ty)));
+                    }
+                    (None, None) => self.emit(format!("{a} = load {vty}, ptr {ptrs}.0, align {align}")),
+                    (None, Some(_)) => self.emit(format!("{a} = call {vty} @llvm.masked.load.v{lanes}{elem}.p0(ptr {ptrs}.0, i32 {align}, <{lanes} x i1> {mask}, {vty} poison)")),
                 }
                 self.emit(format!("br label %{join}"));
                 self.label(&slow);
@@ -511,14 +528,38 @@ impl<'a> Wide<'a> {
                 let align = size_of(ty);
                 let v = self.read(op(1)?, ty)?;
                 let v = self.named(v, ty);
-                let (consecutive, ptrs) = self.addresses(op(0)?, m.space(), align)?;
+                let addr = self.addresses(op(0)?, m.space(), align)?;
                 let (mask, elem) = (self.active(), llvm_elem(ty));
+                let window = self.window(i, align, m.space());
+                let check = match &window {
+                    Some((min, elems, idx)) => self.window_check(&addr, *min, *elems, idx, align),
+                    None => addr.consecutive.clone(),
+                };
                 let (fast, slow, join) = (self.block("st.fast"), self.block("st.scatter"), self.block("st.join"));
-                self.emit(format!("br i1 {consecutive}, label %{fast}, label %{slow}"));
+                self.emit(format!("br i1 {check}, label %{fast}, label %{slow}"));
                 self.label(&fast);
-                match &self.mask {
-                    None => self.emit(format!("store {vty} {v}, ptr {ptrs}.0, align {align}")),
-                    Some(_) => self.emit(format!("call void @llvm.masked.store.v{lanes}{elem}.p0({vty} {v}, ptr {ptrs}.0, i32 {align}, <{lanes} x i1> {mask})")),
+                let ptrs = &addr.ptrs;
+                match (&window, &self.mask) {
+                    (Some((min, elems, idx)), _) => {
+                        // Read the window, put each active lane's value at its element (the
+                        // highest such lane, as a scatter orders them), write it back.
+                        let st = storage(ty);
+                        let mut from = vec![None; *elems as usize];
+                        for (l, &k) in idx.iter().enumerate() {
+                            from[k as usize] = Some(l);
+                        }
+                        let vals: Vec<String> = from.iter().map(|l| format!("i32 {}", l.unwrap_or(0))).collect();
+                        let bits: Vec<String> = from.iter().map(|l| format!("i32 {}", l.unwrap_or(lanes as usize))).collect();
+                        let (at, old, wv, wm, new) = (self.t(), self.t(), self.t(), self.t(), self.t());
+                        self.emit(format!("{at} = getelementptr i8, ptr {ptrs}.0, i64 {min}"));
+                        self.emit(format!("{old} = load <{elems} x {st}>, ptr {at}, align {align}"));
+                        self.emit(format!("{wv} = shufflevector {vty} {v}, {vty} poison, <{elems} x i32> <{}>", vals.join(", ")));
+                        self.emit(format!("{wm} = shufflevector <{lanes} x i1> {mask}, <{lanes} x i1> zeroinitializer, <{elems} x i32> <{}>", bits.join(", ")));
+                        self.emit(format!("{new} = select <{elems} x i1> {wm}, <{elems} x {st}> {wv}, <{elems} x {st}> {old}"));
+                        self.emit(format!("store <{elems} x {st}> {new}, ptr {at}, align {align}"));
+                    }
+                    (None, None) => self.emit(format!("store {vty} {v}, ptr {ptrs}.0, align {align}")),
+                    (None, Some(_)) => self.emit(format!("call void @llvm.masked.store.v{lanes}{elem}.p0({vty} {v}, ptr {ptrs}.0, i32 {align}, <{lanes} x i1> {mask})")),
                 }
                 self.emit(format!("br label %{join}"));
                 self.label(&slow);
@@ -630,7 +671,7 @@ impl<'a> Wide<'a> {
     /// generic) for accesses of `size` bytes: returns (whether the active lanes'
     /// addresses are consecutive from lane 0's; the name `P` of the pointer vector, with
     /// `P.0` lane 0's pointer).
-    fn addresses(&mut self, op: &Operand, space: Option<StateSpace>, size: u64) -> W<(String, String)> {
+    fn addresses(&mut self, op: &Operand, space: Option<StateSpace>, size: u64) -> W<Addr> {
         let lanes = self.lanes;
         let Operand::Address { base: AddressBase::Ident(r), offset } = op else { return Err("address form".into()) };
         let a = match self.regs.get(r).copied() {
@@ -686,12 +727,74 @@ impl<'a> Wide<'a> {
             None => {
                 self.emit(format!("{p} = inttoptr <{lanes} x i64> {a} to <{lanes} x ptr>"));
                 self.emit(format!("{p}.0 = inttoptr i64 {a0} to ptr"));
-                return Ok((all, p));
+                return Ok(Addr { consecutive: all, ptrs: p, lanes: a, first: a0 });
             }
             Some(s) => return Err(format!("{s:?} memory")),
         };
         self.emit(format!("{p} = getelementptr i8, ptr {base}, <{lanes} x i64> {a}"));
         self.emit(format!("{p}.0 = getelementptr i8, ptr {base}, i64 {a0}"));
-        Ok((all, p))
+        Ok(Addr { consecutive: all, ptrs: p, lanes: a, first: a0 })
     }
+
+    /// The window of a load or store `i` of `size`-byte elements whose lanes' offsets
+    /// from lane 0's address were guessed at compile time (`pattern`), when they are no
+    /// run but fit two vectors: (first element's offset from lane 0's address, elements
+    /// in the window, each lane's element). Shared memory only: a store writes the window
+    /// back whole, which only memory no other thread touches meanwhile allows (a block's
+    /// shared memory while its strip runs), and a load must not read past what the block
+    /// owns (checked against its shared size).
+    fn window(&self, i: &Instruction, size: u64, space: Option<StateSpace>) -> Option<(i64, u32, Vec<u32>)> {
+        let d = self.patterns.get(&(i as *const Instruction as usize))?;
+        let size = size as i64;
+        if space != Some(StateSpace::Shared) || d.iter().enumerate().all(|(l, &x)| x == l as i64 * size) || d.iter().any(|x| x % size != 0) {
+            return None;
+        }
+        let min = *d.iter().min()?;
+        let idx: Vec<u32> = d.iter().map(|x| ((x - min) / size) as u32).collect();
+        let elems = idx.iter().max()? + 1;
+        (elems <= 2 * self.lanes).then_some((min, elems, idx))
+    }
+
+    /// Whether the active lanes' shared-memory addresses `addr` follow pattern `idx`
+    /// around lane 0's and the window lies in the block's shared memory.
+    fn window_check(&mut self, addr: &Addr, min: i64, elems: u32, idx: &[u32], size: u64) -> String {
+        let lanes = self.lanes;
+        let offsets: Vec<String> = idx.iter().map(|&k| format!("i64 {}", min + i64::from(k) * size as i64)).collect();
+        let a0s = self.splat(&addr.first, ScalarType::U(64));
+        let (d, eq, all) = (self.t(), self.t(), self.t());
+        self.emit(format!("{d} = sub <{lanes} x i64> {}, {a0s}", addr.lanes));
+        self.emit(format!("{eq} = icmp eq <{lanes} x i64> {d}, <{}>", offsets.join(", ")));
+        let eq = match self.mask.clone() {
+            Some(m) => {
+                let (off, ok) = (self.t(), self.t());
+                self.emit(format!("{off} = xor <{lanes} x i1> {m}, {}", self.splat_const("i1 true")));
+                self.emit(format!("{ok} = or <{lanes} x i1> {eq}, {off}"));
+                ok
+            }
+            None => eq,
+        };
+        self.emit(format!("{all} = call i1 @llvm.vector.reduce.and.v{lanes}i1(<{lanes} x i1> {eq})"));
+        let (lo, hi, total, t64, in_lo, in_hi, ok, ok2) = (self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t());
+        self.emit(format!("{lo} = add i64 {}, {min}", addr.first));
+        self.emit(format!("{hi} = add i64 {lo}, {}", u64::from(elems) * size));
+        self.emit(format!("{total} = call i32 @__ptx_sreg_total_smem_size(ptr %ctx)"));
+        self.emit(format!("{t64} = zext i32 {total} to i64"));
+        self.emit(format!("{in_lo} = icmp sge i64 {lo}, 0"));
+        self.emit(format!("{in_hi} = icmp sle i64 {hi}, {t64}"));
+        self.emit(format!("{ok} = and i1 {in_lo}, {in_hi}"));
+        self.emit(format!("{ok2} = and i1 {ok}, {all}"));
+        ok2
+    }
+}
+
+/// A load's or store's lanes' addresses.
+struct Addr {
+    /// Whether the active lanes' addresses run on from lane 0's.
+    consecutive: String,
+    /// The lanes' pointers (`<N x ptr>`), and `{ptrs}.0` lane 0's.
+    ptrs: String,
+    /// The lanes' addresses (`<N x i64>`, in their state space).
+    lanes: String,
+    /// Lane 0's address (i64).
+    first: String,
 }

@@ -69,6 +69,8 @@ fn emit_strip(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize, warp
     let mut w = Wide::new(cx, f, &plan.regs, lanes, warp.is_some());
     w.constants = super::super::warp_split::constant_registers(&items);
     let slot_of = |name: &str| plan.slots.iter().find(|s| s.name == name).map(|s| (s.prefix, s.size)).ok_or_else(|| format!("no save slot for {name}"));
+    let remat: &[Instruction] = if state > 0 { &plan.remat_after[state - 1] } else { &[] };
+    w.patterns = super::pattern::address_patterns(cx, &w.params, remat, &super::pattern::instructions(&items, plan.start_item(state)), lanes);
     let mut restore = String::new();
     if state > 0 {
         for name in &plan.live_after[state - 1] {
