@@ -38,7 +38,7 @@ pub(crate) mod warp;
 /// Threads per wide strip. 16 lanes of 32 bits read a whole cache line per load (two of
 /// the 256-bit vectors the host target prefers); the tree sum benchmark ran about 6%
 /// faster than with 8.
-pub const LANES: u32 = 8;
+pub const LANES: u32 = 16;
 
 /// Wide strips per module, handed out kernel by kernel in module order (as dense loops
 /// are, `dense`): each costs about 7 ms of compile time on the 2-core test machine,
