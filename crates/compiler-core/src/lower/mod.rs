@@ -124,7 +124,7 @@ pub struct RegionMeta {
     /// dense loops run for whole warps all in that state.
     pub warp_strips: Vec<u32>,
     /// States of a dense kernel with a dense strip `k.wdense.S` (`regions::widen::warp`),
-    /// which its dense loops run for chunks of 16 threads all in that state.
+    /// which its dense loops run for chunks of `DENSE_LANES` threads all in that state.
     pub dense_strips: Vec<u32>,
 }
 

@@ -37,8 +37,9 @@ pub(crate) fn emit(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize,
     emit_strip(cx, f, plan, state, Some(plan.warp_size), out)
 }
 
-/// Lanes per dense strip: 16 threads of 32-bit values, a cache line per access.
-pub const DENSE_LANES: u32 = 16;
+/// Lanes per dense strip: 32 threads, two cache lines of 32-bit values per access (the
+/// bitonic sort 15-20% faster than with 16, for 15% more compile time of its module).
+pub const DENSE_LANES: u32 = 32;
 
 /// Emits `k.wdense.S` for state `state` of a dense kernel `f` (`regions::dense`): the
 /// same as a warp strip, for [`DENSE_LANES`] consecutive threads of a row and without
