@@ -16,8 +16,9 @@
 //! gathers and scatters (the conditional stores of a compare-exchange become masked
 //! scatters, no branch). The accesses are in fact consecutive within a chunk for strides
 //! of at least [`CHUNK`], but neither this form nor `x = base | lane` lets scalar
-//! evolution see it (the 32-bit PTX address arithmetic is zero-extended); contiguous
-//! loads there would need our own widening.
+//! evolution see it (the 32-bit PTX address arithmetic is zero-extended); dense strips
+//! (`lower::regions::widen`, our own widening) get contiguous and windowed loads, and
+//! the x loop calls them for whole chunks.
 
 use crate::lower::ll_global;
 use std::fmt::Write;

@@ -25,6 +25,12 @@
 //! Kernels given dense loops (`RegionMeta::dense_loops`, straight-line code within the
 //! module's budget) get an x loop of their own for every state, in aligned chunks of
 //! threads that LLVM vectorizes (`dense.rs`); they have no shared x loop.
+//!
+//! Strips (`lower::regions::widen`): a lockstep head with a wide strip tries it for the
+//! next 16 threads of the row (all in the state, or an unmasked run) before running one
+//! thread alone; dense loops try warp strips (warp-aligned, rows of whole warps) and dense
+//! strips for their chunks. In kernels with per-state loops (`has_own_loop`) the wide
+//! strip's state gets the same own x loop as `k.region.S` ([`wide_state_loop`]).
 
 use super::{block_dims, ParallelLoop};
 use crate::lower::ll_global;
