@@ -49,39 +49,10 @@ pub(super) fn dense_x_loops(name: &str, s: u32, ag: &str, group_list: u64, ids: 
         Some(StripCall { lanes, warp }) => {
             let strip = ll_global(&format!("{name}.{}.{s}", if warp { "wwarp" } else { "wdense" }));
             // Warps lie in one row when the row is a whole number of warps.
-            let m = if warp { lanes - 1 } else { 0 };
-            let splat: Vec<String> = (0..lanes).map(|_| format!("i32 {s}")).collect();
+            let align = if warp { lanes - 1 } else { 0 };
             (
-                format!(", [ %xc{s}.wend, %x{s}.wrun ]"),
-                format!(
-                    r#"  br i1 %xc{s}.done, label %x.exit, label %x{s}.wtry
-x{s}.wtry:
-  %xc{s}.wend = add nuw i32 %xc{s}, {lanes}
-  %x{s}.wfits = icmp ule i32 %xc{s}.wend, %ntx
-  %x{s}.wrow = or i32 %xc{s}, %ntx
-  %x{s}.wmod = and i32 %x{s}.wrow, {m}
-  %x{s}.waligned = icmp eq i32 %x{s}.wmod, 0
-  %x{s}.wok = and i1 %x{s}.wfits, %x{s}.waligned
-  br i1 %x{s}.wok, label %x{s}.wcheck, label %xl{s}.head
-x{s}.wcheck:
-  %x{s}.w64 = zext i32 %xc{s} to i64
-  %t{s}.w = add i64 %row, %x{s}.w64
-  %st{s}.w = getelementptr i32, ptr %states, i64 %t{s}.w
-  br i1 %check, label %x{s}.wstates, label %x{s}.wrun
-x{s}.wstates:
-  %st{s}.wv = load <{lanes} x i32>, ptr %st{s}.w, align 4{ag}
-  %st{s}.weq = icmp eq <{lanes} x i32> %st{s}.wv, <{splat}>
-  %st{s}.wall = call i1 @llvm.vector.reduce.and.v{lanes}i1(<{lanes} x i1> %st{s}.weq)
-  br i1 %st{s}.wall, label %x{s}.wrun, label %xl{s}.head
-x{s}.wrun:
-  store i32 %xc{s}, ptr %tx.p{ag}
-  store i32 %y, ptr %ty.p{ag}
-  store i32 %z, ptr %tz.p{ag}
-  call void {strip}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t{s}.w, i32 %xc{s}, ptr %st{s}.w){ag}
-  br label %x{s}.head
-"#,
-                    splat = splat.join(", ")
-                ),
+                format!(", [ %x{s}.wnext, %x{s}.wrun ]"),
+                format!("  br i1 %xc{s}.done, label %x.exit, label %x{s}.wtry\n{}", strip_attempt(s, &format!("%xc{s}"), lanes, align, &strip, &format!("xl{s}.head"), ag)),
                 format!("[ 0, %x{s}.wtry ], [ 0, %x{s}.wstates ]"),
             )
         }
@@ -126,6 +97,43 @@ xl{s}.exit:
     let _ = writeln!(md, "!{no_unroll} = !{{!\"llvm.loop.unroll.disable\"}}");
     let _ = writeln!(md, "!{scalar} = !{{!\"llvm.loop.vectorize.width\", i32 1}}");
     (code, md)
+}
+
+/// The blocks that run strip `strip` (`k.wstrip.S`, `k.wwarp.S` or `k.wdense.S`) for the
+/// `lanes` threads of the row from x value `x` of state `s`'s x loop, entered at
+/// `x{s}.wtry`: when they fit the row (and `x` and `ntx` are multiples of `align + 1`)
+/// and, in a masked run, are all in state `s`; otherwise it continues at `fallback`. After
+/// the strip, `%x{s}.wnext` (x + lanes) goes back to `x{s}.head` from `x{s}.wrun`.
+pub(super) fn strip_attempt(s: u32, x: &str, lanes: u32, align: u32, strip: &str, fallback: &str, ag: &str) -> String {
+    let splat: Vec<String> = (0..lanes).map(|_| format!("i32 {s}")).collect();
+    format!(
+        r#"x{s}.wtry:
+  %x{s}.wnext = add nuw i32 {x}, {lanes}
+  %x{s}.wfits = icmp ule i32 %x{s}.wnext, %ntx
+  %x{s}.wrow = or i32 {x}, %ntx
+  %x{s}.wmod = and i32 %x{s}.wrow, {align}
+  %x{s}.waligned = icmp eq i32 %x{s}.wmod, 0
+  %x{s}.wok = and i1 %x{s}.wfits, %x{s}.waligned
+  br i1 %x{s}.wok, label %x{s}.wcheck, label %{fallback}
+x{s}.wcheck:
+  %x{s}.w64 = zext i32 {x} to i64
+  %t{s}.w = add i64 %row, %x{s}.w64
+  %st{s}.w = getelementptr i32, ptr %states, i64 %t{s}.w
+  br i1 %check, label %x{s}.wstates, label %x{s}.wrun
+x{s}.wstates:
+  %st{s}.wv = load <{lanes} x i32>, ptr %st{s}.w, align 4{ag}
+  %st{s}.weq = icmp eq <{lanes} x i32> %st{s}.wv, <{splat}>
+  %st{s}.wall = call i1 @llvm.vector.reduce.and.v{lanes}i1(<{lanes} x i1> %st{s}.weq)
+  br i1 %st{s}.wall, label %x{s}.wrun, label %{fallback}
+x{s}.wrun:
+  store i32 {x}, ptr %tx.p{ag}
+  store i32 %y, ptr %ty.p{ag}
+  store i32 %z, ptr %tz.p{ag}
+  call void {strip}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t{s}.w, i32 {x}, ptr %st{s}.w){ag}
+  br label %x{s}.head
+"#,
+        splat = splat.join(", ")
+    )
 }
 
 /// A strip a dense x loop calls for whole chunks: `lanes` threads, a warp's (`warp`:

@@ -124,34 +124,11 @@ x.pre:
         let (wide_in, first) = if wide.contains(&s) {
             let strip = ll_global(&format!("{name}.wstrip.{s}"));
             let lanes = crate::lower::regions::widen::LANES;
-            let splat: Vec<String> = (0..lanes).map(|_| format!("i32 {s}")).collect();
             (
                 format!(", [ %x{s}.wnext, %x{s}.wrun ]"),
                 format!(
-                    r#"  br i1 %x{s}.done, label %x.exit, label %x{s}.try
-x{s}.try:
-  %x{s}.end = add nuw i32 %x{s}, {lanes}
-  %x{s}.full = icmp ule i32 %x{s}.end, %ntx
-  br i1 %x{s}.full, label %x{s}.wcheck, label %x{s}.body
-x{s}.wcheck:
-  %x{s}.w64 = zext i32 %x{s} to i64
-  %t{s}.w = add i64 %row, %x{s}.w64
-  %st{s}.w = getelementptr i32, ptr %states, i64 %t{s}.w
-  br i1 %check, label %x{s}.wstates, label %x{s}.wrun
-x{s}.wstates:
-  %st{s}.wv = load <{lanes} x i32>, ptr %st{s}.w, align 4{ag}
-  %st{s}.weq = icmp eq <{lanes} x i32> %st{s}.wv, <{splat}>
-  %st{s}.wall = call i1 @llvm.vector.reduce.and.v{lanes}i1(<{lanes} x i1> %st{s}.weq)
-  br i1 %st{s}.wall, label %x{s}.wrun, label %x{s}.body
-x{s}.wrun:
-  store i32 %x{s}, ptr %tx.p{ag}
-  store i32 %y, ptr %ty.p{ag}
-  store i32 %z, ptr %tz.p{ag}
-  call void {strip}(ptr %ctx, ptr %params, ptr %save, i64 %n, i64 %t{s}.w, i32 %x{s}, ptr %st{s}.w){ag}
-  %x{s}.wnext = add nuw i32 %x{s}, {lanes}
-  br label %x{s}.head
-"#,
-                    splat = splat.join(", ")
+                    "  br i1 %x{s}.done, label %x.exit, label %x{s}.wtry\n{}",
+                    super::dense::strip_attempt(s, &format!("%x{s}"), lanes, 0, &strip, &format!("x{s}.body"), &ag)
                 ),
             )
         } else {

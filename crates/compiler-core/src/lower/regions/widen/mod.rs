@@ -171,14 +171,7 @@ pub(crate) fn emit(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize,
     let name = crate::lower::ll_global(&format!("{}.wstrip.{state}", f.name));
     let _ = write!(
         out,
-        r#"define internal void {name}(ptr %ctx, ptr %params, ptr %save, i64 %nthreads, i64 %t0, i32 %x0, ptr %states) alwaysinline {{
-entry:
-  %shared = call ptr @__ptx_shared_base(ptr %ctx)
-  %x0.v = insertelement <{LANES} x i32> poison, i32 %x0, i64 0
-  %x0.s = shufflevector <{LANES} x i32> %x0.v, <{LANES} x i32> poison, <{LANES} x i32> zeroinitializer
-  %tid.x = add <{LANES} x i32> %x0.s, {lanes}
-  %all.lanes = icmp eq <{LANES} x i32> zeroinitializer, zeroinitializer
-{allocas}{prelude}{restore}{remat}  br label %iter
+        r#"{function_head}{allocas}{prelude}{restore}{remat}  br label %iter
 iter:
   %k = phi i32 [ 0, %entry ], [ %k.next, %next ]
 {body}  %again.all = call i1 @llvm.vector.reduce.and.v{LANES}i1(<{LANES} x i1> {again})
@@ -194,7 +187,7 @@ done:
   ret void
 }}
 "#,
-        lanes = w.iota("i32", 1),
+        function_head = w.function_head(&name),
         allocas = w.alloca_text(),
         prelude = w.prelude,
         head = w.splat_const(&format!("i32 {state}")),

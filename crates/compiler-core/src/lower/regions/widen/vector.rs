@@ -124,6 +124,25 @@ impl<'a> Wide<'a> {
         format!("<{}>", lanes.join(", "))
     }
 
+    /// The head of a strip function `name` (`void (ptr ctx, ptr params, ptr save, i64
+    /// nthreads, i64 t0, i32 x0, ptr states)`) up to its entry block's own code: the
+    /// shared window, `%lane` (the lane index), `%tid.x` (`x0 + lane`) and `%all.lanes`.
+    pub fn function_head(&self, name: &str) -> String {
+        let n = self.lanes;
+        format!(
+            r#"define internal void {name}(ptr %ctx, ptr %params, ptr %save, i64 %nthreads, i64 %t0, i32 %x0, ptr %states) alwaysinline {{
+entry:
+  %shared = call ptr @__ptx_shared_base(ptr %ctx)
+  %x0.v = insertelement <{n} x i32> poison, i32 %x0, i64 0
+  %x0.s = shufflevector <{n} x i32> %x0.v, <{n} x i32> poison, <{n} x i32> zeroinitializer
+  %lane = add <{n} x i32> zeroinitializer, {iota}
+  %tid.x = add <{n} x i32> %x0.s, %lane
+  %all.lanes = icmp eq <{n} x i32> zeroinitializer, zeroinitializer
+"#,
+            iota = self.iota("i32", 1)
+        )
+    }
+
     /// `<0, 1, ..., N-1> * step` as an `iN` vector constant.
     pub fn iota(&self, ty: &str, step: u64) -> String {
         let v: Vec<String> = (0..u64::from(self.lanes)).map(|l| format!("{ty} {}", l * step)).collect();
@@ -700,20 +719,7 @@ impl<'a> Wide<'a> {
         self.emit(format!("{a0} = extractelement <{lanes} x i64> {a}, i64 0"));
         // Consecutive from lane 0's address for every active lane (lane 0's own address
         // need not be meaningful: inactive lanes are not accessed).
-        let a0s = self.splat(&a0, ScalarType::U(64));
-        let (d, eq, all) = (self.t(), self.t(), self.t());
-        self.emit(format!("{d} = sub <{lanes} x i64> {a}, {a0s}"));
-        self.emit(format!("{eq} = icmp eq <{lanes} x i64> {d}, {}", self.iota("i64", size)));
-        let eq = match self.mask.clone() {
-            Some(m) => {
-                let (off, ok) = (self.t(), self.t());
-                self.emit(format!("{off} = xor <{lanes} x i1> {m}, {}", self.splat_const("i1 true")));
-                self.emit(format!("{ok} = or <{lanes} x i1> {eq}, {off}"));
-                ok
-            }
-            None => eq,
-        };
-        self.emit(format!("{all} = call i1 @llvm.vector.reduce.and.v{lanes}i1(<{lanes} x i1> {eq})"));
+        let all = self.offsets_are(&a, &a0, &self.iota("i64", size));
         let p = self.t();
         let base = match space {
             // Regions run on the host only, where a global address is an offset from one
@@ -734,6 +740,27 @@ impl<'a> Wide<'a> {
         self.emit(format!("{p} = getelementptr i8, ptr {base}, <{lanes} x i64> {a}"));
         self.emit(format!("{p}.0 = getelementptr i8, ptr {base}, i64 {a0}"));
         Ok(Addr { consecutive: all, ptrs: p, lanes: a, first: a0 })
+    }
+
+    /// Whether every active lane's address in `a` (`<N x i64>`) is lane 0's (`a0`) plus
+    /// its element of the constant vector `offsets`.
+    fn offsets_are(&mut self, a: &str, a0: &str, offsets: &str) -> String {
+        let lanes = self.lanes;
+        let a0s = self.splat(a0, ScalarType::U(64));
+        let (d, eq, all) = (self.t(), self.t(), self.t());
+        self.emit(format!("{d} = sub <{lanes} x i64> {a}, {a0s}"));
+        self.emit(format!("{eq} = icmp eq <{lanes} x i64> {d}, {offsets}"));
+        let eq = match self.mask.clone() {
+            Some(m) => {
+                let (off, ok) = (self.t(), self.t());
+                self.emit(format!("{off} = xor <{lanes} x i1> {m}, {}", self.splat_const("i1 true")));
+                self.emit(format!("{ok} = or <{lanes} x i1> {eq}, {off}"));
+                ok
+            }
+            None => eq,
+        };
+        self.emit(format!("{all} = call i1 @llvm.vector.reduce.and.v{lanes}i1(<{lanes} x i1> {eq})"));
+        all
     }
 
     /// The window of a load or store `i` of `size`-byte elements whose lanes' offsets
@@ -758,22 +785,8 @@ impl<'a> Wide<'a> {
     /// Whether the active lanes' shared-memory addresses `addr` follow pattern `idx`
     /// around lane 0's and the window lies in the block's shared memory.
     fn window_check(&mut self, addr: &Addr, min: i64, elems: u32, idx: &[u32], size: u64) -> String {
-        let lanes = self.lanes;
         let offsets: Vec<String> = idx.iter().map(|&k| format!("i64 {}", min + i64::from(k) * size as i64)).collect();
-        let a0s = self.splat(&addr.first, ScalarType::U(64));
-        let (d, eq, all) = (self.t(), self.t(), self.t());
-        self.emit(format!("{d} = sub <{lanes} x i64> {}, {a0s}", addr.lanes));
-        self.emit(format!("{eq} = icmp eq <{lanes} x i64> {d}, <{}>", offsets.join(", ")));
-        let eq = match self.mask.clone() {
-            Some(m) => {
-                let (off, ok) = (self.t(), self.t());
-                self.emit(format!("{off} = xor <{lanes} x i1> {m}, {}", self.splat_const("i1 true")));
-                self.emit(format!("{ok} = or <{lanes} x i1> {eq}, {off}"));
-                ok
-            }
-            None => eq,
-        };
-        self.emit(format!("{all} = call i1 @llvm.vector.reduce.and.v{lanes}i1(<{lanes} x i1> {eq})"));
+        let all = self.offsets_are(&addr.lanes, &addr.first, &format!("<{}>", offsets.join(", ")));
         let (lo, hi, total, t64, in_lo, in_hi, ok, ok2) = (self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t());
         self.emit(format!("{lo} = add i64 {}, {min}", addr.first));
         self.emit(format!("{hi} = add i64 {lo}, {}", u64::from(elems) * size));

@@ -204,21 +204,13 @@ fn emit_strip(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize, warp
     let name = crate::lower::ll_global(&format!("{}.{}.{state}", f.name, if warp.is_some() { "wwarp" } else { "wdense" }));
     let _ = write!(
         out,
-        r#"define internal void {name}(ptr %ctx, ptr %params, ptr %save, i64 %nthreads, i64 %t0, i32 %x0, ptr %states) alwaysinline {{
-entry:
-  %shared = call ptr @__ptx_shared_base(ptr %ctx)
-  %x0.v = insertelement <{lanes} x i32> poison, i32 %x0, i64 0
-  %x0.s = shufflevector <{lanes} x i32> %x0.v, <{lanes} x i32> poison, <{lanes} x i32> zeroinitializer
-  %lane = add <{lanes} x i32> zeroinitializer, {iota}
-  %tid.x = add <{lanes} x i32> %x0.s, %lane
-  %all.lanes = icmp eq <{lanes} x i32> zeroinitializer, zeroinitializer
-  %next = alloca <{lanes} x i32>
+        r#"{head}  %next = alloca <{lanes} x i32>
 {allocas}{prelude}{restore}{body}  %next.states = load <{lanes} x i32>, ptr %next
   store <{lanes} x i32> %next.states, ptr %states, align 4
   ret void
 }}
 "#,
-        iota = w.iota("i32", 1),
+        head = w.function_head(&name),
         allocas = w.alloca_text(),
         prelude = w.prelude,
         body = w.body,
