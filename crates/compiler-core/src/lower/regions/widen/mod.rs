@@ -26,7 +26,7 @@
 use super::RegionPlan;
 use crate::lower::module::ModuleCx;
 use crate::lower::types::{bits, Mods};
-use vector::{compare, Wide};
+use vector::Wide;
 use crate::ptx::ast::*;
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -80,17 +80,13 @@ pub(crate) fn remat_supported(code: &[Instruction], regs: &HashMap<String, Scala
     code.iter().all(|i| i.guard.is_none() && instruction_supported(i, regs, true))
 }
 
-/// Register operands of a supported instruction must be scalar registers of 32 or 64
-/// bits (or predicates) whose width is the instruction's.
+/// Whether `i` can be in a wide strip (`remat`: in the code its head runs to recompute
+/// registers): a form of the vector emitter (`vector::form_supported`), register
+/// operands of 32 or 64 bits (or predicates), addresses in 64-bit registers, weak global
+/// or generic loads and stores.
 fn instruction_supported(i: &Instruction, regs: &HashMap<String, ScalarType>, remat: bool) -> bool {
     let m = Mods::new(&i.modifiers);
-    let Some(&ty) = m.types.first() else { return false };
     let word = |t: ScalarType| matches!(bits(t), 32 | 64) || t == ScalarType::Pred;
-    if !m.types.iter().all(|&t| word(t) && !matches!(t, ScalarType::F16x2 | ScalarType::BF16x2)) {
-        return false;
-    }
-    let int = matches!(ty, ScalarType::B(_) | ScalarType::U(_) | ScalarType::S(_));
-    let float = matches!(ty, ScalarType::F32 | ScalarType::F64);
     let only = |allowed: &[&str]| m.flags.iter().all(|f| allowed.contains(f));
     let operands_ok = i.operands.iter().all(|o| match o {
         Operand::Ident { name, component } => match regs.get(name) {
@@ -105,27 +101,14 @@ fn instruction_supported(i: &Instruction, regs: &HashMap<String, ScalarType>, re
     if !operands_ok {
         return false;
     }
-    match i.opcode.as_str() {
-        "mov" => i.operands.len() == 2 && only(&[]),
-        "add" | "sub" => (int && only(&[])) || (float && only(&[".rn"])),
-        "mul" => (int && (only(&[".lo"]) || (only(&[".wide"]) && bits(ty) == 32))) || (float && only(&[".rn"])),
-        "mad" => int && (only(&[".lo"]) || (only(&[".wide"]) && bits(ty) == 32)),
-        "fma" => float && only(&[".rn"]) && m.has(".rn"),
-        "and" | "or" | "xor" | "not" => (int || ty == ScalarType::Pred) && only(&[]),
-        "neg" => (int || float) && only(&[]),
-        "shl" | "shr" => int && only(&[]),
-        "min" | "max" => int && only(&[]),
-        "setp" => i.operands.len() == 3 && m.flags.len() == 1 && compare(m.flags[0], ty).is_some(),
-        "selp" => i.operands.len() == 4 && only(&[]),
-        "cvt" => m.types.len() == 2 && m.types.iter().all(|t| matches!(t, ScalarType::B(_) | ScalarType::U(_) | ScalarType::S(_))) && only(&[]),
-        "cvta" => ty == ScalarType::U(64) && (only(&[".to", ".global"]) && m.has(".global")),
-        "ld" | "st" => {
-            let value_ok = matches!(i.operands.get(if i.opcode == "ld" { 0 } else { 1 }), Some(Operand::Ident { .. } | Operand::Imm(_)));
-            let param = remat && i.opcode == "ld" && m.space() == Some(StateSpace::Param) && only(&[".param"]);
-            value_ok && ty != ScalarType::Pred && (param || only(WEAK_HINTS))
-        }
-        _ => false,
-    }
+    // The forms the vector emitter has; a wide strip's loads and stores are weak global
+    // or generic ones (and `ld.param` where the head recomputes registers).
+    let memory_ok = match i.opcode.as_str() {
+        "ld" if remat && m.space() == Some(StateSpace::Param) => true,
+        "ld" | "st" => only(WEAK_HINTS),
+        _ => true,
+    };
+    memory_ok && vector::form_supported(i, false)
 }
 
 /// Emits `k.wstrip.S` for the lockstep head `state` of kernel `f` (see the module docs):

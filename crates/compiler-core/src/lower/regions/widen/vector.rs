@@ -72,6 +72,44 @@ fn ok_at(mode: &str, lane: i64, b: i64, c: i64, top: i64) -> bool {
     }
 }
 
+/// Whether [`Wide::instruction`] has instruction `i`'s form (opcode, types, modifiers):
+/// 32- and 64-bit integer and float arithmetic, comparisons and integer conversions,
+/// weak loads and stores of global, shared, generic (and parameter) memory, and with
+/// `warp` the shuffles. Anything else makes the strip fail, and its state keeps the
+/// per-thread path.
+pub(super) fn form_supported(i: &Instruction, warp: bool) -> bool {
+    let m = Mods::new(&i.modifiers);
+    let Some(&ty) = m.types.first() else { return false };
+    let word = |t: ScalarType| matches!(t, ScalarType::B(32 | 64) | ScalarType::U(32 | 64) | ScalarType::S(32 | 64) | ScalarType::F32 | ScalarType::F64 | ScalarType::Pred);
+    if !m.types.iter().all(|&t| word(t)) {
+        return false;
+    }
+    let int = matches!(ty, ScalarType::B(_) | ScalarType::U(_) | ScalarType::S(_));
+    let float = matches!(ty, ScalarType::F32 | ScalarType::F64);
+    let only = |allowed: &[&str]| m.flags.iter().all(|f| allowed.contains(f));
+    const ACCESS: &[&str] = &[".global", ".shared", ".shared::cta", ".param", ".nc", ".ca", ".cg", ".cs", ".lu"];
+    let n = i.operands.len();
+    match i.opcode.as_str() {
+        "mov" => n == 2 && only(&[]),
+        "add" | "sub" => n == 3 && ((int && only(&[])) || (float && only(&[".rn"]))),
+        "mul" => n == 3 && ((int && (only(&[".lo"]) || (only(&[".wide"]) && bits(ty) == 32))) || (float && only(&[".rn"]))),
+        "mad" => n == 4 && int && (only(&[".lo"]) || (only(&[".wide"]) && bits(ty) == 32)),
+        "fma" => n == 4 && float && only(&[".rn"]) && m.has(".rn"),
+        "and" | "or" | "xor" => n == 3 && (int || ty == ScalarType::Pred) && only(&[]),
+        "not" => n == 2 && (int || ty == ScalarType::Pred) && only(&[]),
+        "neg" => n == 2 && (int || float) && only(&[]),
+        "shl" | "shr" | "min" | "max" => n == 3 && int && only(&[]),
+        "setp" => n == 3 && m.flags.len() == 1 && compare(m.flags[0], ty).is_some(),
+        "selp" => n == 4 && only(&[]),
+        "cvt" => n == 2 && m.types.len() == 2 && m.types.iter().all(|t| matches!(t, ScalarType::B(_) | ScalarType::U(_) | ScalarType::S(_))) && only(&[]),
+        "cvta" => n == 2 && ty == ScalarType::U(64) && only(&[".to", ".global"]) && m.has(".global"),
+        "ld" => n == 2 && ty != ScalarType::Pred && only(ACCESS) && matches!(i.operands[0], Operand::Ident { component: None, .. }),
+        "st" => n == 2 && ty != ScalarType::Pred && only(ACCESS) && m.space() != Some(StateSpace::Param) && matches!(i.operands[1], Operand::Ident { .. } | Operand::Imm(_)),
+        "shfl" => warp && n == 5 && ty == ScalarType::B(32) && only(&[".sync", ".up", ".down", ".bfly", ".idx"]) && m.flags.len() == 2,
+        _ => false,
+    }
+}
+
 /// The element suffix LLVM's overloaded intrinsics use for `ty`'s storage.
 pub(super) fn llvm_elem(ty: ScalarType) -> String {
     match ty {
@@ -338,8 +376,12 @@ entry:
         }
     }
 
-    /// Emit PTX instruction `i` (unguarded; `bra` is the caller's).
+    /// Emit PTX instruction `i` (unguarded; `bra` is the caller's), or fail for a form the
+    /// emitter lacks ([`form_supported`]).
     pub fn instruction(&mut self, i: &Instruction) -> W<()> {
+        if !form_supported(i, self.warp) {
+            return Err(format!("{} {:?} has no vector form", i.opcode, i.modifiers));
+        }
         let m = Mods::new(&i.modifiers);
         let ty = *m.types.first().ok_or("no type")?;
         let ops = &i.operands;
