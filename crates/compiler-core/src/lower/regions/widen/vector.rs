@@ -735,33 +735,59 @@ entry:
     fn addresses(&mut self, op: &Operand, space: Option<StateSpace>, size: u64) -> W<Addr> {
         let lanes = self.lanes;
         let Operand::Address { base: AddressBase::Ident(r), offset } = op else { return Err("address form".into()) };
-        let a = match self.regs.get(r).copied() {
-            Some(t) if bits(t) == 64 => self.read(&Operand::Ident { name: r.clone(), component: None }, ScalarType::U(64))?,
-            // A 32-bit shared-window address (zero-extended, as the scalar path does).
+        // A 32-bit shared-window address is zero-extended, as the scalar path does; its
+        // checks run on the 32-bit lanes (half the vector work), exact because a window is
+        // also checked to lie in the block's shared memory, where nothing wraps.
+        let narrow = match self.regs.get(r).copied() {
             Some(t) if bits(t) == 32 && space == Some(StateSpace::Shared) => {
                 let v = self.read(&Operand::Ident { name: r.clone(), component: None }, ScalarType::U(32))?;
-                let z = self.t();
+                let v = if *offset != 0 {
+                    let t = self.t();
+                    self.emit(format!("{t} = add <{lanes} x i32> {v}, {}", self.splat_const(&format!("i32 {offset}"))));
+                    t
+                } else {
+                    v
+                };
+                let v0 = self.t();
+                self.emit(format!("{v0} = extractelement <{lanes} x i32> {v}, i64 0"));
+                Some((v, v0))
+            }
+            _ => None,
+        };
+        let (a, a0) = match &narrow {
+            Some((v, v0)) => {
+                let (z, z0) = (self.t(), self.t());
                 self.emit(format!("{z} = zext <{lanes} x i32> {v} to <{lanes} x i64>"));
-                z
+                self.emit(format!("{z0} = zext i32 {v0} to i64"));
+                (z, z0)
             }
-            Some(_) => return Err(format!("address register {r}")),
             None => {
-                let s = self.symbol_address(r, 0)?;
-                self.splat(&s, ScalarType::U(64))
+                let a = match self.regs.get(r).copied() {
+                    Some(t) if bits(t) == 64 => self.read(&Operand::Ident { name: r.clone(), component: None }, ScalarType::U(64))?,
+                    Some(_) => return Err(format!("address register {r}")),
+                    None => {
+                        let s = self.symbol_address(r, 0)?;
+                        self.splat(&s, ScalarType::U(64))
+                    }
+                };
+                let a = if *offset != 0 {
+                    let t = self.t();
+                    self.emit(format!("{t} = add <{lanes} x i64> {a}, {}", self.splat_const(&format!("i64 {offset}"))));
+                    t
+                } else {
+                    a
+                };
+                let a0 = self.t();
+                self.emit(format!("{a0} = extractelement <{lanes} x i64> {a}, i64 0"));
+                (a, a0)
             }
         };
-        let a = if *offset != 0 {
-            let t = self.t();
-            self.emit(format!("{t} = add <{lanes} x i64> {a}, {}", self.splat_const(&format!("i64 {offset}"))));
-            t
-        } else {
-            a
-        };
-        let a0 = self.t();
-        self.emit(format!("{a0} = extractelement <{lanes} x i64> {a}, i64 0"));
         // Consecutive from lane 0's address for every active lane (lane 0's own address
         // need not be meaningful: inactive lanes are not accessed).
-        let all = self.offsets_are(&a, &a0, &self.iota("i64", size));
+        let all = match &narrow {
+            Some((v, v0)) => self.offsets_are(v, v0, "i32", &self.iota("i32", size)),
+            None => self.offsets_are(&a, &a0, "i64", &self.iota("i64", size)),
+        };
         let p = self.t();
         let base = match space {
             // Regions run on the host only, where a global address is an offset from one
@@ -775,23 +801,23 @@ entry:
             None => {
                 self.emit(format!("{p} = inttoptr <{lanes} x i64> {a} to <{lanes} x ptr>"));
                 self.emit(format!("{p}.0 = inttoptr i64 {a0} to ptr"));
-                return Ok(Addr { consecutive: all, ptrs: p, lanes: a, first: a0 });
+                return Ok(Addr { consecutive: all, ptrs: p, lanes: a, first: a0, narrow });
             }
             Some(s) => return Err(format!("{s:?} memory")),
         };
         self.emit(format!("{p} = getelementptr i8, ptr {base}, <{lanes} x i64> {a}"));
         self.emit(format!("{p}.0 = getelementptr i8, ptr {base}, i64 {a0}"));
-        Ok(Addr { consecutive: all, ptrs: p, lanes: a, first: a0 })
+        Ok(Addr { consecutive: all, ptrs: p, lanes: a, first: a0, narrow })
     }
 
-    /// Whether every active lane's address in `a` (`<N x i64>`) is lane 0's (`a0`) plus
+    /// Whether every active lane's address in `a` (`<N x elem>`) is lane 0's (`a0`) plus
     /// its element of the constant vector `offsets`.
-    fn offsets_are(&mut self, a: &str, a0: &str, offsets: &str) -> String {
+    fn offsets_are(&mut self, a: &str, a0: &str, elem: &str, offsets: &str) -> String {
         let lanes = self.lanes;
-        let a0s = self.splat(a0, ScalarType::U(64));
+        let a0s = self.splat(a0, if elem == "i32" { ScalarType::U(32) } else { ScalarType::U(64) });
         let (d, eq, all) = (self.t(), self.t(), self.t());
-        self.emit(format!("{d} = sub <{lanes} x i64> {a}, {a0s}"));
-        self.emit(format!("{eq} = icmp eq <{lanes} x i64> {d}, {offsets}"));
+        self.emit(format!("{d} = sub <{lanes} x {elem}> {a}, {a0s}"));
+        self.emit(format!("{eq} = icmp eq <{lanes} x {elem}> {d}, {offsets}"));
         let eq = match self.mask.clone() {
             Some(m) => {
                 let (off, ok) = (self.t(), self.t());
@@ -827,8 +853,16 @@ entry:
     /// Whether the active lanes' shared-memory addresses `addr` follow pattern `idx`
     /// around lane 0's and the window lies in the block's shared memory.
     fn window_check(&mut self, addr: &Addr, min: i64, elems: u32, idx: &[u32], size: u64) -> String {
-        let offsets: Vec<String> = idx.iter().map(|&k| format!("i64 {}", min + i64::from(k) * size as i64)).collect();
-        let all = self.offsets_are(&addr.lanes, &addr.first, &format!("<{}>", offsets.join(", ")));
+        let all = match &addr.narrow {
+            Some((v, v0)) => {
+                let offsets: Vec<String> = idx.iter().map(|&k| format!("i32 {}", min + i64::from(k) * size as i64)).collect();
+                self.offsets_are(v, v0, "i32", &format!("<{}>", offsets.join(", ")))
+            }
+            None => {
+                let offsets: Vec<String> = idx.iter().map(|&k| format!("i64 {}", min + i64::from(k) * size as i64)).collect();
+                self.offsets_are(&addr.lanes, &addr.first, "i64", &format!("<{}>", offsets.join(", ")))
+            }
+        };
         let (lo, hi, total, t64, in_lo, in_hi, ok, ok2) = (self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t());
         self.emit(format!("{lo} = add i64 {}, {min}", addr.first));
         self.emit(format!("{hi} = add i64 {lo}, {}", u64::from(elems) * size));
@@ -852,4 +886,6 @@ struct Addr {
     lanes: String,
     /// Lane 0's address (i64).
     first: String,
+    /// For a 32-bit shared-memory address: the lanes' 32-bit addresses and lane 0's.
+    narrow: Option<(String, String)>,
 }
