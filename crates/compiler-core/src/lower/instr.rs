@@ -1017,43 +1017,16 @@ impl FnLowerer<'_> {
     /// The comparison of `setp`/`set`/`slct` as an i1 (PTX ISA 9.7.3.* "Comparison").
     pub(crate) fn compare(&mut self, cmp: &str, ty: ScalarType, a: &str, b: &str) -> R<String> {
         let t = self.t();
-        if is_float(ty) {
+        let float = is_float(ty);
+        let Some(p) = comparison(cmp, float, is_signed(ty)) else {
+            let kind = if float { "float" } else { "integer" };
+            return Err(self.err(format!("unknown {kind} comparison '{cmp}'")));
+        };
+        if float {
             let (a, b) = (self.as_value(a, ty), self.as_value(b, ty));
-            let vt = value(ty);
-            let p = match cmp {
-                "eq" => "oeq",
-                "ne" => "one",
-                "lt" => "olt",
-                "le" => "ole",
-                "gt" => "ogt",
-                "ge" => "oge",
-                "equ" => "ueq",
-                "neu" => "une",
-                "ltu" => "ult",
-                "leu" => "ule",
-                "gtu" => "ugt",
-                "geu" => "uge",
-                "num" => "ord",
-                "nan" => "uno",
-                _ => return Err(self.err(format!("unknown float comparison '{cmp}'"))),
-            };
-            self.emit(format!("{t} = fcmp {p} {vt} {a}, {b}"));
+            self.emit(format!("{t} = {p} {} {a}, {b}", value(ty)));
         } else {
-            let s = is_signed(ty);
-            let p = match cmp {
-                "eq" => "eq",
-                "ne" => "ne",
-                "lt" => if s { "slt" } else { "ult" },
-                "le" => if s { "sle" } else { "ule" },
-                "gt" => if s { "sgt" } else { "ugt" },
-                "ge" => if s { "sge" } else { "uge" },
-                "lo" => "ult",
-                "ls" => "ule",
-                "hi" => "ugt",
-                "hs" => "uge",
-                _ => return Err(self.err(format!("unknown integer comparison '{cmp}'"))),
-            };
-            self.emit(format!("{t} = icmp {p} {} {a}, {b}", storage(ty)));
+            self.emit(format!("{t} = {p} {} {a}, {b}", storage(ty)));
         }
         Ok(t)
     }
@@ -1237,6 +1210,45 @@ impl FnLowerer<'_> {
 }
 
 /// The suffix LLVM's overloaded intrinsics use for a type (`f32`, `f64`, `f16`, `v2f16`).
+/// The LLVM comparison (`fcmp oeq`, `icmp slt`...) of PTX comparison operator `cmp`
+/// (without its dot) on float or (signed) integer operands (PTX ISA 9.7.3.1, 9.7.4.1:
+/// float operators without a `u` are ordered; `lo`/`ls`/`hi`/`hs` are unsigned).
+pub(crate) fn comparison(cmp: &str, float: bool, signed: bool) -> Option<&'static str> {
+    Some(if float {
+        match cmp {
+            "eq" => "fcmp oeq",
+            "ne" => "fcmp one",
+            "lt" => "fcmp olt",
+            "le" => "fcmp ole",
+            "gt" => "fcmp ogt",
+            "ge" => "fcmp oge",
+            "equ" => "fcmp ueq",
+            "neu" => "fcmp une",
+            "ltu" => "fcmp ult",
+            "leu" => "fcmp ule",
+            "gtu" => "fcmp ugt",
+            "geu" => "fcmp uge",
+            "num" => "fcmp ord",
+            "nan" => "fcmp uno",
+            _ => return None,
+        }
+    } else {
+        match cmp {
+            "eq" => "icmp eq",
+            "ne" => "icmp ne",
+            "lt" if signed => "icmp slt",
+            "le" if signed => "icmp sle",
+            "gt" if signed => "icmp sgt",
+            "ge" if signed => "icmp sge",
+            "lt" | "lo" => "icmp ult",
+            "le" | "ls" => "icmp ule",
+            "gt" | "hi" => "icmp ugt",
+            "ge" | "hs" => "icmp uge",
+            _ => return None,
+        }
+    })
+}
+
 pub(crate) fn llvm_suffix(ty: &str) -> String {
     match ty {
         "float" => "f32".into(),

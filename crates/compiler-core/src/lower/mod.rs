@@ -120,10 +120,10 @@ pub struct RegionMeta {
     /// States that resume after a wide strip's loop (`regions::widen`): each thread runs
     /// one once, so they get no per-state loop of their own.
     pub loop_exit_states: Vec<u32>,
-    /// States with a warp strip `k.wwarp.S` (`regions::widen::warp`), which the host's
+    /// States with a warp strip `k.wwarp.S` (`regions::widen`, `region.rs`), which the host's
     /// dense loops run for whole warps all in that state.
     pub warp_strips: Vec<u32>,
-    /// States of a dense kernel with a dense strip `k.wdense.S` (`regions::widen::warp`),
+    /// States of a dense kernel with a dense strip `k.wdense.S` (`regions::widen`, `region.rs`),
     /// which its dense loops run for chunks of `DENSE_LANES` threads all in that state.
     pub dense_strips: Vec<u32>,
 }

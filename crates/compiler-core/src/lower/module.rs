@@ -2,6 +2,7 @@
 //! then the target's part: kernel entry wrappers and the definitions of the neutral
 //! intrinsics the module uses (see `intrinsics`).
 
+use super::regions::widen::Strip;
 use super::func::lower_function;
 use super::types::{f64_const, size_of};
 use super::{GlobalMeta, KernelMeta, LowerOptions, LoweredModule};
@@ -243,34 +244,7 @@ fn lower_impl(
                 for state in 0..=plan.live_after.len() {
                     first = first.or(super::func::lower_function_mode(&cx, f, text, Some((plan.clone(), state)))?);
                 }
-                // Wide strips are an optimization: one that does not emit is left out,
-                // and the module's budget decides which of the others are used.
-                let mut strips = Vec::new();
-                let mut states: Vec<&usize> = plan.wide.keys().collect();
-                states.sort();
-                for &state in states {
-                    let mut strip = String::new();
-                    if super::regions::widen::emit(&cx, f, plan, state, &plan.wide[&state], &mut strip).is_ok() {
-                        strips.push((Strip::Wide(state as u32), strip));
-                    }
-                }
-                // Dense strips for kernels that may get dense loops (kept if they do).
-                if plan.exchange.is_none() && plan.wide.is_empty() && super::regions::widen::enabled() && super::regions::dense::straight_line(f, 0) {
-                    for state in 0..=plan.live_after.len() {
-                        let mut strip = String::new();
-                        if super::regions::widen::warp::emit_dense(&cx, f, plan, state, &mut strip).is_ok() {
-                            strips.push((Strip::Dense(state as u32), strip));
-                        }
-                    }
-                }
-                if plan.exchange.is_some() && super::regions::widen::enabled() {
-                    for state in 0..=plan.live_after.len() {
-                        let mut strip = String::new();
-                        if super::regions::widen::warp::emit(&cx, f, plan, state, &mut strip).is_ok() {
-                            strips.push((Strip::Warp(state as u32), strip));
-                        }
-                    }
-                }
+                let strips = super::regions::widen::strips(&cx, f, plan);
                 Ok(first.map(|mut m| {
                     m.regions = Some(super::regions::meta(plan));
                     (m, strips)
@@ -345,15 +319,7 @@ type LoweredBody = (String, KernelLowering);
 /// the module's budget may leave out (`regions::widen`).
 type KernelLowering = Result<Option<(KernelMeta, Vec<(Strip, String)>)>, Vec<Diagnostic>>;
 
-/// A vector version of one resume point of a region kernel (`regions::widen`).
-enum Strip {
-    /// A lockstep head's wide strip `k.wstrip.S`.
-    Wide(u32),
-    /// A warp strip `k.wwarp.S`.
-    Warp(u32),
-    /// A dense strip `k.wdense.S`.
-    Dense(u32),
-}
+
 
 /// Statements a module needs before its bodies are lowered on several threads: below
 /// this, starting threads costs more than it saves.

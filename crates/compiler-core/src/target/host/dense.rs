@@ -36,10 +36,10 @@ pub(super) const IDS_PER_STATE: u64 = 4;
 /// `ids` the first of [`IDS_PER_STATE`] free metadata numbers. Returns the code and the
 /// metadata definitions (top level, after the function).
 ///
-/// With `warp` (lanes per warp), state `s` has a warp strip (`lower::regions::widen::warp`):
+/// With `warp` (lanes per warp), state `s` has a warp strip (`lower::regions::widen`, `region.rs`):
 /// a chunk that starts a warp lying in one row (`x` and `ntx` multiples of the warp) runs
 /// the whole warp through `k.wwarp.S` when its lanes are all in state `s`.
-/// A dense strip (`lower::regions::widen::warp::emit_dense`) runs any [`DENSE_LANES`]
+/// A dense strip (`lower::regions::widen`, `region.rs`) runs any `DENSE_LANES`
 /// threads of a row in the same way.
 pub(super) fn dense_x_loops(name: &str, s: u32, ag: &str, group_list: u64, ids: u64, strip: Option<StripCall>) -> (String, String) {
     let body = ll_global(&format!("{name}.rbody.{s}"));

@@ -107,7 +107,7 @@ x.pre:
         let strip = if warp.contains(&s) {
             Some(super::dense::StripCall { lanes: warp_size, warp: true })
         } else if strips.dense.contains(&s) {
-            Some(super::dense::StripCall { lanes: crate::lower::regions::widen::warp::DENSE_LANES, warp: false })
+            Some(super::dense::StripCall { lanes: crate::lower::regions::widen::DENSE_LANES, warp: false })
         } else {
             None
         };

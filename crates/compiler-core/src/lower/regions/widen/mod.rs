@@ -32,8 +32,9 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 mod pattern;
+mod region;
 mod vector;
-pub(crate) mod warp;
+pub use region::DENSE_LANES;
 
 /// Threads per wide strip. 16 lanes of 32 bits read a whole cache line per load (two of
 /// the 256-bit vectors the host target prefers); the tree sum benchmark ran about 6%
@@ -44,6 +45,49 @@ pub const LANES: u32 = 16;
 /// are, `dense`): each costs about 7 ms of compile time on the 2-core test machine,
 /// and `template_heavy.ptx` (120 eligible loops) compiled 17% slower with all of them.
 pub const WIDE_STRIPS_PER_MODULE: u32 = 16;
+
+/// A strip of one resume point of a region kernel.
+pub(crate) enum Strip {
+    /// A lockstep head's wide strip `k.wstrip.S`.
+    Wide(u32),
+    /// A warp strip `k.wwarp.S` (`region`).
+    Warp(u32),
+    /// A dense strip `k.wdense.S` (`region`).
+    Dense(u32),
+}
+
+/// The strips kernel `f` (planned as `plan`) can have, with their IR: wide strips for
+/// its lockstep heads; warp strips where it splits warp collectives; dense strips when
+/// it may get dense loops (no lockstep loops or collectives, straight-line, no per-state
+/// loops of its own). A strip that does not emit is left out. The module's budgets
+/// decide which are used (`lower::module`).
+pub(crate) fn strips(cx: &ModuleCx, f: &Function, plan: &RegionPlan) -> Vec<(Strip, String)> {
+    let mut out = Vec::new();
+    if !enabled() {
+        return out;
+    }
+    let mut heads: Vec<&usize> = plan.wide.keys().collect();
+    heads.sort();
+    for &state in heads {
+        let mut strip = String::new();
+        if emit(cx, f, plan, state, &plan.wide[&state], &mut strip).is_ok() {
+            out.push((Strip::Wide(state as u32), strip));
+        }
+    }
+    let warp = plan.exchange.is_some();
+    let dense = !warp && plan.wide.is_empty() && !crate::target::host::has_own_loop(&super::meta(plan), 0) && super::dense::straight_line(f, 0);
+    if !(warp || dense) {
+        return out;
+    }
+    let Some(code) = region::KernelCode::new(f, plan) else { return out };
+    for state in 0..=plan.live_after.len() {
+        let strip = region::emit(cx, f, plan, &code, state, warp.then_some(plan.warp_size));
+        if let Ok(text) = strip {
+            out.push((if warp { Strip::Warp(state as u32) } else { Strip::Dense(state as u32) }, text));
+        }
+    }
+    out
+}
 
 /// Whether lockstep loops get wide strips: on unless `PTX_WIDE_STRIPS=0` (for
 /// measurements against the scalar path).

@@ -1,7 +1,7 @@
 //! Compile-time guesses of how a strip's lanes spread their addresses.
 //!
 //! A bitonic sort's compare-exchange at stride 1, 2 or 4 reads `s[2t - (t & (stride -
-//! 1))]`: within a chunk of 16 threads the addresses are no run, but their offsets from
+//! 1))]`: within a strip's chunk of threads the addresses are no run, but their offsets from
 //! lane 0's are the same constants for every chunk. Where an access's offsets come out
 //! the same for several sample chunks (lanes' thread indices at different places in the
 //! block, different block indices and parameters), the strip emitter guesses that
@@ -14,7 +14,6 @@
 //! it does not model (loads, floats, registers restored from the save area) is unknown,
 //! and so is every address computed from it.
 
-use super::super::Item;
 use crate::lower::module::{ModuleCx, Symbol};
 use crate::lower::types::{bits, Mods};
 use crate::ptx::ast::*;
@@ -26,35 +25,36 @@ const SAMPLES: &[(u64, u64, u64, u64)] = &[(0, 0, 512, 1), (16, 3, 512, 2), (64,
 /// Per-lane values of one register (`None`: unknown).
 type Lanes = Vec<Option<u64>>;
 
-/// The guessed byte offsets from lane 0's address of every load and store in `code`
-/// (by the instruction's address) that all samples agree on, for `lanes` consecutive
-/// threads of a row; `remat` runs first (the registers a resume point recomputes).
-pub(super) fn address_patterns(cx: &ModuleCx, params: &HashMap<&str, u64>, remat: &[Instruction], code: &[&Instruction], lanes: u32) -> HashMap<usize, Vec<i64>> {
-    let mut agreed: HashMap<usize, Option<Vec<i64>>> = HashMap::new();
-    for &(x0, ctaid, ntid, seed) in SAMPLES {
-        let mut e = Eval { cx, params, regs: HashMap::new(), lanes: lanes as usize, x0, ctaid, ntid, seed };
-        for i in remat.iter().chain(code.iter().copied()) {
-            if let Some(offsets) = e.step(i) {
-                let key = i as *const Instruction as usize;
-                let entry = agreed.entry(key).or_insert_with(|| offsets.clone());
-                if entry.as_ref() != offsets.as_ref() {
-                    *entry = None;
-                }
-            }
-        }
+/// What the evaluation reads besides registers: the module's symbols and the kernel's
+/// parameter offsets.
+pub(super) struct Known<'a> {
+    pub cx: &'a ModuleCx<'a>,
+    pub params: &'a HashMap<&'a str, u64>,
+}
+
+/// The sample chunks' evaluations of one strip, stepped along with its emission.
+pub(super) struct Guesser {
+    samples: Vec<Eval>,
+}
+
+impl Guesser {
+    /// Evaluations of `lanes` consecutive threads of a row for every sample.
+    pub fn new(lanes: u32) -> Guesser {
+        let samples = SAMPLES.iter().map(|&(x0, ctaid, ntid, seed)| Eval { regs: HashMap::new(), lanes: lanes as usize, x0, ctaid, ntid, seed }).collect();
+        Guesser { samples }
     }
-    agreed.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect()
+
+    /// Evaluates `i` in every sample; for a load or store whose lanes' byte offsets from
+    /// lane 0's address all samples agree on, those offsets.
+    pub fn step(&mut self, k: &Known, i: &Instruction) -> Option<Vec<i64>> {
+        // Every sample steps, whatever the first one found.
+        let seen: Vec<Option<Option<Vec<i64>>>> = self.samples.iter_mut().map(|e| e.step(k, i)).collect();
+        let first = seen.first()?.clone()??;
+        seen.iter().all(|o| o.as_ref().and_then(|x| x.as_ref()) == Some(&first)).then_some(first)
+    }
 }
 
-/// The straight-line instructions of `items` from `start` on, in order (branches are
-/// followed by evaluating both sides, which only matters for registers written on one).
-pub(super) fn instructions<'a>(items: &[Item<'a>], start: usize) -> Vec<&'a Instruction> {
-    items[start.min(items.len())..].iter().filter_map(|it| if let Item::Instr(i) = it { Some(*i) } else { None }).collect()
-}
-
-struct Eval<'a> {
-    cx: &'a ModuleCx<'a>,
-    params: &'a HashMap<&'a str, u64>,
+struct Eval {
     regs: HashMap<String, Lanes>,
     lanes: usize,
     x0: u64,
@@ -63,7 +63,7 @@ struct Eval<'a> {
     seed: u64,
 }
 
-impl Eval<'_> {
+impl Eval {
     fn mask(ty: ScalarType) -> u64 {
         match bits(ty) {
             64 => u64::MAX,
@@ -76,7 +76,7 @@ impl Eval<'_> {
     }
 
     /// Operand `op` as per-lane values of type `ty` (masked to its width).
-    fn value(&self, op: &Operand, ty: ScalarType) -> Lanes {
+    fn value(&self, k: &Known, op: &Operand, ty: ScalarType) -> Lanes {
         let m = Self::mask(ty);
         let v = match op {
             Operand::Imm(Immediate::Int(v)) => self.uniform(Some(*v as u64)),
@@ -90,14 +90,14 @@ impl Eval<'_> {
                 ("%laneid", None) => (0..self.lanes as u64).map(|l| Some((self.x0 + l) & 31)).collect(),
                 (n, None) => match self.regs.get(n) {
                     Some(v) => v.clone(),
-                    None => match self.cx.symbols.get(n) {
+                    None => match k.cx.symbols.get(n) {
                         Some(Symbol::Shared { offset }) => self.uniform(Some(*offset)),
                         _ => self.uniform(None),
                     },
                 },
                 _ => self.uniform(None),
             },
-            Operand::SymbolOffset { symbol, offset } => match self.cx.symbols.get(symbol) {
+            Operand::SymbolOffset { symbol, offset } => match k.cx.symbols.get(symbol) {
                 Some(Symbol::Shared { offset: base }) => self.uniform(Some(base.wrapping_add(*offset as u64))),
                 _ => self.uniform(None),
             },
@@ -123,8 +123,9 @@ impl Eval<'_> {
         }
     }
 
-    /// Evaluate `i`; for a load or store, its lanes' offsets from lane 0's address.
-    fn step(&mut self, i: &Instruction) -> Option<Option<Vec<i64>>> {
+    /// Evaluate `i`; for a load or store, its lanes' offsets from lane 0's address
+    /// (`Some(None)`: unknown).
+    fn step(&mut self, k: &Known, i: &Instruction) -> Option<Option<Vec<i64>>> {
         let m = Mods::new(&i.modifiers);
         let Some(&ty) = m.types.first() else {
             self.forget(i);
@@ -146,7 +147,7 @@ impl Eval<'_> {
                 if i.opcode == "ld" {
                     if m.space() == Some(StateSpace::Param) {
                         if let Some(Operand::Address { base: AddressBase::Ident(p), offset }) = addr {
-                            if let Some(off) = self.params.get(p.as_str()) {
+                            if let Some(off) = k.params.get(p.as_str()) {
                                 let v = Some((self.seed << 24) + (off + *offset as u64) * 4096);
                                 let u = self.uniform(v);
                                 self.set(&ops[0], u, ty);
@@ -157,18 +158,18 @@ impl Eval<'_> {
                     self.forget(i);
                 }
                 let Some(Operand::Address { base: AddressBase::Ident(r), offset }) = addr else { return Some(None) };
-                let base = self.value(&Operand::Ident { name: r.clone(), component: None }, ScalarType::U(64));
+                let base = self.value(k, &Operand::Ident { name: r.clone(), component: None }, ScalarType::U(64));
                 let a: Option<Vec<u64>> = base.iter().map(|x| x.map(|x| x.wrapping_add(*offset as u64))).collect();
                 Some(a.map(|a| a.iter().map(|&x| x.wrapping_sub(a[0]) as i64).collect()))
             }
             "mov" | "cvta" if ops.len() == 2 => {
-                let v = self.value(&ops[1], ty);
+                let v = self.value(k, &ops[1], ty);
                 self.set(&ops[0], v, ty);
                 None
             }
             "add" | "sub" | "and" | "or" | "xor" | "min" | "max" | "shl" | "shr" if int && ops.len() == 3 => {
-                let a = self.value(&ops[1], ty);
-                let b = self.value(&ops[2], if matches!(i.opcode.as_str(), "shl" | "shr") { ScalarType::U(32) } else { ty });
+                let a = self.value(k, &ops[1], ty);
+                let b = self.value(k, &ops[2], if matches!(i.opcode.as_str(), "shl" | "shr") { ScalarType::U(32) } else { ty });
                 let n = u64::from(bits(ty));
                 let signed = matches!(ty, ScalarType::S(_));
                 let f: Box<dyn Fn(u64, u64) -> u64> = match i.opcode.as_str() {
@@ -191,12 +192,12 @@ impl Eval<'_> {
             }
             "mul" | "mad" if int && (m.has(".lo") || m.has(".wide")) => {
                 let wide = m.has(".wide");
-                let (a, b) = (self.value(&ops[1], ty), self.value(&ops[2], ty));
+                let (a, b) = (self.value(k, &ops[1], ty), self.value(k, &ops[2], ty));
                 let rty = if wide { if matches!(ty, ScalarType::S(_)) { ScalarType::S(64) } else { ScalarType::U(64) } } else { ty };
                 let ext = |x: u64| if wide { sext(x, ty) } else { x };
                 let mut v = zip2(&a, &b, &|x, y| ext(x).wrapping_mul(ext(y)));
                 if i.opcode == "mad" {
-                    let c = self.value(&ops[3], rty);
+                    let c = self.value(k, &ops[3], rty);
                     v = zip2(&v, &c, &|x, y| x.wrapping_add(y));
                 }
                 self.set(&ops[0], v, rty);
@@ -204,7 +205,7 @@ impl Eval<'_> {
             }
             "cvt" if m.types.len() == 2 && int && !matches!(m.types[1], ScalarType::F32 | ScalarType::F64 | ScalarType::F16 | ScalarType::BF16) => {
                 let st = m.types[1];
-                let a = self.value(&ops[1], st);
+                let a = self.value(k, &ops[1], st);
                 let v = a.into_iter().map(|x| x.map(|x| sext(x, st))).collect();
                 self.set(&ops[0], v, ty);
                 None

@@ -11,51 +11,12 @@ use std::fmt::Write;
 
 pub(super) type W<T> = Result<T, String>;
 
-/// The LLVM comparison of PTX `setp` operator `op` on type `ty` (PTX ISA 9.7.3.1 and
-/// 9.7.4.1: float operators without a `u` are ordered).
+/// The LLVM comparison of PTX `setp` operator `op` (with its dot) on 32- or 64-bit type
+/// `ty` (`lower::instr::comparison`).
 pub(super) fn compare(op: &str, ty: ScalarType) -> Option<&'static str> {
-    Some(match ty {
-        ScalarType::F32 | ScalarType::F64 => match op {
-            ".eq" => "fcmp oeq",
-            ".ne" => "fcmp one",
-            ".lt" => "fcmp olt",
-            ".le" => "fcmp ole",
-            ".gt" => "fcmp ogt",
-            ".ge" => "fcmp oge",
-            ".equ" => "fcmp ueq",
-            ".neu" => "fcmp une",
-            ".ltu" => "fcmp ult",
-            ".leu" => "fcmp ule",
-            ".gtu" => "fcmp ugt",
-            ".geu" => "fcmp uge",
-            ".num" => "fcmp ord",
-            ".nan" => "fcmp uno",
-            _ => return None,
-        },
-        ScalarType::S(_) => match op {
-            ".eq" => "icmp eq",
-            ".ne" => "icmp ne",
-            ".lt" => "icmp slt",
-            ".le" => "icmp sle",
-            ".gt" => "icmp sgt",
-            ".ge" => "icmp sge",
-            ".lo" => "icmp ult",
-            ".ls" => "icmp ule",
-            ".hi" => "icmp ugt",
-            ".hs" => "icmp uge",
-            _ => return None,
-        },
-        ScalarType::U(_) | ScalarType::B(_) => match op {
-            ".eq" => "icmp eq",
-            ".ne" => "icmp ne",
-            ".lt" | ".lo" => "icmp ult",
-            ".le" | ".ls" => "icmp ule",
-            ".gt" | ".hi" => "icmp ugt",
-            ".ge" | ".hs" => "icmp uge",
-            _ => return None,
-        },
-        _ => return None,
-    })
+    let float = matches!(ty, ScalarType::F32 | ScalarType::F64);
+    let int = matches!(ty, ScalarType::B(_) | ScalarType::U(_) | ScalarType::S(_));
+    (float || int).then(|| crate::lower::instr::comparison(op.strip_prefix('.')?, float, matches!(ty, ScalarType::S(_)))).flatten()
 }
 
 /// Whether lane `lane`'s source lane is in range for `shfl` mode `mode` with operands
@@ -139,16 +100,18 @@ pub(super) struct Wide<'a> {
     /// Registers whose only definition moves an integer constant into them (a shuffle's
     /// lane and clamp operands, as nvcc writes them).
     pub constants: HashMap<String, i128>,
-    /// Guessed address patterns of loads and stores, by the instruction's address
-    /// (`pattern`).
-    pub patterns: HashMap<usize, Vec<i64>>,
+    /// The sample evaluations that guess address patterns (`pattern`), for strips that
+    /// use windows.
+    pub guess: Option<super::pattern::Guesser>,
+    /// The guessed pattern of the load or store being emitted.
+    pattern: Option<Vec<i64>>,
 }
 
 impl<'a> Wide<'a> {
     pub fn new(cx: &'a ModuleCx<'a>, f: &'a Function, regs: &'a HashMap<String, ScalarType>, lanes: u32, warp: bool) -> Wide<'a> {
         let sig = crate::lower::func::kernel_signature(f, cx.warp_size);
         let params = f.params.iter().zip(&sig.params).map(|(p, &(off, _))| (p.name.as_str(), off as u64)).collect();
-        Wide { cx, regs, params, lanes, warp, allocas: HashMap::new(), prelude: String::new(), body: String::new(), tmp: 0, mask: None, constants: HashMap::new(), patterns: HashMap::new() }
+        Wide { cx, regs, params, lanes, warp, allocas: HashMap::new(), prelude: String::new(), body: String::new(), tmp: 0, mask: None, constants: HashMap::new(), guess: None, pattern: None }
     }
 
     /// The vector type of `ty`'s storage.
@@ -382,6 +345,10 @@ entry:
         if !form_supported(i, self.warp) {
             return Err(format!("{} {:?} has no vector form", i.opcode, i.modifiers));
         }
+        self.pattern = match self.guess.as_mut() {
+            Some(g) => g.step(&super::pattern::Known { cx: self.cx, params: &self.params }, i),
+            None => None,
+        };
         let m = Mods::new(&i.modifiers);
         let ty = *m.types.first().ok_or("no type")?;
         let ops = &i.operands;
@@ -555,7 +522,7 @@ entry:
                 let align = size_of(ty);
                 let addr = self.addresses(op(1)?, m.space(), align)?;
                 let (mask, elem) = (self.active(), llvm_elem(ty));
-                let window = self.window(i, align, m.space());
+                let window = self.window(align, m.space());
                 let check = match &window {
                     Some((min, elems, idx)) => self.window_check(&addr, *min, *elems, idx, align),
                     None => addr.consecutive.clone(),
@@ -591,7 +558,7 @@ entry:
                 let v = self.named(v, ty);
                 let addr = self.addresses(op(0)?, m.space(), align)?;
                 let (mask, elem) = (self.active(), llvm_elem(ty));
-                let window = self.window(i, align, m.space());
+                let window = self.window(align, m.space());
                 let check = match &window {
                     Some((min, elems, idx)) => self.window_check(&addr, *min, *elems, idx, align),
                     None => addr.consecutive.clone(),
@@ -671,7 +638,7 @@ entry:
                 let idx: Vec<String> = src.iter().map(|j| format!("i32 {j}")).collect();
                 self.emit(format!("{t} = shufflevector {vty} {a}, {vty} poison, <{lanes} x i32> <{}>", idx.join(", ")));
                 // The predicate output: whether the source lane was in range.
-                let ok: Vec<String> = src.iter().enumerate().map(|(l, &j)| format!("i1 {}", j != l as i64 || ok_at(mode, l as i64, b, c, top))).collect();
+                let ok: Vec<String> = (0..i64::from(lanes)).map(|l| format!("i1 {}", ok_at(mode, l, b, c, top))).collect();
                 in_range = format!("<{}>", ok.join(", "));
             }
             _ => {
@@ -831,15 +798,15 @@ entry:
         all
     }
 
-    /// The window of a load or store `i` of `size`-byte elements whose lanes' offsets
-    /// from lane 0's address were guessed at compile time (`pattern`), when they are no
-    /// run but fit two vectors: (first element's offset from lane 0's address, elements
+    /// The window of the load or store being emitted (`size`-byte elements) whose lanes'
+    /// offsets from lane 0's address were guessed at compile time (`pattern`), when they
+    /// are no run but fit two vectors: (first element's offset from lane 0's address, elements
     /// in the window, each lane's element). Shared memory only: a store writes the window
     /// back whole, which only memory no other thread touches meanwhile allows (a block's
     /// shared memory while its strip runs), and a load must not read past what the block
     /// owns (checked against its shared size).
-    fn window(&self, i: &Instruction, size: u64, space: Option<StateSpace>) -> Option<(i64, u32, Vec<u32>)> {
-        let d = self.patterns.get(&(i as *const Instruction as usize))?;
+    fn window(&self, size: u64, space: Option<StateSpace>) -> Option<(i64, u32, Vec<u32>)> {
+        let d = self.pattern.as_ref()?;
         let size = size as i64;
         if space != Some(StateSpace::Shared) || d.iter().enumerate().all(|(l, &x)| x == l as i64 * size) || d.iter().any(|x| x % size != 0) {
             return None;

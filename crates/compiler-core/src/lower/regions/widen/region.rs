@@ -1,6 +1,7 @@
-//! Warp strips: the region of a resume point that meets warp shuffles, run for one whole
-//! warp at once in vector IR.
+//! Warp strips and dense strips: the straight-line region of a resume point run for a
+//! chunk of threads at once in vector IR.
 //!
+//! *Warp strips* (`k.wwarp.S`) are for regions that meet warp shuffles.
 //! On the region path a full-mask `shfl.sync` is two stops (`warp_split`): every lane
 //! deposits its value, the block steps, every lane reads its source lane's value, the
 //! block steps again; a warp reduction of five shuffles costs ten block steps. When a
@@ -17,6 +18,11 @@
 //! Lanes that take different branches are masked; a shuffle reached by only some lanes
 //! of a warp, with a full member mask, is undefined in PTX (ISA 9.7.8.6), and here reads
 //! the other lanes' current values.
+//!
+//! *Dense strips* (`k.wdense.S`) are the same code without collectives for
+//! [`DENSE_LANES`] threads of a row, for every state of a kernel with dense loops
+//! (`regions::dense`); their shared-memory accesses may use guessed address windows
+//! (`pattern`).
 
 use super::super::{flatten, Item, RegionPlan, SiteKind};
 use super::vector::Wide;
@@ -28,50 +34,52 @@ use std::fmt::Write;
 /// The state a lane that leaves the kernel reports.
 const EXIT: u32 = super::super::EXIT;
 
-/// Emits `k.wwarp.S` for state `state` of kernel `f`: `void (ptr ctx, ptr params, ptr
-/// save, i64 nthreads, i64 t0, i32 x0, ptr states)` runs the warp of threads `t0 .. t0 +
-/// warp` (one row, `%tid.x = x0 + lane`, `%laneid = lane`, all in state `state`) and
-/// writes their next states to `states[0 .. warp]`. Fails (and the state gets no warp
-/// strip) when the region has anything the vector emitter lacks, a loop, or no shuffle.
-pub(crate) fn emit(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize, out: &mut String) -> Result<(), String> {
-    emit_strip(cx, f, plan, state, Some(plan.warp_size), out)
-}
-
 /// Lanes per dense strip: 32 threads, two cache lines of 32-bit values per access (the
 /// bitonic sort 15-20% faster than with 16, for 15% more compile time of its module).
 pub const DENSE_LANES: u32 = 32;
 
-/// Emits `k.wdense.S` for state `state` of a dense kernel `f` (`regions::dense`): the
-/// same as a warp strip, for [`DENSE_LANES`] consecutive threads of a row and without
-/// collectives: the straight-line region of a resume point as vector code, whose loads
-/// and stores are vector ones where the active lanes' addresses are consecutive (a
-/// compare-exchange at strides of 16 and more), else gathers and scatters.
-pub(crate) fn emit_dense(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize, out: &mut String) -> Result<(), String> {
-    emit_strip(cx, f, plan, state, None, out)
+/// A kernel's code as the strips of all its states walk it: flattened once.
+pub(super) struct KernelCode<'a> {
+    items: Vec<Item<'a>>,
+    labels: HashMap<&'a str, usize>,
+    /// The split sites at each item: (site, kind).
+    stops: HashMap<usize, Vec<(usize, SiteKind)>>,
+    /// Registers that only ever hold one integer constant (`warp_split`).
+    constants: HashMap<String, i128>,
 }
 
-/// A warp strip (`warp`: the lanes per warp) or a dense strip.
-fn emit_strip(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize, warp: Option<u32>, out: &mut String) -> Result<(), String> {
+impl<'a> KernelCode<'a> {
+    pub fn new(f: &'a Function, plan: &RegionPlan) -> Option<KernelCode<'a>> {
+        let (mut items, mut regs, mut locals) = (Vec::new(), HashMap::new(), Vec::new());
+        flatten(f.body.as_deref()?, &mut items, &mut regs, &mut locals);
+        let labels = items.iter().enumerate().filter_map(|(k, it)| if let Item::Label(l) = it { Some((*l, k)) } else { None }).collect();
+        let mut stops: HashMap<usize, Vec<(usize, SiteKind)>> = HashMap::new();
+        for (s, (&item, &kind)) in plan.site_items.iter().zip(&plan.kinds).enumerate() {
+            stops.entry(item).or_default().push((s, kind));
+        }
+        let constants = super::super::warp_split::constant_registers(&items);
+        Some(KernelCode { items, labels, stops, constants })
+    }
+}
+
+/// Emits the strip of state `state` of kernel `f`: a warp strip `k.wwarp.S` with `warp`
+/// (the lanes per warp), else a dense strip `k.wdense.S`. The function is `void (ptr ctx,
+/// ptr params, ptr save, i64 nthreads, i64 t0, i32 x0, ptr states)`: it runs the threads
+/// `t0 ..` of one row (`%tid.x = x0 + lane`; in a warp strip `%laneid = lane`), all in
+/// state `state`, and writes their next states to `states[0 ..]`. Fails (and the state
+/// keeps the per-thread path) when the region has anything the vector emitter lacks or a
+/// loop, or, for a warp strip, no shuffle.
+pub(super) fn emit(cx: &ModuleCx, f: &Function, plan: &RegionPlan, code: &KernelCode, state: usize, warp: Option<u32>) -> Result<String, String> {
     // Deposits and reads are where the per-thread path leaves lanes between the halves
     // of a shuffle; a warp strip never does, so only warps that fell back get there.
     if state > 0 && matches!(plan.kinds[state - 1], SiteKind::WarpDeposit | SiteKind::WarpRead | SiteKind::Lockstep) {
         return Err("resumes inside a collective or at a loop head".into());
     }
     let lanes = warp.unwrap_or(DENSE_LANES);
-    let body = f.body.as_deref().ok_or("no body")?;
-    let (mut items, mut regs, mut locals) = (Vec::new(), HashMap::new(), Vec::new());
-    flatten(body, &mut items, &mut regs, &mut locals);
-    let labels: HashMap<&str, usize> = items.iter().enumerate().filter_map(|(k, it)| if let Item::Label(l) = it { Some((*l, k)) } else { None }).collect();
-    // Stops: (site, kind) by item.
-    let mut stops: HashMap<usize, Vec<(usize, SiteKind)>> = HashMap::new();
-    for (s, (&item, &kind)) in plan.site_items.iter().zip(&plan.kinds).enumerate() {
-        stops.entry(item).or_default().push((s, kind));
-    }
     let mut w = Wide::new(cx, f, &plan.regs, lanes, warp.is_some());
-    w.constants = super::super::warp_split::constant_registers(&items);
+    w.constants = code.constants.clone();
+    w.guess = Some(super::pattern::Guesser::new(lanes));
     let slot_of = |name: &str| plan.slots.iter().find(|s| s.name == name).map(|s| (s.prefix, s.size)).ok_or_else(|| format!("no save slot for {name}"));
-    let remat: &[Instruction] = if state > 0 { &plan.remat_after[state - 1] } else { &[] };
-    w.patterns = super::pattern::address_patterns(cx, &w.params, remat, &super::pattern::instructions(&items, plan.start_item(state)), lanes);
     let mut restore = String::new();
     if state > 0 {
         for name in &plan.live_after[state - 1] {
@@ -125,8 +133,8 @@ fn emit_strip(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize, warp
         w.mask = None;
         Ok(())
     };
-    let start = plan.start_item(state);
-    for k in start..items.len() {
+    let guard = |w: &mut Wide, g: &Guard| w.read(&Operand::Ident { name: g.predicate.clone(), component: None }, ScalarType::Pred);
+    for k in plan.start_item(state)..code.items.len() {
         if let Some(m) = incoming.remove(&k) {
             cur = Some(match cur {
                 None => Some(m),
@@ -135,17 +143,17 @@ fn emit_strip(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize, warp
             });
         }
         let Some(running) = cur.clone() else { continue };
-        let site_stop = stops.get(&k).and_then(|v| v.iter().find(|(_, kind)| matches!(kind, SiteKind::Barrier | SiteKind::Lockstep | SiteKind::LoopExit)).copied());
+        let site_stop = code.stops.get(&k).and_then(|v| v.iter().find(|(_, kind)| matches!(kind, SiteKind::Barrier | SiteKind::Lockstep | SiteKind::LoopExit)).copied());
         if let Some((site, _)) = site_stop {
             stop(&mut w, running, site as u32 + 1, &plan.live_after[site])?;
             cur = None;
             continue;
         }
-        let Item::Instr(i) = items[k] else { continue };
+        let Item::Instr(i) = code.items[k] else { continue };
         match i.opcode.as_str() {
             "bra" => {
                 let Some(Operand::Ident { name, .. }) = i.operands.first() else { return Err("branch target".into()) };
-                let &target = labels.get(name.as_str()).ok_or("unknown label")?;
+                let &target = code.labels.get(name.as_str()).ok_or("unknown label")?;
                 if target <= k {
                     return Err("a loop".into());
                 }
@@ -156,37 +164,32 @@ fn emit_strip(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize, warp
                         cur = None;
                     }
                     Some(g) => {
-                        let p = w.read(&Operand::Ident { name: g.predicate.clone(), component: None }, ScalarType::Pred)?;
+                        let p = guard(&mut w, g)?;
                         let taken = and_not(&mut w, running.as_deref(), &p, g.negated);
                         add_incoming(&mut w, &mut incoming, target, taken, lanes);
                         cur = Some(Some(and_not(&mut w, running.as_deref(), &p, !g.negated)));
                     }
                 }
             }
-            "ret" | "exit" => {
-                let m = match &i.guard {
-                    None => running.clone(),
-                    Some(g) => {
-                        let p = w.read(&Operand::Ident { name: g.predicate.clone(), component: None }, ScalarType::Pred)?;
-                        Some(and_not(&mut w, running.as_deref(), &p, g.negated))
-                    }
-                };
-                stop(&mut w, m.clone(), EXIT, &[])?;
-                cur = match (&i.guard, m) {
-                    (None, _) => None,
-                    (Some(g), _) => {
-                        let p = w.read(&Operand::Ident { name: g.predicate.clone(), component: None }, ScalarType::Pred)?;
-                        Some(Some(and_not(&mut w, running.as_deref(), &p, !g.negated)))
-                    }
-                };
-            }
+            "ret" | "exit" => match &i.guard {
+                None => {
+                    stop(&mut w, running, EXIT, &[])?;
+                    cur = None;
+                }
+                Some(g) => {
+                    let p = guard(&mut w, g)?;
+                    let leaving = and_not(&mut w, running.as_deref(), &p, g.negated);
+                    stop(&mut w, Some(leaving), EXIT, &[])?;
+                    cur = Some(Some(and_not(&mut w, running.as_deref(), &p, !g.negated)));
+                }
+            },
             "bar" | "barrier" => return Err("a barrier outside the region plan".into()),
             _ => {
                 shuffles += usize::from(i.opcode == "shfl");
                 w.mask = match &i.guard {
                     None => running.clone(),
                     Some(g) => {
-                        let p = w.read(&Operand::Ident { name: g.predicate.clone(), component: None }, ScalarType::Pred)?;
+                        let p = guard(&mut w, g)?;
                         Some(and_not(&mut w, running.as_deref(), &p, g.negated))
                     }
                 };
@@ -202,6 +205,7 @@ fn emit_strip(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize, warp
         return Err("no shuffle".into());
     }
     let name = crate::lower::ll_global(&format!("{}.{}.{state}", f.name, if warp.is_some() { "wwarp" } else { "wdense" }));
+    let mut out = String::new();
     let _ = write!(
         out,
         r#"{head}  %next = alloca <{lanes} x i32>
@@ -215,7 +219,7 @@ fn emit_strip(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize, warp
         prelude = w.prelude,
         body = w.body,
     );
-    Ok(())
+    Ok(out)
 }
 
 /// Adds lanes `m` to those arriving at item `target`.
