@@ -105,40 +105,13 @@ impl FnLowerer<'_> {
         let c = self.src(&ops[3], ScalarType::U(32))?;
         let member = self.member_mask(ops.get(4), what)?;
         let lane = self.intrinsic("__ptx_sreg_laneid", "");
-        let top = self.cx.warp_size - 1;
-        let op = |l: &mut Self, text: String| {
-            let t = l.t();
-            l.emit(format!("{t} = {text}"));
+        let top = (self.cx.warp_size - 1).to_string();
+        let mut op = |text: String| {
+            let t = self.t();
+            self.emit(format!("{t} = {text}"));
             t
         };
-        let bv = op(self, format!("and i32 {b}, {top}"));
-        let cv = op(self, format!("and i32 {c}, {top}"));
-        let s8 = op(self, format!("lshr i32 {c}, 8"));
-        let seg = op(self, format!("and i32 {s8}, {top}"));
-        let nseg = op(self, format!("xor i32 {seg}, {top}"));
-        let minl = op(self, format!("and i32 {lane}, {seg}"));
-        let cpart = op(self, format!("and i32 {cv}, {nseg}"));
-        let maxl = op(self, format!("or i32 {minl}, {cpart}"));
-        let (j, pval) = match *mode {
-            "up" => {
-                let j = op(self, format!("sub i32 {lane}, {bv}"));
-                (j.clone(), op(self, format!("icmp sge i32 {j}, {maxl}")))
-            }
-            "down" => {
-                let j = op(self, format!("add i32 {lane}, {bv}"));
-                (j.clone(), op(self, format!("icmp sle i32 {j}, {maxl}")))
-            }
-            "bfly" => {
-                let j = op(self, format!("xor i32 {lane}, {bv}"));
-                (j.clone(), op(self, format!("icmp sle i32 {j}, {maxl}")))
-            }
-            _ => {
-                let bn = op(self, format!("and i32 {bv}, {nseg}"));
-                let j = op(self, format!("or i32 {minl}, {bn}"));
-                (j.clone(), op(self, format!("icmp sle i32 {j}, {maxl}")))
-            }
-        };
-        let src = op(self, format!("select i1 {pval}, i32 {j}, i32 {lane}"));
+        let (src, pval) = shfl_source(mode, "i32", "i1", &top, "8", &lane, &b, &c, &mut op);
         let site = self.site();
         let r = self.meet("__ptx_shfl", site, &format!("i32 {a}, i32 {src}, i64 {member}"));
         match &ops[0] {
@@ -245,4 +218,50 @@ impl FnLowerer<'_> {
             o => self.mask_dst(o, &d, what),
         }
     }
+}
+
+/// The source lane of `shfl` mode `mode` (`up`, `down`, `bfly`, `idx`) and whether it is in
+/// range, as IR (PTX ISA 9.7.8.6): `c` packs the clamp value in its low bits and the
+/// segment mask from bit 8, `top` is the highest lane number, `lane`, `b` and `c` are
+/// values of type `ty` (`i32`, or a vector of them with `top` and `eight` as constants
+/// of that type and `bool_ty` the matching predicate type); `op` emits one instruction
+/// and names its result. Returns (source lane, in range). Shared by the per-thread
+/// lowering and the vector strips (`regions::widen`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn shfl_source(mode: &str, ty: &str, bool_ty: &str, top: &str, eight: &str, lane: &str, b: &str, c: &str, op: &mut dyn FnMut(String) -> String) -> (String, String) {
+    let bv = op(format!("and {ty} {b}, {top}"));
+    let cv = op(format!("and {ty} {c}, {top}"));
+    let s8 = op(format!("lshr {ty} {c}, {eight}"));
+    let seg = op(format!("and {ty} {s8}, {top}"));
+    let nseg = op(format!("xor {ty} {seg}, {top}"));
+    let minl = op(format!("and {ty} {lane}, {seg}"));
+    let cpart = op(format!("and {ty} {cv}, {nseg}"));
+    let maxl = op(format!("or {ty} {minl}, {cpart}"));
+    let (j, cmp) = match mode {
+        "up" => (op(format!("sub {ty} {lane}, {bv}")), "sge"),
+        "down" => (op(format!("add {ty} {lane}, {bv}")), "sle"),
+        "bfly" => (op(format!("xor {ty} {lane}, {bv}")), "sle"),
+        _ => {
+            let bn = op(format!("and {ty} {bv}, {nseg}"));
+            (op(format!("or {ty} {minl}, {bn}")), "sle")
+        }
+    };
+    let pval = op(format!("icmp {cmp} {ty} {j}, {maxl}"));
+    let src = op(format!("select {bool_ty} {pval}, {ty} {j}, {ty} {lane}"));
+    (src, pval)
+}
+
+/// [`shfl_source`] on constants: lane `lane`'s source lane and whether it is in range,
+/// for the strips' shuffles with constant lane and clamp operands.
+pub(crate) fn shfl_source_lane(mode: &str, lane: i64, b: i64, c: i64, top: i64) -> (i64, bool) {
+    let (bv, cv, seg) = (b & top, c & top, (c >> 8) & top);
+    let nseg = seg ^ top;
+    let (minl, maxl) = (lane & seg, (lane & seg) | (cv & nseg));
+    let (j, ok) = match mode {
+        "up" => (lane - bv, lane - bv >= maxl),
+        "down" => (lane + bv, lane + bv <= maxl),
+        "bfly" => (lane ^ bv, (lane ^ bv) <= maxl),
+        _ => (minl | (bv & nseg), (minl | (bv & nseg)) <= maxl),
+    };
+    (if ok { j } else { lane }, ok)
 }

@@ -19,20 +19,6 @@ pub(super) fn compare(op: &str, ty: ScalarType) -> Option<&'static str> {
     (float || int).then(|| crate::lower::instr::comparison(op.strip_prefix('.')?, float, matches!(ty, ScalarType::S(_)))).flatten()
 }
 
-/// Whether lane `lane`'s source lane is in range for `shfl` mode `mode` with operands
-/// `b` and `c` (PTX ISA 9.7.8.6), lanes numbered up to `top`.
-fn ok_at(mode: &str, lane: i64, b: i64, c: i64, top: i64) -> bool {
-    let (bv, cv, seg) = (b & top, c & top, (c >> 8) & top);
-    let nseg = seg ^ top;
-    let (minl, maxl) = (lane & seg, (lane & seg) | (cv & nseg));
-    match mode {
-        "up" => lane - bv >= maxl,
-        "down" => lane + bv <= maxl,
-        "bfly" => (lane ^ bv) <= maxl,
-        _ => (minl | (bv & nseg)) <= maxl,
-    }
-}
-
 /// Whether [`Wide::instruction`] has instruction `i`'s form (opcode, types, modifiers):
 /// 32- and 64-bit integer and float arithmetic, comparisons and integer conversions,
 /// weak loads and stores of global, shared, generic (and parameter) memory, and with
@@ -602,7 +588,7 @@ entry:
     }
 
     /// `shfl.sync.{up,down,bfly,idx}.b32 d, a, b, c, membermask` over the lanes of one
-    /// warp (PTX ISA 9.7.8.6; the source-lane arithmetic of `lower::warp`): the values
+    /// warp (PTX ISA 9.7.8.6; the source-lane arithmetic is `lower::warp`'s): the values
     /// come from the lanes' own vector, by a constant permutation when `b` and `c` are
     /// immediates, else through a stack copy.
     fn shfl(&mut self, m: &Mods, ops: &[Operand]) -> W<()> {
@@ -611,16 +597,6 @@ entry:
         }
         let mode = ["up", "down", "bfly", "idx"].into_iter().find(|x| m.has(&format!(".{x}"))).ok_or("shfl mode")?;
         let top = i64::from(self.lanes) - 1;
-        let source = |lane: i64, b: i64, c: i64| -> i64 {
-            let (bv, seg) = (b & top, (c >> 8) & top);
-            let j = match mode {
-                "up" => lane - bv,
-                "down" => lane + bv,
-                "bfly" => lane ^ bv,
-                _ => (lane & seg) | (bv & (seg ^ top)),
-            };
-            if ok_at(mode, lane, b, c, top) { j } else { lane }
-        };
         let a = self.read(&ops[1], ScalarType::B(32))?;
         let a = self.named(a, ScalarType::B(32));
         let vty = self.vt(ScalarType::B(32));
@@ -634,55 +610,28 @@ entry:
         let in_range;
         match (constant(&ops[2]), constant(&ops[3])) {
             (Some(b), Some(c)) => {
-                let src: Vec<i64> = (0..i64::from(lanes)).map(|l| source(l, b, c)).collect();
-                let idx: Vec<String> = src.iter().map(|j| format!("i32 {j}")).collect();
+                let src: Vec<(i64, bool)> = (0..i64::from(lanes)).map(|l| crate::lower::warp::shfl_source_lane(mode, l, b, c, top)).collect();
+                let idx: Vec<String> = src.iter().map(|(j, _)| format!("i32 {j}")).collect();
                 self.emit(format!("{t} = shufflevector {vty} {a}, {vty} poison, <{lanes} x i32> <{}>", idx.join(", ")));
                 // The predicate output: whether the source lane was in range.
-                let ok: Vec<String> = (0..i64::from(lanes)).map(|l| format!("i1 {}", ok_at(mode, l, b, c, top))).collect();
+                let ok: Vec<String> = src.iter().map(|(_, ok)| format!("i1 {ok}")).collect();
                 in_range = format!("<{}>", ok.join(", "));
             }
             _ => {
                 // The same arithmetic on vectors, then a gather from a copy of `a`.
                 let (b, c) = (self.read(&ops[2], ScalarType::U(32))?, self.read(&ops[3], ScalarType::U(32))?);
-                let k = |w: &mut Self, text: String| {
-                    let t = w.t();
-                    w.emit(format!("{t} = {text}"));
+                let (top_c, eight) = (self.splat_const(&format!("i32 {top}")), self.splat_const("i32 8"));
+                let mut op = |text: String| {
+                    let t = self.t();
+                    self.emit(format!("{t} = {text}"));
                     t
                 };
-                let topv = self.splat_const(&format!("i32 {top}"));
-                let bv = k(self, format!("and {vty} {b}, {topv}"));
-                let cv = k(self, format!("and {vty} {c}, {topv}"));
-                let s8 = k(self, format!("lshr {vty} {c}, {}", self.splat_const("i32 8")));
-                let seg = k(self, format!("and {vty} {s8}, {topv}"));
-                let nseg = k(self, format!("xor {vty} {seg}, {topv}"));
-                let minl = k(self, format!("and {vty} %lane, {seg}"));
-                let cpart = k(self, format!("and {vty} {cv}, {nseg}"));
-                let maxl = k(self, format!("or {vty} {minl}, {cpart}"));
-                let (j, ok) = match mode {
-                    "up" => {
-                        let j = k(self, format!("sub {vty} %lane, {bv}"));
-                        (j.clone(), k(self, format!("icmp sge {vty} {j}, {maxl}")))
-                    }
-                    "down" => {
-                        let j = k(self, format!("add {vty} %lane, {bv}"));
-                        (j.clone(), k(self, format!("icmp sle {vty} {j}, {maxl}")))
-                    }
-                    "bfly" => {
-                        let j = k(self, format!("xor {vty} %lane, {bv}"));
-                        (j.clone(), k(self, format!("icmp sle {vty} {j}, {maxl}")))
-                    }
-                    _ => {
-                        let bn = k(self, format!("and {vty} {bv}, {nseg}"));
-                        let j = k(self, format!("or {vty} {minl}, {bn}"));
-                        (j.clone(), k(self, format!("icmp sle {vty} {j}, {maxl}")))
-                    }
-                };
-                let src = k(self, format!("select <{lanes} x i1> {ok}, {vty} {j}, {vty} %lane"));
-                in_range = ok.clone();
-                let copy = self.t();
+                let (src, ok) = crate::lower::warp::shfl_source(mode, &vty, &format!("<{lanes} x i1>"), &top_c, &eight, "%lane", &b, &c, &mut op);
+                in_range = ok;
+                let (copy, ps) = (self.t(), self.t());
                 let _ = writeln!(self.prelude, "  {copy} = alloca {vty}");
                 self.emit(format!("store {vty} {a}, ptr {copy}"));
-                let ps = k(self, format!("getelementptr i32, ptr {copy}, {vty} {src}"));
+                self.emit(format!("{ps} = getelementptr i32, ptr {copy}, {vty} {src}"));
                 self.emit(format!("{t} = call {vty} @llvm.masked.gather.v{lanes}i32.v{lanes}p0(<{lanes} x ptr> {ps}, i32 4, <{lanes} x i1> %all.lanes, {vty} poison)"));
             }
         }
