@@ -31,6 +31,7 @@ use crate::ptx::ast::*;
 use std::collections::HashMap;
 use std::fmt::Write;
 
+mod memory;
 mod pattern;
 mod region;
 mod vector;
