@@ -80,17 +80,17 @@ impl LoadedModule for CpuModule {
         // A lazy module compiles the kernel now (as NVIDIA's lazy loading loads it at
         // cuModuleGetFunction). If that fails, the signature still describes it and the
         // launch reports the error.
-        let (meta, static_shared) = match self.host.launchable(name) {
-            Ok(Some((k, bytes))) => (k.meta.clone(), bytes),
+        let meta = match self.host.launchable(name) {
+            Ok(Some((k, _window))) => k.meta.clone(),
             Ok(None) => return None,
-            Err(_) => (self.host.kernel_meta(name)?, 0),
+            Err(_) => self.host.kernel_meta(name)?,
         };
         let m = &meta;
         Some(KernelInfo {
             name: m.name.clone(),
             params: m.params.iter().map(|&(offset, size)| ParamLayout { offset, size }).collect(),
             param_buffer_size: m.param_buffer_size,
-            static_shared_bytes: static_shared as u32,
+            static_shared_bytes: m.static_shared_bytes as u32,
             local_bytes_per_thread: m.local_bytes as u32,
             max_threads_per_block: m
                 .reqntid

@@ -116,6 +116,8 @@ fn bfe_s(a: u32, pos: u32, len: u32) -> u32 {
 fn integer_instructions_match_ptx_semantics() {
     let cases: &[Case] = &[
         ("add.s32 %r3, %r1, %r2;", |a, b| a.wrapping_add(b)),
+        // Programmatic dependent launch has nothing to wait for or release here: no-ops.
+        ("griddepcontrol.wait; griddepcontrol.launch_dependents; add.s32 %r3, %r1, %r2;", |a, b| a.wrapping_add(b)),
         ("sub.s32 %r3, %r1, %r2;", |a, b| a.wrapping_sub(b)),
         ("add.sat.s32 %r3, %r1, %r2;", |a, b| (a as i32).saturating_add(b as i32) as u32),
         ("mul.lo.s32 %r3, %r1, %r2;", |a, b| a.wrapping_mul(b)),

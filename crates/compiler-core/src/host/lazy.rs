@@ -17,10 +17,10 @@
 
 use super::{codegen, entry_points, host_machine, object_cache_key, partition, HostError, HostKernel, HostModule, HostOptions, Jit, Part};
 use crate::cache::{self, Cache};
-use crate::lower::{kernel_signature, lower_module_subset, mentioned_names, KernelMeta, LowerOptions};
+use crate::lower::{kernel_signature, lower_module_subset, KernelMeta, LowerOptions};
 use crate::ptx::ast::*;
 use crate::target::host::HostTarget;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// PTX modules at least this large compile lazily unless the options say otherwise.
@@ -60,7 +60,7 @@ pub(crate) fn compile(ast: Module, warnings: Vec<crate::diag::Diagnostic>, optio
         })
         .flat_map(initializer_symbols)
         .collect();
-    let keep = reachable(&ast, roots.iter().map(String::as_str));
+    let keep = crate::lower::reachable(&ast, roots.iter().map(String::as_str));
     if metas.iter().any(|k| keep.contains(&k.name)) {
         // A variable holds a kernel's address: compile everything now.
         return Err(HostError::Llvm("lazy compile: a module variable refers to a kernel".into()));
@@ -107,7 +107,7 @@ impl LazyKernels {
     }
 
     fn compile_kernel(&self, jit: &Jit, name: &str) -> Result<(HostKernel, u64), HostError> {
-        let keep = reachable(&self.ast, std::iter::once(name));
+        let keep = crate::lower::reachable(&self.ast, std::iter::once(name));
         let lowered = lower_module_subset(&self.ast, &HostTarget, &self.lower_options, &keep).map_err(HostError::Ptx)?;
         let meta = lowered
             .kernels
@@ -166,35 +166,3 @@ fn initializer_symbols(i: &Initializer) -> Vec<String> {
     }
 }
 
-/// The functions `roots` can reach: through calls and any other mention of a function's
-/// name (an address taken). A call through a register may reach any function.
-pub(crate) fn reachable<'a>(m: &Module, roots: impl Iterator<Item = &'a str>) -> HashSet<String> {
-    let bodies: HashMap<&str, &[Statement]> = functions(m).filter_map(|f| Some((f.name.as_str(), f.body.as_deref()?))).collect();
-    let names: HashSet<&str> = functions(m).map(|f| f.name.as_str()).collect();
-    let mut seen: HashSet<String> = HashSet::new();
-    let mut work: Vec<String> = roots.filter(|r| names.contains(r)).map(str::to_string).collect();
-    while let Some(f) = work.pop() {
-        if !seen.insert(f.clone()) {
-            continue;
-        }
-        let Some(body) = bodies.get(f.as_str()) else { continue };
-        if calls_through_register(body, &names) {
-            return names.iter().map(|n| n.to_string()).collect();
-        }
-        let mut mentioned = HashSet::new();
-        mentioned_names(body, &mut mentioned);
-        work.extend(mentioned.into_iter().filter(|n| names.contains(n) && !seen.contains(*n)).map(str::to_string));
-    }
-    seen
-}
-
-/// Whether `body` calls through a register (a callee that is no function of the module).
-fn calls_through_register(body: &[Statement], names: &HashSet<&str>) -> bool {
-    body.iter().any(|s| match s {
-        Statement::Instr(i) if i.opcode == "call" => {
-            matches!(i.operands.iter().find(|o| !matches!(o, Operand::List(_))), Some(Operand::Ident { name, .. }) if !names.contains(name.as_str()))
-        }
-        Statement::Block(b) => calls_through_register(b, names),
-        _ => false,
-    })
-}

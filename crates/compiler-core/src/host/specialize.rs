@@ -100,7 +100,7 @@ impl HostModule {
                 .ok_or_else(|| HostError::Llvm("the module's PTX no longer parses".into()))?,
             (None, None) => return Err(HostError::Llvm("this module cannot compile launch-shape variants".into())),
         };
-        let keep = lazy::reachable(ast, std::iter::once(name));
+        let keep = crate::lower::reachable(ast, std::iter::once(name));
         let lowered = lower_module_subset(ast, &target, &variants.lower_options, &keep).map_err(HostError::Ptx)?;
         let meta = lowered.kernels.iter().find(|k| k.name == name).ok_or_else(|| HostError::Llvm(format!("no kernel named {name}")))?;
         if meta.uses_barrier || meta.regions.is_some() {

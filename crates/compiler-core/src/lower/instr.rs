@@ -101,6 +101,10 @@ impl FnLowerer<'_> {
                 Ok(())
             }
             "prefetch" | "prefetchu" | "pmevent" | "discard" | "applypriority" | "createpolicy" => Ok(()),
+            // Programmatic dependent launch (PTX ISA 9.7.13.x `griddepcontrol`): a grid here
+            // starts only once the grids before it on its stream have finished, so there is
+            // never a dependent grid to release early nor a prerequisite left to wait for.
+            "griddepcontrol" => Ok(()),
             op => Err(self.err(format!("instruction '{op}' is not supported yet"))),
         }
     }
@@ -238,6 +242,14 @@ impl FnLowerer<'_> {
                 let top = -(1i128 << (bits(dt) - 1));
                 let s = self.t();
                 self.emit(format!("{s} = select i1 {nan}, {dv} {top}, {dv} {t}"));
+                s
+            } else if matches!(stype, ScalarType::F16 | ScalarType::BF16) {
+                // The saturating conversion gives 0 for NaN by definition, but LLVM 19's x86
+                // code for `half` sources on AVX-512 machines returns the integer minimum.
+                let nan = self.t();
+                self.emit(format!("{nan} = fcmp uno {sv} {v}, 0.0"));
+                let s = self.t();
+                self.emit(format!("{s} = select i1 {nan}, {dv} 0, {dv} {t}"));
                 s
             } else {
                 t
@@ -1101,6 +1113,9 @@ impl FnLowerer<'_> {
         let ops = self.operands(ops, 3)?;
         let a = self.src(&ops[1], st)?;
         let b = self.src(&ops[2], st)?;
+        if matches!(st, ScalarType::F16x2 | ScalarType::BF16x2) {
+            return self.set_packed(dt, cmp, boolop, m, ops, [a, b]);
+        }
         let (a, b) = (self.ftz_in(&a, st, m), self.ftz_in(&b, st, m));
         let mut p = self.compare(cmp, st, &a, &b)?;
         if let Some(bop) = boolop {
@@ -1114,9 +1129,42 @@ impl FnLowerer<'_> {
         if dt == ScalarType::F32 {
             self.emit(format!("{t} = select i1 {p}, float 1.0, float 0.0"));
         } else {
-            self.emit(format!("{t} = select i1 {p}, {dv} -1, {dv} 0"));
+            self.emit(format!("{t} = select i1 {p}, {dv} {}, {dv} 0", set_true_bits(dt)));
         }
         self.dst(&ops[0], dt, &t)
+    }
+
+    /// `set` on `.f16x2`/`.bf16x2` sources (PTX ISA 9.7.4.4, half precision `set`): each half
+    /// is compared on its own and its result packed into the same half of `d`; a `BoolOp`
+    /// combines each half's result with the one predicate `c`.
+    fn set_packed(&mut self, dt: ScalarType, cmp: &str, boolop: Option<&str>, m: &Mods, ops: &[Operand], ab: [String; 2]) -> R<()> {
+        let st = m.types[1];
+        let c = match boolop {
+            Some(_) => Some(self.src(ops.get(3).ok_or_else(|| self.err("missing predicate operand"))?, ScalarType::Pred)?),
+            None => None,
+        };
+        let lane_true = match dt {
+            ScalarType::F16x2 => 0x3C00,
+            ScalarType::BF16x2 => 0x3F80,
+            ScalarType::U(32) | ScalarType::S(32) | ScalarType::B(32) => 0xFFFF,
+            _ => return Err(self.err(format!("set with .{st:?} sources needs a 32-bit packed destination type"))),
+        };
+        let lanes = self.half_lanes_f64(st, &ab, m);
+        let mut packed = "0".to_string();
+        for (k, l) in lanes.iter().enumerate() {
+            let mut p = self.compare(cmp, ScalarType::F64, &l[0], &l[1])?;
+            if let (Some(bop), Some(c)) = (boolop, &c) {
+                let r = self.t();
+                self.emit(format!("{r} = {bop} i1 {p}, {c}"));
+                p = r;
+            }
+            let v = self.t();
+            self.emit(format!("{v} = select i1 {p}, i32 {}, i32 0", lane_true << (16 * k)));
+            let o = self.t();
+            self.emit(format!("{o} = or i32 {packed}, {v}"));
+            packed = o;
+        }
+        self.dst(&ops[0], dt, &packed)
     }
 
     pub(crate) fn selp(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
@@ -1258,5 +1306,15 @@ pub(crate) fn llvm_suffix(ty: &str) -> String {
         "<2 x half>" => "v2f16".into(),
         "<2 x bfloat>" => "v2bf16".into(),
         other => other.to_string(),
+    }
+}
+
+/// The bits `set` writes for true into a destination of type `dt` (PTX ISA 9.7.4.4 and
+/// 9.7.3.x: 1.0 for float destinations, all ones for integers).
+fn set_true_bits(dt: ScalarType) -> i64 {
+    match dt {
+        ScalarType::F16 => 0x3C00,
+        ScalarType::BF16 => 0x3F80,
+        _ => -1,
     }
 }

@@ -33,6 +33,7 @@ mod memory;
 mod module;
 pub mod regions;
 mod rounding;
+mod shared_layout;
 mod sreg;
 mod video;
 pub mod types;
@@ -41,7 +42,7 @@ mod warp;
 pub(crate) use module::ll_global;
 pub use lanemask::lane_mask_diagnostics;
 pub use func::kernel_signature;
-pub(crate) use module::mentioned_names;
+pub(crate) use shared_layout::reachable;
 pub use module::{lower_module, lower_module_for, lower_module_on_threads, lower_module_subset, lower_module_with};
 #[cfg(test)]
 pub(crate) use module::{define_intrinsics, intrinsic_declarations};
@@ -71,6 +72,10 @@ pub struct KernelMeta {
     /// `module::observes_other_blocks`, reachable through calls). Blocks of other kernels
     /// cannot tell in which order or on which thread they run.
     pub blocks_communicate: bool,
+    /// Static `.shared` bytes the kernel and the functions it may call use
+    /// (`shared_layout`): what the driver reports and checks launches against. The
+    /// runtime's window is the module's [`LoweredModule::static_shared_bytes`].
+    pub static_shared_bytes: u64,
 }
 
 /// Options of the lowering.

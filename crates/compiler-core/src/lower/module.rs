@@ -3,6 +3,7 @@
 //! intrinsics the module uses (see `intrinsics`).
 
 use super::regions::widen::Strip;
+use super::shared_layout::SharedLayout;
 use super::func::lower_function;
 use super::types::{f64_const, size_of};
 use super::{GlobalMeta, KernelMeta, LowerOptions, LoweredModule};
@@ -112,22 +113,10 @@ fn lower_impl(
         strip_md_slots: HashMap::new(),
     };
 
-    // Pass 1: variables and the shared layout. Lowering part of a module (`only`) lays out
-    // only the `.shared` variables its functions mention: each lazily compiled kernel
-    // gets a window of its own size, as on a GPU, instead of the whole module's.
-    let mentioned = only.map(|only| {
-        let mut names = std::collections::HashSet::new();
-        for d in &m.directives {
-            if let Directive::Function(f) = d {
-                if only.contains(&f.name) {
-                    mentioned_names(f.body.as_deref().unwrap_or(&[]), &mut names);
-                }
-            }
-        }
-        names
-    });
-    let mut shared_end: u64 = 0;
-    let mut dynamic_shared: Vec<String> = Vec::new();
+    // Pass 1: variables and the shared layout (`shared_layout`). Lowering part of a module
+    // (`only`) lays out only the `.shared` variables its functions mention: each lazily
+    // compiled kernel gets a window of its own size, as on a GPU.
+    let shared = SharedLayout::new(m, only);
     for d in &m.directives {
         if let Directive::Variable(v) = d {
             match v.space {
@@ -139,18 +128,7 @@ fn lower_impl(
                     }
                     Err(e) => errors.push(e),
                 },
-                StateSpace::Shared if mentioned.as_ref().is_some_and(|names| !names.contains(v.name.as_str())) => {}
-                StateSpace::Shared => {
-                    let align = v.align.unwrap_or(size_of(v.ty) as u32).max(1) as u64;
-                    if v.linkage == Linkage::Extern || v.array.iter().any(|d| d.is_none()) {
-                        dynamic_shared.push(v.name.clone());
-                        continue;
-                    }
-                    let size = var_size(v);
-                    shared_end = shared_end.div_ceil(align) * align;
-                    cx.symbols.insert(v.name.clone(), Symbol::Shared { offset: shared_end });
-                    shared_end += size;
-                }
+                StateSpace::Shared => {}
                 _ => errors.push(
                     Diagnostic::error(v.span, format!("module-scope variables in this state space are not supported: {:?}", v.space))
                         .with_snippet(v.name.clone()),
@@ -158,35 +136,19 @@ fn lower_impl(
             }
         }
     }
-    // `.shared` variables declared inside function bodies (nvcc puts a kernel's static
-    // `__shared__` arrays there) share the module's window; their names are unique.
-    for d in &m.directives {
-        if let Directive::Function(f) = d {
-            if only.is_some_and(|only| !only.contains(&f.name)) {
-                continue;
-            }
-            let mut vars = Vec::new();
-            collect_shared(f.body.as_deref().unwrap_or(&[]), &mut vars);
-            for v in vars {
-                if v.linkage == Linkage::Extern || v.array.iter().any(|d| d.is_none()) {
-                    dynamic_shared.push(v.name.clone());
-                    continue;
-                }
-                let align = v.align.unwrap_or(size_of(v.ty) as u32).max(1) as u64;
-                shared_end = shared_end.div_ceil(align) * align;
-                cx.symbols.insert(v.name.clone(), Symbol::Shared { offset: shared_end });
-                shared_end += var_size(v);
-            }
-        }
+    for (name, offset) in &shared.offsets {
+        cx.symbols.insert(name.clone(), Symbol::Shared { offset: *offset });
     }
-    // Dynamic shared memory starts after the static variables, 16-byte aligned (the
-    // strictest alignment any PTX type needs).
-    let dyn_offset = shared_end.div_ceil(16) * 16;
-    let info = ModuleInfo { static_shared_bytes: shared_end, dynamic_shared_offset: (!dynamic_shared.is_empty()).then_some(dyn_offset), warp_size };
-    for name in dynamic_shared {
-        cx.symbols.insert(name, Symbol::Shared { offset: dyn_offset });
+    let dyn_offset = shared.dynamic_offset();
+    let info = ModuleInfo {
+        static_shared_bytes: shared.static_end,
+        dynamic_shared_offset: (!shared.dynamic.is_empty()).then_some(dyn_offset),
+        warp_size,
+    };
+    for name in &shared.dynamic {
+        cx.symbols.insert(name.clone(), Symbol::Shared { offset: dyn_offset });
     }
-    out.static_shared_bytes = shared_end;
+    out.static_shared_bytes = shared.static_end;
     out.dynamic_shared_offset = info.dynamic_shared_offset;
 
     // Pass 2: function declarations, so calls can be resolved in any order.
@@ -285,6 +247,7 @@ fn lower_impl(
                 // A kernel calling a function that synchronizes synchronizes too.
                 meta.uses_barrier |= fibers.contains(&f.name);
                 meta.blocks_communicate = communicating.contains(&f.name);
+                meta.static_shared_bytes = shared.kernel_bytes(m, &f.name);
                 target.entry_wrappers(&meta, &info, &mut ir);
                 out.kernels.push(meta);
             }
@@ -496,15 +459,6 @@ pub(crate) fn var_size(v: &VarDecl) -> u64 {
     elem.saturating_mul(n)
 }
 
-fn collect_shared<'a>(body: &'a [Statement], out: &mut Vec<&'a VarDecl>) {
-    for s in body {
-        match s {
-            Statement::Var(v) if v.space == StateSpace::Shared => out.push(v),
-            Statement::Block(b) => collect_shared(b, out),
-            _ => {}
-        }
-    }
-}
 
 /// Whether some instruction of `body` satisfies `pred`.
 /// Every identifier `body` mentions as an operand (registers, variables, functions).

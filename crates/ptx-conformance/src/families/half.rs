@@ -183,6 +183,31 @@ pub fn cases() -> Vec<Case> {
                 vec![c(0), c(16)]
             }));
         }
+        // set on halves (PTX ISA 9.7.4.4): true is 1.0 in a half destination and all ones
+        // in an integer one; paired sources give one result per half, packed in place, and
+        // a BoolOp applies the one predicate to each half.
+        let one = if f == Fmt::H { 0x3c00 } else { 0x3f80 };
+        for op in ["lt", "equ", "ne", "nan"] {
+            for (dt, t) in [(Ty::U32, 0xffff_ffff_u64), (scalar, one)] {
+                let body = format!("set.{op}.{}.{} %x, %a, %b;", dt.name(), scalar.name());
+                let (a, b) = pairs256(f, f.exp_bits() as u64);
+                v.push(Case::simple(F, &body, vec![(scalar, a), (scalar, b)], dt, move |x| {
+                    if float_cmp(op, f.to_f64(x[0]), f.to_f64(x[1])) {
+                        t
+                    } else {
+                        0
+                    }
+                }));
+            }
+            for (dt, t) in [(Ty::U32, 0xffff_u64), (paired, one)] {
+                let body = format!("set.{op}.{}.{} %x, %a, %b;", dt.name(), paired.name());
+                let ins: Vec<(Ty, Vec<u64>)> = randoms(f, true, 2, 8192, seed(&body)).into_iter().map(|x| (paired, x)).collect();
+                v.push(Case::simple(F, &body, ins, dt, move |x| {
+                    let c = |sh: u32| float_cmp(op, f.to_f64((x[0] >> sh) & 0xffff), f.to_f64((x[1] >> sh) & 0xffff));
+                    (if c(16) { t << 16 } else { 0 }) | if c(0) { t } else { 0 }
+                }));
+            }
+        }
     }
     v
 }

@@ -1,0 +1,155 @@
+//! The block's shared-memory window: the offset of each `.shared` variable, and the static
+//! bytes each kernel needs.
+//!
+//! Module-scope variables come first, then the variables declared in `.func` bodies (any
+//! kernel may call those functions), then each kernel's own variables (nvcc declares a
+//! kernel's `__shared__` arrays in its body). Kernels' own variables overlap one another:
+//! a block runs one kernel, so a module of many kernels needs a window only as large as
+//! its largest kernel, and each kernel reports its own size (CUDA's
+//! `CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES`), not the module's. Dynamic shared memory
+//! (`.extern` or unsized arrays) starts after the largest static part, 16-byte aligned
+//! (the strictest alignment any PTX type needs).
+
+use super::module::mentioned_names;
+use super::types::size_of;
+use crate::ptx::ast::*;
+use std::collections::{HashMap, HashSet};
+
+pub(crate) struct SharedLayout {
+    /// Each static variable and its offset in the window.
+    pub offsets: Vec<(String, u64)>,
+    /// The end (offset + size) of each static variable.
+    ends: HashMap<String, u64>,
+    /// The dynamic (`.extern` or unsized) variables: all at [`SharedLayout::dynamic_offset`].
+    pub dynamic: Vec<String>,
+    /// Bytes of the window's static part: the end of the last variable of any kernel.
+    pub static_end: u64,
+}
+
+impl SharedLayout {
+    /// Lay out the variables of `m`. With `only` (part of a module lowered alone), only the
+    /// module-scope variables those functions mention and their own variables.
+    pub(crate) fn new(m: &Module, only: Option<&HashSet<String>>) -> SharedLayout {
+        let mentioned = only.map(|only| {
+            let mut names = HashSet::new();
+            for f in functions(m).filter(|f| only.contains(&f.name)) {
+                mentioned_names(f.body.as_deref().unwrap_or(&[]), &mut names);
+            }
+            names
+        });
+        let mut layout = SharedLayout { offsets: Vec::new(), ends: HashMap::new(), dynamic: Vec::new(), static_end: 0 };
+        let mut end = 0;
+        for d in &m.directives {
+            if let Directive::Variable(v) = d {
+                if v.space == StateSpace::Shared && mentioned.as_ref().is_none_or(|names| names.contains(v.name.as_str())) {
+                    end = layout.place(v, end);
+                }
+            }
+        }
+        let included = |f: &&Function| only.is_none_or(|only| only.contains(&f.name));
+        for f in functions(m).filter(included).filter(|f| f.kind != FunctionKind::Entry) {
+            for v in body_shared(f) {
+                end = layout.place(v, end);
+            }
+        }
+        layout.static_end = end;
+        for f in functions(m).filter(included).filter(|f| f.kind == FunctionKind::Entry) {
+            let mut own = end;
+            for v in body_shared(f) {
+                own = layout.place(v, own);
+            }
+            layout.static_end = layout.static_end.max(own);
+        }
+        layout
+    }
+
+    /// Place `v` at the first offset from `at` its alignment allows; returns its end (or
+    /// `at` for a dynamic variable, which takes no static bytes).
+    fn place(&mut self, v: &VarDecl, at: u64) -> u64 {
+        if v.linkage == Linkage::Extern || v.array.iter().any(|d| d.is_none()) {
+            self.dynamic.push(v.name.clone());
+            return at;
+        }
+        let align = v.align.unwrap_or(size_of(v.ty) as u32).max(1) as u64;
+        let offset = at.div_ceil(align) * align;
+        let end = offset + super::module::var_size(v);
+        self.offsets.push((v.name.clone(), offset));
+        self.ends.insert(v.name.clone(), end);
+        end
+    }
+
+    /// Where dynamic shared memory starts.
+    pub(crate) fn dynamic_offset(&self) -> u64 {
+        self.static_end.div_ceil(16) * 16
+    }
+
+    /// The static shared bytes kernel `name` needs: the end of the last variable that it,
+    /// or a function it may call, mentions.
+    pub(crate) fn kernel_bytes(&self, m: &Module, name: &str) -> u64 {
+        if self.ends.is_empty() {
+            return 0;
+        }
+        let reached = reachable(m, std::iter::once(name));
+        let mut names = HashSet::new();
+        for f in functions(m).filter(|f| reached.contains(&f.name)) {
+            mentioned_names(f.body.as_deref().unwrap_or(&[]), &mut names);
+        }
+        names.iter().filter_map(|n| self.ends.get(*n)).copied().max().unwrap_or(0)
+    }
+}
+
+fn functions(m: &Module) -> impl Iterator<Item = &Function> {
+    m.directives.iter().filter_map(|d| match d {
+        Directive::Function(f) => Some(f),
+        _ => None,
+    })
+}
+
+/// The `.shared` variables declared in `f`'s body, in order.
+fn body_shared(f: &Function) -> Vec<&VarDecl> {
+    fn collect<'a>(body: &'a [Statement], out: &mut Vec<&'a VarDecl>) {
+        for s in body {
+            match s {
+                Statement::Var(v) if v.space == StateSpace::Shared => out.push(v),
+                Statement::Block(b) => collect(b, out),
+                _ => {}
+            }
+        }
+    }
+    let mut vars = Vec::new();
+    collect(f.body.as_deref().unwrap_or(&[]), &mut vars);
+    vars
+}
+
+/// The functions `roots` can reach: through calls and any other mention of a function's
+/// name (an address taken). A call through a register may reach any function.
+pub(crate) fn reachable<'a>(m: &Module, roots: impl Iterator<Item = &'a str>) -> HashSet<String> {
+    let bodies: HashMap<&str, &[Statement]> = functions(m).filter_map(|f| Some((f.name.as_str(), f.body.as_deref()?))).collect();
+    let names: HashSet<&str> = functions(m).map(|f| f.name.as_str()).collect();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut work: Vec<String> = roots.filter(|r| names.contains(r)).map(str::to_string).collect();
+    while let Some(f) = work.pop() {
+        if !seen.insert(f.clone()) {
+            continue;
+        }
+        let Some(body) = bodies.get(f.as_str()) else { continue };
+        if calls_through_register(body, &names) {
+            return names.iter().map(|n| n.to_string()).collect();
+        }
+        let mut mentioned = HashSet::new();
+        mentioned_names(body, &mut mentioned);
+        work.extend(mentioned.into_iter().filter(|n| names.contains(n) && !seen.contains(*n)).map(str::to_string));
+    }
+    seen
+}
+
+/// Whether `body` calls through a register (a callee that is no function of the module).
+fn calls_through_register(body: &[Statement], names: &HashSet<&str>) -> bool {
+    body.iter().any(|s| match s {
+        Statement::Instr(i) if i.opcode == "call" => {
+            matches!(i.operands.iter().find(|o| !matches!(o, Operand::List(_))), Some(Operand::Ident { name, .. }) if !names.contains(name.as_str()))
+        }
+        Statement::Block(b) => calls_through_register(b, names),
+        _ => false,
+    })
+}
