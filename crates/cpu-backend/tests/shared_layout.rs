@@ -1,7 +1,8 @@
 //! Static shared memory per kernel: kernels' own `.shared` variables overlap in the
 //! module's window, each kernel reports the bytes it and its callees use (not the whole
 //! module's), and kernels of a module whose variables add up to more than a block may have
-//! still launch and compute right.
+//! still launch and compute right. Also: 32-bit shared addresses with a displacement wrap
+//! at 32 bits.
 
 mod support;
 
@@ -115,11 +116,35 @@ skip:
 {
   ret;
 }
+
+// out[t] = t + 1 through `[%r - 84 + 84]`: nvcc folds a constant into the register and the
+// displacement, and the sum must wrap at 32 bits (not be extended first).
+.visible .entry displaced(.param .u64 out)
+{
+  .shared .align 4 .b8 small[1024];
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  add.u32 %r2, %r1, 1;
+  shl.b32 %r3, %r1, 2;
+  mov.u32 %r4, small;
+  add.u32 %r5, %r4, %r3;
+  add.s32 %r6, %r5, -84;
+  st.shared.u32 [%r6+84], %r2;
+  bar.sync 0;
+  ld.shared.u32 %r7, [%r5];
+  cvt.u64.u32 %rd2, %r3;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r7;
+  ret;
+}
 "#;
 
 /// Layout: `common` [0, 64), the function's `fbuf` [64, 80), then each kernel's own
 /// variables from 80, overlapping.
-const CASES: &[(&str, u32)] = &[("big_a", 80 + 40000), ("big_b", 80 + 30000), ("dynamic_only", 0), ("no_shared", 0)];
+const CASES: &[(&str, u32)] =
+    &[("big_a", 80 + 40000), ("big_b", 80 + 30000), ("dynamic_only", 0), ("no_shared", 0), ("displaced", 80 + 1024)];
 
 #[test]
 fn each_kernel_reports_its_own_static_shared_bytes() {
@@ -132,7 +157,7 @@ fn each_kernel_reports_its_own_static_shared_bytes() {
             let info = m.kernel(name).unwrap();
             // A lazily compiled kernel's window holds only what it reaches, laid out alone:
             // `big_a` mentions neither `common` nor `fbuf`, so its array starts at 0.
-            let want = if lazy && name == "big_a" { 40000 } else { bytes };
+            let want = if lazy && matches!(name, "big_a" | "displaced") { bytes - 80 } else { bytes };
             assert_eq!(info.static_shared_bytes, want, "{name} (lazy: {lazy})");
         }
     }
@@ -153,5 +178,6 @@ fn kernels_whose_variables_overlap_compute_right() {
         assert_eq!(run("big_a", 0), (0..256).map(|t| 3 * (255 - t)).collect::<Vec<u32>>());
         assert_eq!(run("big_b", 0), (0..256).map(|t| (255 - t) + 1 + 7 + 1000).collect::<Vec<u32>>());
         assert_eq!(run("dynamic_only", 1024), (0..256).map(|t| t + 5).collect::<Vec<u32>>());
+        assert_eq!(run("displaced", 0), (1..257).collect::<Vec<u32>>());
     }
 }

@@ -375,7 +375,20 @@ impl Queue {
         }
         match op.work {
             Work::Launch(launch) => {
-                let result = if let Some(e) = self.sticky() { Err(sticky_as_device_error(e)) } else { launch.run() };
+                let result = match self.sticky() {
+                    Some(e) => Err(sticky_as_device_error(e)),
+                    None => launch.run().inspect_err(|e| {
+                        let c = &launch.config;
+                        crate::diag!(
+                            "kernel {} (grid {:?}, block {:?}, {} bytes of dynamic shared memory) failed: {e} -> {:?}",
+                            launch.function.name_str(),
+                            c.grid,
+                            c.block,
+                            c.dynamic_shared_bytes,
+                            crate::error::from_device(e)
+                        );
+                    }),
+                };
                 self.spare_params.give_back(launch.params);
                 self.report(result, op.report.as_deref());
             }

@@ -769,8 +769,18 @@ impl<'a> FnLowerer<'a> {
                 Some(Local::Reg { ptr, ty }) => {
                     let t = self.t();
                     self.emit(format!("{t} = load {}, ptr {ptr}", storage(ty)));
+                    // `[reg+imm]` adds at the register's width: a 32-bit address wraps
+                    // modulo 2^32 before it is extended (nvcc folds `r - 84` then `[r+84]`
+                    // into one shared-memory access).
+                    let t = if offset != 0 && bits(ty) == 32 {
+                        let w = self.t();
+                        self.emit(format!("{w} = add i32 {t}, {}", offset as i32));
+                        w
+                    } else {
+                        t
+                    };
                     let v = self.convert(&t, ty, ScalarType::U(64), false);
-                    let v = if offset != 0 {
+                    let v = if offset != 0 && bits(ty) != 32 {
                         let t = self.t();
                         self.emit(format!("{t} = add i64 {v}, {offset}"));
                         t

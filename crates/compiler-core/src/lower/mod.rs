@@ -38,6 +38,7 @@ mod sreg;
 mod video;
 pub mod types;
 mod warp;
+mod warp_sync;
 
 pub(crate) use module::ll_global;
 pub use lanemask::lane_mask_diagnostics;
