@@ -139,6 +139,11 @@ export! {
         drv()?.stream_destroy(stream_handle(h_stream))
     }
 
+    /// `cuStreamDestroy(CUstream hStream)`: the pre-4.0 name, same signature as `_v2`.
+    fn cuStreamDestroy(h_stream: CUstream) {
+        drv()?.stream_destroy(stream_handle(h_stream))
+    }
+
     /// `cuStreamSynchronize(CUstream hStream)`.
     fn cuStreamSynchronize(h_stream: CUstream) {
         drv()?.stream_synchronize(stream_handle(h_stream))
