@@ -16,6 +16,7 @@ use cuda::exports::library::*;
 use cuda::exports::link::*;
 use cuda::exports::module::*;
 use cuda::exports::stream::*;
+use cuda::exports::vmm::*;
 use cuda::types::*;
 
 const PTX: &str = "
@@ -76,6 +77,18 @@ fn every_handle_kind_is_positive_as_a_signed_64_bit_value() {
     ok(unsafe { cuLinkCreate_v2(0, null_mut(), null_mut(), &mut link) }, "cuLinkCreate_v2");
     positive("CUlinkState", link.cast());
 
+    let prop = CUmemAllocationProp {
+        kind: 1,
+        requestedHandleTypes: 0,
+        location: CUmemLocation { kind: 1, id: dev },
+        win32HandleMetaData: null_mut(),
+        allocFlags: CUmemAllocationPropFlags::default(),
+    };
+    let mut allocation = 0;
+    ok(unsafe { cuMemCreate(&mut allocation, 1 << 16, &prop, 0) }, "cuMemCreate");
+    positive("CUmemGenericAllocationHandle", allocation as usize as *mut c_void);
+
+    ok(unsafe { cuMemRelease(allocation) }, "cuMemRelease");
     ok(unsafe { cuLinkDestroy(link) }, "cuLinkDestroy");
     ok(unsafe { cuEventDestroy_v2(event) }, "cuEventDestroy_v2");
     ok(unsafe { cuStreamDestroy_v2(stream) }, "cuStreamDestroy_v2");

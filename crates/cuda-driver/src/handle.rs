@@ -40,11 +40,13 @@ pub enum Kind {
     Stream = 0x46,
     Event = 0x47,
     Link = 0x48,
+    MemAllocation = 0x49,
 }
 
 impl Kind {
     /// Every kind, in tag order.
-    pub const ALL: [Kind; 8] = [Kind::Context, Kind::Module, Kind::Function, Kind::Library, Kind::Kernel, Kind::Stream, Kind::Event, Kind::Link];
+    pub const ALL: [Kind; 9] =
+        [Kind::Context, Kind::Module, Kind::Function, Kind::Library, Kind::Kernel, Kind::Stream, Kind::Event, Kind::Link, Kind::MemAllocation];
 }
 
 /// Why a handle did not resolve.
@@ -125,6 +127,8 @@ handle_types! {
     EventHandle => Event;
     /// A `CUlinkState`.
     LinkHandle => Link;
+    /// A `CUmemGenericAllocationHandle` (an `unsigned long long`, not a pointer, in C).
+    MemHandle => MemAllocation;
 }
 
 /// Ties a handle newtype to its [`Kind`].
