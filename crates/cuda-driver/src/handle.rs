@@ -23,7 +23,9 @@
 //! live object of the same type, which NVIDIA's pointer handles allow much sooner.
 //!
 //! What each kind answers for a bad handle is decided by the caller through [`Lookup`]:
-//! `CUDA_ERROR_INVALID_CONTEXT` for contexts, `CUDA_ERROR_INVALID_HANDLE` for the rest.
+//! `CUDA_ERROR_INVALID_CONTEXT` for contexts, `CUDA_ERROR_INVALID_VALUE` for allocation
+//! handles (the code the "Virtual Memory Management" calls document),
+//! `CUDA_ERROR_INVALID_HANDLE` for the rest.
 
 use std::ffi::c_void;
 use std::sync::{Arc, RwLock};
