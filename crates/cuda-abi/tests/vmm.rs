@@ -396,7 +396,7 @@ fn capture_info_says_not_capturing() {
     ok(unsafe { cuStreamCreate(&mut stream, 0) }, "cuStreamCreate");
     for s in [null_mut(), CU_STREAM_LEGACY as CUstream, CU_STREAM_PER_THREAD as CUstream, stream] {
         let (mut status, mut id, mut graph, mut deps, mut edges, mut count) =
-            (-1, 9u64, 1 as *mut c_void, 1 as *const c_void, 1 as *const c_void, 9usize);
+            (-1, 9u64, std::ptr::dangling_mut::<c_void>(), std::ptr::dangling::<c_void>(), std::ptr::dangling::<c_void>(), 9usize);
         ok(unsafe { cuStreamGetCaptureInfo_v3(s, &mut status, &mut id, &mut graph, &mut deps, &mut edges, &mut count) }, "v3");
         assert_eq!((status, id, graph, deps, edges, count), (0, 0, null_mut(), std::ptr::null(), std::ptr::null(), 0));
         status = -1;

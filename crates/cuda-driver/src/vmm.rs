@@ -449,7 +449,7 @@ impl Driver {
     pub(crate) fn unmapped_reserved(&self, addr: u64) -> bool {
         let mut reservations = self.vmm.reservations();
         let Some((_, r)) = reservation_of(&mut reservations, addr, 1) else { return false };
-        !r.mappings.range(..=addr).next_back().is_some_and(|(&start, m)| addr < start + m.size)
+        r.mappings.range(..=addr).next_back().is_none_or(|(&start, m)| addr >= start + m.size)
     }
 }
 
