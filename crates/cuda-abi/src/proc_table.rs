@@ -155,6 +155,10 @@ unsafe fn get_proc_address(
         Ok("") | Err(_) => Lookup::SymbolNotFound,
         Ok(name) => lookup(name, cuda_version, flags),
     };
+    // cudart probes with the empty name on purpose (see the request lists); say nothing then.
+    if !matches!(result, Lookup::Found(_)) && !name.is_empty() {
+        cuda_driver::diag!("cuGetProcAddress({name:?}, {cuda_version}, {flags:#x}): {result:?}");
+    }
     let (addr, code, outcome) = match result {
         Lookup::Found(sym) => (sym.addr.0 as *mut c_void, Ok(()), proc_address_status::SUCCESS),
         Lookup::SymbolNotFound => (std::ptr::null_mut(), Err(CuError::NOT_FOUND), proc_address_status::SYMBOL_NOT_FOUND),

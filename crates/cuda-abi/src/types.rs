@@ -46,6 +46,40 @@ pub struct CUmemLocation {
 }
 pub type CUdeviceptr = u64;
 pub type cuuint64_t = u64;
+/// `CUmemGenericAllocationHandle`: an integer handle (virtual memory management).
+pub type CUmemGenericAllocationHandle = u64;
+
+/// `CUmemAllocationProp::allocFlags`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CUmemAllocationPropFlags {
+    pub compressionType: u8,
+    pub gpuDirectRDMACapable: u8,
+    pub usage: u16,
+    pub reserved: [u8; 4],
+}
+
+/// `CUmemAllocationProp` (32 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CUmemAllocationProp {
+    /// `CUmemAllocationType`.
+    pub kind: c_uint,
+    /// `CUmemAllocationHandleType` bits.
+    pub requestedHandleTypes: c_uint,
+    pub location: CUmemLocation,
+    pub win32HandleMetaData: *mut c_void,
+    pub allocFlags: CUmemAllocationPropFlags,
+}
+
+/// `CUmemAccessDesc` (12 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CUmemAccessDesc {
+    pub location: CUmemLocation,
+    /// `CUmemAccess_flags`.
+    pub flags: c_uint,
+}
 
 /// Declares opaque handle types: `CUxxx` is `*mut CUxxx_st`.
 macro_rules! opaque_handles {
@@ -221,3 +255,5 @@ const _: () = assert!(std::mem::size_of::<CUDA_MEMCPY3D>() == 200);
 const _: () = assert!(std::mem::size_of::<CUlaunchAttribute>() == 72);
 const _: () = assert!(std::mem::size_of::<CUlaunchConfig>() == 56);
 const _: () = assert!(std::mem::size_of::<CUctxCreateParams>() == 24);
+const _: () = assert!(std::mem::size_of::<CUmemAllocationProp>() == 32);
+const _: () = assert!(std::mem::size_of::<CUmemAccessDesc>() == 12);

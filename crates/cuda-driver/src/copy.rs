@@ -7,7 +7,11 @@
 //! - under unified addressing (`cuMemcpy`, `CU_MEMORYTYPE_UNIFIED`) a registered pointer
 //!   is whatever its range is and an unregistered one is host memory;
 //! - backend memory is copied through `backend_api::Device`, host memory (pageable,
-//!   pinned, registered) with plain memory copies.
+//!   pinned, registered) with plain memory copies;
+//! - a `cuMemMap` mapping ([`crate::vmm`]) is host memory too, and must grant the access
+//!   the copy needs (`cuMemSetAccess`: read for a source, read-write for a destination);
+//!   a run of adjacent mappings is one range. Unmapped reserved address space is never
+//!   host memory.
 //!
 //! Every copy and fill is an operation of a stream ([`crate::exec`]): the blocking calls
 //! use the legacy default stream (their `_ptds` twins the per-thread one). When the call
@@ -107,6 +111,13 @@ pub struct CudaMemcpy3D {
 
 const _: () = assert!(std::mem::size_of::<CudaMemcpy2D>() == 128);
 const _: () = assert!(std::mem::size_of::<CudaMemcpy3D>() == 200);
+
+/// What a copy or fill does to one side: mapped memory must grant it (`CUmemAccess_flags`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Access {
+    Read = 1,
+    Write = 3,
+}
 
 /// Where bytes live.
 #[derive(Clone, Copy, Debug)]
@@ -227,9 +238,12 @@ impl FillPlan {
 
 impl Driver {
     /// The location of `[addr, addr + len)`, which must be registered memory.
-    fn device_loc(&self, addr: DevicePtr, len: usize, what: &str) -> CuResult<Loc> {
+    fn device_loc(&self, addr: DevicePtr, len: usize, access: Access, what: &str) -> CuResult<Loc> {
         match self.memory.find_range(addr, len as u64) {
             Some(Ok(a)) if a.kind.is_backend() => Ok(Loc::Backend(a.device, addr)),
+            Some(Ok(a)) if a.kind == MemoryKind::Mapped && a.flags & access as u32 != access as u32 => {
+                Err(fail(CuError::INVALID_VALUE, format_args!("{what}: {addr:#x}+{len} is mapped with access {} ({access:?} needed)", a.flags)))
+            }
             Some(Ok(_)) => Ok(Loc::Host(addr as usize as *mut u8, true)),
             Some(Err(a)) => Err(fail(
                 CuError::INVALID_VALUE,
@@ -239,10 +253,12 @@ impl Driver {
         }
     }
 
-    /// Unified addressing: registered memory as registered, anything else host memory.
-    fn unified_loc(&self, addr: u64, len: usize, what: &str) -> CuResult<Loc> {
+    /// Unified addressing: registered memory as registered, reserved address space that is
+    /// not mapped an error, anything else host memory.
+    fn unified_loc(&self, addr: u64, len: usize, access: Access, what: &str) -> CuResult<Loc> {
         match self.memory.find(addr) {
-            Some(_) => self.device_loc(addr, len, what),
+            Some(_) => self.device_loc(addr, len, access, what),
+            None if self.unmapped_reserved(addr) => Err(fail(CuError::INVALID_VALUE, format_args!("{what}: {addr:#x} is reserved but not mapped"))),
             None => Ok(Loc::Host(addr as usize as *mut u8, false)),
         }
     }
@@ -300,7 +316,7 @@ impl Driver {
     /// `src` must be valid for reading `n` bytes until the copy has run.
     pub unsafe fn memcpy_htod_on(&self, dst: DevicePtr, src: *const c_void, n: usize, on: On) -> CuResult<()> {
         self.stream_context(on.stream())?;
-        let dst = self.device_loc(dst, n, "cuMemcpyHtoD")?;
+        let dst = self.device_loc(dst, n, Access::Write, "cuMemcpyHtoD")?;
         self.copy1(on, dst, self.host_loc(src, n), n)
     }
 
@@ -319,7 +335,7 @@ impl Driver {
     /// `dst` must be valid for writing `n` bytes until the copy has run.
     pub unsafe fn memcpy_dtoh_on(&self, dst: *mut c_void, src: DevicePtr, n: usize, on: On) -> CuResult<()> {
         self.stream_context(on.stream())?;
-        let src = self.device_loc(src, n, "cuMemcpyDtoH")?;
+        let src = self.device_loc(src, n, Access::Read, "cuMemcpyDtoH")?;
         self.copy1(on, self.host_loc(dst, n), src, n)
     }
 
@@ -344,8 +360,8 @@ impl Driver {
     /// `cuMemcpyDtoD*` on any stream.
     pub fn memcpy_dtod_on(&self, dst: DevicePtr, src: DevicePtr, n: usize, on: On) -> CuResult<()> {
         self.stream_context(on.stream())?;
-        let dst = self.device_loc(dst, n, "cuMemcpyDtoD destination")?;
-        let src = self.device_loc(src, n, "cuMemcpyDtoD source")?;
+        let dst = self.device_loc(dst, n, Access::Write, "cuMemcpyDtoD destination")?;
+        let src = self.device_loc(src, n, Access::Read, "cuMemcpyDtoD source")?;
         self.copy1(on, dst, src, n)
     }
 
@@ -365,8 +381,8 @@ impl Driver {
     /// copy has run.
     pub unsafe fn memcpy_on(&self, dst: u64, src: u64, n: usize, on: On) -> CuResult<()> {
         self.stream_context(on.stream())?;
-        let d = self.unified_loc(dst, n, "cuMemcpy destination")?;
-        let s = self.unified_loc(src, n, "cuMemcpy source")?;
+        let d = self.unified_loc(dst, n, Access::Write, "cuMemcpy destination")?;
+        let s = self.unified_loc(src, n, Access::Read, "cuMemcpy source")?;
         self.copy1(on, d, s, n)
     }
 
@@ -403,11 +419,21 @@ impl Driver {
     }
 
     /// One side of a 2D/3D copy: its start location, validated for `extent` bytes.
-    fn region_side(&self, memory_type: u32, host: *const c_void, device: DevicePtr, start: usize, extent: usize, what: &str) -> CuResult<Loc> {
+    #[allow(clippy::too_many_arguments, reason = "one side of a CUDA_MEMCPY3D")]
+    fn region_side(
+        &self,
+        memory_type: u32,
+        host: *const c_void,
+        device: DevicePtr,
+        start: usize,
+        extent: usize,
+        access: Access,
+        what: &str,
+    ) -> CuResult<Loc> {
         match memory_type {
             memory_type::HOST => Ok(self.host_loc((host as *const u8).wrapping_add(start).cast(), extent)),
-            memory_type::DEVICE => self.device_loc(device.wrapping_add(start as u64), extent, what),
-            memory_type::UNIFIED => self.unified_loc(device.wrapping_add(start as u64), extent, what),
+            memory_type::DEVICE => self.device_loc(device.wrapping_add(start as u64), extent, access, what),
+            memory_type::UNIFIED => self.unified_loc(device.wrapping_add(start as u64), extent, access, what),
             memory_type::ARRAY => Err(fail(CuError::NOT_SUPPORTED, format_args!("{what}: CUDA arrays are not supported"))),
             other => Err(fail(CuError::INVALID_VALUE, format_args!("{what}: memory type {other}"))),
         }
@@ -503,8 +529,8 @@ impl Driver {
         let dst_start = start(p.dst_x_in_bytes, p.dst_y, p.dst_z, dst_pitch, dst_slice)?;
         let src_extent = shape.extent(src_pitch, src_slice).ok_or_else(|| bad("overflow"))?;
         let dst_extent = shape.extent(dst_pitch, dst_slice).ok_or_else(|| bad("overflow"))?;
-        let src = self.region_side(p.src_memory_type, p.src_host, p.src_device, src_start, src_extent, "cuMemcpy2D/3D source")?;
-        let dst = self.region_side(p.dst_memory_type, p.dst_host, p.dst_device, dst_start, dst_extent, "cuMemcpy2D/3D destination")?;
+        let src = self.region_side(p.src_memory_type, p.src_host, p.src_device, src_start, src_extent, Access::Read, "cuMemcpy2D/3D source")?;
+        let dst = self.region_side(p.dst_memory_type, p.dst_host, p.dst_device, dst_start, dst_extent, Access::Write, "cuMemcpy2D/3D destination")?;
         let plane = shape.width.checked_mul(shape.height);
         let contiguous = |pitch: usize, slice: usize| pitch == shape.width && Some(slice) == plane;
         let mut rows = Vec::new();
@@ -571,7 +597,7 @@ impl Driver {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemsetD2D: pitch {pitch} < row {row}")));
         }
         let extent = Shape { width: row, height, depth: 1 }.extent(pitch, 0).ok_or(CuError::INVALID_VALUE)?;
-        let base = self.device_loc(dst, extent, "cuMemset")?;
+        let base = self.device_loc(dst, extent, Access::Write, "cuMemset")?;
         let rows = (0..height).map(|y| base.offset(y * pitch)).collect();
         let plan = FillPlan { rows, value, elem_size, count: width, backends: self.backends() };
         // SAFETY: the rows lie in registered memory, which stays valid until the fill ran

@@ -3,7 +3,7 @@
 //! Values that describe the device come from [`DeviceProperties`]; texture/surface limits
 //! are those of recent NVIDIA GPUs (textures are not implemented, but cudart queries the
 //! limits at init and fails unless each call succeeds); features we lack (cooperative and
-//! cluster launch, memory pools, VMM, IPC, RDMA, ...) answer 0 so programs take their
+//! cluster launch, memory pools, IPC, RDMA, ...) answer 0 so programs take their
 //! fallback paths. Ids follow `cuda.h` of CUDA 13 (`CU_DEVICE_ATTRIBUTE_MAX` = 148 in
 //! 13.0; 148, `ATOMIC_REDUCTION_SUPPORTED`, appeared in a later 13.x and answers 0).
 
@@ -112,8 +112,11 @@ pub(crate) fn attribute(p: &DeviceProperties, managed: Option<ManagedMemory>, or
         // The host reaches managed memory where it lies, without migration, on every
         // device that has it (the CPU device's memory, AMD's system memory).
         101 => managed_memory, // DIRECT_MANAGED_MEM_ACCESS_FROM_HOST
-        102 => 0,   // VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED
-        103..=105 => 0, // handle types (POSIX fd, Win32, Win32 KMT)
+        // Virtual memory management on the host's address space (`crate::vmm`), with
+        // POSIX file descriptors as shareable handles.
+        102 => host, // VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED
+        103 => host, // HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED
+        104 | 105 => 0, // handle types Win32, Win32 KMT
         106 => 32,  // MAX_BLOCKS_PER_MULTIPROCESSOR
         107 => 0,   // GENERIC_COMPRESSION_SUPPORTED
         108 => 0,   // MAX_PERSISTING_L2_CACHE_SIZE

@@ -11,14 +11,21 @@
 //!   slot maybe reused) is *stale* and rejected;
 //! - anything else (garbage) fails the index bound or generation check.
 //!
-//! The tag lives in the top byte with bit 7 set, so no handle is ever 0, 1 or 2
-//! (`CU_STREAM_LEGACY`, `CU_STREAM_PER_THREAD`), nor `(CUcontext)-1`, and `CUfunction` and
-//! `CUkernel` can be told apart by value alone (cudart 13 passes either to `cuLaunchKernel`).
+//! The tag lives in the top byte with bit 6 set and bit 7 clear. Bit 6 keeps every handle
+//! above 2^62: never 0, 1 or 2 (`CU_STREAM_LEGACY`, `CU_STREAM_PER_THREAD`), and never an
+//! address a program could own (x86-64 and AArch64 user addresses stay below 2^48). Bit 63
+//! clear keeps every handle positive as a signed 64-bit integer, so never `(CUcontext)-1`
+//! either: Python bindings (numba-cuda, cuda-python's `cuda.core`) convert `.handle` values
+//! through signed 64-bit integers and raise `OverflowError` on values with bit 63 set.
+//! `CUfunction` and `CUkernel` can be told apart by value alone (cudart 13 passes either
+//! to `cuLaunchKernel`).
 //! Generations wrap after 2^24 reuses of one slot; a stale handle that old could alias a
 //! live object of the same type, which NVIDIA's pointer handles allow much sooner.
 //!
 //! What each kind answers for a bad handle is decided by the caller through [`Lookup`]:
-//! `CUDA_ERROR_INVALID_CONTEXT` for contexts, `CUDA_ERROR_INVALID_HANDLE` for the rest.
+//! `CUDA_ERROR_INVALID_CONTEXT` for contexts, `CUDA_ERROR_INVALID_VALUE` for allocation
+//! handles (the code the "Virtual Memory Management" calls document),
+//! `CUDA_ERROR_INVALID_HANDLE` for the rest.
 
 use std::ffi::c_void;
 use std::sync::{Arc, RwLock};
@@ -27,14 +34,21 @@ use std::sync::{Arc, RwLock};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Kind {
-    Context = 0x81,
-    Module = 0x82,
-    Function = 0x83,
-    Library = 0x84,
-    Kernel = 0x85,
-    Stream = 0x86,
-    Event = 0x87,
-    Link = 0x88,
+    Context = 0x41,
+    Module = 0x42,
+    Function = 0x43,
+    Library = 0x44,
+    Kernel = 0x45,
+    Stream = 0x46,
+    Event = 0x47,
+    Link = 0x48,
+    MemAllocation = 0x49,
+}
+
+impl Kind {
+    /// Every kind, in tag order.
+    pub const ALL: [Kind; 9] =
+        [Kind::Context, Kind::Module, Kind::Function, Kind::Library, Kind::Kernel, Kind::Stream, Kind::Event, Kind::Link, Kind::MemAllocation];
 }
 
 /// Why a handle did not resolve.
@@ -59,9 +73,7 @@ fn encode(kind: Kind, generation: u32, index: u32) -> u64 {
 /// The kind encoded in a raw handle value, if it is one of ours.
 pub fn kind_of(raw: u64) -> Option<Kind> {
     let tag = (raw >> 56) as u8;
-    [Kind::Context, Kind::Module, Kind::Function, Kind::Library, Kind::Kernel, Kind::Stream, Kind::Event, Kind::Link]
-        .into_iter()
-        .find(|k| *k as u8 == tag)
+    Kind::ALL.into_iter().find(|k| *k as u8 == tag)
 }
 
 macro_rules! handle_types {
@@ -117,6 +129,8 @@ handle_types! {
     EventHandle => Event;
     /// A `CUlinkState`.
     LinkHandle => Link;
+    /// A `CUmemGenericAllocationHandle` (an `unsigned long long`, not a pointer, in C).
+    MemHandle => MemAllocation;
 }
 
 /// Ties a handle newtype to its [`Kind`].
@@ -258,5 +272,20 @@ mod tests {
         }
         assert_eq!(kind_of(0), None);
         assert_eq!(kind_of(0x7fff_0000_1234), None);
+        assert_eq!(kind_of(u64::MAX), None);
+    }
+
+    #[test]
+    fn every_handle_is_positive_as_a_signed_64_bit_value() {
+        // The largest handle of each kind (top generation, top index) still has bit 63
+        // clear and a tag above every user address.
+        for kind in Kind::ALL {
+            for (generation, index) in [(1, 0), (GENERATION_MASK as u32, u32::MAX)] {
+                let raw = encode(kind, generation, index);
+                assert!((raw as i64) > 0, "{kind:?}: {raw:#x}");
+                assert!(raw >= 1 << 62, "{kind:?}: {raw:#x}");
+                assert_eq!(kind_of(raw), Some(kind));
+            }
+        }
     }
 }

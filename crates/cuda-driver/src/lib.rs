@@ -47,13 +47,14 @@ pub mod module;
 pub mod occupancy;
 mod params;
 pub mod stream;
+pub mod vmm;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 pub use context::{ClsDestructor, Limit};
 pub use error::{CuError, CuResult};
-pub use handle::{CtxHandle, EventHandle, FunctionHandle, KernelHandle, LibraryHandle, LinkHandle, ModuleHandle, StreamHandle};
+pub use handle::{CtxHandle, EventHandle, FunctionHandle, KernelHandle, LibraryHandle, LinkHandle, MemHandle, ModuleHandle, StreamHandle};
 
 /// The `cuDriverGetVersion` answer: CUDA 13.2. cudart 13 refuses drivers older than 13000
 /// (cudaErrorInsufficientDriver); cudart 13.x minor-version compatibility accepts an older
@@ -108,6 +109,8 @@ pub struct Driver {
     pub(crate) events: handle::HandleTable<event::Event, EventHandle>,
     pub(crate) links: link::LinkTable,
     pub(crate) memory: memory::Registry,
+    /// Reservations, physical allocations and mappings (`cuMemAddressReserve`, `cuMemCreate`, `cuMemMap`).
+    pub(crate) vmm: vmm::State,
 }
 
 impl std::fmt::Debug for Driver {
@@ -133,6 +136,7 @@ impl Driver {
             events: Default::default(),
             links: Default::default(),
             memory: Default::default(),
+            vmm: Default::default(),
         }
     }
 }

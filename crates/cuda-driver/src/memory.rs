@@ -7,6 +7,10 @@
 //! unified addressing (an unregistered pointer is host memory), answers
 //! `cuPointerGetAttribute`, and frees what a context owned when it is destroyed.
 //!
+//! Mappings of virtual memory management (`cuMemMap`, [`crate::vmm`]) are registered too,
+//! one range per mapping: adjacent mappings form one range for copies and fills, as the
+//! pages of one allocation do.
+//!
 //! Pinned host memory (`cuMemAllocHost`, `cuMemHostAlloc`) is allocated by the driver on
 //! the host; on a host-addressable device (the CPU device) its device pointer is the host
 //! pointer, as is the device pointer of registered host memory. Managed memory comes from
@@ -37,6 +41,9 @@ pub enum MemoryKind {
     HostRegistered,
     /// A module's `.global`/`.const` variable (backend memory, freed with the module).
     ModuleGlobal,
+    /// A `cuMemMap` mapping (host memory of a host-addressable device, [`crate::vmm`]);
+    /// owned by no context: it lives until `cuMemUnmap`.
+    Mapped,
 }
 
 impl MemoryKind {
@@ -56,11 +63,13 @@ pub struct Allocation {
     pub ctx: CtxHandle,
     /// Device ordinal.
     pub device: usize,
-    /// `cuMemHostAlloc`/`cuMemHostRegister`/`cuMemAllocManaged` flags.
+    /// `cuMemHostAlloc`/`cuMemHostRegister`/`cuMemAllocManaged` flags; for
+    /// [`MemoryKind::Mapped`] the mapping's access (`CUmemAccess_flags`: 1 read, 3 read-write).
     pub flags: u32,
     /// `CU_POINTER_ATTRIBUTE_BUFFER_ID`: unique per allocation.
     pub buffer_id: u64,
-    /// For [`MemoryKind::ModuleGlobal`]: the owning module's handle value; else 0.
+    /// For [`MemoryKind::ModuleGlobal`]: the owning module's handle value; for
+    /// [`MemoryKind::Mapped`]: the `CUmemGenericAllocationHandle` mapped; else 0.
     pub owner: u64,
 }
 
@@ -93,17 +102,41 @@ impl Registry {
 
     /// The range containing `addr`.
     pub fn find(&self, addr: u64) -> Option<Allocation> {
-        let map = self.map.read().unwrap_or_else(|e| e.into_inner());
-        let (_, a) = map.range(..=addr).next_back()?;
-        (addr < a.end() || (a.size == 0 && addr == a.base)).then_some(*a)
+        find_in(&self.map.read().unwrap_or_else(|e| e.into_inner()), addr)
     }
 
     /// The range containing all of `[addr, addr + len)`, or why not: `None` = `addr` is not
-    /// registered; `Some(Err(a))` = it starts in `a` but runs past its end.
+    /// registered; `Some(Err(a))` = it starts in `a` but runs past its end. A run of
+    /// adjacent mappings counts as one range (from the first one's base, with the access
+    /// all of them grant): a buffer may span the mappings of an expandable segment.
     pub fn find_range(&self, addr: u64, len: u64) -> Option<Result<Allocation, Allocation>> {
-        let a = self.find(addr)?;
-        let fits = addr.checked_add(len).is_some_and(|end| end <= a.end());
-        Some(if fits { Ok(a) } else { Err(a) })
+        let map = self.map.read().unwrap_or_else(|e| e.into_inner());
+        let a = find_in(&map, addr)?;
+        let Some(end) = addr.checked_add(len) else { return Some(Err(a)) };
+        if end <= a.end() {
+            return Some(Ok(a));
+        }
+        if a.kind == MemoryKind::Mapped {
+            let mut run = a;
+            for (_, next) in map.range(a.end()..) {
+                if next.base != run.end() || next.kind != MemoryKind::Mapped {
+                    break;
+                }
+                run.size += next.size;
+                run.flags &= next.flags;
+                if end <= run.end() {
+                    return Some(Ok(run));
+                }
+            }
+        }
+        Some(Err(a))
+    }
+
+    /// Sets the flags of the range starting exactly at `base` (a mapping's access).
+    pub(crate) fn set_flags(&self, base: u64, flags: u32) {
+        if let Some(a) = self.map.write().unwrap_or_else(|e| e.into_inner()).get_mut(&base) {
+            a.flags = flags;
+        }
     }
 
     /// Unregisters the range starting exactly at `base`.
@@ -111,10 +144,10 @@ impl Registry {
         self.map.write().unwrap_or_else(|e| e.into_inner()).remove(&base)
     }
 
-    /// Unregisters and returns every range owned by `ctx`.
+    /// Unregisters and returns every range owned by `ctx` (mappings belong to no context).
     pub fn remove_context(&self, ctx: CtxHandle) -> Vec<Allocation> {
         let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
-        let bases: Vec<u64> = map.values().filter(|a| a.ctx == ctx).map(|a| a.base).collect();
+        let bases: Vec<u64> = map.values().filter(|a| a.ctx == ctx && a.kind != MemoryKind::Mapped).map(|a| a.base).collect();
         bases.into_iter().filter_map(|b| map.remove(&b)).collect()
     }
 
@@ -124,6 +157,11 @@ impl Registry {
         let bases: Vec<u64> = map.values().filter(|a| pred(a)).map(|a| a.base).collect();
         bases.into_iter().filter_map(|b| map.remove(&b)).collect()
     }
+}
+
+fn find_in(map: &BTreeMap<DevicePtr, Allocation>, addr: u64) -> Option<Allocation> {
+    let (_, a) = map.range(..=addr).next_back()?;
+    (addr < a.end() || (a.size == 0 && addr == a.base)).then_some(*a)
 }
 
 fn overlaps(map: &BTreeMap<DevicePtr, Allocation>, base: u64, len: u64) -> bool {
@@ -170,6 +208,11 @@ pub struct PointerInfo {
     pub range_start: u64,
     pub range_size: u64,
     pub mapped: bool,
+    /// `CU_POINTER_ATTRIBUTE_ACCESS_FLAGS`: 0 none, 1 read, 3 read-write.
+    pub access_flags: u32,
+    /// `CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES`: the shareable handle types of a
+    /// `cuMemCreate` allocation.
+    pub allowed_handle_types: u64,
 }
 
 /// One value of `cuPointerGetAttribute`, typed as `cuda.h` documents the attribute.
@@ -312,7 +355,7 @@ impl Driver {
                     unsafe { std::alloc::dealloc(a.base as usize as *mut u8, layout) };
                 }
             }
-            MemoryKind::HostRegistered | MemoryKind::ModuleGlobal => {}
+            MemoryKind::HostRegistered | MemoryKind::ModuleGlobal | MemoryKind::Mapped => {}
         }
     }
 
@@ -464,6 +507,8 @@ impl Driver {
             range_start: a.base,
             range_size: a.size,
             mapped: true,
+            access_flags: if a.kind == MemoryKind::Mapped { a.flags } else { 3 },
+            allowed_handle_types: if a.kind == MemoryKind::Mapped { self.allowed_handle_types(crate::MemHandle(a.owner)) } else { 0 },
         }))
     }
 
@@ -488,9 +533,9 @@ impl Driver {
             11 => V::U64(info.range_start),
             12 => V::U64(info.range_size),
             13 => V::Bool(info.mapped),
-            14 => V::U64(0),      // ALLOWED_HANDLE_TYPES
+            14 => V::U64(info.allowed_handle_types), // ALLOWED_HANDLE_TYPES
             15 => V::Bool(false), // IS_GPU_DIRECT_RDMA_CAPABLE
-            16 => V::U32(3),      // ACCESS_FLAGS: read-write
+            16 => V::U32(info.access_flags),         // ACCESS_FLAGS
             18 => V::U64(info.range_size), // MAPPING_SIZE
             19 => V::U64(info.range_start), // MAPPING_BASE_ADDR
             20 => V::U64(info.buffer_id),  // MEMORY_BLOCK_ID

@@ -23,6 +23,20 @@ fn check_no_affinity(params: *const CUexecAffinityParam, num_params: c_int) -> c
     }
 }
 
+/// `cuCtxPopCurrent(_v2)`.
+///
+/// # Safety
+/// `pctx` is NULL or writable.
+unsafe fn pop_current(pctx: *mut CUcontext) -> crate::boundary::AbiResult {
+    // SAFETY: forwarded contract.
+    let out = unsafe { Out::optional(pctx) };
+    let popped = drv()?.ctx_pop_current()?;
+    if let Some(out) = out {
+        out.write(ctx_raw(popped));
+    }
+    Ok(())
+}
+
 export! {
     /// `cuCtxCreate_v2(CUcontext* pctx, unsigned flags, CUdevice dev)`.
     fn cuCtxCreate_v2(pctx: *mut CUcontext, flags: c_uint, dev: CUdevice) {
@@ -59,8 +73,24 @@ export! {
         Ok(())
     }
 
+    /// `cuCtxCreate(CUcontext* pctx, unsigned flags, CUdevice dev)`: the CUDA 2.0 name,
+    /// which NVIDIA's driver still exports; its signature is `cuCtxCreate_v2`'s (what
+    /// changed in 3.2 was the width of device pointers, and no 32-bit-pointer entry point
+    /// is exported here).
+    fn cuCtxCreate(pctx: *mut CUcontext, flags: c_uint, dev: CUdevice) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(pctx) }?;
+        out.write(ctx_raw(drv()?.ctx_create(flags, dev)?));
+        Ok(())
+    }
+
     /// `cuCtxDestroy_v2(CUcontext ctx)`.
     fn cuCtxDestroy_v2(ctx: CUcontext) {
+        drv()?.ctx_destroy(ctx_handle(ctx))
+    }
+
+    /// `cuCtxDestroy(CUcontext ctx)`: the pre-4.0 name, same signature as `_v2`.
+    fn cuCtxDestroy(ctx: CUcontext) {
         drv()?.ctx_destroy(ctx_handle(ctx))
     }
 
@@ -69,16 +99,23 @@ export! {
         drv()?.ctx_push_current(ctx_handle(ctx))
     }
 
+    /// `cuCtxPushCurrent(CUcontext ctx)`: the pre-4.0 name, same signature as `_v2`
+    /// (cuBLASLt resolves this plain name).
+    fn cuCtxPushCurrent(ctx: CUcontext) {
+        drv()?.ctx_push_current(ctx_handle(ctx))
+    }
+
     /// `cuCtxPopCurrent_v2(CUcontext* pctx)`: `pctx` may be NULL (the popped context is
     /// then not returned).
     fn cuCtxPopCurrent_v2(pctx: *mut CUcontext) {
         // SAFETY: NULL or writable, per the API.
-        let out = unsafe { Out::optional(pctx) };
-        let popped = drv()?.ctx_pop_current()?;
-        if let Some(out) = out {
-            out.write(ctx_raw(popped));
-        }
-        Ok(())
+        unsafe { pop_current(pctx) }
+    }
+
+    /// `cuCtxPopCurrent(CUcontext* pctx)`: the pre-4.0 name, same signature as `_v2`.
+    fn cuCtxPopCurrent(pctx: *mut CUcontext) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { pop_current(pctx) }
     }
 
     /// `cuCtxSetCurrent(CUcontext ctx)`.

@@ -66,4 +66,9 @@ export! {
     fn cuEventDestroy_v2(h_event: CUevent) {
         drv()?.event_destroy(event_handle(h_event))
     }
+
+    /// `cuEventDestroy(CUevent hEvent)`: the pre-4.0 name, same signature as `_v2`.
+    fn cuEventDestroy(h_event: CUevent) {
+        drv()?.event_destroy(event_handle(h_event))
+    }
 }

@@ -102,6 +102,16 @@ export! {
         Ok(())
     }
 
+    /// `cuMemAllocHost(void** pp, unsigned int bytesize)`: the pre-3.2 ABI, which NVIDIA's
+    /// driver still exports under the plain name: the size is a 32-bit `unsigned int`
+    /// (the upper half of its register is not part of the argument).
+    fn cuMemAllocHost(pp: *mut *mut c_void, bytesize: c_uint) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(pp) }?;
+        out.write(drv()?.mem_alloc_host(bytesize as usize)?);
+        Ok(())
+    }
+
     /// `cuMemFreeHost(void* p)`.
     fn cuMemFreeHost(p: *mut c_void) {
         drv()?.mem_free_host(p)
@@ -133,6 +143,15 @@ export! {
 
     /// `cuMemHostRegister_v2(void* p, size_t bytesize, unsigned Flags)`.
     fn cuMemHostRegister_v2(p: *mut c_void, bytesize: usize, flags: c_uint) {
+        if p.is_null() || bytesize == 0 {
+            return Err(CuError::INVALID_VALUE);
+        }
+        drv()?.mem_host_register(p, bytesize, flags)
+    }
+
+    /// `cuMemHostRegister(void* p, size_t bytesize, unsigned Flags)`: the CUDA 4.0 name,
+    /// same signature as `_v2`.
+    fn cuMemHostRegister(p: *mut c_void, bytesize: usize, flags: c_uint) {
         if p.is_null() || bytesize == 0 {
             return Err(CuError::INVALID_VALUE);
         }

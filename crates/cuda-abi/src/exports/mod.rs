@@ -26,6 +26,7 @@ pub mod memory;
 pub mod module;
 pub mod profiler;
 pub mod stream;
+pub mod vmm;
 
 use cuda_driver::{CtxHandle, CuResult, Driver, EventHandle, FunctionHandle, KernelHandle, LibraryHandle, LinkHandle, ModuleHandle, StreamHandle};
 

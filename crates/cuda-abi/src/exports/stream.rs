@@ -6,6 +6,7 @@
 //! stream's driver thread.
 
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
+use std::ptr::null_mut;
 
 use cuda_driver::CuError;
 
@@ -18,6 +19,47 @@ use crate::types::{CUcontext, CUdevice, CUevent, CUresult, CUstream};
 pub type CUhostFn = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
 /// `CUstreamCallback`: `void (*)(CUstream hStream, CUresult status, void* userData)`.
 pub type CUstreamCallback = Option<unsafe extern "C" fn(h_stream: CUstream, status: CUresult, user_data: *mut c_void)>;
+
+/// `cuStreamGetCaptureInfo*`: stream capture is not supported, so a valid stream is
+/// never capturing: `CU_STREAM_CAPTURE_STATUS_NONE` (0), and the optional outputs, which
+/// describe an active capture, are zeroed (id 0, no graph, no dependencies).
+///
+/// # Safety
+/// Every pointer is NULL or writable.
+#[allow(clippy::too_many_arguments, reason = "the outputs of cuStreamGetCaptureInfo_v3")]
+unsafe fn capture_info(
+    stream: StreamHandle,
+    status: *mut c_int,
+    id: *mut u64,
+    graph: *mut *mut c_void,
+    dependencies: *mut *const c_void,
+    edge_data: *mut *const c_void,
+    num_dependencies: *mut usize,
+) -> AbiResult {
+    // SAFETY: forwarded contract; the status is required ("captureStatus_out ... required").
+    let status = unsafe { Out::new(status) }?;
+    drv()?.stream_get_flags(stream)?;
+    status.write(0);
+    // SAFETY (each): NULL or writable, forwarded contract.
+    unsafe {
+        if let Some(out) = Out::optional(id) {
+            out.write(0);
+        }
+        if let Some(out) = Out::optional(graph) {
+            out.write(null_mut());
+        }
+        if let Some(out) = Out::optional(dependencies) {
+            out.write(std::ptr::null());
+        }
+        if let Some(out) = Out::optional(edge_data) {
+            out.write(std::ptr::null());
+        }
+        if let Some(out) = Out::optional(num_dependencies) {
+            out.write(0);
+        }
+    }
+    Ok(())
+}
 
 /// # Safety
 /// `out` is NULL or writable.
@@ -136,6 +178,11 @@ export! {
 
     /// `cuStreamDestroy_v2(CUstream hStream)`.
     fn cuStreamDestroy_v2(h_stream: CUstream) {
+        drv()?.stream_destroy(stream_handle(h_stream))
+    }
+
+    /// `cuStreamDestroy(CUstream hStream)`: the pre-4.0 name, same signature as `_v2`.
+    fn cuStreamDestroy(h_stream: CUstream) {
         drv()?.stream_destroy(stream_handle(h_stream))
     }
 
@@ -259,6 +306,38 @@ export! {
         drv()?.stream_get_flags(stream_ptsz(h_stream))?;
         out.write(0);
         Ok(())
+    }
+
+    /// `cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus* captureStatus, cuuint64_t* id)`
+    /// (the CUDA 10.1 ABI): never capturing, as in `cuStreamIsCapturing`.
+    fn cuStreamGetCaptureInfo(h_stream: CUstream, capture_status: *mut c_int, id: *mut u64) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { capture_info(stream_handle(h_stream), capture_status, id, null_mut(), null_mut(), null_mut(), null_mut()) }
+    }
+    fn cuStreamGetCaptureInfo_ptsz(h_stream: CUstream, capture_status: *mut c_int, id: *mut u64) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { capture_info(stream_ptsz(h_stream), capture_status, id, null_mut(), null_mut(), null_mut(), null_mut()) }
+    }
+
+    /// `cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStatus* captureStatus_out, cuuint64_t* id_out, CUgraph* graph_out, const CUgraphNode** dependencies_out, size_t* numDependencies_out)`.
+    fn cuStreamGetCaptureInfo_v2(h_stream: CUstream, capture_status: *mut c_int, id: *mut u64, graph: *mut *mut c_void, dependencies: *mut *const c_void, num_dependencies: *mut usize) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { capture_info(stream_handle(h_stream), capture_status, id, graph, dependencies, null_mut(), num_dependencies) }
+    }
+    fn cuStreamGetCaptureInfo_v2_ptsz(h_stream: CUstream, capture_status: *mut c_int, id: *mut u64, graph: *mut *mut c_void, dependencies: *mut *const c_void, num_dependencies: *mut usize) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { capture_info(stream_ptsz(h_stream), capture_status, id, graph, dependencies, null_mut(), num_dependencies) }
+    }
+
+    /// `cuStreamGetCaptureInfo_v3(CUstream hStream, CUstreamCaptureStatus* captureStatus_out, cuuint64_t* id_out, CUgraph* graph_out, const CUgraphNode** dependencies_out, const CUgraphEdgeData** edgeData_out, size_t* numDependencies_out)`
+    /// (CUDA 12.3; what `cuStreamGetCaptureInfo` means in CUDA 13).
+    fn cuStreamGetCaptureInfo_v3(h_stream: CUstream, capture_status: *mut c_int, id: *mut u64, graph: *mut *mut c_void, dependencies: *mut *const c_void, edge_data: *mut *const c_void, num_dependencies: *mut usize) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { capture_info(stream_handle(h_stream), capture_status, id, graph, dependencies, edge_data, num_dependencies) }
+    }
+    fn cuStreamGetCaptureInfo_v3_ptsz(h_stream: CUstream, capture_status: *mut c_int, id: *mut u64, graph: *mut *mut c_void, dependencies: *mut *const c_void, edge_data: *mut *const c_void, num_dependencies: *mut usize) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { capture_info(stream_ptsz(h_stream), capture_status, id, graph, dependencies, edge_data, num_dependencies) }
     }
 
     /// `cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void* userData, unsigned flags)`.

@@ -1,0 +1,154 @@
+//! The plain (unversioned) legacy names NVIDIA's driver still exports and clients still
+//! resolve (cuBLASLt: `cuCtxPushCurrent`, `cuCtxPopCurrent`): exported by the built
+//! library, answered by `cuGetProcAddress` for the CUDA version they belong to, and
+//! working when called through the pointer it returns.
+
+#![allow(clippy::undocumented_unsafe_blocks, reason = "test code: every unsafe block calls a C entry point with valid local pointers")]
+
+use std::ffi::{c_int, c_uint, c_void, CString};
+use std::ptr::null_mut;
+
+use cuda::exports::device::*;
+use cuda::exports::init::*;
+use cuda::exports::memory::*;
+use cuda::proc_table::cuGetProcAddress_v2;
+use cuda::types::*;
+
+/// Plain names with the ABI of their versioned twin, the CUDA version of that old ABI,
+/// and the twin a request for CUDA 11.0 resolves to.
+const SAME_ABI: &[(&str, c_int, &str)] = &[
+    ("cuCtxCreate", 2000, "cuCtxCreate_v2"),
+    ("cuCtxDestroy", 2000, "cuCtxDestroy_v2"),
+    ("cuCtxPushCurrent", 2000, "cuCtxPushCurrent_v2"),
+    ("cuCtxPopCurrent", 2000, "cuCtxPopCurrent_v2"),
+    ("cuStreamDestroy", 2000, "cuStreamDestroy_v2"),
+    ("cuEventDestroy", 2000, "cuEventDestroy_v2"),
+    ("cuMemHostRegister", 4000, "cuMemHostRegister_v2"),
+    ("cuLinkCreate", 5050, "cuLinkCreate_v2"),
+    ("cuLinkAddData", 5050, "cuLinkAddData_v2"),
+    ("cuLinkAddFile", 5050, "cuLinkAddFile_v2"),
+    ("cuDevicePrimaryCtxRelease", 7000, "cuDevicePrimaryCtxRelease_v2"),
+    ("cuDevicePrimaryCtxReset", 7000, "cuDevicePrimaryCtxReset_v2"),
+    ("cuDevicePrimaryCtxSetFlags", 7000, "cuDevicePrimaryCtxSetFlags_v2"),
+];
+
+/// Plain names whose pre-3.2 ABI took 32-bit device pointers: not exported.
+const OLD_32_BIT_POINTER_ABI: &[&str] =
+    &["cuMemAlloc", "cuMemFree", "cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemsetD8", "cuModuleGetGlobal", "cuMemGetAddressRange"];
+
+fn ok(res: CUresult, what: &str) {
+    assert_eq!(res, CUresult::SUCCESS, "{what}");
+}
+
+fn proc_address(name: &str, version: c_int) -> (CUresult, *mut c_void) {
+    let name = CString::new(name).unwrap();
+    let (mut pfn, mut status) = (null_mut(), -1);
+    let res = unsafe { cuGetProcAddress_v2(name.as_ptr(), &mut pfn, version, 0, &mut status) };
+    (res, pfn)
+}
+
+/// The cdylib cargo built next to this test executable.
+fn shared_library() -> *mut c_void {
+    let exe = std::env::current_exe().unwrap();
+    let path = exe.parent().unwrap().join("libcuda.so");
+    let path = CString::new(path.into_os_string().into_encoded_bytes()).unwrap();
+    let handle = unsafe { libc::dlopen(path.as_ptr(), libc::RTLD_NOW | libc::RTLD_LOCAL) };
+    assert!(!handle.is_null());
+    handle
+}
+
+fn dlsym(lib: *mut c_void, name: &str) -> *mut c_void {
+    let name = CString::new(name).unwrap();
+    unsafe { libc::dlsym(lib, name.as_ptr()) }
+}
+
+#[test]
+fn plain_names_are_exported_and_resolved_by_version() {
+    let lib = shared_library();
+    for &(plain, old_version, twin) in SAME_ABI {
+        assert!(!dlsym(lib, plain).is_null(), "{plain} is not exported");
+        let (res, old) = proc_address(plain, old_version);
+        assert_eq!(res, CUresult::SUCCESS, "{plain} at {old_version}");
+        assert_eq!(old, cuda::proc_table::symbol(plain).unwrap().addr.0 as *mut c_void, "{plain} at {old_version}");
+        let (res, current) = proc_address(plain, 11000);
+        assert_eq!(res, CUresult::SUCCESS, "{plain} at 11000");
+        assert_eq!(current, cuda::proc_table::symbol(twin).unwrap().addr.0 as *mut c_void, "{plain} at 11000");
+        assert!(cuda::proc_table::symbol(plain).unwrap().implemented, "{plain} is a stub");
+    }
+    for plain in OLD_32_BIT_POINTER_ABI {
+        assert!(dlsym(lib, plain).is_null(), "{plain} must not be exported with a 64-bit ABI");
+        // Current versions still resolve the name to its _v2.
+        assert_eq!(proc_address(plain, 13000).0, CUresult::SUCCESS, "{plain}");
+    }
+    assert!(!dlsym(lib, "cuMemAllocHost").is_null());
+}
+
+type CtxCreate = unsafe extern "C" fn(*mut CUcontext, c_uint, CUdevice) -> CUresult;
+type CtxPush = unsafe extern "C" fn(CUcontext) -> CUresult;
+type CtxPop = unsafe extern "C" fn(*mut CUcontext) -> CUresult;
+type CtxGetCurrent = unsafe extern "C" fn(*mut CUcontext) -> CUresult;
+type StreamCreate = unsafe extern "C" fn(*mut CUstream, c_uint) -> CUresult;
+type Destroy = unsafe extern "C" fn(*mut c_void) -> CUresult;
+type EventCreate = unsafe extern "C" fn(*mut CUevent, c_uint) -> CUresult;
+/// `cuMemAllocHost`'s old ABI declared with a 64-bit size, to put garbage in the upper
+/// half of the register the 32-bit `unsigned int` travels in.
+type MemAllocHostWide = unsafe extern "C" fn(*mut *mut c_void, u64) -> CUresult;
+
+fn resolve<F: Copy>(name: &str, version: c_int) -> F {
+    let (res, pfn) = proc_address(name, version);
+    assert_eq!(res, CUresult::SUCCESS, "{name}");
+    assert!(!pfn.is_null());
+    unsafe { std::mem::transmute_copy(&pfn) }
+}
+
+#[test]
+fn plain_names_work_through_cu_get_proc_address() {
+    ok(unsafe { cuInit(0) }, "cuInit");
+    let mut dev = -1;
+    ok(unsafe { cuDeviceGet(&mut dev, 0) }, "cuDeviceGet");
+    let create: CtxCreate = resolve("cuCtxCreate", 2000);
+    let push: CtxPush = resolve("cuCtxPushCurrent", 2000);
+    let pop: CtxPop = resolve("cuCtxPopCurrent", 2000);
+    let destroy_ctx: Destroy = resolve("cuCtxDestroy", 2000);
+    let get_current: CtxGetCurrent = resolve("cuCtxGetCurrent", 13000);
+
+    let mut ctx = null_mut();
+    ok(unsafe { create(&mut ctx, 0, dev) }, "cuCtxCreate");
+    let mut current = null_mut();
+    ok(unsafe { get_current(&mut current) }, "cuCtxGetCurrent");
+    assert_eq!(current, ctx, "cuCtxCreate makes the new context current");
+    let mut popped = null_mut();
+    ok(unsafe { pop(&mut popped) }, "cuCtxPopCurrent");
+    assert_eq!(popped, ctx);
+    ok(unsafe { get_current(&mut current) }, "cuCtxGetCurrent");
+    assert_ne!(current, ctx);
+    ok(unsafe { push(ctx) }, "cuCtxPushCurrent");
+    ok(unsafe { get_current(&mut current) }, "cuCtxGetCurrent");
+    assert_eq!(current, ctx);
+
+    let stream_create: StreamCreate = resolve("cuStreamCreate", 13000);
+    let stream_destroy: Destroy = resolve("cuStreamDestroy", 2000);
+    let mut stream = null_mut();
+    ok(unsafe { stream_create(&mut stream, 0) }, "cuStreamCreate");
+    ok(unsafe { stream_destroy(stream.cast()) }, "cuStreamDestroy");
+    assert_eq!(unsafe { stream_destroy(stream.cast()) }, CUresult::ERROR_INVALID_HANDLE, "destroyed twice");
+
+    let event_create: EventCreate = resolve("cuEventCreate", 13000);
+    let event_destroy: Destroy = resolve("cuEventDestroy", 2000);
+    let mut event = null_mut();
+    ok(unsafe { event_create(&mut event, 0) }, "cuEventCreate");
+    ok(unsafe { event_destroy(event.cast()) }, "cuEventDestroy");
+    assert_eq!(unsafe { event_destroy(event.cast()) }, CUresult::ERROR_INVALID_HANDLE, "destroyed twice");
+
+    // The 32-bit size of the old cuMemAllocHost: only the low half of the register counts.
+    let alloc_host: MemAllocHostWide = resolve("cuMemAllocHost", 2000);
+    let mut host = null_mut();
+    ok(unsafe { alloc_host(&mut host, 0xdead_beef_0000_1000) }, "cuMemAllocHost");
+    let (mut base, mut size) = (0, 0);
+    ok(unsafe { cuMemGetAddressRange_v2(&mut base, &mut size, host as u64) }, "cuMemGetAddressRange_v2");
+    assert_eq!((base, size), (host as u64, 0x1000));
+    unsafe { host.cast::<u8>().write_bytes(0xab, 0x1000) };
+    ok(unsafe { cuMemFreeHost(host) }, "cuMemFreeHost");
+
+    ok(unsafe { destroy_ctx(ctx.cast()) }, "cuCtxDestroy");
+}
