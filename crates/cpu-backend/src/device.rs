@@ -47,6 +47,22 @@ fn compute_capability() -> (u32, u32) {
         .unwrap_or((8, 6))
 }
 
+/// The fewest multiprocessors the device reports: programs size grids and divide work by
+/// `multiProcessorCount` (a grid of `16 * SMs` blocks, `SMs / 4` groups), and GPUs of the
+/// compute capabilities we report have dozens; with 2 host cores, a count of 2 left
+/// programs with grids too small to keep the workers busy or with a zero divisor.
+const MIN_MULTIPROCESSORS: u32 = 16;
+
+/// `CUDA_CPU_MULTIPROCESSORS=N`, else the host's cores but at least [`MIN_MULTIPROCESSORS`].
+/// Blocks are handed to the worker threads whatever the count says.
+fn multiprocessor_count(cores: u32) -> u32 {
+    std::env::var("CUDA_CPU_MULTIPROCESSORS")
+        .ok()
+        .and_then(|s| s.trim().parse::<u32>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(cores.max(MIN_MULTIPROCESSORS))
+}
+
 fn total_memory() -> u64 {
     // SAFETY: sysconf has no preconditions.
     let (pages, size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
@@ -90,7 +106,7 @@ fn properties(cores: u32) -> DeviceProperties {
         name,
         total_memory: total_memory(),
         compute_capability: compute_capability(),
-        multiprocessor_count: cores,
+        multiprocessor_count: multiprocessor_count(cores),
         warp_size: 32,
         max_threads_per_block: 1024,
         max_block_dim: compiler_core::target::host::MAX_BLOCK_DIM,
@@ -184,5 +200,17 @@ impl Device for CpuDevice {
 
     fn flush_output(&self) {
         self.output.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn small_hosts_report_enough_multiprocessors_for_grid_sizing() {
+        // The only test here reading the variable; it is unset in the test environment.
+        if std::env::var_os("CUDA_CPU_MULTIPROCESSORS").is_none() {
+            assert_eq!(super::multiprocessor_count(2), super::MIN_MULTIPROCESSORS);
+            assert_eq!(super::multiprocessor_count(64), 64);
+        }
     }
 }
