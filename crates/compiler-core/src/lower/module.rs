@@ -99,7 +99,7 @@ fn lower_impl(
     threads: Option<usize>,
 ) -> Result<LoweredModule, Vec<Diagnostic>> {
     let mut clock = crate::phase_clock::PhaseClock::start("");
-    let with_meetings = super::warp_sync::add_meetings(m);
+    let with_meetings = super::warp_sync::add_meetings(m, only);
     let m = with_meetings.as_ref().unwrap_or(m);
     let warp_size = if m.warp_size == 64 { 64 } else { 32 };
     let mut out = LoweredModule { warp_size, ..LoweredModule::default() };

@@ -3,11 +3,19 @@
 //! scans, the CUDA SDK's radix sort, many papers' reductions). Such code marks the shared
 //! data `volatile`, so that each access really goes to memory.
 //!
-//! The rule: every `st.volatile` to shared or generic memory is a point where lanes of a
-//! warp may communicate. It gets a warp meeting (`bar.warp.sync -1`) just before it and
-//! just after it, so that every lane of the warp does the reads before a store before any
-//! lane stores, and every lane stores before any lane goes on to the next reads: the order
-//! a warp executing in lockstep gives. A meeting is not a barrier: lanes that do not come
+//! The rule: a store is a point where lanes of a warp may communicate when it is
+//! - an `st.volatile` to shared or generic memory, or
+//! - in a function that also synchronizes the block (`bar.sync`), an `st.shared` from which
+//!   an `ld.shared` of another address can be reached without passing a barrier (a lane
+//!   reading what other lanes of its warp just wrote, as in "the first 17 threads each
+//!   store a partial sum, then thread 0 adds them up" with no `__syncthreads` between).
+//!   Loads of the store's own address operand are the lane reading its own value and do
+//!   not count.
+//!
+//! Such a store gets a warp meeting (`bar.warp.sync -1`) just before it and just after it,
+//! so that every lane of the warp does the reads before a store before any lane stores,
+//! and every lane stores before any lane goes on to the next reads: the order a warp
+//! executing in lockstep gives. A meeting is not a barrier: lanes that do not come
 //! (another branch, exited) do not hold the others up. On the CPU device the meetings
 //! split barrier regions or suspend fibers; on AMD GPUs they are wave barriers.
 //!
@@ -15,6 +23,7 @@
 //! [`AFTER_COL`]), so their call sites differ from every instruction's.
 
 use crate::ptx::ast::*;
+use std::collections::{HashMap, HashSet};
 
 /// The span column of the meeting before a volatile store.
 const BEFORE_COL: u32 = 4094;
@@ -23,20 +32,171 @@ const AFTER_COL: u32 = 4095;
 
 /// `m` with the meetings added, or `None` when it has no volatile store to shared or
 /// generic memory.
-pub(crate) fn add_meetings(m: &Module) -> Option<Module> {
-    let any = m.directives.iter().any(|d| matches!(d, Directive::Function(f) if f.body.as_deref().is_some_and(has_volatile_store)));
-    if !any {
+/// `only`: lower part of the module, so look at those functions alone.
+pub(crate) fn add_meetings(m: &Module, only: Option<&HashSet<String>>) -> Option<Module> {
+    let mut marked: HashMap<String, HashSet<Span>> = HashMap::new();
+    for d in &m.directives {
+        if let Directive::Function(f) = d {
+            if only.is_some_and(|only| !only.contains(&f.name)) {
+                continue;
+            }
+            if let Some(body) = f.body.as_deref() {
+                let stores = communicating_stores(body);
+                if !stores.is_empty() {
+                    marked.insert(f.name.clone(), stores);
+                }
+            }
+        }
+    }
+    if marked.is_empty() {
         return None;
     }
     let mut m = m.clone();
     for d in &mut m.directives {
         if let Directive::Function(f) = d {
-            if let Some(body) = &mut f.body {
-                *body = with_meetings(std::mem::take(body));
+            if let (Some(body), Some(stores)) = (&mut f.body, marked.get(&f.name)) {
+                *body = with_meetings(std::mem::take(body), stores);
             }
         }
     }
     Some(m)
+}
+
+/// The spans of the stores of `body` that get meetings.
+fn communicating_stores(body: &[Statement]) -> HashSet<Span> {
+    let mut items = Vec::new();
+    flatten(body, &mut items);
+    let instrs = || items.iter().filter_map(|i| match i {
+        Item::Instr(i) => Some(*i),
+        Item::Label(_) => None,
+    });
+    let mut out: HashSet<Span> = instrs().filter(|i| is_volatile_store(i)).map(|i| i.span).collect();
+    if instrs().any(is_barrier) {
+        let graph = Graph::new(&items);
+        for (k, item) in items.iter().enumerate() {
+            if let Item::Instr(i) = item {
+                if is_shared_store(i) && !out.contains(&i.span) && graph.reaches_other_shared_load(&items, k, i) {
+                    out.insert(i.span);
+                }
+            }
+        }
+    }
+    out
+}
+
+enum Item<'a> {
+    Label(&'a str),
+    Instr(&'a Instruction),
+}
+
+fn flatten<'a>(body: &'a [Statement], out: &mut Vec<Item<'a>>) {
+    for s in body {
+        match s {
+            Statement::Instr(i) => out.push(Item::Instr(i)),
+            Statement::Label { name, .. } => out.push(Item::Label(name)),
+            Statement::Block(b) => flatten(b, out),
+            _ => {}
+        }
+    }
+}
+
+fn space_is_shared(i: &Instruction) -> bool {
+    i.modifiers.iter().any(|m| m == ".shared" || m.starts_with(".shared::"))
+}
+
+fn is_shared_store(i: &Instruction) -> bool {
+    i.opcode == "st" && space_is_shared(i)
+}
+
+fn is_shared_load(i: &Instruction) -> bool {
+    matches!(i.opcode.as_str(), "ld" | "ldu") && space_is_shared(i)
+}
+
+/// A block barrier or an explicit warp meeting: the code orders its memory accesses there
+/// itself.
+fn is_barrier(i: &Instruction) -> bool {
+    i.opcode == "bar" || i.opcode == "barrier"
+}
+
+/// The address operand of a load or store.
+fn address(i: &Instruction) -> Option<&Operand> {
+    i.operands.iter().find(|o| matches!(o, Operand::Address { .. }))
+}
+
+/// Searches stop after this many items: such a store keeps no meetings.
+const SEARCH_LIMIT: usize = 20_000;
+
+/// The body's control flow, item by item.
+struct Graph {
+    succ: Vec<Vec<usize>>,
+}
+
+impl Graph {
+    fn new(items: &[Item]) -> Graph {
+        let labels: HashMap<&str, usize> = items
+            .iter()
+            .enumerate()
+            .filter_map(|(k, i)| match i {
+                Item::Label(name) => Some((*name, k)),
+                Item::Instr(_) => None,
+            })
+            .collect();
+        let all_labels: Vec<usize> = labels.values().copied().collect();
+        let next = |k: usize| if k + 1 < items.len() { vec![k + 1] } else { Vec::new() };
+        let succ = items
+            .iter()
+            .enumerate()
+            .map(|(k, item)| {
+                let Item::Instr(i) = item else { return next(k) };
+                let mut s = match i.opcode.as_str() {
+                    "bra" => i
+                        .operands
+                        .iter()
+                        .find_map(|o| match o {
+                            Operand::Ident { name, .. } => labels.get(name.as_str()).copied(),
+                            _ => None,
+                        })
+                        .map_or_else(|| all_labels.clone(), |t| vec![t]),
+                    "brx" => all_labels.clone(),
+                    "ret" | "exit" | "trap" => Vec::new(),
+                    _ => return next(k),
+                };
+                if i.guard.is_some() {
+                    s.extend(next(k));
+                }
+                s
+            })
+            .collect();
+        Graph { succ }
+    }
+
+    /// Whether a shared load of an address operand other than store `i`'s (at item `k`)
+    /// can follow it with no barrier between.
+    fn reaches_other_shared_load(&self, items: &[Item], k: usize, i: &Instruction) -> bool {
+        let own = address(i);
+        let mut seen = vec![false; items.len()];
+        let mut work = self.succ[k].clone();
+        let mut steps = 0;
+        while let Some(n) = work.pop() {
+            if std::mem::replace(&mut seen[n], true) {
+                continue;
+            }
+            steps += 1;
+            if steps > SEARCH_LIMIT {
+                return false;
+            }
+            if let Item::Instr(j) = &items[n] {
+                if is_barrier(j) {
+                    continue;
+                }
+                if is_shared_load(j) && address(j) != own {
+                    return true;
+                }
+            }
+            work.extend(self.succ[n].iter().copied().filter(|&s| !seen[s]));
+        }
+        false
+    }
 }
 
 /// Whether `i` is a volatile store that lanes of a warp may communicate through.
@@ -46,25 +206,17 @@ fn is_volatile_store(i: &Instruction) -> bool {
         && !i.modifiers.iter().any(|m| matches!(m.as_str(), ".global" | ".local" | ".param" | ".const"))
 }
 
-fn has_volatile_store(body: &[Statement]) -> bool {
-    body.iter().any(|s| match s {
-        Statement::Instr(i) => is_volatile_store(i),
-        Statement::Block(b) => has_volatile_store(b),
-        _ => false,
-    })
-}
-
-fn with_meetings(body: Vec<Statement>) -> Vec<Statement> {
+fn with_meetings(body: Vec<Statement>, stores: &HashSet<Span>) -> Vec<Statement> {
     let mut out = Vec::with_capacity(body.len());
     for s in body {
         match s {
-            Statement::Instr(i) if is_volatile_store(&i) => {
+            Statement::Instr(i) if stores.contains(&i.span) => {
                 let line = i.span.line;
                 out.push(meeting(line, BEFORE_COL));
                 out.push(Statement::Instr(i));
                 out.push(meeting(line, AFTER_COL));
             }
-            Statement::Block(b) => out.push(Statement::Block(with_meetings(b))),
+            Statement::Block(b) => out.push(Statement::Block(with_meetings(b, stores))),
             other => out.push(other),
         }
     }
