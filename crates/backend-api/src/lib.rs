@@ -146,6 +146,12 @@ pub struct LoadOptions {
 /// A successfully loaded module: kernels and globals by name.
 pub trait LoadedModule: Send + Sync {
     fn kernel(&self, name: &str) -> Option<KernelInfo>;
+    /// Why kernel `name` cannot run, when [`LoadedModule::kernel`] describes it but it did
+    /// not compile (a lazily compiled kernel: its launches fail with this reason).
+    fn kernel_error(&self, name: &str) -> Option<String> {
+        let _ = name;
+        None
+    }
     fn global(&self, name: &str) -> Option<GlobalInfo>;
     fn kernel_names(&self) -> Vec<String>;
     /// Warnings produced while compiling (for `CU_JIT_INFO_LOG_BUFFER`).

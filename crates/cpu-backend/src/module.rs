@@ -102,6 +102,10 @@ impl LoadedModule for CpuModule {
         })
     }
 
+    fn kernel_error(&self, name: &str) -> Option<String> {
+        self.host.launchable(name).err().map(|e| e.to_string())
+    }
+
     fn global(&self, name: &str) -> Option<GlobalInfo> {
         self.host.globals.iter().find(|(g, _)| g.name == name).map(|(g, addr)| GlobalInfo { address: *addr, size: g.size as usize })
     }

@@ -87,6 +87,9 @@ fn kernels_compile_on_first_use_and_share_the_module_variables() {
     // `broken` is described by its signature, and its launch names the problem.
     let info = m.kernel("broken").expect("the signature describes the kernel");
     assert_eq!(info.param_buffer_size, 8);
+    // The reason is there to log when the driver hands out the function.
+    assert!(m.kernel_error("broken").is_some_and(|why| why.contains("getctarank")));
+    assert_eq!(m.kernel_error("read"), None);
     match m.launch("broken", &one, &out.to_le_bytes()) {
         Err(DeviceError::NotSupported(why)) => assert!(why.contains("getctarank"), "{why}"),
         other => panic!("{other:?}"),

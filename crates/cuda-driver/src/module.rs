@@ -187,6 +187,11 @@ impl Driver {
             .loaded
             .kernel(name)
             .ok_or_else(|| fail(CuError::NOT_FOUND, format_args!("kernel {name:?} not found in module {:#x}", m.0)))?;
+        if crate::diag::enabled() {
+            if let Some(why) = module.loaded.kernel_error(name) {
+                crate::diag!("kernel {name} of module {:#x} did not compile; its launches fail with CUDA_ERROR_NOT_SUPPORTED: {why}", m.0);
+            }
+        }
         let attrs = match &module.shared_attrs {
             Some(table) => table.lock().unwrap_or_else(|e| e.into_inner()).entry(name.to_string()).or_default().clone(),
             None => Arc::new(Mutex::new(FuncAttrs::default())),
