@@ -109,7 +109,11 @@ export! {
     fn cuGetExportTable(pp_export_table: *mut *const c_void, p_export_table_id: *const CUuuid) {
         // SAFETY: NULL or writable / readable, per the API.
         let (out, id) = unsafe { (Out::new(pp_export_table)?, read_in(p_export_table_id)?) };
-        let table = table_for(&id.bytes.map(|b| b as u8)).ok_or(CuError::INVALID_VALUE)?;
+        let bytes = id.bytes.map(|b| b as u8);
+        let table = table_for(&bytes).ok_or_else(|| {
+            let uuid: String = bytes.iter().enumerate().map(|(k, b)| format!("{}{b:02x}", if matches!(k, 4 | 6 | 8 | 10) { "-" } else { "" })).collect();
+            cuda_driver::diag::fail(CuError::INVALID_VALUE, format_args!("cuGetExportTable: no export table {uuid}"))
+        })?;
         out.write(table);
         Ok(())
     }
