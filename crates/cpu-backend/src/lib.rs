@@ -12,6 +12,7 @@
 //! - [`printf`]: device-side `vprintf` and `assert` output, flushed at sync points.
 //! - [`specialize`]: when a thread-loop kernel switches to a variant compiled for its
 //!   block shape.
+//! - [`watchdog`]: `CUDA_CPU_WATCHDOG=S` names launches still running after S seconds.
 
 mod barrier;
 pub mod block;
@@ -21,6 +22,7 @@ pub mod module;
 pub mod pool;
 pub mod printf;
 pub mod specialize;
+pub mod watchdog;
 
 use std::sync::{Arc, OnceLock};
 

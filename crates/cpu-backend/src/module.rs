@@ -173,6 +173,7 @@ impl CpuModule {
         // (or once it pays to compile one).
         let variant = if k.block_fn.is_some() { self.shapes.variant(&self.host, kernel, config.block) } else { None };
         let started = std::time::Instant::now();
+        let _watch = crate::watchdog::Watch::start(|| format!("kernel {kernel} (grid {:?}, block {:?})", config.grid, config.block));
         let runner = Runner(LaunchShape {
             kernel: k,
             block_run: variant,
