@@ -70,6 +70,10 @@ impl BlockRunner for Runner<'_> {
     }
 }
 
+/// The most blocks of a spin-waiting kernel's launch that run side by side, one thread
+/// each; larger grids run in order like any other.
+const MAX_SPINNING_BLOCKS: u64 = 256;
+
 /// The cooperative-groups grid workspace (`%envreg1:%envreg2` points to it): the
 /// workspace size, then the grid barrier word that `grid.sync()` counts arrivals in.
 #[repr(C, align(16))]
@@ -188,7 +192,10 @@ impl CpuModule {
         });
         let total = config.grid.iter().map(|&g| g as u64).product();
         let order = if k.meta.blocks_communicate { BlockOrder::OneByOne } else { BlockOrder::Runs };
-        let ok = if cooperative { self.pool.run_cooperative(total, &runner) } else { self.pool.run(total, order, &runner) };
+        // A kernel that spin-waits may wait for a thread of any block: small grids run all
+        // their blocks side by side, as a cooperative launch does (`lower/spin_wait.rs`).
+        let side_by_side = cooperative || (k.meta.spin_waits && total <= MAX_SPINNING_BLOCKS);
+        let ok = if side_by_side { self.pool.run_cooperative(total, &runner) } else { self.pool.run(total, order, &runner) };
         self.output.complete(&printf);
         if copy.capacity() > 0 {
             let _ = PARAM_COPY.try_with(|c| c.set(copy));

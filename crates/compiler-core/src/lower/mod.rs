@@ -34,6 +34,7 @@ mod module;
 pub mod regions;
 mod rounding;
 mod shared_layout;
+mod spin_wait;
 mod sreg;
 mod video;
 pub mod types;
@@ -77,6 +78,9 @@ pub struct KernelMeta {
     /// (`shared_layout`): what the driver reports and checks launches against. The
     /// runtime's window is the module's [`LoweredModule::static_shared_bytes`].
     pub static_shared_bytes: u64,
+    /// It (or a function it may call) spin-waits for other threads (`spin_wait`): its
+    /// blocks should run side by side.
+    pub spin_waits: bool,
 }
 
 /// Options of the lowering.

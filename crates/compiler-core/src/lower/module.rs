@@ -101,6 +101,8 @@ fn lower_impl(
     let mut clock = crate::phase_clock::PhaseClock::start("");
     let with_meetings = super::warp_sync::add_meetings(m, only);
     let m = with_meetings.as_ref().unwrap_or(m);
+    let with_yields = super::spin_wait::add_yields(m, only);
+    let m = with_yields.as_ref().unwrap_or(m);
     let warp_size = if m.warp_size == 64 { 64 } else { 32 };
     let mut out = LoweredModule { warp_size, ..LoweredModule::default() };
     let mut ir = target.module_header();
@@ -178,6 +180,7 @@ fn lower_impl(
     clock.phase("lower: variables, layout, declarations");
     let fibers = fiber_functions(m);
     let communicating = block_communicating_functions(m);
+    let spinning = functions_reaching(m, &|i| i.opcode == "nanosleep");
     let regions_on = target.supports_regions() && super::regions::enabled();
     let mut dense_budget = super::regions::dense::DenseBudget::new();
     let bodies: Vec<&Function> = m
@@ -249,6 +252,7 @@ fn lower_impl(
                 // A kernel calling a function that synchronizes synchronizes too.
                 meta.uses_barrier |= fibers.contains(&f.name);
                 meta.blocks_communicate = communicating.contains(&f.name);
+                meta.spin_waits = spinning.contains(&f.name);
                 meta.static_shared_bytes = shared.kernel_bytes(m, &f.name);
                 target.entry_wrappers(&meta, &info, &mut ir);
                 out.kernels.push(meta);
@@ -504,10 +508,13 @@ pub(crate) fn is_barrier(i: &Instruction) -> bool {
     (i.opcode == "bar" || i.opcode == "barrier") && !i.modifiers.iter().any(|m| m == ".warp")
 }
 
-/// The functions that may reach a block barrier, warp collective or mbarrier wait, directly or
+/// The functions that may reach a block barrier, warp collective, mbarrier wait or spin
+/// yield (`nanosleep`: it yields to the block's other threads only in fibers), directly or
 /// through calls (a fixpoint over the call graph; an indirect call may reach anything).
 fn fiber_functions(m: &Module) -> std::collections::HashSet<String> {
-    functions_reaching(m, &|i| is_barrier(i) || super::warp::needs_warp(i, m.warp_size) || super::mbarrier::waits(i))
+    functions_reaching(m, &|i| {
+        is_barrier(i) || super::warp::needs_warp(i, m.warp_size) || super::mbarrier::waits(i) || i.opcode == "nanosleep"
+    })
 }
 
 /// The functions that may observe another block's progress, directly or through calls: only

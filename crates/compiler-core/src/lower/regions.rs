@@ -279,8 +279,9 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool, warp_size: u32) -> O
     let constants = warp_split::constant_registers(&items);
     for (k, it) in items.iter().enumerate() {
         if let Item::Instr(i) = it {
-            // A thread waiting on an mbarrier waits for other threads of its region.
-            if super::mbarrier::waits(i) {
+            // A thread waiting on an mbarrier, or spinning (`spin_wait`), waits for other
+            // threads of its region.
+            if super::mbarrier::waits(i) || i.opcode == "nanosleep" {
                 return None;
             }
             if super::warp::needs_warp(i, warp_size) {

@@ -1,0 +1,113 @@
+//! Spin-waits: threads that wait in a loop for another thread to write memory (a flag, a
+//! lock, a graph node's state) with no barrier. A GPU runs every resident thread at once,
+//! so the thread waited for gets on; the CPU device runs the threads of a block one after
+//! another and would loop forever behind the waiting one.
+//!
+//! The rule: a loop (a branch back to an earlier label) whose body loads memory as a
+//! thread can see other threads' later stores (`ld.volatile`, `ld.relaxed`, `ld.acquire`,
+//! `atom.cas`, `atom.exch`) gets a spin yield (`nanosleep 0`) just before its branch back.
+//! Functions that reach a yield run as fibers, where it lets the block's other threads run
+//! (`regions::plan` keeps such kernels out of barrier regions), and their kernels are
+//! marked `KernelMeta::spin_waits`, so that the CPU device runs a launch's blocks side by
+//! side instead of one after another (the thread waited for may be in a later block).
+
+use crate::ptx::ast::*;
+use std::collections::{HashMap, HashSet};
+
+/// The span column of an added yield (the branch's line): unlike any instruction's.
+const YIELD_COL: u32 = 4093;
+
+/// `m` with the yields added, or `None` when no loop of the functions looked at (`only`,
+/// else all) waits.
+pub(crate) fn add_yields(m: &Module, only: Option<&HashSet<String>>) -> Option<Module> {
+    let mut marked: HashMap<String, HashSet<Span>> = HashMap::new();
+    for d in &m.directives {
+        if let Directive::Function(f) = d {
+            if only.is_some_and(|only| !only.contains(&f.name)) {
+                continue;
+            }
+            if let Some(body) = f.body.as_deref() {
+                let branches = waiting_loops(body);
+                if !branches.is_empty() {
+                    marked.insert(f.name.clone(), branches);
+                }
+            }
+        }
+    }
+    if marked.is_empty() {
+        return None;
+    }
+    let mut m = m.clone();
+    for d in &mut m.directives {
+        if let Directive::Function(f) = d {
+            if let (Some(body), Some(branches)) = (&mut f.body, marked.get(&f.name)) {
+                *body = with_yields(std::mem::take(body), branches);
+            }
+        }
+    }
+    Some(m)
+}
+
+/// Whether `i` loads memory in a way that sees other threads' stores as they happen.
+fn waits_on_memory(i: &Instruction) -> bool {
+    match i.opcode.as_str() {
+        "ld" | "ldu" => i.modifiers.iter().any(|m| matches!(m.as_str(), ".volatile" | ".relaxed" | ".acquire")),
+        "atom" => i.modifiers.iter().any(|m| matches!(m.as_str(), ".cas" | ".exch")),
+        _ => false,
+    }
+}
+
+/// The spans of the branches back of the loops of `body` that wait.
+fn waiting_loops(body: &[Statement]) -> HashSet<Span> {
+    fn flatten<'a>(body: &'a [Statement], out: &mut Vec<(Option<&'a str>, Option<&'a Instruction>)>) {
+        for s in body {
+            match s {
+                Statement::Label { name, .. } => out.push((Some(name), None)),
+                Statement::Instr(i) => out.push((None, Some(i))),
+                Statement::Block(b) => flatten(b, out),
+                _ => {}
+            }
+        }
+    }
+    let mut items = Vec::new();
+    flatten(body, &mut items);
+    if !items.iter().any(|(_, i)| i.is_some_and(waits_on_memory)) {
+        return HashSet::new();
+    }
+    let labels: HashMap<&str, usize> = items.iter().enumerate().filter_map(|(k, (l, _))| l.map(|l| (l, k))).collect();
+    let mut out = HashSet::new();
+    for (k, (_, i)) in items.iter().enumerate() {
+        let Some(i) = i.filter(|i| i.opcode == "bra") else { continue };
+        let target = i.operands.iter().find_map(|o| match o {
+            Operand::Ident { name, .. } => labels.get(name.as_str()).copied(),
+            _ => None,
+        });
+        if let Some(start) = target.filter(|&t| t < k) {
+            if items[start..k].iter().any(|(_, j)| j.is_some_and(waits_on_memory)) {
+                out.insert(i.span);
+            }
+        }
+    }
+    out
+}
+
+fn with_yields(body: Vec<Statement>, branches: &HashSet<Span>) -> Vec<Statement> {
+    let mut out = Vec::with_capacity(body.len());
+    for s in body {
+        match s {
+            Statement::Instr(i) if branches.contains(&i.span) => {
+                out.push(Statement::Instr(Instruction {
+                    span: Span { line: i.span.line, col: YIELD_COL },
+                    guard: None,
+                    opcode: "nanosleep".into(),
+                    modifiers: vec![".u32".into()],
+                    operands: vec![Operand::Imm(Immediate::Int(0))],
+                }));
+                out.push(Statement::Instr(i));
+            }
+            Statement::Block(b) => out.push(Statement::Block(with_yields(b, branches))),
+            other => out.push(other),
+        }
+    }
+    out
+}

@@ -1,0 +1,69 @@
+//! Spin-waits (`lower/spin_wait.rs`): threads that loop on a volatile load until another
+//! thread, later in their block or in a later block, stores a flag. Each thread waits for
+//! the next thread of the grid, so the last one starts a chain back to thread 0. A spin
+//! gives up after a bound and reports it, so the test fails instead of hanging.
+
+mod support;
+
+use backend_api::{Device, LaunchConfig, LoadOptions};
+use support::{download, upload};
+
+const PTX: &str = r#".version 8.0
+.target sm_80
+.address_size 64
+// out[g] = 1 once flags[g + 1] was seen set (the last thread: at once), then flags[g] = 1;
+// out[g] = 2 when the wait gave up.
+.visible .entry chain(.param .u64 flags, .param .u64 out, .param .u32 n)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<10>;
+  ld.param.u64 %rd1, [flags];
+  ld.param.u64 %rd2, [out];
+  ld.param.u32 %r1, [n];
+  mov.u32 %r2, %tid.x;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ntid.x;
+  mad.lo.u32 %r5, %r3, %r4, %r2;
+  mov.u32 %r10, 1;
+  add.u32 %r6, %r5, 1;
+  setp.ge.u32 %p1, %r6, %r1;
+  @%p1 bra set;
+  mul.wide.u32 %rd3, %r6, 4;
+  add.u64 %rd4, %rd1, %rd3;
+  mov.u32 %r7, 0;
+wait:
+  ld.volatile.global.u32 %r8, [%rd4];
+  setp.ne.u32 %p2, %r8, 0;
+  @%p2 bra set;
+  add.u32 %r7, %r7, 1;
+  setp.lt.u32 %p3, %r7, 50000000;
+  @%p3 bra wait;
+  mov.u32 %r10, 2;
+set:
+  mul.wide.u32 %rd5, %r5, 4;
+  add.u64 %rd6, %rd2, %rd5;
+  st.global.u32 [%rd6], %r10;
+  add.u64 %rd7, %rd1, %rd5;
+  mov.u32 %r9, 1;
+  st.volatile.global.u32 [%rd7], %r9;
+  ret;
+}
+"#;
+
+#[test]
+fn threads_waiting_for_later_threads_and_blocks_get_their_flags() {
+    let d = cpu_backend::devices().remove(0);
+    let d: &dyn Device = d.as_ref();
+    let m = d.load_ptx(PTX, &LoadOptions::default()).unwrap();
+    for (blocks, threads) in [(1u32, 64u32), (6, 128), (24, 64)] {
+        let n = blocks * threads;
+        let (flags, out) = (upload(d, &vec![0u32; n as usize]), upload(d, &vec![0u32; n as usize]));
+        let cfg = LaunchConfig { grid: [blocks, 1, 1], block: [threads, 1, 1], dynamic_shared_bytes: 0 };
+        let mut params = flags.to_le_bytes().to_vec();
+        params.extend_from_slice(&out.to_le_bytes());
+        params.extend_from_slice(&n.to_le_bytes());
+        m.launch("chain", &cfg, &params).unwrap();
+        assert_eq!(download::<u32>(d, out, n as usize), vec![1u32; n as usize], "{blocks} blocks of {threads}");
+    }
+}
