@@ -276,7 +276,7 @@ fn compile_with(lowered: LoweredModule, options: &HostOptions, cache: Option<&Ca
 fn object_cache_key(tm: &TargetMachine, opt: u32, what: &[u8], ir: &str) -> cache::Key {
     let triple = tm.get_triple();
     let cpu = tm.get_cpu();
-    let features = tm.get_feature_string();
+    let features = feature_string(tm);
     cache::key(&[
         what,
         env!("CARGO_PKG_VERSION").as_bytes(),
@@ -284,10 +284,22 @@ fn object_cache_key(tm: &TargetMachine, opt: u32, what: &[u8], ir: &str) -> cach
         &llvm_version(),
         triple.as_str().to_bytes(),
         cpu.to_bytes(),
-        features.to_bytes(),
+        &features,
         &opt.to_le_bytes(),
         ir.as_bytes(),
     ])
+}
+
+/// `tm`'s feature string. Not inkwell's `get_feature_string`, which borrows the copy that
+/// `LLVMGetTargetMachineFeatureString` hands over and never frees it.
+fn feature_string(tm: &TargetMachine) -> Vec<u8> {
+    // SAFETY: a live target machine; the string it returns is ours, copied then disposed.
+    unsafe {
+        let raw = llvm_sys::target_machine::LLVMGetTargetMachineFeatureString(tm.as_mut_ptr());
+        let features = CStr::from_ptr(raw).to_bytes().to_vec();
+        llvm_sys::core::LLVMDisposeMessage(raw);
+        features
+    }
 }
 
 /// Compiles `lowered` into object files: one, or one per partition of its kernels on up

@@ -282,6 +282,10 @@ impl Driver {
             return Err(fail(CuError::INVALID_CONTEXT, format_args!("cuCtxDestroy on a primary context")));
         }
         self.teardown(&context);
+        // Teardown keeps the legacy stream (a primary context is used again after it);
+        // this one gets no more work, so its worker ends now rather than after its idle
+        // timeout (a program creating contexts in a loop would pile up threads).
+        context.queues().legacy.orphan();
         self.contexts.remove(ctx).map_err(|_| CuError::INVALID_CONTEXT)?;
         self.with_stack(|stack| {
             if stack.last() == Some(&ctx) {

@@ -192,23 +192,29 @@ unsafe extern "C" fn run_codegen(data: *mut c_void) {
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         // Target machines are kept per worker thread (codegen runs on the shim's
         // persistent workers) and per processor/features/level: creating one costs about
-        // as much as generating a small kernel.
+        // as much as generating a small kernel. An NVPTX target machine also keeps the
+        // name of every kernel parameter it has emitted (its string pool is freed only
+        // with it), so it is replaced after `MACHINE_USES` compiles: a process compiling
+        // distinct kernels in a loop would otherwise grow without bound.
+        const MACHINE_USES: u32 = 64;
+        /// Per processor, features and level: a target machine and its compiles so far.
+        type Machines = std::collections::HashMap<(String, String, u32), (TargetMachine, u32)>;
         thread_local! {
-            static MACHINES: std::cell::RefCell<std::collections::HashMap<(String, String, u32), TargetMachine>> =
-                std::cell::RefCell::new(std::collections::HashMap::new());
+            static MACHINES: std::cell::RefCell<Machines> = std::cell::RefCell::new(Machines::new());
         }
         let key = (job.cpu.clone(), job.features.clone(), job.opt as u32);
         MACHINES.with(|m| {
             let mut m = m.borrow_mut();
-            if !m.contains_key(&key) {
+            if m.get(&key).is_none_or(|(_, uses)| *uses >= MACHINE_USES) {
                 let triple = TargetTriple::create("nvptx64-nvidia-cuda");
                 let target = LlvmTarget::from_triple(&triple).map_err(|e| e.to_string())?;
                 let tm = target
                     .create_target_machine(&triple, &job.cpu, &job.features, job.opt, RelocMode::Default, CodeModel::Default)
                     .ok_or_else(|| "cannot create the NVPTX target machine".to_string())?;
-                m.insert(key.clone(), tm);
+                m.insert(key.clone(), (tm, 0));
             }
-            let tm = m.get(&key).expect("inserted above");
+            let (tm, uses) = m.get_mut(&key).expect("inserted above");
+            *uses += 1;
             let buf = tm.write_to_memory_buffer(job.module, FileType::Assembly).map_err(|e| e.to_string())?;
             Ok::<String, String>(String::from_utf8_lossy(buf.as_slice()).into_owned())
         })
