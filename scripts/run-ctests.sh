@@ -87,7 +87,8 @@ for v in "${variants[@]}"; do
   done
 done
 
-# Python programs (ctests/python): real NVRTC clients (CuPy, from .venv-clients) on our
+# Python programs (ctests/python): real NVRTC clients (CuPy, from .venv-clients) and ctypes
+# checks of driver calls against codes NVIDIA's driver returned, on our
 # libcuda.so.1 and the libnvrtc.so.12 next to it, with CUDA 12's cudart. A fresh kernel cache each run, so
 # every kernel goes through our NVRTC. CuPy's default accelerators stay on: its CUB module
 # (22 MB of PTX, for compute_100 only) loads lazily, a kernel at a time.

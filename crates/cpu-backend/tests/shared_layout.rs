@@ -141,10 +141,11 @@ skip:
 }
 "#;
 
-/// Layout: `common` [0, 64), the function's `fbuf` [64, 80), then each kernel's own
+/// Each kernel's variables and those of what it calls, one after another: the bytes
+/// NVIDIA's driver reported for this module on an H200 (2026-11-27). In the window,
+/// `common` is at [0, 64), the function's `fbuf` at [64, 80), and each kernel's own
 /// variables from 80, overlapping.
-const CASES: &[(&str, u32)] =
-    &[("big_a", 80 + 40000), ("big_b", 80 + 30000), ("dynamic_only", 0), ("no_shared", 0), ("displaced", 80 + 1024)];
+const CASES: &[(&str, u32)] = &[("big_a", 40000), ("big_b", 64 + 16 + 30000), ("dynamic_only", 0), ("no_shared", 0), ("displaced", 1024)];
 
 #[test]
 fn each_kernel_reports_its_own_static_shared_bytes() {
@@ -155,10 +156,7 @@ fn each_kernel_reports_its_own_static_shared_bytes() {
         let m = d.load_ptx(PTX, &LoadOptions::default()).unwrap();
         for &(name, bytes) in CASES {
             let info = m.kernel(name).unwrap();
-            // A lazily compiled kernel's window holds only what it reaches, laid out alone:
-            // `big_a` mentions neither `common` nor `fbuf`, so its array starts at 0.
-            let want = if lazy && matches!(name, "big_a" | "displaced") { bytes - 80 } else { bytes };
-            assert_eq!(info.static_shared_bytes, want, "{name} (lazy: {lazy})");
+            assert_eq!(info.static_shared_bytes, bytes, "{name} (lazy: {lazy})");
         }
     }
 }

@@ -159,7 +159,8 @@ fn attributes_granularity_and_proc_addresses() {
     ok(unsafe { cuMemGetAllocationGranularity(&mut granularity, &prop(ctx.1, 0), 1) }, "recommended");
     assert_eq!(granularity, 2 << 20);
     assert_eq!(unsafe { cuMemGetAllocationGranularity(&mut granularity, &prop(ctx.1, 0), 2) }, INVALID_VALUE, "option");
-    assert_eq!(unsafe { cuMemGetAllocationGranularity(&mut granularity, &prop(99, 0), 0) }, CUresult::ERROR_INVALID_DEVICE);
+    // NVIDIA's driver does not check the device of a granularity query (H200, 2026-11-27).
+    ok(unsafe { cuMemGetAllocationGranularity(&mut granularity, &prop(99, 0), 0) }, "device 99");
     let mut bad_type = prop(ctx.1, 0);
     bad_type.kind = 0;
     assert_eq!(unsafe { cuMemGetAllocationGranularity(&mut granularity, &bad_type, 0) }, INVALID_VALUE, "type");
@@ -336,15 +337,17 @@ fn misuse_answers_the_documented_error_codes() {
     let va = reserve(4 * g);
     let h = create(ctx.1, 2 * g, 0);
     // cuMemMap: outside the reservation, misaligned, past the allocation, flags, double map.
-    assert_eq!(unsafe { cuMemMap(va + 3 * g as u64, 2 * g, 0, h, 0) }, INVALID_VALUE, "runs past the reservation");
+    // Outside a reservation and nonzero offsets: NOT_SUPPORTED, as NVIDIA's driver answers.
+    assert_eq!(unsafe { cuMemMap(va + 3 * g as u64, 2 * g, 0, h, 0) }, CUresult::ERROR_NOT_SUPPORTED, "runs past the reservation");
     assert_eq!(unsafe { cuMemMap(va + 8, g, 0, h, 0) }, INVALID_VALUE, "misaligned address");
-    assert_eq!(unsafe { cuMemMap(va, g, g + 1, h, 0) }, INVALID_VALUE, "misaligned offset");
-    assert_eq!(unsafe { cuMemMap(va, 2 * g, g, h, 0) }, INVALID_VALUE, "offset + size past the allocation");
+    assert_eq!(unsafe { cuMemMap(va, g, g + 1, h, 0) }, CUresult::ERROR_NOT_SUPPORTED, "misaligned offset");
+    assert_eq!(unsafe { cuMemMap(va, g, g, h, 0) }, CUresult::ERROR_NOT_SUPPORTED, "any offset");
     assert_eq!(unsafe { cuMemMap(va, 2 * g, 0, h, 1) }, INVALID_VALUE, "flags");
     assert_eq!(unsafe { cuMemMap(va, 2 * g, 0, 12345, 0) }, INVALID_VALUE, "not a handle");
-    ok(unsafe { cuMemMap(va + g as u64, g, g, h, 0) }, "map the second page");
+    let h1 = create(ctx.1, g, 0);
+    ok(unsafe { cuMemMap(va + g as u64, g, 0, h1, 0) }, "map the second page");
     assert_eq!(unsafe { cuMemMap(va, 2 * g, 0, h, 0) }, INVALID_VALUE, "overlaps a mapping");
-    assert_eq!(unsafe { cuMemMap(va + g as u64, g, 0, h, 0) }, INVALID_VALUE, "double map");
+    assert_eq!(unsafe { cuMemMap(va + g as u64, g, 0, h1, 0) }, INVALID_VALUE, "double map");
 
     // cuMemSetAccess / cuMemGetAccess: flags, unmapped or partly mapped ranges.
     assert_eq!(unsafe { cuMemSetAccess(va + g as u64, g, &access(ctx.1, 2), 1) }, INVALID_VALUE, "flags 2");
@@ -355,7 +358,7 @@ fn misuse_answers_the_documented_error_codes() {
     assert_eq!(unsafe { cuMemGetAccess(&mut flags, &CUmemLocation { kind: 1, id: ctx.1 }, va) }, INVALID_VALUE, "not mapped");
 
     // cuMemUnmap of part of a mapping, of unmapped space.
-    assert_eq!(unsafe { cuMemUnmap(va, g) }, INVALID_VALUE, "nothing mapped there");
+    ok(unsafe { cuMemUnmap(va, g) }, "nothing mapped there: already unmapped, as NVIDIA's driver answers");
     assert_eq!(unsafe { cuMemUnmap(va, 2 * g) }, INVALID_VALUE, "more than what is mapped");
 
     // cuMemRetainAllocationHandle of an unmapped address; export without the handle type.
@@ -371,6 +374,7 @@ fn misuse_answers_the_documented_error_codes() {
     assert_eq!(unsafe { cuMemAddressFree(va, 4 * g) }, INVALID_VALUE, "still mapped");
     ok(unsafe { cuMemUnmap(va + g as u64, g) }, "unmap");
     ok(unsafe { cuMemRelease(h) }, "release");
+    ok(unsafe { cuMemRelease(h1) }, "release the second");
     ok(unsafe { cuMemAddressFree(va, 4 * g) }, "free");
 }
 

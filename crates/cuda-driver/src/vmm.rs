@@ -211,8 +211,11 @@ impl Driver {
     }
 
     /// `cuMemGetAllocationGranularity`: the host page size (minimum) or 2 MiB (recommended).
+    /// The location's device id is not checked: NVIDIA's driver answered `CUDA_SUCCESS` for
+    /// device 99 (H200, driver 580.159, 2026-11-27).
     pub fn mem_get_allocation_granularity(&self, prop: &AllocationProp, option: u32) -> CuResult<u64> {
-        self.check_prop(prop)?;
+        let known = AllocationProp { location_id: 0, ..*prop };
+        self.check_prop(&known)?;
         match option {
             0 => Ok(host::page_size()),
             GRANULARITY_RECOMMENDED => Ok(RECOMMENDED_GRANULARITY.max(host::page_size())),
@@ -286,11 +289,16 @@ impl Driver {
         self.vmm.objects.get(handle).map_or(0, |o| o.prop.requested_handle_types as u64)
     }
 
-    /// `cuMemMap`: `[ptr, ptr+size)` inside one reservation and not mapped, `offset + size`
-    /// within the allocation, all multiples of the minimum granularity, `flags` 0.
+    /// `cuMemMap`: `[ptr, ptr+size)` inside one reservation and not mapped, all multiples
+    /// of the minimum granularity, `flags` 0. `offset` "currently must be zero" (the API
+    /// reference); NVIDIA's driver answers `CUDA_ERROR_NOT_SUPPORTED` for any other, and for
+    /// a range outside every reservation (H200, driver 580.159, 2026-11-27).
     pub fn mem_map(&self, ptr: DevicePtr, size: u64, offset: u64, handle: MemHandle, flags: u64) -> CuResult<()> {
         let page = host::page_size();
         let object = self.vmm.object(handle)?;
+        if offset != 0 {
+            return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuMemMap({ptr:#x}): offset {offset:#x} (must be 0)")));
+        }
         let aligned = ptr.is_multiple_of(page) && size.is_multiple_of(page) && offset.is_multiple_of(page);
         if size == 0 || !aligned || flags != 0 || offset.checked_add(size).is_none_or(|end| end > object.physical.size) {
             return Err(invalid(format_args!(
@@ -301,7 +309,7 @@ impl Driver {
         let device = usize::try_from(object.prop.location_id).unwrap_or(0);
         let mut reservations = self.vmm.reservations();
         let Some((_, r)) = reservation_of(&mut reservations, ptr, size) else {
-            return Err(invalid(format_args!("cuMemMap({ptr:#x}, {size:#x}): not inside one reservation")));
+            return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuMemMap({ptr:#x}, {size:#x}): not inside one reservation")));
         };
         let end = ptr + size;
         let before = r.mappings.range(..end).next_back().is_some_and(|(&s, m)| s + m.size > ptr);
@@ -322,13 +330,21 @@ impl Driver {
     }
 
     /// `cuMemUnmap`: `[ptr, ptr+size)` must be exactly what one or more adjacent `cuMemMap`
-    /// calls mapped, not part of a mapping. Work queued on any context that may use the
-    /// range is waited for first.
+    /// calls mapped, not part of a mapping; a reserved range with nothing mapped in it is
+    /// already unmapped (`CUDA_SUCCESS`, as NVIDIA's driver answers: H200, driver 580.159,
+    /// 2026-11-27). Work queued on any context that may use the range is waited for first.
     pub fn mem_unmap(&self, ptr: DevicePtr, size: u64) -> CuResult<()> {
         for (_, context) in self.contexts.all() {
             self.drain_context(&context);
         }
         let mut reservations = self.vmm.reservations();
+        if let Some((_, r)) = reservation_of(&mut reservations, ptr, size) {
+            let end = ptr + size;
+            let overlaps = r.mappings.range(..end).next_back().is_some_and(|(&s, m)| s + m.size > ptr);
+            if size != 0 && ptr.is_multiple_of(host::page_size()) && !overlaps {
+                return Ok(());
+            }
+        }
         let starts = reservation_of(&mut reservations, ptr, size).and_then(|(_, r)| Some((tiling(r, ptr, size)?, r)));
         let Some((starts, r)) = starts else {
             return Err(invalid(format_args!("cuMemUnmap({ptr:#x}, {size:#x}): not a whole mapped range")));

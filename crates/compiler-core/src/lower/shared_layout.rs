@@ -18,8 +18,8 @@ use std::collections::{HashMap, HashSet};
 pub(crate) struct SharedLayout {
     /// Each static variable and its offset in the window.
     pub offsets: Vec<(String, u64)>,
-    /// The end (offset + size) of each static variable.
-    ends: HashMap<String, u64>,
+    /// The size and alignment of each static variable.
+    sizes: HashMap<String, (u64, u64)>,
     /// The dynamic (`.extern` or unsized) variables: all at [`SharedLayout::dynamic_offset`].
     pub dynamic: Vec<String>,
     /// Bytes of the window's static part: the end of the last variable of any kernel.
@@ -37,7 +37,7 @@ impl SharedLayout {
             }
             names
         });
-        let mut layout = SharedLayout { offsets: Vec::new(), ends: HashMap::new(), dynamic: Vec::new(), static_end: 0 };
+        let mut layout = SharedLayout { offsets: Vec::new(), sizes: HashMap::new(), dynamic: Vec::new(), static_end: 0 };
         let mut end = 0;
         for d in &m.directives {
             if let Directive::Variable(v) = d {
@@ -72,10 +72,10 @@ impl SharedLayout {
         }
         let align = v.align.unwrap_or(size_of(v.ty) as u32).max(1) as u64;
         let offset = at.div_ceil(align) * align;
-        let end = offset + super::module::var_size(v);
+        let size = super::module::var_size(v);
         self.offsets.push((v.name.clone(), offset));
-        self.ends.insert(v.name.clone(), end);
-        end
+        self.sizes.insert(v.name.clone(), (size, align));
+        offset + size
     }
 
     /// Where dynamic shared memory starts.
@@ -83,10 +83,13 @@ impl SharedLayout {
         self.static_end.div_ceil(16) * 16
     }
 
-    /// The static shared bytes kernel `name` needs: the end of the last variable that it,
-    /// or a function it may call, mentions.
+    /// The static shared bytes kernel `name` needs: the variables that it, or a function it
+    /// may call, mentions, laid out one after another in window order, each at its
+    /// alignment. This is what NVIDIA's driver reports as the kernel's
+    /// `CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES` (checked on an H200, 2026-11-27), whatever
+    /// the offsets in this module's window.
     pub(crate) fn kernel_bytes(&self, m: &Module, name: &str) -> u64 {
-        if self.ends.is_empty() {
+        if self.sizes.is_empty() {
             return 0;
         }
         let reached = reachable(m, std::iter::once(name));
@@ -94,7 +97,12 @@ impl SharedLayout {
         for f in functions(m).filter(|f| reached.contains(&f.name)) {
             mentioned_names(f.body.as_deref().unwrap_or(&[]), &mut names);
         }
-        names.iter().filter_map(|n| self.ends.get(*n)).copied().max().unwrap_or(0)
+        let mut end = 0u64;
+        for (var, _) in self.offsets.iter().filter(|(var, _)| names.contains(var.as_str())) {
+            let (size, align) = self.sizes[var];
+            end = end.div_ceil(align) * align + size;
+        }
+        end
     }
 }
 
