@@ -22,6 +22,7 @@
 mod async_copy;
 mod bits;
 mod calls;
+mod compare;
 mod func;
 mod half;
 mod instr;

@@ -12,11 +12,11 @@ use std::fmt::Write;
 pub(super) type W<T> = Result<T, String>;
 
 /// The LLVM comparison of PTX `setp` operator `op` (with its dot) on 32- or 64-bit type
-/// `ty` (`lower::instr::comparison`).
+/// `ty` (`lower::compare::comparison`).
 pub(super) fn compare(op: &str, ty: ScalarType) -> Option<&'static str> {
     let float = matches!(ty, ScalarType::F32 | ScalarType::F64);
     let int = matches!(ty, ScalarType::B(_) | ScalarType::U(_) | ScalarType::S(_));
-    (float || int).then(|| crate::lower::instr::comparison(op.strip_prefix('.')?, float, matches!(ty, ScalarType::S(_)))).flatten()
+    (float || int).then(|| crate::lower::compare::comparison(op.strip_prefix('.')?, float, matches!(ty, ScalarType::S(_)))).flatten()
 }
 
 /// Whether [`Wide::instruction`] has instruction `i`'s form (opcode, types, modifiers):
