@@ -25,6 +25,7 @@ mod calls;
 mod compare;
 mod func;
 mod half;
+mod insert;
 mod instr;
 pub mod int_width;
 pub mod intrinsics;

@@ -11,6 +11,7 @@
 //! marked `KernelMeta::spin_waits`, so that the CPU device runs a launch's blocks side by
 //! side instead of one after another (the thread waited for may be in a later block).
 
+use super::insert::added;
 use crate::ptx::ast::*;
 use std::collections::{HashMap, HashSet};
 
@@ -20,32 +21,9 @@ const YIELD_COL: u32 = 4093;
 /// `m` with the yields added, or `None` when no loop of the functions looked at (`only`,
 /// else all) waits.
 pub(crate) fn add_yields(m: &Module, only: Option<&HashSet<String>>) -> Option<Module> {
-    let mut marked: HashMap<String, HashSet<Span>> = HashMap::new();
-    for d in &m.directives {
-        if let Directive::Function(f) = d {
-            if only.is_some_and(|only| !only.contains(&f.name)) {
-                continue;
-            }
-            if let Some(body) = f.body.as_deref() {
-                let branches = waiting_loops(body);
-                if !branches.is_empty() {
-                    marked.insert(f.name.clone(), branches);
-                }
-            }
-        }
-    }
-    if marked.is_empty() {
-        return None;
-    }
-    let mut m = m.clone();
-    for d in &mut m.directives {
-        if let Directive::Function(f) = d {
-            if let (Some(body), Some(branches)) = (&mut f.body, marked.get(&f.name)) {
-                *body = with_yields(std::mem::take(body), branches);
-            }
-        }
-    }
-    Some(m)
+    super::insert::around_chosen(m, only, waiting_loops, |branch| {
+        (vec![added(branch.span.line, YIELD_COL, "nanosleep", &[".u32"], vec![Operand::Imm(Immediate::Int(0))])], Vec::new())
+    })
 }
 
 /// Whether `i` loads memory in a way that sees other threads' stores as they happen.
@@ -86,27 +64,6 @@ fn waiting_loops(body: &[Statement]) -> HashSet<Span> {
             if items[start..k].iter().any(|(_, j)| j.is_some_and(waits_on_memory)) {
                 out.insert(i.span);
             }
-        }
-    }
-    out
-}
-
-fn with_yields(body: Vec<Statement>, branches: &HashSet<Span>) -> Vec<Statement> {
-    let mut out = Vec::with_capacity(body.len());
-    for s in body {
-        match s {
-            Statement::Instr(i) if branches.contains(&i.span) => {
-                out.push(Statement::Instr(Instruction {
-                    span: Span { line: i.span.line, col: YIELD_COL },
-                    guard: None,
-                    opcode: "nanosleep".into(),
-                    modifiers: vec![".u32".into()],
-                    operands: vec![Operand::Imm(Immediate::Int(0))],
-                }));
-                out.push(Statement::Instr(i));
-            }
-            Statement::Block(b) => out.push(Statement::Block(with_yields(b, branches))),
-            other => out.push(other),
         }
     }
     out

@@ -19,9 +19,10 @@
 //! (another branch, exited) do not hold the others up. On the CPU device the meetings
 //! split barrier regions or suspend fibers; on AMD GPUs they are wave barriers.
 //!
-//! The meetings have their own spans (the store's line, columns [`BEFORE_COL`] and
-//! [`AFTER_COL`]), so their call sites differ from every instruction's.
+//! The meetings are unguarded: every lane that reaches the store's place meets, also those
+//! whose store is predicated off.
 
+use super::insert::added;
 use crate::ptx::ast::*;
 use std::collections::{HashMap, HashSet};
 
@@ -30,36 +31,13 @@ const BEFORE_COL: u32 = 4094;
 /// The span column of the meeting after it.
 const AFTER_COL: u32 = 4095;
 
-/// `m` with the meetings added, or `None` when it has no volatile store to shared or
-/// generic memory.
-/// `only`: lower part of the module, so look at those functions alone.
+/// `m` with the meetings added, or `None` when no store of the functions looked at
+/// (`only`, else all) gets one.
 pub(crate) fn add_meetings(m: &Module, only: Option<&HashSet<String>>) -> Option<Module> {
-    let mut marked: HashMap<String, HashSet<Span>> = HashMap::new();
-    for d in &m.directives {
-        if let Directive::Function(f) = d {
-            if only.is_some_and(|only| !only.contains(&f.name)) {
-                continue;
-            }
-            if let Some(body) = f.body.as_deref() {
-                let stores = communicating_stores(body);
-                if !stores.is_empty() {
-                    marked.insert(f.name.clone(), stores);
-                }
-            }
-        }
-    }
-    if marked.is_empty() {
-        return None;
-    }
-    let mut m = m.clone();
-    for d in &mut m.directives {
-        if let Directive::Function(f) = d {
-            if let (Some(body), Some(stores)) = (&mut f.body, marked.get(&f.name)) {
-                *body = with_meetings(std::mem::take(body), stores);
-            }
-        }
-    }
-    Some(m)
+    super::insert::around_chosen(m, only, communicating_stores, |i| {
+        let meeting = |col| added(i.span.line, col, "bar", &[".warp", ".sync"], vec![Operand::Imm(Immediate::Int(-1))]);
+        (vec![meeting(BEFORE_COL)], vec![meeting(AFTER_COL)])
+    })
 }
 
 /// The spans of the stores of `body` that get meetings.
@@ -204,33 +182,4 @@ fn is_volatile_store(i: &Instruction) -> bool {
     i.opcode == "st"
         && i.modifiers.iter().any(|m| m == ".volatile")
         && !i.modifiers.iter().any(|m| matches!(m.as_str(), ".global" | ".local" | ".param" | ".const"))
-}
-
-fn with_meetings(body: Vec<Statement>, stores: &HashSet<Span>) -> Vec<Statement> {
-    let mut out = Vec::with_capacity(body.len());
-    for s in body {
-        match s {
-            Statement::Instr(i) if stores.contains(&i.span) => {
-                let line = i.span.line;
-                out.push(meeting(line, BEFORE_COL));
-                out.push(Statement::Instr(i));
-                out.push(meeting(line, AFTER_COL));
-            }
-            Statement::Block(b) => out.push(Statement::Block(with_meetings(b, stores))),
-            other => out.push(other),
-        }
-    }
-    out
-}
-
-/// `bar.warp.sync -1;`, unguarded: every lane that reaches the store's place meets, also
-/// those whose store is predicated off.
-fn meeting(line: u32, col: u32) -> Statement {
-    Statement::Instr(Instruction {
-        span: Span { line, col },
-        guard: None,
-        opcode: "bar".into(),
-        modifiers: vec![".warp".into(), ".sync".into()],
-        operands: vec![Operand::Imm(Immediate::Int(-1))],
-    })
 }
