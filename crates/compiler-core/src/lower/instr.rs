@@ -47,7 +47,10 @@ impl FnLowerer<'_> {
             "ld" | "ldu" => self.ld(&m, ops),
             "st" => self.st(&m, ops),
             "cvta" => self.cvta(&m, ops),
-            "cvt" => self.cvt(&m, ops),
+            "cvt" => match super::fp8::Fp8::of_cvt(i) {
+                Some((f, narrow)) => self.cvt_fp8(f, narrow, &m, ops),
+                None => self.cvt(&m, ops),
+            },
             "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" => self.binary(&i.opcode, &m, ops),
             "mad" | "fma" => self.mad(&i.opcode, &m, ops),
             "mul24" | "mad24" => self.mul24(&i.opcode, &m, ops),

@@ -23,6 +23,7 @@ mod async_copy;
 mod bits;
 mod calls;
 mod compare;
+mod fp8;
 mod func;
 mod half;
 mod insert;

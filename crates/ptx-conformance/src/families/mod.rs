@@ -9,6 +9,7 @@ pub mod cmp;
 pub mod cvt_float;
 pub mod cvt_int;
 pub mod float;
+pub mod fp8;
 pub mod half;
 pub mod int;
 pub mod int_widths;
@@ -89,6 +90,7 @@ pub fn all() -> Vec<(&'static str, fn() -> Vec<crate::case::Case>)> {
         ("cvt-float", cvt_float::cases),
         ("float", float::cases),
         ("half", half::cases),
+        ("cvt-fp8", fp8::cases),
         ("atom", atom::cases),
         ("warp", warp::cases),
         ("carry", carry::cases),
