@@ -1,11 +1,48 @@
 //! Bit-field and byte-permute instructions (PTX ISA 9.7.1.17-20, 9.7.8.6-9): `bfe`,
-//! `bfind`, `bfi`, `prmt`, `shf`, `lop3`.
+//! `bfind`, `bfi`, `prmt`, `shf`, `lop3`, and the saturating packs `cvt.pack`.
 
 use super::func::{FnLowerer, R};
 use super::types::{bits, is_signed, Mods};
 use crate::ptx::ast::*;
 
 impl FnLowerer<'_> {
+    /// `cvt.pack.sat.convertType.s32{.b32} d, a, b{, c}` (PTX ISA 9.7.9.22): `a` and `b`
+    /// saturate to the `w`-bit convert type and pack as `(c << 2w) | (a << w) | b` (the
+    /// upper bits of `d` are the low bits of `c`, or 0 without `c`).
+    pub(crate) fn cvt_pack(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+        let (Some(&to), Some(&from)) = (m.types.first(), m.types.get(1)) else {
+            return Err(self.err("cvt.pack needs a convert type and a source type"));
+        };
+        if !m.has(".sat") || bits(from) != 32 || !matches!(to, ScalarType::U(_) | ScalarType::S(_)) || bits(to) > 16 {
+            return Err(self.err("cvt.pack takes .sat, an integer convert type of at most 16 bits and .s32 sources"));
+        }
+        let w = bits(to);
+        let with_c = m.types.len() > 2;
+        let ops = self.operands(ops, if with_c { 4 } else { 3 })?;
+        let mask = (1u64 << w) - 1;
+        let mut lanes = Vec::new();
+        for op in &ops[1..3] {
+            let v = self.src(op, from)?;
+            let v = self.int_saturate(&v, from, to);
+            let t = self.t();
+            self.emit(format!("{t} = and i32 {v}, {mask}"));
+            lanes.push(t);
+        }
+        let a = self.t();
+        self.emit(format!("{a} = shl i32 {}, {w}", lanes[0]));
+        let mut d = self.t();
+        self.emit(format!("{d} = or i32 {a}, {}", lanes[1]));
+        if with_c {
+            let c = self.src(&ops[3], ScalarType::B(32))?;
+            let cs = self.t();
+            self.emit(format!("{cs} = shl i32 {c}, {}", 2 * w));
+            let t = self.t();
+            self.emit(format!("{t} = or i32 {d}, {cs}"));
+            d = t;
+        }
+        self.dst(&ops[0], ScalarType::U(32), &d)
+    }
+
     /// The position and length operands of `bfe`/`bfi` on a `w`-bit field, clamped to
     /// `w`. The 32-bit forms take pos and len modulo 256; the 64-bit forms use the whole
     /// 32-bit operands (as the H200 does, see ptx-conformance/hardware-check.md).

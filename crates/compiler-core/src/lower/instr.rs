@@ -47,6 +47,7 @@ impl FnLowerer<'_> {
             "ld" | "ldu" => self.ld(&m, ops),
             "st" => self.st(&m, ops),
             "cvta" => self.cvta(&m, ops),
+            "cvt" if m.has(".pack") => self.cvt_pack(&m, ops),
             "cvt" => match super::fp8::Fp8::of_cvt(i) {
                 Some((f, narrow)) => self.cvt_fp8(f, narrow, &m, ops),
                 None => self.cvt(&m, ops),

@@ -3,10 +3,13 @@
 //! 16-bit register, so 8-bit sources also see junk in the high byte, which `cvt` must
 //! ignore). A destination narrower than its register (8-bit types live in 16-bit
 //! registers) is sign- or zero-extended to the register by the destination type.
+//! Also the saturating packs `cvt.pack.sat.{u16,s16}.s32 d, a, b` and
+//! `cvt.pack.sat.{u8,s8,u4,s4,u2,s2}.s32.b32 d, a, b, c` (PTX ISA 9.7.9.22): `a` and `b`
+//! saturate to `w` bits and pack as `(c << 2w) | (a << w) | b`.
 
 use super::{sat, seed, val, wrap};
 use crate::case::{Case, Ty};
-use crate::rng::{all16, int_pairs};
+use crate::rng::{all16, int_pairs, Rng};
 
 const F: &str = "cvt-int";
 
@@ -31,6 +34,33 @@ pub fn cases() -> Vec<Case> {
                 }));
             }
         }
+    }
+    for (name, w, signed, with_c) in [
+        ("u16", 16, false, false),
+        ("s16", 16, true, false),
+        ("u8", 8, false, true),
+        ("s8", 8, true, true),
+        ("u4", 4, false, true),
+        ("s4", 4, true, true),
+        ("u2", 2, false, true),
+        ("s2", 2, true, true),
+    ] {
+        let body = if with_c {
+            format!("cvt.pack.sat.{name}.s32.b32 %x, %a, %b, %c;")
+        } else {
+            format!("cvt.pack.sat.{name}.s32 %x, %a, %b;")
+        };
+        let (a, b) = int_pairs(32, 32, 4096, seed(&body));
+        let mut r = Rng::new(seed(&body) ^ 1);
+        let mut ins = vec![(Ty::S32, a), (Ty::S32, b)];
+        if with_c {
+            ins.push((Ty::B32, (0..4096).map(|_| r.next() & 0xffff_ffff).collect()));
+        }
+        v.push(Case::simple(F, &body, ins, Ty::U32, move |x| {
+            let lane = |v: u64| sat(val(v, Ty::S32), w, signed);
+            let c = if with_c { x[2] << (2 * w) } else { 0 };
+            (c | lane(x[0]) << w | lane(x[1])) & 0xffff_ffff
+        }));
     }
     v
 }
