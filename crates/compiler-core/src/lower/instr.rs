@@ -721,9 +721,21 @@ impl FnLowerer<'_> {
         let b = self.src(&ops[2], ty)?;
         let carry_in = matches!(op, "addc" | "subc" | "madc");
         let sets = m.has(".cc");
+        // The hardware subtracts as `a + ~b + carry`: after `sub.cc`, CC.CF holds the
+        // carry, which is 1 when nothing was borrowed, and `subc` borrows when CC.CF is 0
+        // (an `addc` after a borrowing `sub.cc` adds 0 on NVIDIA GPUs: ZLUDA's
+        // `subc_cc_s32` test, checked on an H200).
+        let borrows = op.starts_with("sub");
         let cin = if carry_in {
             let c = self.t();
             self.emit(format!("{c} = load i1, ptr {}", self.carry));
+            let c = if borrows {
+                let b = self.t();
+                self.emit(format!("{b} = xor i1 {c}, true"));
+                b
+            } else {
+                c
+            };
             let z = self.t();
             self.emit(format!("{z} = zext i1 {c} to {it}"));
             Some(z)
@@ -772,6 +784,13 @@ impl FnLowerer<'_> {
             None => (v1, o1),
         };
         if sets {
+            let flag = if borrows {
+                let c = self.t();
+                self.emit(format!("{c} = xor i1 {flag}, true"));
+                c
+            } else {
+                flag
+            };
             self.emit(format!("store i1 {flag}, ptr {}", self.carry));
         }
         self.dst(&ops[0], ty, &res)

@@ -1,6 +1,6 @@
 //! Extended-precision arithmetic (PTX ISA 9.7.2): add.cc/addc/sub.cc/subc/mad.cc/madc
-//! chains on 32 and 64 bits, including carry-out of the middle of a chain (`addc.cc`) and
-//! the signed spellings. `%x` is the low word, `%y` the high word of the chain's result.
+//! chains on 32 and 64 bits, including carry-out of the middle of a chain (`addc.cc`),
+//! chains that mix additions and subtractions, and the signed spellings. `%x` is the low word, `%y` the high word of the chain's result.
 
 use super::seed;
 use crate::case::{Case, Check, Ty};
@@ -46,6 +46,25 @@ pub fn cases() -> Vec<Case> {
                 Box::new(move |r: &[u64]| {
                     let borrow = (r[0] < r[1]) as u64;
                     vec![r[0].wrapping_sub(r[1]) & m, r[2].wrapping_sub(r[3]).wrapping_sub(borrow) & m]
+                }),
+            ),
+            // Mixed chains: CC.CF after `sub.cc` is the carry of `a + ~b + 1` (1 when
+            // nothing was borrowed), and `subc` borrows when CC.CF is 0.
+            (
+                format!("sub.cc.{t}+addc.{t}"),
+                format!("sub.cc.{t} %x, %a, %b;\naddc.{t} %y, %c, %d;"),
+                Box::new(move |r: &[u64]| {
+                    let carry = (r[0] >= r[1]) as u128;
+                    vec![r[0].wrapping_sub(r[1]) & m, (r[2] as u128 + r[3] as u128 + carry) as u64 & m]
+                }),
+            ),
+            (
+                format!("add.cc.{t}+subc.{t}"),
+                format!("add.cc.{t} %x, %a, %b;\nsubc.{t} %y, %c, %d;"),
+                Box::new(move |r: &[u64]| {
+                    let lo = r[0] as u128 + r[1] as u128;
+                    let borrow = 1 - (lo >> w) as u64;
+                    vec![lo as u64 & m, r[2].wrapping_sub(r[3]).wrapping_sub(borrow) & m]
                 }),
             ),
             (
