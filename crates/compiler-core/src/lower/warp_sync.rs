@@ -49,7 +49,7 @@ fn communicating_stores(body: &[Statement]) -> HashSet<Span> {
         Item::Label(_) => None,
     });
     let mut out: HashSet<Span> = instrs().filter(|i| is_volatile_store(i)).map(|i| i.span).collect();
-    if instrs().any(is_barrier) {
+    if instrs().any(super::module::is_barrier) {
         let graph = Graph::new(&items);
         for (k, item) in items.iter().enumerate() {
             if let Item::Instr(i) = item {
