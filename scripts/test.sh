@@ -15,6 +15,13 @@ DRIVER_DIR="$TARGET_DIR/release"
 echo "== bootstrap"
 scripts/bootstrap.sh
 
+echo "== cargo fmt --check (rustfmt.toml)"
+if cargo fmt --version >/dev/null 2>&1; then
+  cargo fmt --all -- --check
+else
+  echo "test.sh: rustfmt is not installed; formatting not checked" >&2
+fi
+
 echo "== cargo build --release"
 scripts/build.sh
 if [ ! -e "$DRIVER_DIR/libcuda.so.1" ]; then

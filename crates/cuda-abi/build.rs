@@ -15,11 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// The request lists (measured) and our own supplement (ABI variants cudart never asks
 /// for but programs using the driver API do).
-const LISTS: &[&str] = &[
-    "data/cudart12-getprocaddress-requests.txt",
-    "data/cudart13-getprocaddress-requests.txt",
-    "data/extra-variants.txt",
-];
+const LISTS: &[&str] = &["data/cudart12-getprocaddress-requests.txt", "data/cudart13-getprocaddress-requests.txt", "data/extra-variants.txt"];
 
 /// One ABI variant of an API name: `(cuda version, per-thread-default-stream, symbol)`.
 type Variant = (u32, bool, String);
@@ -38,8 +34,8 @@ fn main() {
             if line.is_empty() || line.starts_with('#') || line.starts_with("(empty)") {
                 continue;
             }
-            let (name, version, flags, symbol) = parse_line(line)
-                .unwrap_or_else(|| panic!("{}:{}: malformed line {line:?}", path.display(), line_idx + 1));
+            let (name, version, flags, symbol) =
+                parse_line(line).unwrap_or_else(|| panic!("{}:{}: malformed line {line:?}", path.display(), line_idx + 1));
             apis.entry(name).or_default().insert((version, flags & 2 != 0, symbol));
         }
     }
@@ -75,7 +71,8 @@ fn main() {
             Some(module) => format!("{module}::{name}"),
             None => format!("crate::proc_table::generated::{name}"),
         };
-        writeln!(out, "    Symbol {{ name: \"{name}\", addr: FnAddr({path} as *const ()), implemented: {} }},", implemented.contains_key(name)).unwrap();
+        writeln!(out, "    Symbol {{ name: \"{name}\", addr: FnAddr({path} as *const ()), implemented: {} }},", implemented.contains_key(name))
+            .unwrap();
     }
     out.push_str("];\n\n");
 
@@ -126,9 +123,7 @@ fn scan_sources(root: &Path, dir: &Path, found: &mut BTreeMap<String, String>) {
         let text = std::fs::read_to_string(&path).expect("read source");
         for line in text.lines() {
             let line = line.trim_start();
-            let rest = line
-                .strip_prefix("pub unsafe extern \"C\" fn ")
-                .or_else(|| line.strip_prefix("fn "));
+            let rest = line.strip_prefix("pub unsafe extern \"C\" fn ").or_else(|| line.strip_prefix("fn "));
             let Some(rest) = rest else { continue };
             let Some((name, _)) = rest.split_once('(') else { continue };
             let is_entry_point = name.starts_with("cu")

@@ -84,7 +84,11 @@ fn main() {
     let mb = text.len() as f64 / 1e6;
     let threads = HostOptions::default().compile_threads();
     println!("module: {path}: {} lines, {:.2} MB, {} kernels", text.lines().count(), mb, text.matches(".entry ").count());
-    println!("cores: {}, compile threads: {threads}, load average before: {}", std::thread::available_parallelism().map_or(1, |n| n.get()), loadavg());
+    println!(
+        "cores: {}, compile threads: {threads}, load average before: {}",
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        loadavg()
+    );
 
     let single = HostOptions { threads: 1, ..Default::default() };
     let parallel = HostOptions { threads, ..Default::default() };
@@ -138,11 +142,7 @@ fn main() {
         }));
         if let Some(ptxas) = ptxas {
             theirs.push(timed(libc::RUSAGE_CHILDREN, || {
-                let st = std::process::Command::new(ptxas)
-                    .args(["-arch=sm_80", "-O3", path, "-o"])
-                    .arg(&out)
-                    .status()
-                    .expect("run ptxas");
+                let st = std::process::Command::new(ptxas).args(["-arch=sm_80", "-O3", path, "-o"]).arg(&out).status().expect("run ptxas");
                 assert!(st.success(), "ptxas failed");
             }));
         }
@@ -151,7 +151,13 @@ fn main() {
     let _ = std::fs::remove_dir_all(&cache_dir);
 
     let (parse, parse_cpu) = (median(&parse), median(&parse_cpu));
-    println!("parse                              {:>8.1} ms wall  {:>8.1} ms cpu   {:.0} MB/s wall, {:.0} MB/s cpu (target >= 50)", parse * 1e3, parse_cpu * 1e3, mb / parse, mb / parse_cpu);
+    println!(
+        "parse                              {:>8.1} ms wall  {:>8.1} ms cpu   {:.0} MB/s wall, {:.0} MB/s cpu (target >= 50)",
+        parse * 1e3,
+        parse_cpu * 1e3,
+        mb / parse,
+        mb / parse_cpu
+    );
     lower.print("parse + lower");
     one.print("ours cold, 1 thread");
     many.print(&format!("ours cold, {threads} threads"));

@@ -17,10 +17,10 @@ mod partition;
 mod specialize;
 
 use crate::cache::{self, Cache};
-use crate::phase_clock::PhaseClock;
 use crate::diag::Diagnostic;
 use crate::host_abi::KernelFn;
 use crate::lower::{GlobalMeta, KernelMeta, LoweredModule};
+use crate::phase_clock::PhaseClock;
 use inkwell::context::Context;
 use inkwell::llvm_sys;
 use inkwell::memory_buffer::MemoryBuffer;
@@ -306,11 +306,7 @@ fn feature_string(tm: &TargetMachine) -> Vec<u8> {
 /// to `threads` threads (see [`partition`]) when its IR has at least `min_split` bytes.
 fn codegen_parallel(lowered: &LoweredModule, tm: &TargetMachine, opt: u32, threads: usize, min_split: usize) -> Result<Vec<Vec<u8>>, HostError> {
     let names: Vec<&str> = lowered.kernels.iter().map(|k| k.name.as_str()).collect();
-    let (part, parts) = if threads > 1 && lowered.ir.len() >= min_split {
-        partition::assign(&lowered.ir, &names, threads)
-    } else {
-        (Vec::new(), 1)
-    };
+    let (part, parts) = if threads > 1 && lowered.ir.len() >= min_split { partition::assign(&lowered.ir, &names, threads) } else { (Vec::new(), 1) };
     if parts == 1 {
         return Ok(vec![codegen(&lowered.ir, tm, opt, None)?]);
     }
@@ -435,9 +431,7 @@ fn codegen(ir: &str, tm: &TargetMachine, opt: u32, part: Option<Part>) -> Result
     module.set_data_layout(&tm.get_target_data().get_data_layout());
     // Drop what this partition does not reach before anything optimizes it.
     let pipeline = format!("globaldce,default<O{opt}>");
-    module
-        .run_passes(&pipeline, tm, PassBuilderOptions::create())
-        .map_err(|e| HostError::Llvm(format!("optimize: {e}")))?;
+    module.run_passes(&pipeline, tm, PassBuilderOptions::create()).map_err(|e| HostError::Llvm(format!("optimize: {e}")))?;
     clock.phase("optimize");
     if std::env::var_os("PTX_DUMP_OPT_IR").is_some() {
         eprintln!("{}", module.print_to_string().to_string());

@@ -14,5 +14,5 @@ pub mod host_abi;
 pub mod link;
 pub mod lower;
 mod phase_clock;
-pub mod target;
 pub mod ptx;
+pub mod target;

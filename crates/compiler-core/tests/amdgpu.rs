@@ -39,7 +39,15 @@ struct Expect {
 }
 
 const KERNELS: &[Expect] = &[
-    Expect { file: "arith", kernel: "arith", param_bytes: 16, implicit: true, group_segment: 0, instructions: &["v_fma|v_fmac", "global_store", "s_load_dword|s_load_b", "v_exp_f32"], contains: &[] },
+    Expect {
+        file: "arith",
+        kernel: "arith",
+        param_bytes: 16,
+        implicit: true,
+        group_segment: 0,
+        instructions: &["v_fma|v_fmac", "global_store", "s_load_dword|s_load_b", "v_exp_f32"],
+        contains: &[],
+    },
     Expect {
         file: "shared",
         kernel: "block_sum",
@@ -50,18 +58,42 @@ const KERNELS: &[Expect] = &[
         // The dynamic array is LDS byte 1024, right after the static area.
         contains: &["offset:1024"],
     },
-    Expect { file: "warp", kernel: "collectives", param_bytes: 8, implicit: false, group_segment: 0, instructions: &["ds_bpermute_b32", "v_mbcnt_lo_u32_b32"], contains: &[] },
+    Expect {
+        file: "warp",
+        kernel: "collectives",
+        param_bytes: 8,
+        implicit: false,
+        group_segment: 0,
+        instructions: &["ds_bpermute_b32", "v_mbcnt_lo_u32_b32"],
+        contains: &[],
+    },
     Expect {
         file: "atomics",
         kernel: "atomics",
         param_bytes: 20,
         implicit: false,
         group_segment: 16,
-        instructions: &["global_atomic_add|global_atomic_add_u32", "global_atomic_cmpswap", "global_atomic_swap", "global_atomic_smax|global_atomic_max_i32", "global_atomic_inc", "global_atomic_add_x2|global_atomic_add_u64", "ds_add_u32|ds_add_rtn_u32"],
+        instructions: &[
+            "global_atomic_add|global_atomic_add_u32",
+            "global_atomic_cmpswap",
+            "global_atomic_swap",
+            "global_atomic_smax|global_atomic_max_i32",
+            "global_atomic_inc",
+            "global_atomic_add_x2|global_atomic_add_u64",
+            "ds_add_u32|ds_add_rtn_u32",
+        ],
         contains: &[],
     },
     // The mbarrier word is compared and swapped in LDS; incomplete waits sleep.
-    Expect { file: "async", kernel: "pipeline", param_bytes: 16, implicit: false, group_segment: 272, instructions: &["ds_cmpst_rtn_b64|ds_cmpstore_rtn_b64|flat_atomic_cmpswap_x2|flat_atomic_cmpswap_b64", "s_sleep"], contains: &[] },
+    Expect {
+        file: "async",
+        kernel: "pipeline",
+        param_bytes: 16,
+        implicit: false,
+        group_segment: 272,
+        instructions: &["ds_cmpst_rtn_b64|ds_cmpstore_rtn_b64|flat_atomic_cmpswap_x2|flat_atomic_cmpswap_b64", "s_sleep"],
+        contains: &[],
+    },
     // bar.red and bar.arrive: per-wave ballot counts added to and subtracted from the
     // LDS counter around two s_barriers; thread counts checked (trap); the counter's 16
     // bytes come first in LDS: the static array at 16, the dynamic one at 16 + 256.
@@ -82,10 +114,23 @@ const KERNELS: &[Expect] = &[
         param_bytes: 12,
         implicit: true,
         group_segment: 0,
-        instructions: &["flat_atomic_add|global_atomic_add", "flat_load_dword|global_load_dword|flat_load_b32|global_load_b32", "s_sleep", "s_barrier"],
+        instructions: &[
+            "flat_atomic_add|global_atomic_add",
+            "flat_load_dword|global_load_dword|flat_load_b32|global_load_b32",
+            "s_sleep",
+            "s_barrier",
+        ],
         contains: &["offset:4"],
     },
-    Expect { file: "printf", kernel: "hello", param_bytes: 8, implicit: true, group_segment: 0, instructions: &["s_trap", "global_atomic_add_x2|flat_atomic_add_x2|global_atomic_add_u64|flat_atomic_add_u64", "s_swappc_b64|s_setpc_b64"], contains: &[] },
+    Expect {
+        file: "printf",
+        kernel: "hello",
+        param_bytes: 8,
+        implicit: true,
+        group_segment: 0,
+        instructions: &["s_trap", "global_atomic_add_x2|flat_atomic_add_x2|global_atomic_add_u64|flat_atomic_add_u64", "s_swappc_b64|s_setpc_b64"],
+        contains: &[],
+    },
 ];
 
 fn ptx(file: &str) -> String {
@@ -243,10 +288,12 @@ fn counted_barriers_check_the_count_at_run_time() {
 fn wave64_modules_run_as_native_wave64_on_gfx9() {
     let dir = std::env::temp_dir().join(format!("amdgpu-wave64-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let half_base = |disasm: &str| disasm.lines().any(|l| {
-        let t = l.trim_start();
-        t.starts_with("v_and_b32") && t.split_whitespace().nth(2) == Some("32,")
-    });
+    let half_base = |disasm: &str| {
+        disasm.lines().any(|l| {
+            let t = l.trim_start();
+            t.starts_with("v_and_b32") && t.split_whitespace().nth(2) == Some("32,")
+        })
+    };
     let mut checked = 0;
     for &(gfx, wave) in GPUS.iter().filter(|g| g.1 == 64) {
         let co = codegen::compile_ptx(&ptx("warp64"), &AmdgpuOptions::new(gfx)).unwrap_or_else(|e| panic!("{gfx}: {e}"));
@@ -314,7 +361,10 @@ fn the_grid_workspace_is_the_multigrid_sync_argument() {
         std::fs::write(&path, &co.elf).unwrap();
         let notes = run("llvm-readelf", &["--notes"], &path);
         let lines: Vec<&str> = notes.lines().map(str::trim).collect();
-        let at = lines.iter().position(|l| *l == ".value_kind:     hidden_multigrid_sync_arg").unwrap_or_else(|| panic!("{gfx}: no multigrid sync argument in\n{notes}"));
+        let at = lines
+            .iter()
+            .position(|l| *l == ".value_kind:     hidden_multigrid_sync_arg")
+            .unwrap_or_else(|| panic!("{gfx}: no multigrid sync argument in\n{notes}"));
         let offset = lines[..at].iter().rev().find(|l| l.starts_with("- .offset:")).unwrap();
         assert_eq!(*offset, format!("- .offset:         {want}"), "{gfx}");
         // The workspace bytes of a launch sit there.

@@ -7,11 +7,21 @@ use compiler_core::target::amdgpu::{codegen, descriptor, AmdgpuOptions, GPUS};
 use std::path::Path;
 use std::process::Command;
 
-const FILES: &[(&str, &str)] = &[("arith", "arith"), ("shared", "block_sum"), ("warp", "collectives"), ("atomics", "atomics"), ("barrier_ops", "reductions"), ("printf", "hello")];
+const FILES: &[(&str, &str)] = &[
+    ("arith", "arith"),
+    ("shared", "block_sum"),
+    ("warp", "collectives"),
+    ("atomics", "atomics"),
+    ("barrier_ops", "reductions"),
+    ("printf", "hello"),
+];
 
 /// `key: value` of `kernel`'s metadata map in `llvm-readelf --notes` output.
 fn field_opt(notes: &str, kernel: &str, key: &str) -> Option<u32> {
-    let block = notes.split("  - .args:").find(|b| b.lines().any(|l| l.trim() == format!(".name:           {kernel}"))).unwrap_or_else(|| panic!("no {kernel} in\n{notes}"));
+    let block = notes
+        .split("  - .args:")
+        .find(|b| b.lines().any(|l| l.trim() == format!(".name:           {kernel}")))
+        .unwrap_or_else(|| panic!("no {kernel} in\n{notes}"));
     block.lines().find_map(|l| l.trim().strip_prefix(&format!("{key}:")).map(|v| v.trim().parse().unwrap()))
 }
 
@@ -47,13 +57,27 @@ fn descriptors_agree_with_the_metadata() {
                 None => assert!(!gfx.starts_with("gfx9"), "{gfx}"),
             }
         }
-        assert!(descriptor::kernel_resources(&codegen::compile_ptx(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ptx/amdgpu/arith.ptx")).unwrap(), &AmdgpuOptions::new(gfx)).unwrap().elf, "nonexistent").is_none());
+        assert!(descriptor::kernel_resources(
+            &codegen::compile_ptx(
+                &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ptx/amdgpu/arith.ptx")).unwrap(),
+                &AmdgpuOptions::new(gfx)
+            )
+            .unwrap()
+            .elf,
+            "nonexistent"
+        )
+        .is_none());
     }
     // Not a code object: no resources, no panic.
     for junk in [&b""[..], b"\x7fELF\x02", &[0u8; 200][..]] {
         assert!(descriptor::kernel_resources(junk, "k").is_none());
     }
-    let mut truncated = codegen::compile_ptx(&std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ptx/amdgpu/arith.ptx")).unwrap(), &AmdgpuOptions::new("gfx90a")).unwrap().elf;
+    let mut truncated = codegen::compile_ptx(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ptx/amdgpu/arith.ptx")).unwrap(),
+        &AmdgpuOptions::new("gfx90a"),
+    )
+    .unwrap()
+    .elf;
     truncated.truncate(truncated.len() / 2);
     assert!(descriptor::kernel_resources(&truncated, "arith").is_none());
     let _ = std::fs::remove_dir_all(&dir);

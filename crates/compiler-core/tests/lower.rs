@@ -79,9 +79,7 @@ fn invalid_video_forms_are_diagnosed() {
         ("vmad.s32.s32.s32 %r1, -%r2, %r3, -%r4;", "not both"),
     ];
     for (instr, want) in cases {
-        let src = format!(
-            ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{{\n.reg .b32 %r<5>;\n{instr}\nret;\n}}\n"
-        );
+        let src = format!(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{{\n.reg .b32 %r<5>;\n{instr}\nret;\n}}\n");
         let err = match compiler_core::ptx::parse(&src) {
             Err(d) => compiler_core::diag::render(&d),
             Ok(ast) => match compiler_core::lower::lower_module(&ast) {
@@ -144,7 +142,11 @@ fn many_kernels(n: usize, warp: u32, broken: &[usize]) -> String {
             ".visible .entry k{k}(.param .u64 out)\n{{\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  .reg .pred %p<2>;\n  .shared .align 4 .b8 s[8];\n  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n{bad}{middle}  shfl.sync.idx.b32 %r3, %r1, 0, 31, 0xffffffff;\n  add.s32 %r1, %r1, %r3;\n  st.global.u32 [%rd1], %r1;\n  ret;\n}}\n"
         );
     }
-    text.replace(".shared .align 4 .b8 s[8];", "").replace("[s]", "[%rd1]").replace("[s+4]", "[%rd1+4]").replace("st.shared", "st.global").replace("ld.shared", "ld.global")
+    text.replace(".shared .align 4 .b8 s[8];", "")
+        .replace("[s]", "[%rd1]")
+        .replace("[s+4]", "[%rd1+4]")
+        .replace("st.shared", "st.global")
+        .replace("ld.shared", "ld.global")
 }
 
 /// Lowering spreads a module's function bodies over threads: the IR (byte for byte, so

@@ -19,10 +19,7 @@ const H: &str = ".version 8.5\n.target sm_80\n";
 fn module(src: &str) -> Module {
     match parse(src) {
         Ok(m) => m,
-        Err(d) => panic!(
-            "parse failed:\n{}\n--- input ---\n{src}",
-            compiler_core::diag::render(&d)
-        ),
+        Err(d) => panic!("parse failed:\n{}\n--- input ---\n{src}", compiler_core::diag::render(&d)),
     }
 }
 
@@ -47,10 +44,7 @@ fn vars(m: &Module) -> Vec<&VarDecl> {
 }
 
 fn var<'m>(m: &'m Module, name: &str) -> &'m VarDecl {
-    vars(m)
-        .into_iter()
-        .find(|v| v.name == name)
-        .unwrap_or_else(|| panic!("no variable {name}"))
+    vars(m).into_iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no variable {name}"))
 }
 
 /// All statements of a body, blocks flattened in order.
@@ -87,10 +81,7 @@ fn only(m: &Module) -> &Instruction {
 }
 
 fn id(name: &str) -> Operand {
-    Operand::Ident {
-        name: name.into(),
-        component: None,
-    }
+    Operand::Ident { name: name.into(), component: None }
 }
 
 fn imm(v: i128) -> Operand {
@@ -98,10 +89,7 @@ fn imm(v: i128) -> Operand {
 }
 
 fn addr(base: &str, offset: i64) -> Operand {
-    Operand::Address {
-        base: AddressBase::Ident(base.into()),
-        offset,
-    }
+    Operand::Address { base: AddressBase::Ident(base.into()), offset }
 }
 
 fn mods(i: &Instruction) -> Vec<&str> {
@@ -419,217 +407,43 @@ fn valid_snippets() {
 
 /// (source without the header, line, column, message substring, snippet) of the first error.
 const MALFORMED: &[(&str, u32, u32, &str, &str)] = &[
-    (
-        ".entry k() {\n\tadd.s32 %r1, %r2, %r3\n\tret;\n}",
-        5,
-        2,
-        "expected ';' after instruction",
-        "ret",
-    ),
+    (".entry k() {\n\tadd.s32 %r1, %r2, %r3\n\tret;\n}", 5, 2, "expected ';' after instruction", "ret"),
     (".foo bar;", 3, 1, "unknown directive '.foo'", ".foo"),
-    (
-        ".entry k() {\n\t.bogus %r1;\n}",
-        4,
-        2,
-        "unknown directive '.bogus'",
-        ".bogus",
-    ),
+    (".entry k() {\n\t.bogus %r1;\n}", 4, 2, "unknown directive '.bogus'", ".bogus"),
     (".file 1 \"abc\n", 3, 9, "unterminated string", "\"abc"),
-    (
-        ".entry k() {\n.pragma \"nounroll;\n}",
-        4,
-        9,
-        "unterminated string",
-        "\"nounroll;",
-    ),
-    (
-        ".entry k() { ret; }\n/* never closed",
-        4,
-        1,
-        "unterminated block comment",
-        "/*",
-    ),
-    (
-        ".entry k() { mov.f32 %f1, 0f3F80; }",
-        3,
-        27,
-        "exactly 8 hex digits",
-        "0f3F80",
-    ),
-    (
-        ".entry k() { mov.f64 %fd1, 0d3FF00000000000001; }",
-        3,
-        28,
-        "exactly 16 hex digits",
-        "0d3FF00000000000001",
-    ),
+    (".entry k() {\n.pragma \"nounroll;\n}", 4, 9, "unterminated string", "\"nounroll;"),
+    (".entry k() { ret; }\n/* never closed", 4, 1, "unterminated block comment", "/*"),
+    (".entry k() { mov.f32 %f1, 0f3F80; }", 3, 27, "exactly 8 hex digits", "0f3F80"),
+    (".entry k() { mov.f64 %fd1, 0d3FF00000000000001; }", 3, 28, "exactly 16 hex digits", "0d3FF00000000000001"),
     (".global .u32 x = 089;", 3, 18, "octal", "089"),
-    (
-        ".global .u64 x = 0x1FFFFFFFFFFFFFFFF;",
-        3,
-        18,
-        "does not fit in 64 bits",
-        "0x1FFFFFFFFFFFFFFFF",
-    ),
-    (
-        ".global .u32 x = 12abc;",
-        3,
-        18,
-        "invalid integer literal",
-        "12abc",
-    ),
-    (
-        ".entry k() {\n\tret;\n",
-        5,
-        1,
-        "expected '}' to close the block opened at 3:12",
-        "<end of input>",
-    ),
-    (
-        ".entry k() { tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}]; }",
-        3,
-        54,
-        "unsupported operand form",
-        "[",
-    ),
+    (".global .u64 x = 0x1FFFFFFFFFFFFFFFF;", 3, 18, "does not fit in 64 bits", "0x1FFFFFFFFFFFFFFFF"),
+    (".global .u32 x = 12abc;", 3, 18, "invalid integer literal", "12abc"),
+    (".entry k() {\n\tret;\n", 5, 1, "expected '}' to close the block opened at 3:12", "<end of input>"),
+    (".entry k() { tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}]; }", 3, 54, "unsupported operand form", "["),
     (".reg .b33x %r;", 3, 6, "unexpected '.b33x'", ".b33x"),
     (".global .align 3 .u32 x;", 3, 16, "power of two", "3"),
-    (
-        ".global .u32 x",
-        3,
-        15,
-        "expected ';' after the declaration",
-        "<end of input>",
-    ),
+    (".global .u32 x", 3, 15, "expected ';' after the declaration", "<end of input>"),
     (".global x;", 3, 9, "expected a type", "x"),
-    (
-        ".entry k() { neg.s32 %r1, -%r2; }",
-        3,
-        28,
-        "only literals can be negated",
-        "%r2",
-    ),
-    (
-        ".entry k() { @; }",
-        3,
-        15,
-        "expected a predicate register after '@'",
-        ";",
-    ),
-    (
-        ".entry k() {\n.maxntid 32;\n}",
-        4,
-        1,
-        "must come before the function body",
-        ".maxntid",
-    ),
+    (".entry k() { neg.s32 %r1, -%r2; }", 3, 28, "only literals can be negated", "%r2"),
+    (".entry k() { @; }", 3, 15, "expected a predicate register after '@'", ";"),
+    (".entry k() {\n.maxntid 32;\n}", 4, 1, "must come before the function body", ".maxntid"),
     ("}", 3, 1, "unmatched '}'", "}"),
-    (
-        ".entry k() { mov.u32 %r1, #3; }",
-        3,
-        27,
-        "unexpected character",
-        "#",
-    ),
-    (
-        ".entry k() { mov.u32 % , 1; }",
-        3,
-        22,
-        "expected identifier characters",
-        "%",
-    ),
-    (
-        ".entry k() {\nt: .branchtargets L1, L2;\n}",
-        4,
-        4,
-        "unsupported directive '.branchtargets'",
-        ".branchtargets",
-    ),
-    (
-        ".entry k(.param .u32 a = 1) { ret; }",
-        3,
-        24,
-        "parameters cannot have initializers",
-        "=",
-    ),
+    (".entry k() { mov.u32 %r1, #3; }", 3, 27, "unexpected character", "#"),
+    (".entry k() { mov.u32 % , 1; }", 3, 22, "expected identifier characters", "%"),
+    (".entry k() {\nt: .branchtargets L1, L2;\n}", 4, 4, "unsupported directive '.branchtargets'", ".branchtargets"),
+    (".entry k(.param .u32 a = 1) { ret; }", 3, 24, "parameters cannot have initializers", "="),
     (".address_size 48", 3, 15, "32 or 64", "48"),
-    (
-        ".entry k() { ld.global.u32 %r1, [%rd1+%r2]; }",
-        3,
-        39,
-        "expected an integer offset",
-        "%r2",
-    ),
-    (
-        ".entry k() { mov.u32 %r1, %tid.q; }",
-        3,
-        31,
-        "unexpected '.q' after operand",
-        ".q",
-    ),
-    (
-        ".entry k() { ret; } mov.u32 %r1, 2;",
-        3,
-        21,
-        "outside a function body",
-        "mov",
-    ),
-    (
-        ".visible .foo x;",
-        3,
-        10,
-        "after the linkage directive",
-        ".foo",
-    ),
-    (
-        ".global .u32 x = {1, 2 3};",
-        3,
-        24,
-        "',' or '}' in the initializer",
-        "3",
-    ),
-    (
-        ".global .b8 x[2] = {0xFF(sym), 0};",
-        3,
-        25,
-        "byte-masked",
-        "(",
-    ),
-    (
-        ".entry k() { ld.global.v2.f32 {%f1 %f2}, [%rd1]; }",
-        3,
-        36,
-        "',' or '}' in the vector operand",
-        "%f2",
-    ),
-    (
-        ".entry k() { call.uni (retval0 x), f; }",
-        3,
-        32,
-        "',' or ')' in the argument list",
-        "x",
-    ),
-    (
-        ".func (.param .b32 r) { ret; }",
-        3,
-        23,
-        "expected a function name",
-        "{",
-    ),
-    (
-        ".entry k() .maxntid 99999999999 { ret; }",
-        3,
-        21,
-        "out of range",
-        "99999999999",
-    ),
-    (
-        ".entry k() { callprototype: .callprototype (.param .b32 _) f (.param .b32 _); }",
-        3,
-        60,
-        "'_' in place of the function name",
-        "f",
-    ),
+    (".entry k() { ld.global.u32 %r1, [%rd1+%r2]; }", 3, 39, "expected an integer offset", "%r2"),
+    (".entry k() { mov.u32 %r1, %tid.q; }", 3, 31, "unexpected '.q' after operand", ".q"),
+    (".entry k() { ret; } mov.u32 %r1, 2;", 3, 21, "outside a function body", "mov"),
+    (".visible .foo x;", 3, 10, "after the linkage directive", ".foo"),
+    (".global .u32 x = {1, 2 3};", 3, 24, "',' or '}' in the initializer", "3"),
+    (".global .b8 x[2] = {0xFF(sym), 0};", 3, 25, "byte-masked", "("),
+    (".entry k() { ld.global.v2.f32 {%f1 %f2}, [%rd1]; }", 3, 36, "',' or '}' in the vector operand", "%f2"),
+    (".entry k() { call.uni (retval0 x), f; }", 3, 32, "',' or ')' in the argument list", "x"),
+    (".func (.param .b32 r) { ret; }", 3, 23, "expected a function name", "{"),
+    (".entry k() .maxntid 99999999999 { ret; }", 3, 21, "out of range", "99999999999"),
+    (".entry k() { callprototype: .callprototype (.param .b32 _) f (.param .b32 _); }", 3, 60, "'_' in place of the function name", "f"),
 ];
 
 #[test]
@@ -644,27 +458,16 @@ fn malformed_inputs() {
             }
             Err(d) => d,
         };
-        let first = diags
-            .iter()
-            .find(|d| d.severity == Severity::Error)
-            .expect("an error");
+        let first = diags.iter().find(|d| d.severity == Severity::Error).expect("an error");
         let got = (first.span.line, first.span.col, first.snippet.as_deref());
         if !first.message.contains(msg) || got != (*line, *col, Some(*snippet)) {
             failures.push(format!(
                 "{body:?}: expected {line}:{col} {msg:?} near {snippet:?}\n   got {}",
-                compiler_core::diag::render(&diags)
-                    .trim_end()
-                    .replace('\n', "\n       ")
+                compiler_core::diag::render(&diags).trim_end().replace('\n', "\n       ")
             ));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {} malformed cases failed:\n{}",
-        failures.len(),
-        MALFORMED.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {} malformed cases failed:\n{}", failures.len(), MALFORMED.len(), failures.join("\n"));
 }
 
 #[test]
@@ -689,17 +492,9 @@ fn several_errors_are_reported_with_recovery() {
     );
     let (m, diags) = parse_with_warnings(&src);
     assert!(m.is_none());
-    let errs: Vec<&Diagnostic> = diags
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .collect();
+    let errs: Vec<&Diagnostic> = diags.iter().filter(|d| d.severity == Severity::Error).collect();
     let lines: Vec<u32> = errs.iter().map(|d| d.span.line).collect();
-    assert_eq!(
-        lines,
-        [4, 6, 7, 10],
-        "{}",
-        compiler_core::diag::render(&diags)
-    );
+    assert_eq!(lines, [4, 6, 7, 10], "{}", compiler_core::diag::render(&diags));
 }
 
 #[test]
@@ -735,11 +530,7 @@ fn deep_nesting_is_bounded() {
     let src = format!("{H}.entry k() {}ret;{}\n", "{".repeat(200), "}".repeat(200));
     assert!(parse(&src).is_ok());
     // Initializers.
-    let src = format!(
-        "{H}.global .u32 x[1] = {}1{};\n",
-        "{".repeat(n),
-        "}".repeat(n)
-    );
+    let src = format!("{H}.global .u32 x[1] = {}1{};\n", "{".repeat(n), "}".repeat(n));
     let d = parse(&src).unwrap_err();
     assert!(d[0].message.contains("nested more than 256"), "{d:?}");
     // Unclosed braces to the end of input.
@@ -768,19 +559,12 @@ fn real_ptx_samples_parse() {
     for name in SAMPLES {
         let m = module(&sample(name));
         assert!(m.version >= (8, 5), "{name}");
-        assert_eq!(
-            (m.targets[0].as_str(), m.address_size),
-            ("sm_80", 64),
-            "{name}"
-        );
+        assert_eq!((m.targets[0].as_str(), m.address_size), ("sm_80", 64), "{name}");
     }
     // Every sample file in the directory is listed in SAMPLES.
     let dir = format!("{}/tests/ptx", env!("CARGO_MANIFEST_DIR"));
-    let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".ptx"))
-        .collect();
+    let mut on_disk: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()?.file_name().into_string().ok()).filter(|n| n.ends_with(".ptx")).collect();
     on_disk.sort();
     let mut listed: Vec<String> = SAMPLES.iter().map(|s| s.to_string()).collect();
     listed.sort();
@@ -798,13 +582,9 @@ fn nvcc_reduce_sample_structure() {
         let is = instrs(f);
         let shfl = is.iter().find(|i| i.opcode == "shfl").unwrap();
         assert_eq!(shfl.operands[0], Operand::List(vec![id("%r31"), id("%p6")]));
-        assert!(is
-            .iter()
-            .any(|i| i.opcode == "bar" && i.operands == [imm(0)]));
+        assert!(is.iter().any(|i| i.opcode == "bar" && i.operands == [imm(0)]));
         let body = f.body.as_ref().unwrap();
-        assert!(body
-            .iter()
-            .any(|s| matches!(s, Statement::Pragma { text, .. } if text == "nounroll")));
+        assert!(body.iter().any(|s| matches!(s, Statement::Pragma { text, .. } if text == "nounroll")));
         assert!(body.iter().any(|s| matches!(s, Statement::Var(v) if v.space == StateSpace::Shared && v.array == [Some(1024)])));
     }
 }
@@ -822,52 +602,27 @@ fn nvcc_calls_sample_structure() {
         .collect();
     assert_eq!(twice.len(), 2, "forward declaration and definition");
     assert!(twice[0].body.is_none() && twice[1].body.is_some());
-    assert_eq!(
-        var(&m, "table_ptr").init,
-        Some(Initializer::Value(InitValue::Address {
-            symbol: "table".into(),
-            generic: true,
-            offset: 8
-        }))
-    );
+    assert_eq!(var(&m, "table_ptr").init, Some(Initializer::Value(InitValue::Address { symbol: "table".into(), generic: true, offset: 8 })));
     assert_eq!(
         var(&m, "ops").init,
-        Some(Initializer::List(vec![Initializer::Value(
-            InitValue::Address {
-                symbol: "_Z5twicei".into(),
-                generic: false,
-                offset: 0
-            }
-        )]))
+        Some(Initializer::List(vec![Initializer::Value(InitValue::Address { symbol: "_Z5twicei".into(), generic: false, offset: 0 })]))
     );
     let k = func(&m, "_Z5callsPiPfPdPti");
-    let protos: Vec<&Statement> = flat(k.body.as_ref().unwrap())
-        .into_iter()
-        .filter(|s| matches!(s, Statement::CallPrototype { .. }))
-        .collect();
+    let protos: Vec<&Statement> = flat(k.body.as_ref().unwrap()).into_iter().filter(|s| matches!(s, Statement::CallPrototype { .. })).collect();
     assert_eq!(protos.len(), 1);
     let is = instrs(k);
     assert_eq!(is.iter().filter(|i| i.opcode == "call").count(), 4);
-    let indirect = is
-        .iter()
-        .find(|i| i.opcode == "call" && i.modifiers.is_empty())
-        .unwrap();
-    assert_eq!(
-        indirect.operands,
-        [
-            Operand::List(vec![id("retval0")]),
-            id("%rd15"),
-            Operand::List(vec![id("param0")]),
-            id("prototype_1")
-        ]
-    );
+    let indirect = is.iter().find(|i| i.opcode == "call" && i.modifiers.is_empty()).unwrap();
+    assert_eq!(indirect.operands, [Operand::List(vec![id("retval0")]), id("%rd15"), Operand::List(vec![id("param0")]), id("prototype_1")]);
     let fma = is.iter().find(|i| i.opcode == "fma").unwrap();
-    assert_eq!(
-        fma.operands[3],
-        Operand::Imm(Immediate::F64Bits(0x3F50624DD2F1A9FC))
-    );
+    assert_eq!(fma.operands[3], Operand::Imm(Immediate::F64Bits(0x3F50624DD2F1A9FC)));
     // The inline-asm scope `{ .reg .f16 tmp; ... }` is a nested block.
-    assert!(k.body.as_ref().unwrap().iter().any(|s| matches!(s, Statement::Block(b) if matches!(&b[0], Statement::Var(v) if v.ty == ScalarType::F16))));
+    assert!(k
+        .body
+        .as_ref()
+        .unwrap()
+        .iter()
+        .any(|s| matches!(s, Statement::Block(b) if matches!(&b[0], Statement::Var(v) if v.ty == ScalarType::F16))));
 }
 
 #[test]
@@ -879,14 +634,8 @@ fn llvm_style_sample_structure() {
     assert_eq!(f.params[0].ptr_space, Some(StateSpace::Global));
     assert_eq!(var(&m, "vconst").vector, Some(4));
     let is = instrs(f);
-    assert!(is
-        .iter()
-        .any(|i| i.operands.first() == Some(&addr("%rd7", -4))));
-    assert!(is.iter().any(|i| i.operands.get(1)
-        == Some(&Operand::SymbolOffset {
-            symbol: "arr".into(),
-            offset: 8
-        })));
+    assert!(is.iter().any(|i| i.operands.first() == Some(&addr("%rd7", -4))));
+    assert!(is.iter().any(|i| i.operands.get(1) == Some(&Operand::SymbolOffset { symbol: "arr".into(), offset: 8 })));
 }
 
 #[test]
@@ -895,50 +644,15 @@ fn lexer_tokens() {
     let cases: &[(&str, &[(TokKind, &str)])] = &[
         (
             "%r1 $L__BB0_2 __cudart_x _Z3fooPf _ %tid",
-            &[
-                (Ident, "%r1"),
-                (Ident, "$L__BB0_2"),
-                (Ident, "__cudart_x"),
-                (Ident, "_Z3fooPf"),
-                (Ident, "_"),
-                (Ident, "%tid"),
-            ],
+            &[(Ident, "%r1"), (Ident, "$L__BB0_2"), (Ident, "__cudart_x"), (Ident, "_Z3fooPf"), (Ident, "_"), (Ident, "%tid")],
         ),
-        (
-            "ld.shared::cta.v4.f32",
-            &[
-                (Ident, "ld"),
-                (Dot, ".shared::cta"),
-                (Dot, ".v4"),
-                (Dot, ".f32"),
-            ],
-        ),
+        ("ld.shared::cta.v4.f32", &[(Ident, "ld"), (Dot, ".shared::cta"), (Dot, ".v4"), (Dot, ".f32")]),
         (
             "tex.1d .5 1.5 1e-3 2E+4 1.",
-            &[
-                (Ident, "tex"),
-                (Dot, ".1d"),
-                (Float, ".5"),
-                (Float, "1.5"),
-                (Float, "1e-3"),
-                (Float, "2E+4"),
-                (Float, "1."),
-            ],
+            &[(Ident, "tex"), (Dot, ".1d"), (Float, ".5"), (Float, "1.5"), (Float, "1e-3"), (Float, "2E+4"), (Float, "1.")],
         ),
-        (
-            "0x1fU 017 0b101 42 0",
-            &[
-                (Int, "0x1fU"),
-                (Int, "017"),
-                (Int, "0b101"),
-                (Int, "42"),
-                (Int, "0"),
-            ],
-        ),
-        (
-            "0f3F800000 0d3FF0000000000000",
-            &[(HexF32, "0f3F800000"), (HexF64, "0d3FF0000000000000")],
-        ),
+        ("0x1fU 017 0b101 42 0", &[(Int, "0x1fU"), (Int, "017"), (Int, "0b101"), (Int, "42"), (Int, "0")]),
+        ("0f3F800000 0d3FF0000000000000", &[(HexF32, "0f3F800000"), (HexF64, "0d3FF0000000000000")]),
         (
             "\"a\\\"b\" , ; : { } [ ] ( ) < > @ ! + - = |",
             &[
@@ -962,10 +676,7 @@ fn lexer_tokens() {
                 (Pipe, "|"),
             ],
         ),
-        (
-            "a // c\n/* x\ny */ b\n@@DWARF .byte 1\nc",
-            &[(Ident, "a"), (Ident, "b"), (Ident, "c")],
-        ),
+        ("a // c\n/* x\ny */ b\n@@DWARF .byte 1\nc", &[(Ident, "a"), (Ident, "b"), (Ident, "c")]),
         (
             "0f3F80 # \"open",
             &[
@@ -1024,10 +735,7 @@ fn every_prefix_parses_without_panic() {
             must_not_panic(&src[..end]);
         }
         // Suffixes too: parsing from the middle of a statement.
-        for start in (0..src.len())
-            .step_by(7)
-            .filter(|&s| src.is_char_boundary(s))
-        {
+        for start in (0..src.len()).step_by(7).filter(|&s| src.is_char_boundary(s)) {
             must_not_panic(&src[start..]);
         }
     }
@@ -1085,10 +793,7 @@ fn random_mutations_parse_without_panic() {
         ".section",
         "@@DWARF",
     ];
-    let bases: Vec<String> = ["device_calls.ptx", "llvm_style.ptx", "reduce_shared.ptx"]
-        .iter()
-        .map(|n| sample(n))
-        .collect();
+    let bases: Vec<String> = ["device_calls.ptx", "llvm_style.ptx", "reduce_shared.ptx"].iter().map(|n| sample(n)).collect();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     for case in 0..3000 {
         let base = &bases[case % bases.len()];
@@ -1139,10 +844,7 @@ fn pathological_inputs() {
         "(".repeat(100_000),
         format!("{H}.entry k({})", "(".repeat(100_000)),
         format!("{H}.entry k() {{ call f, {}; }}", "(".repeat(100_000)),
-        format!(
-            "{H}.entry k() {{ mov.u32 %r1, {}%p; }}",
-            "!".repeat(100_000)
-        ),
+        format!("{H}.entry k() {{ mov.u32 %r1, {}%p; }}", "!".repeat(100_000)),
         format!("{H}.entry k() {{ mov.u32 %r1, {}1; }}", "-".repeat(100_000)),
         format!("{H}.global .u32 x = {};", "{".repeat(100_000)),
         format!("{H}.entry k() {{ ld.u32 %r1, {}; }}", "[".repeat(100_000)),

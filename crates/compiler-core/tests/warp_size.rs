@@ -53,7 +53,11 @@ const CASES: &[Case] = &[
     (64, "match.any.sync.b64 %r3, %rd4, -1;", Some((E, "lane-mask result of 'match.any.sync.b64'", "%r3"))),
     (64, "mov.u32 %r3, %lanemask_lt;", Some((E, "%lanemask_lt is a 64-bit lane mask", "%lanemask_lt"))),
     // A constant with no lane above 31: a warning at 64 lanes.
-    (64, "shfl.sync.idx.b32 %r3, %r2, 0, 63, 0xffffffff;", Some((W, "constant lane mask 0xffffffff of 'shfl.sync.idx.b32' names no lane above 31", "0xffffffff"))),
+    (
+        64,
+        "shfl.sync.idx.b32 %r3, %r2, 0, 63, 0xffffffff;",
+        Some((W, "constant lane mask 0xffffffff of 'shfl.sync.idx.b32' names no lane above 31", "0xffffffff")),
+    ),
     (64, "redux.sync.add.u32 %r3, %r2, 0xffff;", Some((W, "constant lane mask 0xffff", "0xffff"))),
     (64, "bar.warp.sync 1;", Some((W, "constant lane mask 0x1 of 'bar.warp.sync'", "0x1"))),
     // Fine: 64-bit masks, -1, constants naming upper lanes, WARP_SZ.

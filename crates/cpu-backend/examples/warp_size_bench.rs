@@ -90,7 +90,10 @@ fn main() {
         }
     }
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
-    println!("warp-shuffle sum of 2^20 floats, {reps} reps interleaved, medians; load average {}", load.split_whitespace().take(3).collect::<Vec<_>>().join(" "));
+    println!(
+        "warp-shuffle sum of 2^20 floats, {reps} reps interleaved, medians; load average {}",
+        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    );
     let medians: Vec<f64> = times.into_iter().map(median).collect();
     for ((w, _), t) in modules.iter().zip(&medians) {
         println!("{w}-lane module: {t:.2} ms");

@@ -46,7 +46,16 @@ struct Named {
 
 impl Default for Named {
     fn default() -> Self {
-        Named { arrived: 0, expected: 0, generation: 0, popc: 0, all: true, any: false, results: [Reduced::default(); 2], completed_in: [u32::MAX; 2] }
+        Named {
+            arrived: 0,
+            expected: 0,
+            generation: 0,
+            popc: 0,
+            all: true,
+            any: false,
+            results: [Reduced::default(); 2],
+            completed_in: [u32::MAX; 2],
+        }
     }
 }
 

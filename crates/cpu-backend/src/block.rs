@@ -22,8 +22,8 @@ use crate::barrier::BlockBarriers;
 use crate::fault::{self, Armed, Exit, Suspend};
 use crate::pool::BlockCursor;
 use compiler_core::host::HostKernel;
-use compiler_core::lower::WarpExchangeMeta;
 use compiler_core::host_abi::{BlockRunFn, ThreadCtx};
+use compiler_core::lower::WarpExchangeMeta;
 use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -152,7 +152,8 @@ impl LaunchShape<'_> {
         // touched here while the coroutine can run.
         let mut co: Fiber = unsafe {
             Coroutine::with_stack_unchecked(stack, move |y: &Yielder<(), Suspend>, ()| {
-                let (this, cursor, scratch) = (&*(this as *const Self), &*(cursor_ptr as *const BlockCursor), &mut *(scratch_ptr as *mut BlockScratch));
+                let (this, cursor, scratch) =
+                    (&*(this as *const Self), &*(cursor_ptr as *const BlockCursor), &mut *(scratch_ptr as *mut BlockScratch));
                 'blocks: while let Some(range) = cursor.take() {
                     if let (None, Some(regions)) = (this.kernel.block_fn, &this.kernel.regions) {
                         this.run_region_blocks(regions, range, &mut scratch.region_blocks, y, &*(in_kernel as *const AtomicBool));
@@ -285,7 +286,14 @@ impl LaunchShape<'_> {
 
     /// Runs blocks `range` of a thread-loop kernel with its launch-shape variant `run` (one
     /// call into generated code for the whole run) on the outer coroutine `y`.
-    fn run_block_range(&self, run: BlockRunFn, range: std::ops::Range<u64>, scratch: &mut BlockScratch, y: &Yielder<(), Suspend>, in_kernel: &AtomicBool) {
+    fn run_block_range(
+        &self,
+        run: BlockRunFn,
+        range: std::ops::Range<u64>,
+        scratch: &mut BlockScratch,
+        y: &Yielder<(), Suspend>,
+        in_kernel: &AtomicBool,
+    ) {
         let window = self.shared_window(scratch);
         let base = self.block_ctx(range.start, window);
         let mut rt = FiberRuntime::outside_fibers(y, self.fault, in_kernel);

@@ -96,11 +96,7 @@ impl LoadedModule for CpuModule {
             param_buffer_size: m.param_buffer_size,
             static_shared_bytes: m.static_shared_bytes as u32,
             local_bytes_per_thread: m.local_bytes as u32,
-            max_threads_per_block: m
-                .reqntid
-                .or(m.maxntid)
-                .map(|d| d.iter().product::<u32>().clamp(1, 1024))
-                .unwrap_or(1024),
+            max_threads_per_block: m.reqntid.or(m.maxntid).map(|d| d.iter().product::<u32>().clamp(1, 1024)).unwrap_or(1024),
             required_block: m.reqntid,
             num_regs: 32,
         })

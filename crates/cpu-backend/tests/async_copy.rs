@@ -248,9 +248,7 @@ fn mbarrier_producer_consumer_over_phases() {
     let body = PIPELINE.replace("ROUNDS", &ROUNDS.to_string());
     let grid = 3;
     let got = run(HEADER_SM90, &body, grid, 64, 0, 32 * grid as usize);
-    let want: Vec<u32> = (0..grid)
-        .flat_map(|b| (0..32).map(move |i| (0..ROUNDS).map(|r| 100 * r + i + b).sum()))
-        .collect();
+    let want: Vec<u32> = (0..grid).flat_map(|b| (0..32).map(move |i| (0..ROUNDS).map(|r| 100 * r + i + b).sum())).collect();
     assert_eq!(got, want);
 }
 
@@ -340,9 +338,8 @@ fn unsupported_forms_are_clear_errors() {
         ("cp.async.ca.shared.global [bar], [%rd1], 12;", "cp-size must be"),
     ];
     for (instr, why) in cases {
-        let body = format!(
-            ".visible .entry k()\n{{\n  .shared .align 16 .b64 bar[2];\n  .reg .b64 %rd<2>;\n  mov.u64 %rd1, 0;\n  {instr}\n  ret;\n}}\n"
-        );
+        let body =
+            format!(".visible .entry k()\n{{\n  .shared .align 16 .b64 bar[2];\n  .reg .b64 %rd<2>;\n  mov.u64 %rd1, 0;\n  {instr}\n  ret;\n}}\n");
         let log = compile_error(&body);
         assert!(log.contains(why) && log.contains("9:"), "{instr}: {log}");
     }

@@ -87,7 +87,13 @@ fn block_barrier_waits_for_a_warp_busy_with_collectives() {
     let (grid, block) = (3u32, 512u32);
     let got = run(WARP_SCAN_BETWEEN_BARRIERS, grid, block, (grid * block) as usize).unwrap();
     let x: Vec<u32> = (0..32).map(|t| t % 7 + 1).collect();
-    let prefix: Vec<u32> = x.iter().scan(0, |acc, &v| { *acc += v; Some(*acc) }).collect();
+    let prefix: Vec<u32> = x
+        .iter()
+        .scan(0, |acc, &v| {
+            *acc += v;
+            Some(*acc)
+        })
+        .collect();
     for (i, &g) in got.iter().enumerate() {
         assert_eq!(g, prefix[i % 32], "thread {} of block {}", i % block as usize, i / block as usize);
     }

@@ -96,11 +96,13 @@ KEEP{step}:
 
 /// What a bitonic network sorts each block's `n` keys into: ascending order.
 fn sorted_blocks(data: &[u32], n: usize) -> Vec<u32> {
-    data.chunks(n).flat_map(|c| {
-        let mut c = c.to_vec();
-        c.sort_unstable();
-        c
-    }).collect()
+    data.chunks(n)
+        .flat_map(|c| {
+            let mut c = c.to_vec();
+            c.sort_unstable();
+            c
+        })
+        .collect()
 }
 
 /// A straight-line kernel over the block's linear thread index `t` (x fastest, any block
@@ -163,7 +165,9 @@ fn mix_ptx(name: &str, steps: u32, shape: Shape) -> String {
             s.push_str("  @%p3 exit;\n");
         }
         if k + 1 == steps && shape == Shape::Trap {
-            s.push_str("  setp.eq.u32 %p1, %r9, 1;\n  @!%p1 bra NOTRAP;\n  add.s32 %r21, %r7, 1;\n  setp.eq.u32 %p1, %r21, %r8;\n  @%p1 trap;\nNOTRAP:\n");
+            s.push_str(
+                "  setp.eq.u32 %p1, %r9, 1;\n  @!%p1 bra NOTRAP;\n  add.s32 %r21, %r7, 1;\n  setp.eq.u32 %p1, %r21, %r8;\n  @%p1 trap;\nNOTRAP:\n",
+            );
         }
     }
     s.push_str("  bar.sync 0;\n  ld.shared.u32 %r11, [%r14];\n  st.global.u32 [%rd5], %r11;\n  ret;\n}\n");

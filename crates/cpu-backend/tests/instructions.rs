@@ -95,7 +95,11 @@ fn bfe_u(a: u32, pos: u32, len: u32) -> u32 {
         return 0;
     }
     let v = a >> pos;
-    if len >= 32 { v } else { v & ((1u32 << len) - 1) }
+    if len >= 32 {
+        v
+    } else {
+        v & ((1u32 << len) - 1)
+    }
 }
 
 fn bfe_s(a: u32, pos: u32, len: u32) -> u32 {
@@ -160,14 +164,22 @@ fn integer_instructions_match_ptx_semantics() {
         // Float: a as f32 bits; rounding and NaN rules of cvt.
         ("mov.b32 %f1, %r1; cvt.rzi.s32.f32 %r3, %f1;", |a, _| {
             let f = f32::from_bits(a);
-            if f.is_nan() { 0 } else { f as i32 as u32 }
+            if f.is_nan() {
+                0
+            } else {
+                f as i32 as u32
+            }
         }),
         ("cvt.rn.f32.s32 %f1, %r1; mov.b32 %r3, %f1;", |a, _| (a as i32 as f32).to_bits()),
         ("mov.b32 %f1, %r1; mov.b32 %f2, %r2; min.f32 %f3, %f1, %f2; mov.b32 %r3, %f3;", |a, b| {
             let (x, y) = (f32::from_bits(a), f32::from_bits(b));
             // -0 orders below +0 (as on the H200, see ptx-conformance); Rust's min may
             // return either zero.
-            if x == 0.0 && y == 0.0 { a | b } else { x.min(y).to_bits() }
+            if x == 0.0 && y == 0.0 {
+                a | b
+            } else {
+                x.min(y).to_bits()
+            }
         }),
     ];
     let (a, b) = inputs();
@@ -208,7 +220,13 @@ fn directed(x: f64, mode: Mode) -> f32 {
         return q;
     }
     match mode {
-        Mode::Zero if qd.abs() > x.abs() => if x > 0.0 { q.next_down() } else { q.next_up() },
+        Mode::Zero if qd.abs() > x.abs() => {
+            if x > 0.0 {
+                q.next_down()
+            } else {
+                q.next_up()
+            }
+        }
         Mode::Down if qd > x => q.next_down(),
         Mode::Up if qd < x => q.next_up(),
         _ => q,

@@ -64,7 +64,8 @@ fn block_reduction_with_barriers_1024_threads() {
 #[test]
 fn malformed_ptx_reports_line_and_column() {
     let d = device();
-    let err = d.load_ptx(".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n  frobnicate.u32 %r1;\n}\n", &LoadOptions::default());
+    let err =
+        d.load_ptx(".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n  frobnicate.u32 %r1;\n}\n", &LoadOptions::default());
     match err {
         Err(backend_api::LoadError::InvalidPtx { log }) => assert!(log.contains("6:"), "log: {log}"),
         Err(e) => panic!("unexpected error {e}"),

@@ -101,7 +101,8 @@ END:
 
 /// (block, grid, n): every thread reaches its cap; trip counts cut by `n` at different
 /// threads; a block size that is no multiple of a warp; one block.
-const CASES: &[(u32, u32, usize)] = &[(64, 2, 64 * 2 * 20), (32, 1, 32 * 9 + 5), (256, 3, 256 * 3 * 12 + 100), (96, 5, 1000), (33, 4, 33 * 4 * 17 + 1), (128, 1, 128 * 8)];
+const CASES: &[(u32, u32, usize)] =
+    &[(64, 2, 64 * 2 * 20), (32, 1, 32 * 9 + 5), (256, 3, 256 * 3 * 12 + 100), (96, 5, 1000), (33, 4, 33 * 4 * 17 + 1), (128, 1, 128 * 8)];
 
 fn inputs(n: usize) -> Vec<u32> {
     let mut s = 0x1234_5678u32;

@@ -395,7 +395,8 @@ fn collectives_model(acc: &[Option<u32>], t: usize, ctaid: u32) -> [u32; 16] {
 }
 
 /// (block, grid, n, live): partial warps, lanes that exited first, different trip counts.
-const COLLECTIVE_CASES: &[(u32, u32, usize, u32)] = &[(64, 2, 1000, 64), (96, 3, 2000, 96), (48, 2, 500, 48), (64, 2, 1000, 40), (128, 1, 100, 77), (32, 4, 4096, 32)];
+const COLLECTIVE_CASES: &[(u32, u32, usize, u32)] =
+    &[(64, 2, 1000, 64), (96, 3, 2000, 96), (48, 2, 500, 48), (64, 2, 1000, 40), (128, 1, 100, 77), (32, 4, 4096, 32)];
 
 #[test]
 fn warp_collectives_after_lockstep_loops() {
@@ -452,7 +453,13 @@ fn partial_masks_still_meet_on_fibers() {
     for t in 0..block {
         let lane = t % WARP;
         // Lanes 0..15 of each warp meet; lane 15 reads lane 16, which is not there.
-        let want = if lane >= 16 { 0xdead_beef } else if lane < 15 { t as u32 + 1 } else { t as u32 };
+        let want = if lane >= 16 {
+            0xdead_beef
+        } else if lane < 15 {
+            t as u32 + 1
+        } else {
+            t as u32
+        };
         assert_eq!(got[t], want, "thread {t}");
     }
     d.free(out).unwrap();
@@ -497,7 +504,13 @@ fn full_mask_collective_reached_by_half_the_warp() {
         let got = download::<u32>(&*d, out, block);
         for t in 0..block {
             let lane = t % WARP;
-            let want = if lane >= 16 { 0xdead_beef } else if lane < 8 { 10 * (t as u32 + 8) } else { 10 * t as u32 };
+            let want = if lane >= 16 {
+                0xdead_beef
+            } else if lane < 8 {
+                10 * (t as u32 + 8)
+            } else {
+                10 * t as u32
+            };
             assert_eq!(got[t], want, "fibers={fibers} thread {t}");
         }
         d.free(out).unwrap();

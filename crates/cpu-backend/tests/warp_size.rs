@@ -33,11 +33,19 @@ impl Lane {
     }
     /// Lanes of this warp, as a mask.
     fn existing(&self) -> u64 {
-        if self.lanes == 64 { u64::MAX } else { (1u64 << self.lanes) - 1 }
+        if self.lanes == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.lanes) - 1
+        }
     }
     /// The bits of `mask` a `w`-lane lane mask keeps.
     fn width(&self, mask: u64) -> u64 {
-        if self.w == 64 { mask } else { mask & 0xffff_ffff }
+        if self.w == 64 {
+            mask
+        } else {
+            mask & 0xffff_ffff
+        }
     }
     /// Mask of the existing lanes `l` for which `f(l)` holds.
     fn lanes_where(&self, f: impl Fn(u32) -> bool) -> u64 {

@@ -201,7 +201,13 @@ fn cases() -> Vec<Case> {
 
 /// (block, grid, n): rows of 48 (three strips), of 40 (two and a partial chunk), 2D
 /// blocks of 24 x 3, and trip counts cut at every position of a strip.
-const SHAPES: &[([u32; 3], u32, usize)] = &[([48, 1, 1], 3, 48 * 3 * 19 + 37), ([40, 1, 1], 2, 40 * 2 * 9 + 5), ([24, 3, 1], 2, 144 * 11 + 100), ([256, 1, 1], 2, 512 * 20 + 3), ([32, 1, 1], 1, 10)];
+const SHAPES: &[([u32; 3], u32, usize)] = &[
+    ([48, 1, 1], 3, 48 * 3 * 19 + 37),
+    ([40, 1, 1], 2, 40 * 2 * 9 + 5),
+    ([24, 3, 1], 2, 144 * 11 + 100),
+    ([256, 1, 1], 2, 512 * 20 + 3),
+    ([32, 1, 1], 1, 10),
+];
 
 fn inputs(n: usize) -> Vec<u32> {
     let mut s = 0x9e37_79b9u32;
@@ -209,7 +215,11 @@ fn inputs(n: usize) -> Vec<u32> {
         .map(|k| {
             s = s.wrapping_mul(1664525).wrapping_add(1013904223);
             // Small floats for the f32 case (as bits), varied integers for the others.
-            if k % 3 == 0 { (((s >> 9) % 1000) as f32 / 64.0).to_bits() } else { s }
+            if k % 3 == 0 {
+                (((s >> 9) % 1000) as f32 / 64.0).to_bits()
+            } else {
+                s
+            }
         })
         .collect()
 }

@@ -346,7 +346,8 @@ impl Bench {
             launch();
             self.cuda.sync();
         }
-        let cl_kernel = self.opencl.as_ref().map_err(|e| e.clone()).and_then(|cl| cl.kernel(include_str!("../kernels/empty.cl"), "empty").map(|k| (cl, k)));
+        let cl_kernel =
+            self.opencl.as_ref().map_err(|e| e.clone()).and_then(|cl| cl.kernel(include_str!("../kernels/empty.cl"), "empty").map(|k| (cl, k)));
         let cl_kernel = cl_kernel.and_then(|(cl, k)| {
             for _ in 0..200 {
                 k.enqueue(&[1], &[1])?;
@@ -525,7 +526,9 @@ fn main() {
             "--reps" => reps = args.next().and_then(|s| s.parse().ok()).filter(|&n| n > 0).expect("--reps N"),
             "--only" => only = Some(args.next().expect("--only NAMES").split(',').map(str::to_string).collect()),
             "-h" | "--help" => {
-                println!("usage: cpu-bench [--ptx-dir DIR] [--reps N] [--only saxpy,sum-shared,sum-shuffle,sgemm,stencil,latency,throughput,bitonic]");
+                println!(
+                    "usage: cpu-bench [--ptx-dir DIR] [--reps N] [--only saxpy,sum-shared,sum-shuffle,sgemm,stencil,latency,throughput,bitonic]"
+                );
                 return;
             }
             other => {

@@ -39,7 +39,8 @@ struct Api {
     create_buffer: unsafe extern "C" fn(Handle, u64, usize, *mut c_void, *mut ClInt) -> Handle,
     enqueue_write_buffer: unsafe extern "C" fn(Handle, Handle, u32, usize, usize, *const c_void, u32, *const Handle, *mut Handle) -> ClInt,
     enqueue_read_buffer: unsafe extern "C" fn(Handle, Handle, u32, usize, usize, *mut c_void, u32, *const Handle, *mut Handle) -> ClInt,
-    enqueue_nd_range_kernel: unsafe extern "C" fn(Handle, Handle, u32, *const usize, *const usize, *const usize, u32, *const Handle, *mut Handle) -> ClInt,
+    enqueue_nd_range_kernel:
+        unsafe extern "C" fn(Handle, Handle, u32, *const usize, *const usize, *const usize, u32, *const Handle, *mut Handle) -> ClInt,
     finish: unsafe extern "C" fn(Handle) -> ClInt,
     release_mem_object: unsafe extern "C" fn(Handle) -> ClInt,
     release_kernel: unsafe extern "C" fn(Handle) -> ClInt,
@@ -226,7 +227,9 @@ impl Kernel<'_> {
             let r = unsafe {
                 match a {
                     Arg::I32(v) => (self.cl.api.set_kernel_arg)(self.kernel, i as u32, 4, (v as *const i32).cast()),
-                    Arg::Mem(b) => (self.cl.api.set_kernel_arg)(self.kernel, i as u32, std::mem::size_of::<Handle>(), (&b.mem as *const Handle).cast()),
+                    Arg::Mem(b) => {
+                        (self.cl.api.set_kernel_arg)(self.kernel, i as u32, std::mem::size_of::<Handle>(), (&b.mem as *const Handle).cast())
+                    }
                 }
             };
             status(r, "clSetKernelArg")?;
@@ -288,7 +291,17 @@ impl Buffer<'_> {
         assert!(bytes <= self.bytes);
         // SAFETY: blocking read into a live slice of `bytes` bytes.
         let r = unsafe {
-            (self.cl.api.enqueue_read_buffer)(self.cl.queue, self.mem, 1, 0, bytes, out.as_mut_ptr().cast(), 0, std::ptr::null(), std::ptr::null_mut())
+            (self.cl.api.enqueue_read_buffer)(
+                self.cl.queue,
+                self.mem,
+                1,
+                0,
+                bytes,
+                out.as_mut_ptr().cast(),
+                0,
+                std::ptr::null(),
+                std::ptr::null_mut(),
+            )
         };
         status(r, "clEnqueueReadBuffer")
     }

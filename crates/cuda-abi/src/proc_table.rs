@@ -120,10 +120,7 @@ pub fn lookup(name: &str, cuda_version: i32, flags: u64) -> Lookup {
     };
     let api = &table[idx];
     let newest = |per_thread: bool| {
-        api.variants
-            .iter()
-            .filter(|v| v.per_thread == per_thread && i64::from(v.version) <= i64::from(cuda_version))
-            .max_by_key(|v| v.version)
+        api.variants.iter().filter(|v| v.per_thread == per_thread && i64::from(v.version) <= i64::from(cuda_version)).max_by_key(|v| v.version)
     };
     let wants_per_thread = flags & proc_address_flags::PER_THREAD_DEFAULT_STREAM != 0;
     let chosen = if wants_per_thread { newest(true).or_else(|| newest(false)) } else { newest(false) };
@@ -162,9 +159,7 @@ unsafe fn get_proc_address(
     let (addr, code, outcome) = match result {
         Lookup::Found(sym) => (sym.addr.0 as *mut c_void, Ok(()), proc_address_status::SUCCESS),
         Lookup::SymbolNotFound => (std::ptr::null_mut(), Err(CuError::NOT_FOUND), proc_address_status::SYMBOL_NOT_FOUND),
-        Lookup::VersionNotSufficient => {
-            (std::ptr::null_mut(), Err(CuError::NOT_FOUND), proc_address_status::VERSION_NOT_SUFFICIENT)
-        }
+        Lookup::VersionNotSufficient => (std::ptr::null_mut(), Err(CuError::NOT_FOUND), proc_address_status::VERSION_NOT_SUFFICIENT),
     };
     pfn.write(addr);
     if let Some(status) = status {

@@ -105,7 +105,8 @@ fn slot<F: Copy>(t: *const usize, i: usize) -> F {
     unsafe { std::mem::transmute_copy(&raw) }
 }
 
-type ClsPut = unsafe extern "C" fn(CUcontext, *mut c_void, *mut c_void, Option<unsafe extern "C" fn(CUcontext, *mut c_void, *mut c_void)>) -> CUresult;
+type ClsPut =
+    unsafe extern "C" fn(CUcontext, *mut c_void, *mut c_void, Option<unsafe extern "C" fn(CUcontext, *mut c_void, *mut c_void)>) -> CUresult;
 type ClsDelete = unsafe extern "C" fn(CUcontext, *mut c_void) -> CUresult;
 type ClsGet = unsafe extern "C" fn(*mut *mut c_void, CUcontext, *mut c_void) -> CUresult;
 
@@ -177,7 +178,12 @@ fn cudart_start_up_sequence() {
             ok(unsafe { cuDeviceGetAttribute(&mut v, a, d) }, "pci");
             v as u32
         };
-        devices.push(cuda::integrity::DeviceIdentity { uuid: u.bytes.map(|b| b as u8), pci_domain: attr(50), pci_bus: attr(33), pci_device: attr(34) });
+        devices.push(cuda::integrity::DeviceIdentity {
+            uuid: u.bytes.map(|b| b as u8),
+            pci_domain: attr(50),
+            pci_bus: attr(33),
+            pci_device: attr(34),
+        });
     }
     let mut driver_version = 0;
     ok(unsafe { cuDriverGetVersion(&mut driver_version) }, "version");
@@ -227,7 +233,10 @@ fn cudart_start_up_sequence() {
     let mut lib = null_mut();
     let mut lib_opts = [library_option::BINARY_IS_PRESERVED];
     let mut lib_vals = [std::ptr::dangling_mut::<c_void>()];
-    ok(unsafe { cuLibraryLoadData(&mut lib, ptx.as_ptr().cast(), null_mut(), null_mut(), 0, lib_opts.as_mut_ptr(), lib_vals.as_mut_ptr(), 1) }, "cuLibraryLoadData");
+    ok(
+        unsafe { cuLibraryLoadData(&mut lib, ptx.as_ptr().cast(), null_mut(), null_mut(), 0, lib_opts.as_mut_ptr(), lib_vals.as_mut_ptr(), 1) },
+        "cuLibraryLoadData",
+    );
     let mut kernel = null_mut();
     ok(unsafe { cuLibraryGetKernel(&mut kernel, lib, c"add_u32".as_ptr()) }, "cuLibraryGetKernel");
     let (mut p0, mut p1, mut p2) = (dptr, n, 5u32);

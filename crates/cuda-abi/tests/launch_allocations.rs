@@ -304,7 +304,8 @@ enum Via {
 impl Launcher {
     unsafe fn launch(&self, f: CUfunction, via: Via, params: &mut [*mut c_void], packed: Option<(*mut c_void, usize)>) {
         let mut size = packed.map_or(0, |p| p.1);
-        let mut extra = [1usize as *mut c_void, packed.map_or(null_mut(), |p| p.0), 2usize as *mut c_void, &mut size as *mut usize as *mut c_void, null_mut()];
+        let mut extra =
+            [1usize as *mut c_void, packed.map_or(null_mut(), |p| p.0), 2usize as *mut c_void, &mut size as *mut usize as *mut c_void, null_mut()];
         let r = match via {
             Via::Plain(s) => unsafe { cuLaunchKernel(f, GRID, 1, 1, BLOCK, 1, 1, 0, s, params.as_mut_ptr(), null_mut()) },
             Via::PerThread => unsafe { cuLaunchKernel_ptsz(f, GRID, 1, 1, BLOCK, 1, 1, 0, null_mut(), params.as_mut_ptr(), null_mut()) },

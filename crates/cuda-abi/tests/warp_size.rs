@@ -55,7 +55,8 @@ fn ptx(mask: &str) -> CString {
 fn load(image: &CString) -> (CUresult, CUmodule, String, String) {
     let mut info = [0 as c_char; 1024];
     let mut error = [0 as c_char; 1024];
-    let mut options = [jit_option::INFO_LOG_BUFFER, jit_option::INFO_LOG_BUFFER_SIZE_BYTES, jit_option::ERROR_LOG_BUFFER, jit_option::ERROR_LOG_BUFFER_SIZE_BYTES];
+    let mut options =
+        [jit_option::INFO_LOG_BUFFER, jit_option::INFO_LOG_BUFFER_SIZE_BYTES, jit_option::ERROR_LOG_BUFFER, jit_option::ERROR_LOG_BUFFER_SIZE_BYTES];
     let mut values = [info.as_mut_ptr().cast::<c_void>(), 1024 as *mut c_void, error.as_mut_ptr().cast::<c_void>(), 1024 as *mut c_void];
     let mut module = null_mut();
     let r = unsafe { cuModuleLoadDataEx(&mut module, image.as_ptr().cast(), 4, options.as_mut_ptr(), values.as_mut_ptr()) };
@@ -78,13 +79,19 @@ fn wave64_module_logs_and_launch() {
     // A narrow register mask: CUDA_ERROR_INVALID_PTX, the error in the error log.
     let (r, _, info, error) = load(&ptx("%r4"));
     assert_eq!(r, CUresult(218), "CUDA_ERROR_INVALID_PTX: {error}");
-    assert!(error.contains("ptx:16:3: error: the lane-mask operand of 'vote.sync.ballot.b32' is the 32-bit value %r4") && error.contains("(near: %r4)"), "{error}");
+    assert!(
+        error.contains("ptx:16:3: error: the lane-mask operand of 'vote.sync.ballot.b32' is the 32-bit value %r4") && error.contains("(near: %r4)"),
+        "{error}"
+    );
     assert_eq!(info, "");
 
     // A 32-bit constant mask: loads, with the warning in the info log.
     let (r, module, info, error) = load(&ptx("0xffffffff"));
     ok(r, "load with a warning");
-    assert!(info.contains("ptx:16:3: warning: constant lane mask 0xffffffff of 'vote.sync.ballot.b32'") && info.contains("(near: 0xffffffff)"), "{info}");
+    assert!(
+        info.contains("ptx:16:3: warning: constant lane mask 0xffffffff of 'vote.sync.ballot.b32'") && info.contains("(near: 0xffffffff)"),
+        "{info}"
+    );
     assert_eq!(error, "");
     ok(unsafe { cuModuleUnload(module) }, "unload");
 

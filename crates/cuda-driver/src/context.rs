@@ -306,8 +306,7 @@ impl Driver {
 
     /// `cuCtxPopCurrent_v2`: the popped context; `INVALID_CONTEXT` when the stack is empty.
     pub fn ctx_pop_current(&self) -> CuResult<CtxHandle> {
-        self.with_stack(|stack| stack.pop())
-            .ok_or_else(|| fail(CuError::INVALID_CONTEXT, format_args!("cuCtxPopCurrent: context stack is empty")))
+        self.with_stack(|stack| stack.pop()).ok_or_else(|| fail(CuError::INVALID_CONTEXT, format_args!("cuCtxPopCurrent: context stack is empty")))
     }
 
     /// `cuCtxSetCurrent`: replaces the top of the stack; NULL pops the top.
@@ -396,9 +395,10 @@ impl Driver {
     /// `cuCtxGetLimit`.
     pub fn ctx_get_limit(&self, limit: i32) -> CuResult<usize> {
         let ctx = self.current_context()?;
-        let index = usize::try_from(limit).ok().filter(|&i| i < LIMIT_COUNT).ok_or_else(|| {
-            fail(CuError::INVALID_VALUE, format_args!("cuCtxGetLimit: unknown limit {limit}"))
-        })?;
+        let index = usize::try_from(limit)
+            .ok()
+            .filter(|&i| i < LIMIT_COUNT)
+            .ok_or_else(|| fail(CuError::INVALID_VALUE, format_args!("cuCtxGetLimit: unknown limit {limit}")))?;
         let value = ctx.state().limits[index];
         Ok(value)
     }

@@ -245,10 +245,9 @@ impl Driver {
                 Err(fail(CuError::INVALID_VALUE, format_args!("{what}: {addr:#x}+{len} is mapped with access {} ({access:?} needed)", a.flags)))
             }
             Some(Ok(_)) => Ok(Loc::Host(addr as usize as *mut u8, true)),
-            Some(Err(a)) => Err(fail(
-                CuError::INVALID_VALUE,
-                format_args!("{what}: {addr:#x}+{len} runs past the end of allocation {:#x}+{}", a.base, a.size),
-            )),
+            Some(Err(a)) => {
+                Err(fail(CuError::INVALID_VALUE, format_args!("{what}: {addr:#x}+{len} runs past the end of allocation {:#x}+{}", a.base, a.size)))
+            }
             None => Err(fail(CuError::INVALID_VALUE, format_args!("{what}: {addr:#x} is not device memory"))),
         }
     }
@@ -619,7 +618,16 @@ impl Driver {
 
     /// `cuMemsetD2D8/16/32Async`.
     #[allow(clippy::too_many_arguments, reason = "mirrors the C signature")]
-    pub fn memset_2d_async(&self, dst: DevicePtr, pitch: usize, value: u32, elem_size: usize, width: usize, height: usize, stream: StreamHandle) -> CuResult<()> {
+    pub fn memset_2d_async(
+        &self,
+        dst: DevicePtr,
+        pitch: usize,
+        value: u32,
+        elem_size: usize,
+        width: usize,
+        height: usize,
+        stream: StreamHandle,
+    ) -> CuResult<()> {
         self.memset_2d_on(dst, pitch, value, elem_size, width, height, On::Async(stream))
     }
 }

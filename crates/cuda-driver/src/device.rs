@@ -114,11 +114,7 @@ impl Driver {
             Some((head, f)) => (head, Some(u32::from_str_radix(f, 16).map_err(|_| bad())?)),
             None => (id.trim(), None),
         };
-        let parts: Vec<u32> = head
-            .split(':')
-            .map(|s| u32::from_str_radix(s, 16))
-            .collect::<Result<_, _>>()
-            .map_err(|_| bad())?;
+        let parts: Vec<u32> = head.split(':').map(|s| u32::from_str_radix(s, 16)).collect::<Result<_, _>>().map_err(|_| bad())?;
         let (domain, bus, device) = match parts[..] {
             [domain, bus, device] => (domain, bus, device),
             [bus, device] => (0, bus, device),

@@ -46,8 +46,8 @@ use crate::function::Function;
 use crate::params::{ParamBuffer, SpareParams};
 
 mod deps;
-use deps::Deps;
 use crate::{CuError, CuResult};
+use deps::Deps;
 
 /// How long an idle queue keeps its worker thread.
 const IDLE_WORKER: Duration = Duration::from_secs(2);

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use backend_api::{
-    Device, DeviceError, DevicePtr, DeviceProperties, GlobalInfo, KernelInfo, LaunchConfig, LoadError, LoadOptions, LoadedModule, ManagedMemory,
+    Device, DeviceError, DeviceProperties, DevicePtr, GlobalInfo, KernelInfo, LaunchConfig, LoadError, LoadOptions, LoadedModule, ManagedMemory,
     ParamLayout,
 };
 

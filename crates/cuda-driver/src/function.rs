@@ -97,7 +97,11 @@ impl Driver {
     /// The largest block `f` can be launched with (kernel limit, capped by the device's).
     pub(crate) fn max_threads(&self, f: &Function) -> u32 {
         let device_max = self.devices[f.device].backend.properties().max_threads_per_block;
-        if f.info.max_threads_per_block == 0 { device_max } else { f.info.max_threads_per_block.min(device_max) }
+        if f.info.max_threads_per_block == 0 {
+            device_max
+        } else {
+            f.info.max_threads_per_block.min(device_max)
+        }
     }
 
     /// `cuFuncGetAttribute`: every `CUfunction_attribute` (0..=15).
@@ -196,7 +200,10 @@ impl Driver {
     /// `cuFuncGetParamInfo`: (offset, size) of parameter `index` (`INVALID_VALUE` past the end).
     pub fn function_param_info(&self, f: FunctionHandle, index: usize) -> CuResult<(usize, usize)> {
         let f = self.function(f)?;
-        let p = f.info.params.get(index).ok_or_else(|| fail(CuError::INVALID_VALUE, format_args!("cuFuncGetParamInfo: index {index} of {} parameters", f.info.params.len())))?;
+        let p =
+            f.info.params.get(index).ok_or_else(|| {
+                fail(CuError::INVALID_VALUE, format_args!("cuFuncGetParamInfo: index {index} of {} parameters", f.info.params.len()))
+            })?;
         Ok((p.offset, p.size))
     }
 

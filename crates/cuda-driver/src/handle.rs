@@ -158,10 +158,7 @@ pub struct HandleTable<T, H: HandleKind> {
 
 impl<T, H: HandleKind> Default for HandleTable<T, H> {
     fn default() -> Self {
-        HandleTable {
-            slab: RwLock::new(Slab { slots: Vec::new(), free: Vec::new() }),
-            _handle: std::marker::PhantomData,
-        }
+        HandleTable { slab: RwLock::new(Slab { slots: Vec::new(), free: Vec::new() }), _handle: std::marker::PhantomData }
     }
 }
 

@@ -224,7 +224,13 @@ impl Driver {
     ///
     /// # Safety
     /// As [`Driver::launch_kernel`].
-    pub unsafe fn launch_kernel_ex(&self, config: &LaunchConfigEx<'_>, f: *mut c_void, kernel_params: *mut *mut c_void, extra: *mut *mut c_void) -> CuResult<()> {
+    pub unsafe fn launch_kernel_ex(
+        &self,
+        config: &LaunchConfigEx<'_>,
+        f: *mut c_void,
+        kernel_params: *mut *mut c_void,
+        extra: *mut *mut c_void,
+    ) -> CuResult<()> {
         let mut cooperative = false;
         for attr in config.attrs {
             match *attr {
@@ -269,7 +275,10 @@ impl Driver {
         if blocks > max {
             return Err(fail(
                 CuError::COOPERATIVE_LAUNCH_TOO_LARGE,
-                format_args!("cooperative launch of {}: {blocks} blocks > {max} that can be resident at once ({per_sm} per multiprocessor)", f.name_str()),
+                format_args!(
+                    "cooperative launch of {}: {blocks} blocks > {max} that can be resident at once ({per_sm} per multiprocessor)",
+                    f.name_str()
+                ),
             ));
         }
         Ok(())
@@ -282,13 +291,19 @@ impl Driver {
             if grid[i] == 0 || grid[i] > props.max_grid_dim[i] || block[i] == 0 || block[i] > props.max_block_dim[i] {
                 return Err(fail(
                     CuError::INVALID_VALUE,
-                    format_args!("launch of {name}: grid {grid:?} / block {block:?} outside the device limits {:?} / {:?}", props.max_grid_dim, props.max_block_dim),
+                    format_args!(
+                        "launch of {name}: grid {grid:?} / block {block:?} outside the device limits {:?} / {:?}",
+                        props.max_grid_dim, props.max_block_dim
+                    ),
                 ));
             }
         }
         let threads = block.iter().map(|&d| d as u64).product::<u64>();
         if threads > props.max_threads_per_block as u64 {
-            return Err(fail(CuError::INVALID_VALUE, format_args!("launch of {name}: {threads} threads per block > device limit {}", props.max_threads_per_block)));
+            return Err(fail(
+                CuError::INVALID_VALUE,
+                format_args!("launch of {name}: {threads} threads per block > device limit {}", props.max_threads_per_block),
+            ));
         }
         if let Some(required) = f.info.required_block {
             if required != block {
@@ -297,14 +312,19 @@ impl Driver {
         }
         let kernel_max = self.max_threads(f);
         if threads > kernel_max as u64 {
-            return Err(fail(CuError::LAUNCH_OUT_OF_RESOURCES, format_args!("launch of {name}: {threads} threads per block > this kernel's limit {kernel_max}")));
+            return Err(fail(
+                CuError::LAUNCH_OUT_OF_RESOURCES,
+                format_args!("launch of {name}: {threads} threads per block > this kernel's limit {kernel_max}"),
+            ));
         }
         let dynamic_max = self.max_dynamic_shared(f);
         let total = f.info.static_shared_bytes as u64 + shared_bytes as u64;
         if shared_bytes > dynamic_max || total > props.shared_memory_per_block_optin.max(props.shared_memory_per_block) as u64 {
             return Err(fail(
                 CuError::INVALID_VALUE,
-                format_args!("launch of {name}: {shared_bytes} bytes of dynamic shared memory > limit {dynamic_max} (raise it with cuFuncSetAttribute)"),
+                format_args!(
+                    "launch of {name}: {shared_bytes} bytes of dynamic shared memory > limit {dynamic_max} (raise it with cuFuncSetAttribute)"
+                ),
             ));
         }
         Ok(())

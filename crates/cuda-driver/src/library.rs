@@ -81,7 +81,9 @@ impl Driver {
     pub fn library_load_from_file(&self, path: &std::path::Path, options: &LoadOptions) -> (CuResult<LibraryHandle>, JitLogs) {
         let bytes = match std::fs::read(path) {
             Ok(bytes) => bytes,
-            Err(err) => return (Err(fail(CuError::FILE_NOT_FOUND, format_args!("cuLibraryLoadFromFile({}): {err}", path.display()))), JitLogs::default()),
+            Err(err) => {
+                return (Err(fail(CuError::FILE_NOT_FOUND, format_args!("cuLibraryLoadFromFile({}): {err}", path.display()))), JitLogs::default())
+            }
         };
         let current = self.current_context().ok();
         let device = current.as_ref().map_or(0, |ctx| ctx.device);

@@ -70,8 +70,7 @@ const DEVICE_RUNTIME_PTX: &str = "\
 /// [`DEVICE_RUNTIME_PTX`] as a lazy link unit.
 fn device_runtime_unit() -> LinkUnit {
     static UNIT: std::sync::OnceLock<LinkUnit> = std::sync::OnceLock::new();
-    UNIT.get_or_init(|| LinkUnit::parse("<driver device runtime>", DEVICE_RUNTIME_PTX, true).expect("the built-in device runtime parses"))
-        .clone()
+    UNIT.get_or_init(|| LinkUnit::parse("<driver device runtime>", DEVICE_RUNTIME_PTX, true).expect("the built-in device runtime parses")).clone()
 }
 
 /// One pending link.
@@ -123,8 +122,7 @@ impl Driver {
     /// the input in logs. Unreadable -> `CUDA_ERROR_FILE_NOT_FOUND`.
     pub fn link_add_file(&self, h: LinkHandle, input_type: u32, path: &Path) -> CuResult<()> {
         let state = self.link_state(h)?;
-        let bytes = std::fs::read(path)
-            .map_err(|err| fail(CuError::FILE_NOT_FOUND, format_args!("cuLinkAddFile({}): {err}", path.display())))?;
+        let bytes = std::fs::read(path).map_err(|err| fail(CuError::FILE_NOT_FOUND, format_args!("cuLinkAddFile({}): {err}", path.display())))?;
         self.add_input(&state, input_type, &bytes, &path.display().to_string())
     }
 
@@ -229,10 +227,7 @@ fn ptx_unit(text: &[u8], name: &str, lazy: bool) -> Result<LinkUnit, InputError>
 /// come from PTX for a newer architecture than the device's.
 fn fatbin_texts(bytes: &[u8], name: &str, target_sm: u32, any_arch: bool) -> Result<Vec<String>, InputError> {
     let containers = kernel_image::split_containers(bytes).map_err(|e| image_error(e, name))?;
-    containers
-        .into_iter()
-        .map(|c| kernel_image::container_ptx(c, target_sm, any_arch).map(|p| p.text).map_err(|e| image_error(e, name)))
-        .collect()
+    containers.into_iter().map(|c| kernel_image::container_ptx(c, target_sm, any_arch).map(|p| p.text).map_err(|e| image_error(e, name))).collect()
 }
 
 /// The PTX texts of a host object's fatbin sections.
@@ -292,7 +287,9 @@ fn link_inputs(input_type: u32, data: &[u8], name: &str, target_sm: u32, info: &
             )),
             ImageKind::Elf => eager_units(object_texts(data, name, target_sm, false)?, name),
             ImageKind::Archive => Err((CuError::INVALID_IMAGE, format!("error   : '{name}': an archive must be added as CU_JIT_INPUT_LIBRARY"))),
-            ImageKind::FatbinWrapper => Err((CuError::INVALID_IMAGE, format!("error   : '{name}': a fatbin wrapper holds pointers; add the fatbin it points to"))),
+            ImageKind::FatbinWrapper => {
+                Err((CuError::INVALID_IMAGE, format!("error   : '{name}': a fatbin wrapper holds pointers; add the fatbin it points to")))
+            }
         },
         other => Err((CuError::INVALID_VALUE, format!("error   : '{name}': unknown CUjitInputType {other}"))),
     }
@@ -330,7 +327,11 @@ pub(crate) fn link_prelinked(bytes: &[u8], target_sm: u32) -> Result<String, Inp
         // Library code whose PTX is only for a newer architecture waits in `deferred`
         // (module loads would take such PTX as a last resort; a link only when needed).
         let ptx_for_device = headers.iter().any(|e| e.kind == kernel_image::EntryKind::Ptx && e.sm_arch <= target_sm);
-        let selected = if ptx_for_device { kernel_image::select_ptx(&headers, kernel_image::ANY_PTX_ISA, target_sm).map(|_| ()) } else { Err(kernel_image::ImageError::NoBinaryForGpu(String::new())) };
+        let selected = if ptx_for_device {
+            kernel_image::select_ptx(&headers, kernel_image::ANY_PTX_ISA, target_sm).map(|_| ())
+        } else {
+            Err(kernel_image::ImageError::NoBinaryForGpu(String::new()))
+        };
         match selected {
             Ok(()) => {
                 let entries = kernel_image::parse_container(container).map_err(|e| image_error(e, &name))?;
@@ -343,8 +344,8 @@ pub(crate) fn link_prelinked(bytes: &[u8], target_sm: u32) -> Result<String, Inp
     }
     let defined: std::collections::HashSet<String> = units.iter().flat_map(|u| u.exported_names()).map(str::to_string).collect();
     for unit in &mut units {
-        let eager = unit.exports_kernel_or_variable()
-            || (unit.defines_kernel_or_variable() && unit.undefined_names().iter().all(|n| defined.contains(*n)));
+        let eager =
+            unit.exports_kernel_or_variable() || (unit.defines_kernel_or_variable() && unit.undefined_names().iter().all(|n| defined.contains(*n)));
         unit.set_lazy(!eager);
     }
     let open = units.iter().flat_map(|u| u.undefined_names()).any(|n| !defined.contains(n));
@@ -357,4 +358,3 @@ pub(crate) fn link_prelinked(bytes: &[u8], target_sm: u32) -> Result<String, Inp
     }
     ptx_link::link_with_libraries(&units, &members).map(|l| l.ptx).map_err(|f| (failure_code(&f), f.log))
 }
-

@@ -107,7 +107,9 @@ impl Driver {
             SET_READ_MOSTLY | UNSET_READ_MOSTLY | UNSET_PREFERRED_LOCATION => Ok(()),
             SET_PREFERRED_LOCATION => self.check_concurrent_access(target?, "cuMemAdvise(SET_PREFERRED_LOCATION)"),
             _ => match target? {
-                Target::HostNuma => Err(fail(CuError::INVALID_VALUE, format_args!("cuMemAdvise({advice}): a host NUMA node cannot access by mapping"))),
+                Target::HostNuma => {
+                    Err(fail(CuError::INVALID_VALUE, format_args!("cuMemAdvise({advice}): a host NUMA node cannot access by mapping")))
+                }
                 t if advice == SET_ACCESSED_BY => self.check_concurrent_access(t, "cuMemAdvise(SET_ACCESSED_BY)"),
                 _ => Ok(()),
             },

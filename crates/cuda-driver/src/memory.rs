@@ -461,9 +461,10 @@ impl Driver {
             buffer_id: 0,
             owner: 0,
         };
-        self.memory.insert(allocation).map(|_| ()).map_err(|_| {
-            fail(CuError::HOST_MEMORY_ALREADY_REGISTERED, format_args!("cuMemHostRegister: {ptr:?}+{size} overlaps registered memory"))
-        })
+        self.memory
+            .insert(allocation)
+            .map(|_| ())
+            .map_err(|_| fail(CuError::HOST_MEMORY_ALREADY_REGISTERED, format_args!("cuMemHostRegister: {ptr:?}+{size} overlaps registered memory")))
     }
 
     /// `cuMemHostUnregister`: `ptr` must be the base of a registration.
@@ -483,10 +484,7 @@ impl Driver {
     /// `cuMemGetAddressRange_v2`: (base, size) of the allocation containing `ptr`.
     pub fn mem_get_address_range(&self, ptr: DevicePtr) -> CuResult<(DevicePtr, usize)> {
         self.current_context()?;
-        let a = self
-            .memory
-            .find(ptr)
-            .ok_or_else(|| fail(CuError::NOT_FOUND, format_args!("cuMemGetAddressRange({ptr:#x}): not an allocation")))?;
+        let a = self.memory.find(ptr).ok_or_else(|| fail(CuError::NOT_FOUND, format_args!("cuMemGetAddressRange({ptr:#x}): not an allocation")))?;
         Ok((a.base, a.size as usize))
     }
 
@@ -534,12 +532,12 @@ impl Driver {
             12 => V::U64(info.range_size),
             13 => V::Bool(info.mapped),
             14 => V::U64(info.allowed_handle_types), // ALLOWED_HANDLE_TYPES
-            15 => V::Bool(false), // IS_GPU_DIRECT_RDMA_CAPABLE
+            15 => V::Bool(false),                    // IS_GPU_DIRECT_RDMA_CAPABLE
             16 => V::U32(info.access_flags),         // ACCESS_FLAGS
-            18 => V::U64(info.range_size), // MAPPING_SIZE
-            19 => V::U64(info.range_start), // MAPPING_BASE_ADDR
-            20 => V::U64(info.buffer_id),  // MEMORY_BLOCK_ID
-            21 => V::Bool(false), // IS_HW_DECOMPRESS_CAPABLE
+            18 => V::U64(info.range_size),           // MAPPING_SIZE
+            19 => V::U64(info.range_start),          // MAPPING_BASE_ADDR
+            20 => V::U64(info.buffer_id),            // MEMORY_BLOCK_ID
+            21 => V::Bool(false),                    // IS_HW_DECOMPRESS_CAPABLE
             _ => return Err(fail(CuError::INVALID_VALUE, format_args!("cuPointerGetAttribute: unknown attribute {attribute}"))),
         })
     }

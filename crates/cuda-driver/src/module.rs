@@ -183,10 +183,8 @@ impl Driver {
         if let Some(&f) = functions.get(name) {
             return Ok(f);
         }
-        let info = module
-            .loaded
-            .kernel(name)
-            .ok_or_else(|| fail(CuError::NOT_FOUND, format_args!("kernel {name:?} not found in module {:#x}", m.0)))?;
+        let info =
+            module.loaded.kernel(name).ok_or_else(|| fail(CuError::NOT_FOUND, format_args!("kernel {name:?} not found in module {:#x}", m.0)))?;
         if crate::diag::enabled() {
             if let Some(why) = module.loaded.kernel_error(name) {
                 crate::diag!("kernel {name} of module {:#x} did not compile; its launches fail with CUDA_ERROR_NOT_SUPPORTED: {why}", m.0);
@@ -218,10 +216,7 @@ impl Driver {
         if let Some(g) = globals.get(name) {
             return Ok((g.address, g.size));
         }
-        let g = module
-            .loaded
-            .global(name)
-            .ok_or_else(|| fail(CuError::NOT_FOUND, format_args!("global {name:?} not found in module {:#x}", m.0)))?;
+        let g = module.loaded.global(name).ok_or_else(|| fail(CuError::NOT_FOUND, format_args!("global {name:?} not found in module {:#x}", m.0)))?;
         if g.size > 0 {
             // A failure means the range is already registered (e.g. the same variable under
             // another name); copies validate either way.

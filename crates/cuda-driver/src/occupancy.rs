@@ -115,7 +115,9 @@ mod tests {
         let saxpy = driver.module_get_function(m, "saxpy").unwrap();
         let small = driver.module_get_function(m, "small").unwrap();
         // Fake device: 1536 threads/SM, 32 regs/thread, 100 KiB shared/SM, 4 SMs.
-        for (f, block, smem, expected) in [(saxpy, 256, 0, 6), (saxpy, 1024, 0, 1), (saxpy, 33, 0, 24), (saxpy, 128, 50 * 1024, 2), (small, 256, 0, 0)] {
+        for (f, block, smem, expected) in
+            [(saxpy, 256, 0, 6), (saxpy, 1024, 0, 1), (saxpy, 33, 0, 24), (saxpy, 128, 50 * 1024, 2), (small, 256, 0, 0)]
+        {
             assert_eq!(driver.occupancy_max_active_blocks(f, block, smem, 0).unwrap(), expected, "block {block} smem {smem}");
         }
         assert_eq!(driver.occupancy_max_potential_block_size(saxpy, &mut |_| 0, 0, 0).unwrap(), (2 * 4, 768));

@@ -133,7 +133,17 @@ mod tests {
     #[test]
     fn blocks_are_inline_or_of_their_size_class_and_zeroed() {
         // (block bytes, inline?, heap words)
-        let cases = [(0, true, 0), (8, true, 0), (128, true, 0), (129, false, 32), (256, false, 32), (257, false, 64), (4096, false, 512), (32_764, false, 4096), (40_000, false, 5000)];
+        let cases = [
+            (0, true, 0),
+            (8, true, 0),
+            (128, true, 0),
+            (129, false, 32),
+            (256, false, 32),
+            (257, false, 64),
+            (4096, false, 512),
+            (32_764, false, 4096),
+            (40_000, false, 5000),
+        ];
         let spares = SpareParams::default();
         for (len, inline, words) in cases {
             let mut b = spares.zeroed(len);

@@ -77,7 +77,15 @@ fn saxpy_through_the_cpu_backend() {
     // SAFETY: one pointer per parameter, each to a value of the parameter's size.
     unsafe {
         driver
-            .launch_kernel(kernel.as_raw(), [(n as u32).div_ceil(256), 1, 1], [256, 1, 1], 0, StreamHandle::NULL, args.as_mut_ptr(), std::ptr::null_mut())
+            .launch_kernel(
+                kernel.as_raw(),
+                [(n as u32).div_ceil(256), 1, 1],
+                [256, 1, 1],
+                0,
+                StreamHandle::NULL,
+                args.as_mut_ptr(),
+                std::ptr::null_mut(),
+            )
             .unwrap();
     }
     driver.ctx_synchronize(CtxHandle::NULL).unwrap();

@@ -89,7 +89,8 @@ fn run(driver: &Driver, image: &[u8], kernel: &str, threads: u32, shared: u32) -
     let mut out_arg = out;
     let mut args: [*mut c_void; 1] = [(&mut out_arg as *mut u64).cast()];
     // SAFETY: one pointer to a u64, the kernel's only parameter.
-    unsafe { driver.launch_kernel(f.as_raw(), [1, 1, 1], [threads, 1, 1], shared, StreamHandle::NULL, args.as_mut_ptr(), std::ptr::null_mut()) }.unwrap();
+    unsafe { driver.launch_kernel(f.as_raw(), [1, 1, 1], [threads, 1, 1], shared, StreamHandle::NULL, args.as_mut_ptr(), std::ptr::null_mut()) }
+        .unwrap();
     driver.ctx_synchronize(CtxHandle::NULL).unwrap();
     let mut host = vec![0u32; threads as usize];
     // SAFETY: `host` holds `bytes` bytes.
@@ -168,9 +169,7 @@ fn dynamic_shared_memory_is_one_window_across_modules() {
 
 /// `pick()` returning `value`, with the given linkage.
 fn pick(linkage: &str, value: u32) -> Vec<u8> {
-    ptx(&format!(
-        "{linkage} .func (.param .b32 r) pick()\n{{\n    st.param.b32 [r], {value};\n    ret;\n}}\n"
-    ))
+    ptx(&format!("{linkage} .func (.param .b32 r) pick()\n{{\n    st.param.b32 [r], {value};\n    ret;\n}}\n"))
 }
 
 const CALL_PICK: &str = r#"
@@ -194,8 +193,7 @@ const CALL_PICK: &str = r#"
 fn weak_definitions_yield_to_strong_ones() {
     let driver = driver();
     // (inputs besides the caller, the value pick() must return)
-    let cases: [(&[(&str, u32)], u32); 3] =
-        [(&[(".weak", 1)], 1), (&[(".weak", 1), (".visible", 2)], 2), (&[(".weak", 1), (".weak", 3)], 1)];
+    let cases: [(&[(&str, u32)], u32); 3] = [(&[(".weak", 1)], 1), (&[(".weak", 1), (".visible", 2)], 2), (&[(".weak", 1), (".weak", 3)], 1)];
     for (defs, want) in cases {
         let mut inputs = vec![(input_type::PTX, ptx(CALL_PICK), "caller")];
         inputs.extend(defs.iter().map(|&(linkage, v)| (input_type::PTX, pick(linkage, v), "pick")));
@@ -282,8 +280,11 @@ fn fatbins_and_libraries_are_link_inputs() {
     assert_eq!(run(driver, &image, "apply", 32, 0), want);
     assert!(!String::from_utf8_lossy(&image).contains("cnpMissing"));
     // Without a reference, nothing of the library is linked.
-    let image = link(driver, &[(input_type::PTX, ptx(CALL_PICK), "caller"), (input_type::PTX, pick(".visible", 4), "pick"), (input_type::LIBRARY, lib, "libtwice.a")])
-        .unwrap();
+    let image = link(
+        driver,
+        &[(input_type::PTX, ptx(CALL_PICK), "caller"), (input_type::PTX, pick(".visible", 4), "pick"), (input_type::LIBRARY, lib, "libtwice.a")],
+    )
+    .unwrap();
     assert!(!String::from_utf8_lossy(&image).contains("twice"));
     assert_eq!(run(driver, &image, "use_pick", 1, 0), vec![4]);
 }

@@ -50,6 +50,9 @@ fn main() {
                 print!("{p}");
             }
         }
-        eprintln!("{:?} total {ms:.2} ms (front-end {:.2}, passes {:.2}, codegen {:.2})", r.outcome, r.timings.frontend_ms, r.timings.passes_ms, r.timings.codegen_ms);
+        eprintln!(
+            "{:?} total {ms:.2} ms (front-end {:.2}, passes {:.2}, codegen {:.2})",
+            r.outcome, r.timings.frontend_ms, r.timings.passes_ms, r.timings.codegen_ms
+        );
     }
 }

@@ -73,11 +73,6 @@ extern "C" {
         pch_data: *mut *mut c_char,
         pch_len: *mut usize,
     ) -> c_int;
-    pub fn cf_run_safely(
-        f: unsafe extern "C" fn(*mut c_void),
-        data: *mut c_void,
-        stack_size: c_uint,
-        crash_msg: *mut *mut c_char,
-    ) -> c_int;
+    pub fn cf_run_safely(f: unsafe extern "C" fn(*mut c_void), data: *mut c_void, stack_size: c_uint, crash_msg: *mut *mut c_char) -> c_int;
     pub fn cf_free(p: *mut c_char);
 }

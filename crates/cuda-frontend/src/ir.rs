@@ -166,10 +166,7 @@ fn fix_linkage(module: &Module, rdc: bool) {
             let mut f = LLVMGetFirstFunction(m);
             while !f.is_null() {
                 let next = LLVMGetNextFunction(f);
-                if LLVMIsDeclaration(f) == 0
-                    && LLVMGetLinkage(f) == LLVMLinkage::LLVMInternalLinkage
-                    && LLVMGetFirstUse(f).is_null()
-                {
+                if LLVMIsDeclaration(f) == 0 && LLVMGetLinkage(f) == LLVMLinkage::LLVMInternalLinkage && LLVMGetFirstUse(f).is_null() {
                     LLVMDeleteFunction(f);
                 }
                 f = next;
@@ -264,12 +261,7 @@ fn ptx_banner() -> String {
 pub(crate) type Finished = (String, Vec<(String, String)>, (f64, f64));
 
 /// Our passes and code generation.
-pub(crate) fn finish(
-    module: &Module,
-    req: &Request,
-    target: &Target,
-    log: &mut String,
-) -> Result<Finished, Outcome> {
+pub(crate) fn finish(module: &Module, req: &Request, target: &Target, log: &mut String) -> Result<Finished, Outcome> {
     init_nvptx();
     let t0 = Instant::now();
     let mut errors = Vec::new();

@@ -24,9 +24,9 @@ pub mod diag;
 mod ffi;
 pub mod headers;
 mod ir;
+pub mod options;
 mod pch;
 mod rewrite;
-pub mod options;
 pub mod target;
 
 use diag::{Diagnostic, Kind, Level};
@@ -441,11 +441,7 @@ pub(crate) fn run_shim(call: &ShimCall) -> ShimResult {
         debug_assert_eq!(data.last(), Some(&0));
         ffi::CfVfile { path: path.as_ptr(), data: data.as_ptr() as *const c_char, len: data.len() - 1 }
     });
-    let vfiles: Vec<ffi::CfVfile> = paths
-        .iter()
-        .zip(&datas)
-        .map(|(p, (d, l))| ffi::CfVfile { path: p.as_ptr(), data: *d, len: *l })
-        .collect();
+    let vfiles: Vec<ffi::CfVfile> = paths.iter().zip(&datas).map(|(p, (d, l))| ffi::CfVfile { path: p.as_ptr(), data: *d, len: *l }).collect();
     let c_args: Vec<CString> = call.args.iter().map(|s| CString::new(s.replace('\0', "")).expect("no NUL")).collect();
     let argv: Vec<*const c_char> = c_args.iter().map(|s| s.as_ptr()).collect();
     let c_main = CString::new(call.main_path.replace('\0', "")).expect("no NUL");

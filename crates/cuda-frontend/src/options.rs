@@ -344,9 +344,7 @@ fn apply(o: &mut Options, s: &Spec, v: Option<String>, arch_seen: &mut Option<St
     match s.long {
         "gpu-architecture" => {
             let v = v.unwrap_or_default();
-            let arch = Arch::parse(&v).map_err(|ArchError| {
-                OptionError("nvrtc: error: invalid value for --gpu-architecture (-arch)".to_string())
-            })?;
+            let arch = Arch::parse(&v).map_err(|ArchError| OptionError("nvrtc: error: invalid value for --gpu-architecture (-arch)".to_string()))?;
             if let Some(prev) = arch_seen.take() {
                 o.warnings.push(format!(
                     "nvrtc: warning: \"--gpu-architecture(-arch)={}\" followed by \"--gpu-architecture(-arch)={}\"",
@@ -364,18 +362,17 @@ fn apply(o: &mut Options, s: &Spec, v: Option<String>, arch_seen: &mut Option<St
         "dopt" => match v.as_deref() {
             Some("on") => o.dopt = Some(true),
             Some("off") => o.dopt = Some(false),
-            Some(other) => {
-                return Err(OptionError(format!("nvrtc: error: invalid argument for option --dopt (-dopt): {other}")))
-            }
+            Some(other) => return Err(OptionError(format!("nvrtc: error: invalid argument for option --dopt (-dopt): {other}"))),
             None => return Err(OptionError("nvrtc: error: -dopt expects a value".to_string())),
         },
         "ptxas-options" => {
             need(&v)?;
         }
         "maxrregcount" => {
-            let n = v.as_deref().and_then(|x| x.parse::<u32>().ok()).ok_or_else(|| {
-                OptionError("nvrtc: error: --maxrregcount (-maxrregcount) expects an integer value".to_string())
-            })?;
+            let n = v
+                .as_deref()
+                .and_then(|x| x.parse::<u32>().ok())
+                .ok_or_else(|| OptionError("nvrtc: error: --maxrregcount (-maxrregcount) expects an integer value".to_string()))?;
             o.max_reg_count = Some(n);
         }
         "ftz" => o.ftz = parse_bool(s, v.as_deref())?,
@@ -384,8 +381,14 @@ fn apply(o: &mut Options, s: &Spec, v: Option<String>, arch_seen: &mut Option<St
         "fmad" => o.fmad = parse_bool(s, v.as_deref())?,
         "use_fast_math" => o.fast_math = true,
         "extra-device-vectorization" => {}
-        "modify-stack-limit" | "device-stack-protector" | "builtin-move-forward" | "builtin-initializer-list"
-        | "brief-diagnostics" | "pch-verbose" | "pch-messages" | "instantiate-templates-in-pch" => {
+        "modify-stack-limit"
+        | "device-stack-protector"
+        | "builtin-move-forward"
+        | "builtin-initializer-list"
+        | "brief-diagnostics"
+        | "pch-verbose"
+        | "pch-messages"
+        | "instantiate-templates-in-pch" => {
             parse_bool(s, v.as_deref())?;
         }
         "dlink-time-opt" | "gen-opt-lto" => o.output = Output::LtoIr,
@@ -423,11 +426,7 @@ fn apply(o: &mut Options, s: &Spec, v: Option<String>, arch_seen: &mut Option<St
         "restrict" | "display-error-number" | "no-display-error-number" | "minimal" | "dw" => {}
         "device-as-default-execution-space" => o.default_device = true,
         "device-int128" => o.device_int128 = true,
-        "device-float128" => {
-            return Err(OptionError(
-                "nvrtc: error: option --device-float128 is not supported by this implementation".to_string(),
-            ))
-        }
+        "device-float128" => return Err(OptionError("nvrtc: error: option --device-float128 is not supported by this implementation".to_string())),
         "optimization-info" | "split-compile" => {
             need(&v)?;
         }

@@ -179,7 +179,16 @@ pub unsafe extern "C" fn hsa_amd_memory_pool_get_info(pool: u64, attr: u32, v: *
     unsafe {
         match attr {
             0 => put(v, 0u32),
-            1 => put(v, if pool == DEVICE_POOL { 4u32 } else if pool == KERNARG_POOL { 1u32 | 2 } else { 2u32 }),
+            1 => put(
+                v,
+                if pool == DEVICE_POOL {
+                    4u32
+                } else if pool == KERNARG_POOL {
+                    1u32 | 2
+                } else {
+                    2u32
+                },
+            ),
             2 => put(v, 64u64 << 30),
             5 => put(v, true),
             _ => return 0x1001,
@@ -272,7 +281,16 @@ pub unsafe extern "C" fn mock_rocr_allocation(p: u64, pool: *mut u64, gpu_allowe
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn hsa_amd_memory_async_copy(dst: *mut c_void, _da: u64, src: *const c_void, _sa: u64, size: usize, _n: u32, _deps: *const u64, done: u64) -> u32 {
+pub unsafe extern "C" fn hsa_amd_memory_async_copy(
+    dst: *mut c_void,
+    _da: u64,
+    src: *const c_void,
+    _sa: u64,
+    size: usize,
+    _n: u32,
+    _deps: *const u64,
+    done: u64,
+) -> u32 {
     unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, size) };
     signal(done).fetch_sub(1, Ordering::AcqRel);
     0
@@ -309,14 +327,31 @@ pub unsafe extern "C" fn hsa_signal_wait_scacquire(s: u64, cond: u32, value: i64
 }
 
 #[no_mangle]
-pub unsafe extern "C" fn hsa_queue_create(agent: u64, size: u32, _ty: u32, cb: Option<QueueCallback>, data: *mut c_void, _p: u32, _g: u32, out: *mut *mut Queue) -> u32 {
+pub unsafe extern "C" fn hsa_queue_create(
+    agent: u64,
+    size: u32,
+    _ty: u32,
+    cb: Option<QueueCallback>,
+    data: *mut c_void,
+    _p: u32,
+    _g: u32,
+    out: *mut *mut Queue,
+) -> u32 {
     if agent != GPU || size != SLOTS {
         return 0x1001;
     }
     let ring = Box::leak(vec![0u8; size as usize * 64].into_boxed_slice());
     let mut doorbell = 0u64;
     unsafe { hsa_signal_create(0, 0, std::ptr::null(), &mut doorbell) };
-    let q = Box::into_raw(Box::new(Queue { queue_type: 1, features: 1, base_address: ring.as_mut_ptr() as *mut c_void, doorbell, size, reserved1: 0, id: 7 }));
+    let q = Box::into_raw(Box::new(Queue {
+        queue_type: 1,
+        features: 1,
+        base_address: ring.as_mut_ptr() as *mut c_void,
+        doorbell,
+        size,
+        reserved1: 0,
+        id: 7,
+    }));
     with(|s| s.queues.insert(doorbell, QueueState { queue: q as usize, write: 0, processed: 0, callback: cb, data: data as usize }));
     unsafe { *out = q };
     0
@@ -361,7 +396,13 @@ pub unsafe extern "C" fn hsa_signal_store_screlease(s: u64, value: i64) {
         unsafe { std::ptr::copy_nonoverlapping(slot, packet.as_mut_ptr(), 64) };
         let kernarg = u64::from_le_bytes(packet[40..48].try_into().unwrap()) as *const u8;
         let mut args = vec![0u8; 512];
-        unsafe { std::ptr::copy_nonoverlapping(kernarg, args.as_mut_ptr(), 512.min(with(|st| st.allocations.get(&(kernarg as usize)).copied().unwrap_or(0)))) };
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                kernarg,
+                args.as_mut_ptr(),
+                512.min(with(|st| st.allocations.get(&(kernarg as usize)).copied().unwrap_or(0))),
+            )
+        };
         if let Some((at, record)) = with(|st| st.record_next.take()) {
             let buf = u64::from_le_bytes(args[at..at + 8].try_into().unwrap()) as *mut u8;
             // Claim as the device code does, then write the record.

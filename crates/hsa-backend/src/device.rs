@@ -5,7 +5,7 @@ use crate::managed::{self, ManagedRanges};
 use crate::occupancy::CuLimits;
 use crate::queue::QueuePool;
 use crate::status;
-use backend_api::{Device, DeviceError, DevicePtr, DeviceProperties, LoadError, LoadOptions, LoadedModule, ManagedMemory};
+use backend_api::{Device, DeviceError, DeviceProperties, DevicePtr, LoadError, LoadOptions, LoadedModule, ManagedMemory};
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex};
@@ -97,7 +97,9 @@ fn pools(hsa: &Hsa, agent: Agent) -> Vec<(MemoryPool, u32, u64)> {
     // SAFETY: `collect` pushes into `all`, alive for the call.
     unsafe { (hsa.hsa_amd_agent_iterate_memory_pools)(agent, collect, &mut all as *mut _ as *mut c_void) };
     all.into_iter()
-        .filter(|&p| pool_info::<u32>(hsa, p, ffi::POOL_INFO_SEGMENT) == ffi::SEGMENT_GLOBAL && pool_info::<bool>(hsa, p, ffi::POOL_INFO_RUNTIME_ALLOC_ALLOWED))
+        .filter(|&p| {
+            pool_info::<u32>(hsa, p, ffi::POOL_INFO_SEGMENT) == ffi::SEGMENT_GLOBAL && pool_info::<bool>(hsa, p, ffi::POOL_INFO_RUNTIME_ALLOC_ALLOWED)
+        })
         .map(|p| (p, pool_info::<u32>(hsa, p, ffi::POOL_INFO_GLOBAL_FLAGS), pool_info::<u64>(hsa, p, ffi::POOL_INFO_SIZE)))
         .collect()
 }
@@ -125,7 +127,8 @@ pub(crate) fn discover() -> Result<Vec<Arc<HsaDevice>>, String> {
     let mut agents: Vec<Agent> = Vec::new();
     // SAFETY: `collect` pushes into `agents`.
     unsafe { (hsa.hsa_iterate_agents)(collect, &mut agents as *mut _ as *mut c_void) };
-    let (gpus, cpus): (Vec<Agent>, Vec<Agent>) = agents.into_iter().partition(|&a| agent_info::<u32>(&hsa, a, ffi::AGENT_INFO_DEVICE) == Some(ffi::DEVICE_TYPE_GPU));
+    let (gpus, cpus): (Vec<Agent>, Vec<Agent>) =
+        agents.into_iter().partition(|&a| agent_info::<u32>(&hsa, a, ffi::AGENT_INFO_DEVICE) == Some(ffi::DEVICE_TYPE_GPU));
     if gpus.is_empty() {
         // SAFETY: balances the successful hsa_init above; nothing of ROCr is in use.
         unsafe { (hsa.hsa_shut_down)() };
@@ -273,7 +276,8 @@ impl HsaDevice {
         let simds = agent_info::<u32>(hsa, agent, ffi::AMD_AGENT_INFO_NUM_SIMDS_PER_CU);
         let cu_limits = CuLimits::new(&gfx, compiled_wave, simds, agent_info::<u32>(hsa, agent, ffi::AMD_AGENT_INFO_MAX_WAVES_PER_CU));
         let cu_count = u32_info(ffi::AMD_AGENT_INFO_COMPUTE_UNIT_COUNT).max(1);
-        let shared = Arc::new(Shared { rt: rt.clone(), agent, gfx: gfx.clone(), device_pool, cu_count, cu_limits, queues, printf, staging: Mutex::new(0) });
+        let shared =
+            Arc::new(Shared { rt: rt.clone(), agent, gfx: gfx.clone(), device_pool, cu_count, cu_limits, queues, printf, staging: Mutex::new(0) });
         let device = HsaDevice { shared, props, device_pool, allocations: Mutex::new(HashMap::new()), managed: ManagedRanges::default() };
         let buffer = device.alloc(PRINTF_BYTES).map_err(|e| format!("{gfx}: printf buffer: {e}"))?;
         let mut header = [0u8; 16];

@@ -157,11 +157,8 @@ mod tests {
     #[test]
     fn host_fills_repeat_the_element() {
         // (value, element size, count, expected bytes)
-        let cases: [(u32, usize, usize, &[u8]); 3] = [
-            (0x1AB, 1, 3, &[0xAB, 0xAB, 0xAB]),
-            (0x51234, 2, 2, &[0x34, 0x12, 0x34, 0x12]),
-            (0xDEADBEEF, 4, 1, &[0xEF, 0xBE, 0xAD, 0xDE]),
-        ];
+        let cases: [(u32, usize, usize, &[u8]); 3] =
+            [(0x1AB, 1, 3, &[0xAB, 0xAB, 0xAB]), (0x51234, 2, 2, &[0x34, 0x12, 0x34, 0x12]), (0xDEADBEEF, 4, 1, &[0xEF, 0xBE, 0xAD, 0xDE])];
         for (value, elem, count, want) in cases {
             let mut buf = vec![0u8; want.len() + 1];
             // SAFETY: `buf` holds elem * count bytes and one more, which must stay 0.

@@ -104,7 +104,8 @@ pub(crate) fn load(shared: Arc<Shared>, ptx: &str, options: &LoadOptions) -> Res
     };
     let mut kernels = Vec::new();
     for k in &co.kernels {
-        let sym = lookup(&format!("{}.kd", k.name)).ok_or_else(|| LoadError::Codegen(format!("kernel {} is missing from its code object", k.name)))?;
+        let sym =
+            lookup(&format!("{}.kd", k.name)).ok_or_else(|| LoadError::Codegen(format!("kernel {} is missing from its code object", k.name)))?;
         let max = match (k.reqntid, k.maxntid) {
             (Some(r), _) | (None, Some(r)) => r.iter().map(|&x| x.max(1)).product::<u32>().min(1024),
             _ => 1024,
@@ -145,7 +146,15 @@ impl HsaModule {
     fn groups_per_cu(&self, k: &Kernel, threads: u32, dynamic_shared_bytes: u32) -> Option<u64> {
         let r = k.resources.as_ref()?;
         let s = &self.shared;
-        Some(crate::occupancy::groups_per_cu(&s.cu_limits, &s.gfx, self.wave, r, k.info.static_shared_bytes as u64, threads, dynamic_shared_bytes as u64))
+        Some(crate::occupancy::groups_per_cu(
+            &s.cu_limits,
+            &s.gfx,
+            self.wave,
+            r,
+            k.info.static_shared_bytes as u64,
+            threads,
+            dynamic_shared_bytes as u64,
+        ))
     }
 
     /// A cooperative launch: the grid must fit the device at once; its workspace lives in
@@ -157,13 +166,17 @@ impl HsaModule {
         let max = per_cu * self.shared.cu_count as u64;
         if blocks > max {
             // The driver checks this first (through `resident_blocks_per_multiprocessor`).
-            return Err(DeviceError::NotSupported(format!("cooperative launch of {} with {blocks} blocks: at most {max} can be resident at once", k.info.name)));
+            return Err(DeviceError::NotSupported(format!(
+                "cooperative launch of {} with {blocks} blocks: at most {max} can be resident at once",
+                k.info.name
+            )));
         }
         let rt = &self.shared.rt;
         let workspace = crate::device::alloc_in(rt, self.shared.device_pool, self.shared.agent, 16).map_err(status::device_error)?;
         let bytes: Vec<u8> = GRID_WORKSPACE.iter().flat_map(|w| w.to_le_bytes()).collect();
         // SAFETY: 16 bytes of the allocation above.
-        let init = self.shared.staged(workspace as u64, 16, true, |s, off, n| unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr().add(off), s, n) });
+        let init =
+            self.shared.staged(workspace as u64, 16, true, |s, off, n| unsafe { std::ptr::copy_nonoverlapping(bytes.as_ptr().add(off), s, n) });
         let result = init.and_then(|()| self.run(k, config, params, workspace as u64));
         // SAFETY: the launch is over (or never started).
         unsafe { (rt.hsa.hsa_amd_memory_pool_free)(workspace as *mut c_void) };

@@ -147,7 +147,11 @@ mod tests {
             let enc = if gfx == "gfx90a" || wave == 32 { 8 } else { 4 };
             let limits = CuLimits::new(gfx, wave, None, None);
             let k = kernel(vgprs, enc, sgprs.max(8), lds);
-            assert_eq!(groups_per_cu(&limits, gfx, wave, &k, 0, threads, dynamic), want, "{gfx} {vgprs} VGPRs {sgprs} SGPRs {lds}+{dynamic} LDS {threads} threads");
+            assert_eq!(
+                groups_per_cu(&limits, gfx, wave, &k, 0, threads, dynamic),
+                want,
+                "{gfx} {vgprs} VGPRs {sgprs} SGPRs {lds}+{dynamic} LDS {threads} threads"
+            );
         }
     }
 

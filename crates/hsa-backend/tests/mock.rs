@@ -207,7 +207,8 @@ fn modules_load_through_the_kernel_cache() {
     let _ = std::fs::remove_dir_all(&dir);
     std::env::set_var("CUDA_CACHE_PATH", &dir);
     std::env::remove_var("CUDA_CACHE_DISABLE");
-    let entries = || std::fs::read_dir(dir.join("cuda-cpu")).map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect::<Vec<_>>()).unwrap_or_default();
+    let entries =
+        || std::fs::read_dir(dir.join("cuda-cpu")).map(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).collect::<Vec<_>>()).unwrap_or_default();
     let load = || d.load_ptx(&ptx("shared.ptx"), &LoadOptions::default()).map(|m| m.kernel_names());
     let no_linker = |on: bool| if on { std::env::set_var("PTX_LD_LLD", "/nonexistent/ld.lld") } else { std::env::remove_var("PTX_LD_LLD") };
 
@@ -245,7 +246,8 @@ fn cooperative_launches_check_residency_and_pass_the_grid_workspace() {
     let m = d.load_ptx(&ptx("grid_sync.ptx"), &LoadOptions::default()).unwrap();
     // grid_barrier needs few VGPRs and SGPRs (under 64 and 100: the precondition of the
     // figures below), so wave slots and LDS decide: 32 wave slots per CU.
-    let co = compiler_core::target::amdgpu::codegen::compile_ptx(&ptx("grid_sync.ptx"), &compiler_core::target::amdgpu::AmdgpuOptions::new("gfx90a")).unwrap();
+    let co = compiler_core::target::amdgpu::codegen::compile_ptx(&ptx("grid_sync.ptx"), &compiler_core::target::amdgpu::AmdgpuOptions::new("gfx90a"))
+        .unwrap();
     let r = compiler_core::target::amdgpu::descriptor::kernel_resources(&co.elf, "grid_barrier").unwrap();
     assert!(r.vgprs("gfx90a", 64) <= 64 && r.sgprs("gfx90a").unwrap() <= 100, "{r:?}");
     assert_eq!(m.kernel("grid_barrier").unwrap().num_regs, r.vgprs("gfx90a", 64), "NUM_REGS: the descriptor's VGPRs");

@@ -85,30 +85,18 @@ pub struct FatbinEntry {
 /// bytes to copy before it copies them. Fails on a wrong magic, a header size below 16, or
 /// a total that does not fit in `usize`.
 pub(crate) fn container_extent(header: &[u8]) -> Result<(usize, usize), ImageError> {
-    let (Some(magic), Some(header_size), Some(entries_size)) =
-        (u32_at(header, 0), u16_at(header, 6), u64_at(header, 8))
-    else {
-        return Err(ImageError::invalid(format!(
-            "fatbin container header is truncated ({} of {CONTAINER_HEADER_SIZE} bytes)",
-            header.len()
-        )));
+    let (Some(magic), Some(header_size), Some(entries_size)) = (u32_at(header, 0), u16_at(header, 6), u64_at(header, 8)) else {
+        return Err(ImageError::invalid(format!("fatbin container header is truncated ({} of {CONTAINER_HEADER_SIZE} bytes)", header.len())));
     };
     if magic != FATBIN_CONTAINER_MAGIC {
-        return Err(ImageError::invalid(format!(
-            "expected fatbin container magic 0x{FATBIN_CONTAINER_MAGIC:08X}, found 0x{magic:08X}"
-        )));
+        return Err(ImageError::invalid(format!("expected fatbin container magic 0x{FATBIN_CONTAINER_MAGIC:08X}, found 0x{magic:08X}")));
     }
     let header_size = usize::from(header_size);
     if header_size < CONTAINER_HEADER_SIZE {
-        return Err(ImageError::invalid(format!(
-            "fatbin container header size {header_size} is below the minimum of {CONTAINER_HEADER_SIZE}"
-        )));
+        return Err(ImageError::invalid(format!("fatbin container header size {header_size} is below the minimum of {CONTAINER_HEADER_SIZE}")));
     }
-    let total = offset_add(header_size, entries_size).ok_or_else(|| {
-        ImageError::invalid(format!(
-            "fatbin container entries size {entries_size} overflows"
-        ))
-    })?;
+    let total = offset_add(header_size, entries_size)
+        .ok_or_else(|| ImageError::invalid(format!("fatbin container entries size {entries_size} overflows")))?;
     Ok((header_size, total))
 }
 
@@ -150,22 +138,14 @@ fn parse_container_with(bytes: &[u8], decompress: bool) -> Result<Vec<FatbinEntr
             }
         }
         let rest = &bytes[pos..];
-        let (header_size, total) = container_extent(rest).map_err(|err| {
-            at_offset(err, &format!("container {container_index} at offset {pos}"))
-        })?;
+        let (header_size, total) = container_extent(rest).map_err(|err| at_offset(err, &format!("container {container_index} at offset {pos}")))?;
         if total > rest.len() {
             return Err(ImageError::invalid(format!(
                 "container {container_index} at offset {pos} declares {total} bytes but only {} remain",
                 rest.len()
             )));
         }
-        parse_entries(
-            &rest[header_size..total],
-            pos + header_size,
-            container_index,
-            &mut entries,
-            decompress,
-        )?;
+        parse_entries(&rest[header_size..total], pos + header_size, container_index, &mut entries, decompress)?;
         pos += total;
         container_index += 1;
     }
@@ -216,13 +196,7 @@ impl EntryHeader {
 
 /// Parses the entries region of one container. `base` is the region's offset in the
 /// caller's input, used for [`FatbinEntry::offset`] and error messages.
-fn parse_entries(
-    region: &[u8],
-    base: usize,
-    container_index: usize,
-    out: &mut Vec<FatbinEntry>,
-    decompress: bool,
-) -> Result<(), ImageError> {
+fn parse_entries(region: &[u8], base: usize, container_index: usize, out: &mut Vec<FatbinEntry>, decompress: bool) -> Result<(), ImageError> {
     let mut pos = 0usize;
     while pos < region.len() {
         let rest = &region[pos..];
@@ -231,10 +205,7 @@ fn parse_entries(
         }
         let offset = base + pos;
         let header = EntryHeader::read(rest).ok_or_else(|| {
-            ImageError::invalid(format!(
-                "entry header at offset {offset} is truncated ({} of {ENTRY_HEADER_MIN_SIZE} bytes)",
-                rest.len()
-            ))
+            ImageError::invalid(format!("entry header at offset {offset} is truncated ({} of {ENTRY_HEADER_MIN_SIZE} bytes)", rest.len()))
         })?;
         let header_size = usize::try_from(header.header_size).unwrap_or(usize::MAX);
         if header_size < ENTRY_HEADER_MIN_SIZE || header_size > rest.len() {
@@ -251,14 +222,7 @@ fn parse_entries(
                 rest.len() - header_size
             )));
         };
-        out.push(build_entry(
-            &header,
-            &rest[..header_size],
-            &rest[header_size..end],
-            offset,
-            container_index,
-            decompress,
-        )?);
+        out.push(build_entry(&header, &rest[..header_size], &rest[header_size..end], offset, container_index, decompress)?);
         pos += end;
     }
     Ok(())
@@ -274,16 +238,10 @@ fn build_entry(
     decompress: bool,
 ) -> Result<FatbinEntry, ImageError> {
     let kind = EntryKind::from_raw(header.kind);
-    let compression = Compression::from_flags(header.flags)
-        .map_err(|msg| ImageError::invalid(format!("entry at offset {offset}: {msg}")))?;
+    let compression = Compression::from_flags(header.flags).map_err(|msg| ImageError::invalid(format!("entry at offset {offset}: {msg}")))?;
     let mut payload = if decompress {
-        decompress_payload(
-            stored,
-            compression,
-            header.compressed_size,
-            header.uncompressed_size,
-        )
-        .map_err(|msg| ImageError::invalid(format!("entry at offset {offset}: {msg}")))?
+        decompress_payload(stored, compression, header.compressed_size, header.uncompressed_size)
+            .map_err(|msg| ImageError::invalid(format!("entry at offset {offset}: {msg}")))?
     } else {
         Vec::new()
     };
@@ -293,8 +251,7 @@ fn build_entry(
             payload.truncate(nul);
         }
     }
-    let ptx_isa =
-        (kind == EntryKind::Ptx).then_some((header.version >> 16, header.version & 0xFFFF));
+    let ptx_isa = (kind == EntryKind::Ptx).then_some((header.version >> 16, header.version & 0xFFFF));
     Ok(FatbinEntry {
         kind,
         sm_arch: header.sm_arch,
@@ -302,11 +259,7 @@ fn build_entry(
         version: header.version,
         flags: header.flags,
         compression,
-        identifier: header_string(
-            header_bytes,
-            header.identifier_offset,
-            header.identifier_len,
-        ),
+        identifier: header_string(header_bytes, header.identifier_offset, header.identifier_len),
         ptxas_options: options_string(header_bytes, header.options_offset),
         container_index,
         offset,

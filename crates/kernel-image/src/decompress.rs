@@ -31,9 +31,7 @@ impl Compression {
             (false, false) => Ok(Compression::None),
             (true, false) => Ok(Compression::Lz4),
             (false, true) => Ok(Compression::Zstd),
-            (true, true) => Err(format!(
-                "flags 0x{flags:x} ask for both LZ4 and zstd compression"
-            )),
+            (true, true) => Err(format!("flags 0x{flags:x} ask for both LZ4 and zstd compression")),
         }
     }
 }
@@ -45,33 +43,17 @@ impl Compression {
 /// exactly `uncompressed_size` bytes long when that field is non-zero. A non-zero
 /// `compressed_size` without a compression flag is rejected, since we could not know how
 /// to read it.
-pub(crate) fn decompress_payload(
-    stored: &[u8],
-    compression: Compression,
-    compressed_size: u32,
-    uncompressed_size: u64,
-) -> Result<Vec<u8>, String> {
+pub(crate) fn decompress_payload(stored: &[u8], compression: Compression, compressed_size: u32, uncompressed_size: u64) -> Result<Vec<u8>, String> {
     let out = match compression {
         Compression::None if compressed_size != 0 => {
-            return Err(format!(
-                "compressed size {compressed_size} is set but no known compression flag is"
-            ));
+            return Err(format!("compressed size {compressed_size} is set but no known compression flag is"));
         }
         Compression::None => return Ok(stored.to_vec()),
-        Compression::Zstd => zstd_frame(
-            compressed_input(stored, compressed_size)?,
-            declared_size(uncompressed_size)?,
-        )?,
-        Compression::Lz4 => lz4_block(
-            compressed_input(stored, compressed_size)?,
-            declared_size(uncompressed_size)?,
-        )?,
+        Compression::Zstd => zstd_frame(compressed_input(stored, compressed_size)?, declared_size(uncompressed_size)?)?,
+        Compression::Lz4 => lz4_block(compressed_input(stored, compressed_size)?, declared_size(uncompressed_size)?)?,
     };
     if uncompressed_size != 0 && out.len() as u64 != uncompressed_size {
-        return Err(format!(
-            "decompressed {} bytes but the header declares {uncompressed_size}",
-            out.len()
-        ));
+        return Err(format!("decompressed {} bytes but the header declares {uncompressed_size}", out.len()));
     }
     Ok(out)
 }
@@ -82,10 +64,7 @@ fn compressed_input(stored: &[u8], compressed_size: u32) -> Result<&[u8], String
     match usize::try_from(compressed_size) {
         Ok(0) => Ok(stored),
         Ok(n) if n <= stored.len() => Ok(&stored[..n]),
-        _ => Err(format!(
-            "compressed size {compressed_size} exceeds the stored payload size {}",
-            stored.len()
-        )),
+        _ => Err(format!("compressed size {compressed_size} exceeds the stored payload size {}", stored.len())),
     }
 }
 
@@ -101,23 +80,12 @@ fn declared_size(uncompressed_size: u64) -> Result<usize, String> {
 /// size is unknown) plus one, so an oversized output is detected without buffering it.
 /// Bytes after the frame (payload padding) are ignored.
 fn zstd_frame(input: &[u8], declared: usize) -> Result<Vec<u8>, String> {
-    let limit = if declared == 0 {
-        MAX_DECOMPRESSED_SIZE
-    } else {
-        declared
-    };
-    let decoder = zstd::stream::read::Decoder::with_buffer(input)
-        .map_err(|err| format!("cannot start zstd decoder: {err}"))?
-        .single_frame();
+    let limit = if declared == 0 { MAX_DECOMPRESSED_SIZE } else { declared };
+    let decoder = zstd::stream::read::Decoder::with_buffer(input).map_err(|err| format!("cannot start zstd decoder: {err}"))?.single_frame();
     let mut out = Vec::new();
-    decoder
-        .take(limit as u64 + 1)
-        .read_to_end(&mut out)
-        .map_err(|err| format!("corrupt zstd payload: {err}"))?;
+    decoder.take(limit as u64 + 1).read_to_end(&mut out).map_err(|err| format!("corrupt zstd payload: {err}"))?;
     if out.len() > limit {
-        return Err(format!(
-            "zstd payload decompresses to more than {limit} bytes"
-        ));
+        return Err(format!("zstd payload decompresses to more than {limit} bytes"));
     }
     Ok(out)
 }
@@ -129,14 +97,10 @@ fn lz4_block(input: &[u8], declared: usize) -> Result<Vec<u8>, String> {
         return Err("LZ4 payload without an uncompressed size".to_owned());
     }
     if declared > input.len().saturating_mul(255).saturating_add(64) {
-        return Err(format!(
-            "LZ4 payload of {} bytes cannot expand to the declared {declared} bytes",
-            input.len()
-        ));
+        return Err(format!("LZ4 payload of {} bytes cannot expand to the declared {declared} bytes", input.len()));
     }
     let mut out = vec![0u8; declared];
-    let written = lz4_flex::block::decompress_into(input, &mut out)
-        .map_err(|err| format!("corrupt LZ4 payload: {err}"))?;
+    let written = lz4_flex::block::decompress_into(input, &mut out).map_err(|err| format!("corrupt LZ4 payload: {err}"))?;
     out.truncate(written);
     Ok(out)
 }

@@ -87,31 +87,17 @@ fn bad(msg: impl Into<String>) -> ImageError {
 
 /// Offset plus `count * entry_size`, checked.
 fn table_end(offset: u64, count: u64, entry_size: u64) -> Result<u64, ImageError> {
-    count
-        .checked_mul(entry_size)
-        .and_then(|n| n.checked_add(offset))
-        .ok_or_else(|| bad("header table extent overflows"))
+    count.checked_mul(entry_size).and_then(|n| n.checked_add(offset)).ok_or_else(|| bad("header table extent overflows"))
 }
 
 /// Reads a whole header table, bounded by `max_size`.
-fn read_table(
-    read: &mut Reader<'_>,
-    offset: u64,
-    len: u64,
-    max_size: usize,
-) -> Result<Vec<u8>, ImageError> {
+fn read_table(read: &mut Reader<'_>, offset: u64, len: u64, max_size: usize) -> Result<Vec<u8>, ImageError> {
     let start = usize::try_from(offset).map_err(|_| bad("table offset too large"))?;
     let len = usize::try_from(len).map_err(|_| bad("table too large"))?;
     if start.checked_add(len).is_none_or(|end| end > max_size) {
-        return Err(bad(format!(
-            "header table at {start} (+{len} bytes) exceeds the {max_size}-byte limit"
-        )));
+        return Err(bad(format!("header table at {start} (+{len} bytes) exceeds the {max_size}-byte limit")));
     }
-    read(start, len).ok_or_else(|| {
-        bad(format!(
-            "header table at {start} (+{len} bytes) is out of bounds"
-        ))
-    })
+    read(start, len).ok_or_else(|| bad(format!("header table at {start} (+{len} bytes) is out of bounds")))
 }
 
 /// Returns the total size in bytes of the little-endian ELF image behind `read`, which
@@ -128,45 +114,24 @@ pub(crate) fn elf_extent(read: &mut Reader<'_>, max_size: usize) -> Result<usize
     }
     let header = read(0, layout.header_size).ok_or_else(|| bad("truncated ELF header"))?;
     let field16 = |n: usize| u16_at(&header, layout.ehsize + 2 * n).map(u64::from);
-    let (
-        Some(phoff),
-        Some(shoff),
-        Some(ehsize),
-        Some(phentsize),
-        Some(phnum),
-        Some(shentsize),
-        Some(shnum),
-    ) = (
-        layout.word(&header, layout.phoff),
-        layout.word(&header, layout.shoff),
-        field16(0),
-        field16(1),
-        field16(2),
-        field16(3),
-        field16(4),
-    )
+    let (Some(phoff), Some(shoff), Some(ehsize), Some(phentsize), Some(phnum), Some(shentsize), Some(shnum)) =
+        (layout.word(&header, layout.phoff), layout.word(&header, layout.shoff), field16(0), field16(1), field16(2), field16(3), field16(4))
     else {
         return Err(bad("truncated ELF header"));
     };
     let mut end = ehsize.max(layout.header_size as u64);
     let (mut shnum, mut phnum) = (shnum, phnum);
     if shoff != 0 && shentsize < layout.sh_min as u64 {
-        return Err(bad(format!(
-            "section header entry size {shentsize} is too small"
-        )));
+        return Err(bad(format!("section header entry size {shentsize} is too small")));
     }
     if shoff != 0 && (shnum == 0 || phnum == u64::from(PN_XNUM)) {
         // Section 0 carries the real counts when they overflow the 16-bit header fields.
         let first = read_table(read, shoff, shentsize, max_size)?;
         if shnum == 0 {
-            shnum = layout
-                .word(&first, layout.sh_size)
-                .ok_or_else(|| bad("truncated section 0"))?;
+            shnum = layout.word(&first, layout.sh_size).ok_or_else(|| bad("truncated section 0"))?;
         }
         if phnum == u64::from(PN_XNUM) {
-            phnum = u32_at(&first, layout.sh_info)
-                .map(u64::from)
-                .ok_or_else(|| bad("truncated section 0"))?;
+            phnum = u32_at(&first, layout.sh_info).map(u64::from).ok_or_else(|| bad("truncated section 0"))?;
         }
     }
     if shoff != 0 && shnum != 0 {
@@ -174,53 +139,31 @@ pub(crate) fn elf_extent(read: &mut Reader<'_>, max_size: usize) -> Result<usize
         end = end.max(table_end(shoff, shnum, shentsize)?);
         let table = read_table(read, shoff, table_len, max_size)?;
         for section in table.chunks_exact(shentsize as usize) {
-            let (Some(kind), Some(offset), Some(size)) = (
-                u32_at(section, layout.sh_type),
-                layout.word(section, layout.sh_offset),
-                layout.word(section, layout.sh_size),
-            ) else {
+            let (Some(kind), Some(offset), Some(size)) =
+                (u32_at(section, layout.sh_type), layout.word(section, layout.sh_offset), layout.word(section, layout.sh_size))
+            else {
                 return Err(bad("truncated section header"));
             };
             if kind != SHT_NOBITS && size != 0 {
-                end = end.max(
-                    offset
-                        .checked_add(size)
-                        .ok_or_else(|| bad("section extent overflows"))?,
-                );
+                end = end.max(offset.checked_add(size).ok_or_else(|| bad("section extent overflows"))?);
             }
         }
     }
     if phoff != 0 && phnum != 0 {
         if phentsize < layout.ph_min as u64 {
-            return Err(bad(format!(
-                "program header entry size {phentsize} is too small"
-            )));
+            return Err(bad(format!("program header entry size {phentsize} is too small")));
         }
         let table_len = table_end(0, phnum, phentsize)?;
         end = end.max(table_end(phoff, phnum, phentsize)?);
         let table = read_table(read, phoff, table_len, max_size)?;
         for segment in table.chunks_exact(phentsize as usize) {
-            let (Some(offset), Some(size)) = (
-                layout.word(segment, layout.p_offset),
-                layout.word(segment, layout.p_filesz),
-            ) else {
+            let (Some(offset), Some(size)) = (layout.word(segment, layout.p_offset), layout.word(segment, layout.p_filesz)) else {
                 return Err(bad("truncated program header"));
             };
-            end = end.max(
-                offset
-                    .checked_add(size)
-                    .ok_or_else(|| bad("segment extent overflows"))?,
-            );
+            end = end.max(offset.checked_add(size).ok_or_else(|| bad("segment extent overflows"))?);
         }
     }
-    usize::try_from(end)
-        .ok()
-        .filter(|&n| n <= max_size)
-        .ok_or_else(|| {
-            bad(format!(
-                "image would span {end} bytes, over the {max_size}-byte limit"
-            ))
-        })
+    usize::try_from(end).ok().filter(|&n| n <= max_size).ok_or_else(|| bad(format!("image would span {end} bytes, over the {max_size}-byte limit")))
 }
 
 /// The `e_machine` field of an ELF image, if readable.

@@ -42,15 +42,9 @@ pub fn extract_ptx(bytes: &[u8], target_sm: u32) -> Result<PtxSource, ImageError
 /// Like [`extract_ptx`], for a PTX compiler that accepts ISA versions up to
 /// `max_supported_isa`. Bare PTX text with a newer `.version` gives
 /// [`ImageError::UnsupportedPtxVersion`]; its `.target` is left to the compiler to judge.
-pub fn extract_ptx_limited(
-    bytes: &[u8],
-    max_supported_isa: (u32, u32),
-    target_sm: u32,
-) -> Result<PtxSource, ImageError> {
+pub fn extract_ptx_limited(bytes: &[u8], max_supported_isa: (u32, u32), target_sm: u32) -> Result<PtxSource, ImageError> {
     match classify(bytes) {
-        ImageKind::FatbinWrapper => Err(ImageError::invalid(
-            "a fatbin wrapper only holds pointers; read it with image_from_ptr",
-        )),
+        ImageKind::FatbinWrapper => Err(ImageError::invalid("a fatbin wrapper only holds pointers; read it with image_from_ptr")),
         ImageKind::FatbinContainer => {
             let entries = parse_container(bytes)?;
             let selected = select_ptx(&entries, max_supported_isa, target_sm)?;
@@ -61,12 +55,10 @@ pub fn extract_ptx_limited(
         ImageKind::PtxText => {
             let source = ptx_from_text(bytes)?;
             match source.isa {
-                Some((major, minor)) if (major, minor) > max_supported_isa => {
-                    Err(ImageError::UnsupportedPtxVersion(format!(
-                        "PTX text declares .version {major}.{minor}; the PTX compiler supports up to {}.{}",
-                        max_supported_isa.0, max_supported_isa.1
-                    )))
-                }
+                Some((major, minor)) if (major, minor) > max_supported_isa => Err(ImageError::UnsupportedPtxVersion(format!(
+                    "PTX text declares .version {major}.{minor}; the PTX compiler supports up to {}.{}",
+                    max_supported_isa.0, max_supported_isa.1
+                ))),
                 _ => Ok(source),
             }
         }
@@ -90,9 +82,7 @@ fn elf_error(bytes: &[u8]) -> ImageError {
              (rebuild with -gencode arch=compute_XX,code=compute_XX to embed PTX)"
                 .to_owned(),
         ),
-        machine => ImageError::NoBinaryForGpu(format!(
-            "image is an ELF file for machine {machine:?}, not a CUDA image with PTX"
-        )),
+        machine => ImageError::NoBinaryForGpu(format!("image is an ELF file for machine {machine:?}, not a CUDA image with PTX")),
     }
 }
 
@@ -100,16 +90,9 @@ fn elf_error(bytes: &[u8]) -> ImageError {
 fn ptx_from_entry(entry: &FatbinEntry) -> Result<PtxSource, ImageError> {
     let text = String::from_utf8_lossy(&entry.payload).into_owned();
     if text.trim().is_empty() {
-        return Err(ImageError::invalid(format!(
-            "PTX entry for compute_{} at offset {} is empty",
-            entry.sm_arch, entry.offset
-        )));
+        return Err(ImageError::invalid(format!("PTX entry for compute_{} at offset {} is empty", entry.sm_arch, entry.offset)));
     }
-    Ok(PtxSource {
-        text,
-        sm_arch: Some(entry.sm_arch),
-        isa: entry.ptx_isa,
-    })
+    Ok(PtxSource { text, sm_arch: Some(entry.sm_arch), isa: entry.ptx_isa })
 }
 
 /// Checks that `bytes` (cut at its first NUL) is plausible PTX text and reads its header.
@@ -118,10 +101,7 @@ fn ptx_from_entry(entry: &FatbinEntry) -> Result<PtxSource, ImageError> {
 /// reaching the PTX parser: text may contain no control characters besides whitespace.
 fn ptx_from_text(bytes: &[u8]) -> Result<PtxSource, ImageError> {
     let text = bytes.split(|&b| b == 0).next().unwrap_or_default();
-    if let Some(pos) = text
-        .iter()
-        .position(|&b| (b < 0x20 && !b"\t\n\r\x0b\x0c".contains(&b)) || b == 0x7F)
-    {
+    if let Some(pos) = text.iter().position(|&b| (b < 0x20 && !b"\t\n\r\x0b\x0c".contains(&b)) || b == 0x7F) {
         return Err(ImageError::invalid(format!(
             "image is neither a fatbin, an ELF nor PTX text (control byte 0x{:02x} at offset {pos})",
             text[pos]
@@ -155,9 +135,7 @@ fn scan_header(text: &str) -> (Option<(u32, u32)>, Option<u32>) {
             ".target" if sm_arch.is_none() => {
                 sm_arch = tokens.peek().and_then(|t| {
                     let digits = t.strip_prefix("sm_")?;
-                    let end = digits
-                        .find(|c: char| !c.is_ascii_digit())
-                        .unwrap_or(digits.len());
+                    let end = digits.find(|c: char| !c.is_ascii_digit()).unwrap_or(digits.len());
                     digits[..end].parse().ok()
                 });
             }
@@ -181,9 +159,7 @@ impl<'a> Iterator for Tokens<'a> {
 
     fn next(&mut self) -> Option<&'a str> {
         loop {
-            self.rest = self
-                .rest
-                .trim_start_matches(|c: char| c.is_whitespace() || c == ',' || c == ';');
+            self.rest = self.rest.trim_start_matches(|c: char| c.is_whitespace() || c == ',' || c == ';');
             if let Some(after) = self.rest.strip_prefix("//") {
                 self.rest = after.split_once('\n').map_or("", |(_, tail)| tail);
             } else if let Some(after) = self.rest.strip_prefix("/*") {
@@ -191,10 +167,7 @@ impl<'a> Iterator for Tokens<'a> {
             } else if self.rest.is_empty() {
                 return None;
             } else {
-                let end = self
-                    .rest
-                    .find(|c: char| c.is_whitespace() || c == ',' || c == ';' || c == '/')
-                    .unwrap_or(self.rest.len());
+                let end = self.rest.find(|c: char| c.is_whitespace() || c == ',' || c == ';' || c == '/').unwrap_or(self.rest.len());
                 // A lone '/' that does not start a comment is still a token character.
                 let end = if end == 0 { 1 } else { end };
                 let (token, tail) = self.rest.split_at(end);

@@ -37,18 +37,13 @@ mod wrapper;
 #[cfg(test)]
 mod tests;
 
-pub use classify::{
-    classify, ImageKind, ARCHIVE_MAGIC, ELF_MAGIC, FATBIN_CONTAINER_MAGIC, FATBIN_WRAPPER_MAGIC,
-};
+pub use classify::{classify, ImageKind, ARCHIVE_MAGIC, ELF_MAGIC, FATBIN_CONTAINER_MAGIC, FATBIN_WRAPPER_MAGIC};
 pub use container::{
-    parse_container, parse_container_headers, EntryKind, FatbinEntry, CONTAINER_HEADER_SIZE, ENTRY_HEADER_MIN_SIZE,
-    FLAG_64BIT, FLAG_DEBUG, FLAG_LINUX, FLAG_LZ4, FLAG_ZSTD,
+    parse_container, parse_container_headers, EntryKind, FatbinEntry, CONTAINER_HEADER_SIZE, ENTRY_HEADER_MIN_SIZE, FLAG_64BIT, FLAG_DEBUG,
+    FLAG_LINUX, FLAG_LZ4, FLAG_ZSTD,
 };
 pub use decompress::{Compression, MAX_DECOMPRESSED_SIZE};
-pub use error::{
-    ImageError, CUDA_ERROR_INVALID_IMAGE, CUDA_ERROR_INVALID_VALUE, CUDA_ERROR_NO_BINARY_FOR_GPU,
-    CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
-};
+pub use error::{ImageError, CUDA_ERROR_INVALID_IMAGE, CUDA_ERROR_INVALID_VALUE, CUDA_ERROR_NO_BINARY_FOR_GPU, CUDA_ERROR_UNSUPPORTED_PTX_VERSION};
 pub use extract::{extract_ptx, extract_ptx_limited, PtxSource, ANY_PTX_ISA};
 pub use relocatable::{archive_members, container_ptx, entries_ptx, object_fatbins, split_containers};
 pub use select::{select_ptx, Selected};

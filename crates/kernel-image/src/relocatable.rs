@@ -30,10 +30,7 @@ pub fn split_containers(bytes: &[u8]) -> Result<Vec<&[u8]>, ImageError> {
         let rest = &bytes[at..];
         let (_, total) = container_extent(rest)?;
         if total > rest.len() {
-            return Err(ImageError::invalid(format!(
-                "fatbin container at offset {at} claims {total} bytes, {} remain",
-                rest.len()
-            )));
+            return Err(ImageError::invalid(format!("fatbin container at offset {at} claims {total} bytes, {} remain", rest.len())));
         }
         out.push(&rest[..total]);
         at += total;
@@ -86,8 +83,7 @@ pub fn object_fatbins(elf: &[u8]) -> Result<Vec<&[u8]>, ImageError> {
     if elf.get(4) != Some(&2) || elf.get(5) != Some(&1) {
         return Err(bad("only 64-bit little-endian ELF objects are supported"));
     }
-    let (Some(shoff), Some(shentsize), Some(shnum), Some(shstrndx)) =
-        (u64_at(elf, 0x28), u16_at(elf, 0x3A), u16_at(elf, 0x3C), u16_at(elf, 0x3E))
+    let (Some(shoff), Some(shentsize), Some(shnum), Some(shstrndx)) = (u64_at(elf, 0x28), u16_at(elf, 0x3A), u16_at(elf, 0x3C), u16_at(elf, 0x3E))
     else {
         return Err(bad("truncated ELF header"));
     };

@@ -40,16 +40,8 @@ pub struct Selected<'a> {
 ///   because it targets a newer architecture than the device and a newer ISA than supported.
 /// - [`ImageError::UnsupportedPtxVersion`]: every PTX entry needs a newer PTX ISA than
 ///   `max_supported_isa`.
-pub fn select_ptx(
-    entries: &[FatbinEntry],
-    max_supported_isa: (u32, u32),
-    target_sm: u32,
-) -> Result<Selected<'_>, ImageError> {
-    let ptx: Vec<(usize, &FatbinEntry)> = entries
-        .iter()
-        .enumerate()
-        .filter(|(_, entry)| entry.kind == EntryKind::Ptx)
-        .collect();
+pub fn select_ptx(entries: &[FatbinEntry], max_supported_isa: (u32, u32), target_sm: u32) -> Result<Selected<'_>, ImageError> {
+    let ptx: Vec<(usize, &FatbinEntry)> = entries.iter().enumerate().filter(|(_, entry)| entry.kind == EntryKind::Ptx).collect();
     if ptx.is_empty() {
         return Err(no_ptx_error(entries, target_sm));
     }
@@ -66,9 +58,7 @@ pub fn select_ptx(
         .iter()
         .filter(|(_, entry)| isa_of(entry) <= max_supported_isa && entry.sm_arch > target_sm)
         // Lowest architecture, then newest ISA, then the earliest entry.
-        .max_by_key(|(index, entry)| {
-            (std::cmp::Reverse(entry.sm_arch), isa_of(entry), std::cmp::Reverse(*index))
-        });
+        .max_by_key(|(index, entry)| (std::cmp::Reverse(entry.sm_arch), isa_of(entry), std::cmp::Reverse(*index)));
     if let Some(&(index, entry)) = closest_newer {
         return Ok(Selected { index, entry });
     }
@@ -77,23 +67,14 @@ pub fn select_ptx(
     let mut any_arch_problem = false;
     for (_, entry) in &ptx {
         let (major, minor) = isa_of(entry);
-        let _ = write!(
-            reasons,
-            "; compute_{} (PTX ISA {major}.{minor}): ",
-            entry.sm_arch
-        );
+        let _ = write!(reasons, "; compute_{} (PTX ISA {major}.{minor}): ", entry.sm_arch);
         let mut problems = Vec::new();
         if entry.sm_arch > target_sm {
             any_arch_problem = true;
-            problems.push(format!(
-                "architecture newer than the device (sm_{target_sm})"
-            ));
+            problems.push(format!("architecture newer than the device (sm_{target_sm})"));
         }
         if (major, minor) > max_supported_isa {
-            problems.push(format!(
-                "ISA newer than the supported {}.{}",
-                max_supported_isa.0, max_supported_isa.1
-            ));
+            problems.push(format!("ISA newer than the supported {}.{}", max_supported_isa.0, max_supported_isa.1));
         }
         reasons.push_str(&problems.join(" and "));
     }
@@ -110,15 +91,9 @@ pub fn select_ptx(
 /// The error for an image without any PTX entry.
 fn no_ptx_error(entries: &[FatbinEntry], target_sm: u32) -> ImageError {
     if entries.is_empty() {
-        return ImageError::NoBinaryForGpu(
-            "fatbin holds no entries at all (no PTX and no SASS)".to_owned(),
-        );
+        return ImageError::NoBinaryForGpu("fatbin holds no entries at all (no PTX and no SASS)".to_owned());
     }
-    let mut sass: Vec<u32> = entries
-        .iter()
-        .filter(|entry| entry.kind == EntryKind::Elf)
-        .map(|entry| entry.sm_arch)
-        .collect();
+    let mut sass: Vec<u32> = entries.iter().filter(|entry| entry.kind == EntryKind::Elf).map(|entry| entry.sm_arch).collect();
     sass.sort_unstable();
     sass.dedup();
     let mut other: Vec<u16> = entries
@@ -140,9 +115,7 @@ fn no_ptx_error(entries: &[FatbinEntry], target_sm: u32) -> ImageError {
         let kinds: Vec<String> = other.iter().map(u16::to_string).collect();
         found.push(format!("entries of unknown kind {}", kinds.join(", ")));
     }
-    let suggest = sass
-        .first()
-        .map_or(target_sm, |&lowest| lowest.min(target_sm));
+    let suggest = sass.first().map_or(target_sm, |&lowest| lowest.min(target_sm));
     ImageError::NoBinaryForGpu(format!(
         "image contains only {}; no PTX to compile for this device (rebuild with \
          -gencode arch=compute_{suggest},code=compute_{suggest} or --gpu-architecture=compute_{suggest})",

@@ -56,11 +56,7 @@ impl Image {
     }
 
     /// Like [`extract_ptx`](Self::extract_ptx), but skips PTX newer than `max_supported_isa`.
-    pub fn extract_ptx_limited(
-        &self,
-        max_supported_isa: (u32, u32),
-        target_sm: u32,
-    ) -> Result<PtxSource, ImageError> {
+    pub fn extract_ptx_limited(&self, max_supported_isa: (u32, u32), target_sm: u32) -> Result<PtxSource, ImageError> {
         extract_ptx_limited(&self.bytes, max_supported_isa, target_sm)
     }
 }
@@ -115,12 +111,7 @@ pub unsafe fn image_from_ptr(ptr: *const u8) -> Result<Image, ImageError> {
         ImageKind::FatbinWrapper => ImageKind::FatbinContainer,
         other => other,
     };
-    Ok(Image {
-        origin: kind,
-        kind: content_kind,
-        bytes,
-        prelinked,
-    })
+    Ok(Image { origin: kind, kind: content_kind, bytes, prelinked })
 }
 
 /// Reads up to 8 bytes, stopping after the first NUL, so that a one-character PTX string
@@ -153,9 +144,7 @@ unsafe fn copy_bytes(ptr: *const u8, len: usize) -> Vec<u8> {
 
 /// Turns an address stored in an image into a pointer.
 fn address_to_ptr(address: u64) -> Result<*const u8, ImageError> {
-    let address = usize::try_from(address).map_err(|_| {
-        ImageError::invalid(format!("pointer 0x{address:x} does not fit this platform"))
-    })?;
+    let address = usize::try_from(address).map_err(|_| ImageError::invalid(format!("pointer 0x{address:x} does not fit this platform")))?;
     Ok(std::ptr::with_exposed_provenance(address))
 }
 
@@ -168,9 +157,7 @@ unsafe fn read_container(ptr: *const u8) -> Result<Vec<u8>, ImageError> {
     let header = unsafe { copy_bytes(ptr, CONTAINER_HEADER_SIZE) };
     let (_, total) = container_extent(&header)?;
     if total > MAX_IMAGE_SIZE {
-        return Err(ImageError::invalid(format!(
-            "fatbin container claims {total} bytes, over the {MAX_IMAGE_SIZE}-byte limit"
-        )));
+        return Err(ImageError::invalid(format!("fatbin container claims {total} bytes, over the {MAX_IMAGE_SIZE}-byte limit")));
     }
     // SAFETY: the contract makes the header-declared extent readable.
     Ok(unsafe { copy_bytes(ptr, total) })
@@ -183,23 +170,16 @@ unsafe fn read_container(ptr: *const u8) -> Result<Vec<u8>, ImageError> {
 unsafe fn read_wrapper(ptr: *const u8, depth: usize) -> Result<(Vec<u8>, bool), ImageError> {
     // SAFETY: a wrapper is WRAPPER_SIZE readable bytes.
     let wrapper = unsafe { copy_bytes(ptr, WRAPPER_SIZE) };
-    let (Some(magic), Some(version), Some(data), Some(prelinked)) = (
-        u32_at(&wrapper, 0),
-        u32_at(&wrapper, 4),
-        u64_at(&wrapper, 8),
-        u64_at(&wrapper, 16),
-    ) else {
+    let (Some(magic), Some(version), Some(data), Some(prelinked)) =
+        (u32_at(&wrapper, 0), u32_at(&wrapper, 4), u64_at(&wrapper, 8), u64_at(&wrapper, 16))
+    else {
         return Err(ImageError::invalid("fatbin wrapper is truncated"));
     };
     if magic != FATBIN_WRAPPER_MAGIC {
-        return Err(ImageError::invalid(format!(
-            "expected fatbin wrapper magic, found 0x{magic:08X}"
-        )));
+        return Err(ImageError::invalid(format!("expected fatbin wrapper magic, found 0x{magic:08X}")));
     }
     if version != 1 && version != 2 {
-        return Err(ImageError::invalid(format!(
-            "unsupported fatbin wrapper version {version}"
-        )));
+        return Err(ImageError::invalid(format!("unsupported fatbin wrapper version {version}")));
     }
     if version == 2 && prelinked != 0 {
         // SAFETY: a version 2 wrapper's non-null second pointer is a NULL-terminated list.
@@ -214,9 +194,7 @@ unsafe fn read_wrapper(ptr: *const u8, depth: usize) -> Result<(Vec<u8>, bool), 
         }
     }
     if data == 0 {
-        return Err(ImageError::invalid(
-            "fatbin wrapper has a null container pointer",
-        ));
+        return Err(ImageError::invalid("fatbin wrapper has a null container pointer"));
     }
     // SAFETY: the wrapper's data pointer names a fatbin covered by the contract.
     unsafe { read_fatbin(address_to_ptr(data)?, depth) }
@@ -237,9 +215,7 @@ unsafe fn read_fatbin(ptr: *const u8, depth: usize) -> Result<(Vec<u8>, bool), I
             unsafe { read_wrapper(ptr, depth + 1) }
         }
         ImageKind::FatbinWrapper => Err(ImageError::invalid("fatbin wrappers nest too deeply")),
-        other => Err(ImageError::invalid(format!(
-            "fatbin wrapper points at {other:?} data instead of a fatbin container"
-        ))),
+        other => Err(ImageError::invalid(format!("fatbin wrapper points at {other:?} data instead of a fatbin container"))),
     }
 }
 
@@ -258,9 +234,7 @@ unsafe fn read_pointer_list(list: *const u8) -> Result<Vec<*const u8>, ImageErro
         }
         out.push(address_to_ptr(address)?);
     }
-    Err(ImageError::invalid(format!(
-        "prelinked fatbin list has no NULL terminator within {MAX_PRELINKED} entries"
-    )))
+    Err(ImageError::invalid(format!("prelinked fatbin list has no NULL terminator within {MAX_PRELINKED} entries")))
 }
 
 /// Copies an ELF image sized from its headers.
@@ -289,9 +263,7 @@ unsafe fn read_c_string(ptr: *const u8) -> Result<Vec<u8>, ImageError> {
     while unsafe { ptr.add(len).read() } != 0 {
         len += 1;
         if len > MAX_IMAGE_SIZE {
-            return Err(ImageError::invalid(format!(
-                "PTX text has no NUL terminator within {MAX_IMAGE_SIZE} bytes"
-            )));
+            return Err(ImageError::invalid(format!("PTX text has no NUL terminator within {MAX_IMAGE_SIZE} bytes")));
         }
     }
     // SAFETY: the `len` bytes before the NUL were just read.

@@ -311,10 +311,7 @@ pub unsafe extern "C" fn nvrtcCompileProgram(prog: NvrtcProgram, num_options: c_
             match unsafe { opt_cstr(o) } {
                 Some(s) => strings.push(s.to_string_lossy().into_owned()),
                 None => {
-                    set_log(
-                        &mut st,
-                        "nvrtc: error: number of arguments supplied does not match number of arguments specified",
-                    );
+                    set_log(&mut st, "nvrtc: error: number of arguments supplied does not match number of arguments specified");
                     return NVRTC_ERROR_INVALID_OPTION;
                 }
             }
@@ -634,4 +631,3 @@ pub extern "C" fn nvrtcSetFlowCallback(prog: NvrtcProgram, callback: FlowCallbac
         NVRTC_SUCCESS
     })
 }
-

@@ -187,17 +187,59 @@ fn compile_argument_checks_and_option_errors() {
     assert_eq!(compile(p, &["-optix-ir"]), NVRTC_ERROR_INVALID_OPTION);
     // Every option of NVRTC 13 is accepted (meaning or documented no-op).
     let accepted: &[&[&str]] = &[
-        &["--gpu-architecture", "sm_80"], &["-arch=compute_90a"], &["-arch=sm_120"], &["-rdc=false"], &["-ewp"],
-        &["-dopt=on"], &["-Xptxas", "-v"], &["--ptxas-options=-v"], &["-maxrregcount", "32"], &["--prec-sqrt=false"],
-        &["-prec-div=true"], &["-fmad=false"], &["-use_fast_math"], &["--extra-device-vectorization"],
-        &["--modify-stack-limit=false"], &["-jtd=50"], &["-D", "X=1"], &["-UX"], &["-I/tmp"], &["-no-source-include"],
-        &["--std=c++03"], &["-std=c++11"], &["-std=c++14"], &["-std=c++20"], &["-builtin-move-forward=false"],
-        &["-builtin-initializer-list=false"], &["--disable-warnings"], &["-restrict"], &["-default-device"],
-        &["-device-int128"], &["-opt-info=inline"], &["-err-no"], &["-no-err-no"], &["--diag-error=177"],
-        &["-diag-suppress=177,550"], &["-diag-warn", "177"], &["-brief-diag=true"], &["--split-compile=0"],
-        &["-fdevice-syntax-only"], &["-minimal"], &["-device-stack-protector=true"], &["-pch"], &["-pch-dir=/tmp"],
-        &["-pch-verbose=true"], &["-pch-messages=false"], &["-instantiate-templates-in-pch=false"], &["-lineinfo"],
-        &["--generate-line-info"], &["--device-debug"], &["-G"], &["-dw"], &["-w"], &["--warp-size=64"],
+        &["--gpu-architecture", "sm_80"],
+        &["-arch=compute_90a"],
+        &["-arch=sm_120"],
+        &["-rdc=false"],
+        &["-ewp"],
+        &["-dopt=on"],
+        &["-Xptxas", "-v"],
+        &["--ptxas-options=-v"],
+        &["-maxrregcount", "32"],
+        &["--prec-sqrt=false"],
+        &["-prec-div=true"],
+        &["-fmad=false"],
+        &["-use_fast_math"],
+        &["--extra-device-vectorization"],
+        &["--modify-stack-limit=false"],
+        &["-jtd=50"],
+        &["-D", "X=1"],
+        &["-UX"],
+        &["-I/tmp"],
+        &["-no-source-include"],
+        &["--std=c++03"],
+        &["-std=c++11"],
+        &["-std=c++14"],
+        &["-std=c++20"],
+        &["-builtin-move-forward=false"],
+        &["-builtin-initializer-list=false"],
+        &["--disable-warnings"],
+        &["-restrict"],
+        &["-default-device"],
+        &["-device-int128"],
+        &["-opt-info=inline"],
+        &["-err-no"],
+        &["-no-err-no"],
+        &["--diag-error=177"],
+        &["-diag-suppress=177,550"],
+        &["-diag-warn", "177"],
+        &["-brief-diag=true"],
+        &["--split-compile=0"],
+        &["-fdevice-syntax-only"],
+        &["-minimal"],
+        &["-device-stack-protector=true"],
+        &["-pch"],
+        &["-pch-dir=/tmp"],
+        &["-pch-verbose=true"],
+        &["-pch-messages=false"],
+        &["-instantiate-templates-in-pch=false"],
+        &["-lineinfo"],
+        &["--generate-line-info"],
+        &["--device-debug"],
+        &["-G"],
+        &["-dw"],
+        &["-w"],
+        &["--warp-size=64"],
     ];
     for opts in accepted {
         assert_eq!(compile(p, opts), NVRTC_SUCCESS, "{opts:?}: {}", log(p));
@@ -278,7 +320,9 @@ fn concurrent_compiles_are_independent() {
 
 #[test]
 fn front_end_crashes_do_not_take_the_process_down() {
-    for (marker, what) in [("__nvrtc_test_crash_segv__", "crashed"), ("__nvrtc_test_crash_fatal__", "fatal error: test"), ("__nvrtc_test_crash_abort__", "crashed")] {
+    for (marker, what) in
+        [("__nvrtc_test_crash_segv__", "crashed"), ("__nvrtc_test_crash_fatal__", "fatal error: test"), ("__nvrtc_test_crash_abort__", "crashed")]
+    {
         let p = create(&format!("// {marker}\n__global__ void k(){{}}"));
         assert_eq!(compile(p, &[]), NVRTC_ERROR_INTERNAL_ERROR);
         let l = log(p);
@@ -304,7 +348,21 @@ fn fuzzed_sources_and_options_never_crash() {
         }
         template __global__ void k<float, 32>(float*, const float*);
     "#;
-    let option_pool = ["-arch=sm_80", "-arch=compute_75", "-G", "-use_fast_math", "-std=c++20", "-default-device", "-rdc=true", "-ftz=true", "-lineinfo", "--warp-size=64", "-DX=1", "-w", "-fmad=false"];
+    let option_pool = [
+        "-arch=sm_80",
+        "-arch=compute_75",
+        "-G",
+        "-use_fast_math",
+        "-std=c++20",
+        "-default-device",
+        "-rdc=true",
+        "-ftz=true",
+        "-lineinfo",
+        "--warp-size=64",
+        "-DX=1",
+        "-w",
+        "-fmad=false",
+    ];
     let mut state = 0x2545f4914f6cdd1du64;
     let mut next = move || {
         state ^= state << 13;
@@ -339,4 +397,3 @@ fn fuzzed_sources_and_options_never_crash() {
         destroy(p);
     }
 }
-

@@ -114,7 +114,10 @@ fn templates_through_name_expressions() {
 
 #[test]
 fn jitify_style_in_memory_headers() {
-    let headers = [("my/ops.h", "#pragma once\n#include \"detail.h\"\ntemplate<class T> __device__ T twice(T x) { return x * FACTOR; }\n"), ("my/detail.h", "#define FACTOR 2\n")];
+    let headers = [
+        ("my/ops.h", "#pragma once\n#include \"detail.h\"\ntemplate<class T> __device__ T twice(T x) { return x * FACTOR; }\n"),
+        ("my/detail.h", "#define FACTOR 2\n"),
+    ];
     // detail.h is named "my/detail.h": a quoted include from my/ops.h finds it relative
     // to the including header's directory.
     let src = r#"#include "my/ops.h"
@@ -158,7 +161,8 @@ fn cooperative_groups_tiles_and_reductions() {
     let gpu = Gpu::new();
     let m = gpu.load(c.ptx.as_bytes());
     let input: Vec<i32> = (0..64).map(|i| (i * 7 + 3) % 23).collect();
-    let (bi, b16, b4, bodd, brank) = (gpu.alloc(&input), gpu.alloc(&[0i32; 64]), gpu.alloc(&[0i32; 64]), gpu.alloc(&[-1i32; 64]), gpu.alloc(&[-1i32; 64]));
+    let (bi, b16, b4, bodd, brank) =
+        (gpu.alloc(&input), gpu.alloc(&[0i32; 64]), gpu.alloc(&[0i32; 64]), gpu.alloc(&[-1i32; 64]), gpu.alloc(&[-1i32; 64]));
     let (mut a, mut p16, mut p4, mut po, mut pr) = (bi.ptr, b16.ptr, b4.ptr, bodd.ptr, brank.ptr);
     gpu.launch(m.func("tiles"), (1, 1, 1), (64, 1, 1), 0, &mut [arg(&mut a), arg(&mut p16), arg(&mut p4), arg(&mut po), arg(&mut pr)]);
     let (t16, t4, odd, ranks): (Vec<i32>, Vec<i32>, Vec<i32>, Vec<i32>) = (gpu.read(&b16), gpu.read(&b4), gpu.read(&bodd), gpu.read(&brank));

@@ -154,7 +154,9 @@ fn lanemask_width_and_scale_macros_follow_the_target() {
         #error "__REDSCALE__ must be defined"
         #endif
         extern "C" __global__ void k(int* out) { out[0] = __SCALE_WARP_SIZE__ * 10 + __REDSCALE__; }"#;
-    for (opts, warp) in [(&["-arch=sm_90"][..], 32), (&["-arch=gfx942"][..], 64), (&["-arch=gfx1100"][..], 32), (&["-arch=sm_80", "--warp-size=64"][..], 64)] {
+    for (opts, warp) in
+        [(&["-arch=sm_90"][..], 32), (&["-arch=gfx942"][..], 64), (&["-arch=gfx1100"][..], 32), (&["-arch=sm_80", "--warp-size=64"][..], 64)]
+    {
         let c = nvrtc(src, "m.cu", &[], opts, &[]);
         assert_eq!(c.result, nvrtc::NVRTC_SUCCESS, "{opts:?}: {}", c.log);
         assert!(c.ptx.contains(&format!("{}", warp * 10 + 1)), "{opts:?}");
@@ -254,7 +256,12 @@ fn seed_inline_ptx_examples_run_at_warp_32_and_64() {
         assert_eq!(run_f32(&ptx, &name, n, n as u32), expect, "reverse cumsum, {opts:?}");
         let (ptx, name) = compile_for_warp(BUTTERFLY, "shuffleBflyKernel", opts, warp);
         // Every lane gets the sum of its warp's thread indices.
-        let expect: Vec<f32> = (0..n).map(|t| { let base = t / warp as usize * warp as usize; (base..base + warp as usize).sum::<usize>() as f32 }).collect();
+        let expect: Vec<f32> = (0..n)
+            .map(|t| {
+                let base = t / warp as usize * warp as usize;
+                (base..base + warp as usize).sum::<usize>() as f32
+            })
+            .collect();
         assert_eq!(run_f32(&ptx, &name, n, n as u32), expect, "butterfly, {opts:?}");
     }
 }
@@ -479,7 +486,8 @@ fn wave64_lane_mask_results_in_inline_ptx_are_errors_in_the_program_log() {
         ("activemask.b32 %0;", "the lane-mask result of 'activemask.b32' goes to the 32-bit register"),
         ("mov.u32 %0, %%lanemask_lt;", "%lanemask_lt is a 64-bit lane mask in a 64-lane module, read here as a 32-bit value"),
     ] {
-        let src = format!("extern \"C\" __global__ void k(unsigned* out) {{ unsigned m; asm volatile(\"{asm}\" : \"=r\"(m)); out[threadIdx.x] = m; }}");
+        let src =
+            format!("extern \"C\" __global__ void k(unsigned* out) {{ unsigned m; asm volatile(\"{asm}\" : \"=r\"(m)); out[threadIdx.x] = m; }}");
         let c = nvrtc(&src, "mask.cu", &[], &["-arch=gfx90a"], &[]);
         assert_eq!(c.result, nvrtc::NVRTC_ERROR_COMPILATION, "{asm}: {}", c.log);
         let line = c.log.lines().find(|l| l.contains(what)).unwrap_or_else(|| panic!("{asm}: {}", c.log));

@@ -104,11 +104,19 @@ fn sample(rng: &mut Rng, dom: Dom, single: bool, n: usize) -> Vec<f64> {
                 let e = (rng.unit() * 2.0 - 1.0) * max_exp;
                 let m = 1.0 + rng.unit();
                 let s = if rng.next() & 1 == 0 { 1.0 } else { -1.0 };
-                if i % 3 == 0 { s * rng.unit() * 10.0 } else { s * m * 2f64.powf(e) }
+                if i % 3 == 0 {
+                    s * rng.unit() * 10.0
+                } else {
+                    s * m * 2f64.powf(e)
+                }
             }
             Dom::Pos => {
                 let e = (rng.unit() * 2.0 - 1.0) * max_exp;
-                if i % 3 == 0 { rng.unit() * 10.0 } else { (1.0 + rng.unit()) * 2f64.powf(e) }
+                if i % 3 == 0 {
+                    rng.unit() * 10.0
+                } else {
+                    (1.0 + rng.unit()) * 2f64.powf(e)
+                }
             }
             Dom::Range(a, b) => {
                 if i % 4 == 3 && a < 0.0 && b > 0.0 {

@@ -39,7 +39,8 @@ fn add_ptx(state: CUlinkState, ptx: &str, name: &str) -> CUresult {
 /// NVIDIA's `libcudadevrt.a` from the project's venv, if installed.
 fn cudadevrt() -> Option<CString> {
     let venv = concat!(env!("CARGO_MANIFEST_DIR"), "/../../.venv/lib");
-    let found = std::fs::read_dir(venv).ok()?.flatten().map(|py| py.path().join("site-packages/nvidia/cu13/lib/libcudadevrt.a")).find(|p| p.exists())?;
+    let found =
+        std::fs::read_dir(venv).ok()?.flatten().map(|py| py.path().join("site-packages/nvidia/cu13/lib/libcudadevrt.a")).find(|p| p.exists())?;
     CString::new(found.to_str()?).ok()
 }
 
@@ -55,7 +56,9 @@ fn rdc_programs_link_through_culink_and_run() {
     assert_eq!(add_ptx(state, &kernel.ptx, "kernel.cu"), CUresult::SUCCESS);
     assert_eq!(add_ptx(state, &library.ptx, "library.cu"), CUresult::SUCCESS);
     if let Some(devrt) = cudadevrt() {
-        let r = unsafe { cuLinkAddFile_v2(state, 4 /* CU_JIT_INPUT_LIBRARY */, devrt.as_ptr(), 0, null_mut(), null_mut()) };
+        let r = unsafe {
+            cuLinkAddFile_v2(state, 4 /* CU_JIT_INPUT_LIBRARY */, devrt.as_ptr(), 0, null_mut(), null_mut())
+        };
         assert_eq!(r, CUresult::SUCCESS, "adding libcudadevrt.a");
     }
     let (mut cubin, mut size) = (null_mut::<c_void>(), 0usize);

@@ -183,8 +183,7 @@ impl Case {
         f: impl Fn(&[u64]) -> Vec<u64>,
     ) -> Case {
         let n = ins.first().map_or(0, |i| i.1.len());
-        let mut outputs: Vec<Output> =
-            outs.iter().map(|&(ty, check)| Output { ty, expected: Vec::with_capacity(n), check }).collect();
+        let mut outputs: Vec<Output> = outs.iter().map(|&(ty, check)| Output { ty, expected: Vec::with_capacity(n), check }).collect();
         let mut row = vec![0u64; ins.len()];
         for i in 0..n {
             for (k, inp) in ins.iter().enumerate() {
@@ -210,20 +209,10 @@ impl Case {
     }
 
     /// The same with one output checked exactly.
-    pub fn simple(
-        family: &'static str,
-        body: impl Into<String>,
-        ins: Vec<(Ty, Vec<u64>)>,
-        out: Ty,
-        f: impl Fn(&[u64]) -> u64,
-    ) -> Case {
+    pub fn simple(family: &'static str, body: impl Into<String>, ins: Vec<(Ty, Vec<u64>)>, out: Ty, f: impl Fn(&[u64]) -> u64) -> Case {
         let body = body.into();
         let id = body.split_whitespace().next().unwrap_or("").to_string();
-        let check = if matches!(out, Ty::F16 | Ty::BF16 | Ty::F16x2 | Ty::BF16x2 | Ty::F32 | Ty::F64) {
-            Check::Float
-        } else {
-            Check::Exact
-        };
+        let check = if matches!(out, Ty::F16 | Ty::BF16 | Ty::F16x2 | Ty::BF16x2 | Ty::F32 | Ty::F64) { Check::Float } else { Check::Exact };
         Case::map(family, id, body, ins, &[(out, check)], |r| vec![f(r)])
     }
 

@@ -18,11 +18,17 @@ pub enum Outcome {
     /// The launch failed (trap, illegal address, ...).
     Launch(String),
     /// Some outputs differ: how many, and a few examples.
-    Mismatch { count: usize, examples: Vec<String> },
+    Mismatch {
+        count: usize,
+        examples: Vec<String>,
+    },
     /// The process running the case died (a signal: the compiler or the kernel crashed).
     Crash(String),
     /// A failure reported by a child process: its kind and its one-line description.
-    Child { kind: String, text: String },
+    Child {
+        kind: String,
+        text: String,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -43,13 +49,9 @@ impl CaseResult {
             Outcome::Launch(m) => format!("{} [{}]: launch failed: {m}", self.id, self.instruction),
             Outcome::Crash(m) => format!("{} [{}]: crashed the process: {m}", self.id, self.instruction),
             Outcome::Child { text, .. } => text.replace("\\n", "\n"),
-            Outcome::Mismatch { count, examples } => format!(
-                "{} [{}]: {count} of {} outputs differ, e.g.\n      {}",
-                self.id,
-                self.instruction,
-                self.inputs,
-                examples.join("\n      ")
-            ),
+            Outcome::Mismatch { count, examples } => {
+                format!("{} [{}]: {count} of {} outputs differ, e.g.\n      {}", self.id, self.instruction, self.inputs, examples.join("\n      "))
+            }
         }
     }
 }
@@ -133,7 +135,11 @@ pub fn run_isolated(exe: &std::path::Path, family: &str, cases: &[Case], threads
         parse_child(&out, cases, &mut results);
         for &i in expect_crash {
             if results[i].is_none() {
-                let why = if out.status.to_string().contains("SIGKILL") { "hang (killed after the time limit)".to_string() } else { out.status.to_string() };
+                let why = if out.status.to_string().contains("SIGKILL") {
+                    "hang (killed after the time limit)".to_string()
+                } else {
+                    out.status.to_string()
+                };
                 results[i] = Some(result(&cases[i], Outcome::Crash(format!("{why} (in a batch of known crashes)"))));
             }
         }
@@ -152,7 +158,11 @@ pub fn run_isolated(exe: &std::path::Path, family: &str, cases: &[Case], threads
         if left.len() == 1 {
             let err = String::from_utf8_lossy(&out.stderr);
             let tail: Vec<&str> = err.lines().rev().take(2).collect();
-            let why = if out.status.code().is_none() && out.status.to_string().contains("SIGKILL") { "killed after the time limit (hang?)".to_string() } else { format!("{} {}", out.status, tail.join(" | ")) };
+            let why = if out.status.code().is_none() && out.status.to_string().contains("SIGKILL") {
+                "killed after the time limit (hang?)".to_string()
+            } else {
+                format!("{} {}", out.status, tail.join(" | "))
+            };
             results[left[0]] = Some(result(&cases[left[0]], Outcome::Crash(why)));
         } else if !left.is_empty() {
             let (a, b) = left.split_at(left.len() / 2);
@@ -179,12 +189,7 @@ fn parse_child(out: &std::process::Output, cases: &[Case], results: &mut [Option
 fn run_child(exe: &std::path::Path, args: &[&str], timeout_s: u64) -> std::process::Output {
     use std::io::Read;
     use std::process::Stdio;
-    let mut child = std::process::Command::new(exe)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn ptx-conformance");
+    let mut child = std::process::Command::new(exe).args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn ptx-conformance");
     let (mut so, mut se) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
     let t_out = std::thread::spawn(move || {
         let mut v = Vec::new();
@@ -353,8 +358,7 @@ fn launch(dev: &dyn Device, m: &dyn LoadedModule, name: &str, c: &Case) -> Outco
 }
 
 fn example(c: &Case, i: usize, reg: &str, got: u64, want: u64) -> String {
-    let ins: Vec<String> =
-        c.inputs.iter().zip(["a", "b", "c", "d"]).map(|(inp, n)| format!("{n}={:#x}", inp.values[i])).collect();
+    let ins: Vec<String> = c.inputs.iter().zip(["a", "b", "c", "d"]).map(|(inp, n)| format!("{n}={:#x}", inp.values[i])).collect();
     format!("[{i}] {}: {reg} got {got:#x}, want {want:#x}", ins.join(" "))
 }
 

@@ -47,7 +47,8 @@ fn main() {
             });
         }
         Some("report") => {
-            let names: Vec<&str> = if args.len() > 1 { args[1..].iter().map(String::as_str).collect() } else { families::all().iter().map(|f| f.0).collect() };
+            let names: Vec<&str> =
+                if args.len() > 1 { args[1..].iter().map(String::as_str).collect() } else { families::all().iter().map(|f| f.0).collect() };
             for name in names {
                 let cases = family_cases(name);
                 let results = cpu::run(&cases, 2);

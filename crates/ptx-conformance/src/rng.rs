@@ -30,11 +30,11 @@ impl Rng {
         let r = self.next();
         match self.below(8) {
             0 | 1 | 2 => r & m,
-            3 => (r % 64) & m,                                   // small
-            4 => (r % 64).wrapping_neg() & m,                    // small negative
+            3 => (r % 64) & m,                // small
+            4 => (r % 64).wrapping_neg() & m, // small negative
             5 => (1u64 << self.below(bits as u64)).wrapping_add(self.below(3)).wrapping_sub(1) & m,
             6 => (m >> self.below(bits as u64)) ^ (if r & 1 == 1 { m } else { 0 }) & m,
-            _ => (r & m) >> self.below(bits as u64),             // random magnitude
+            _ => (r & m) >> self.below(bits as u64), // random magnitude
         }
     }
 }
@@ -161,10 +161,7 @@ pub fn float_edges(w: u32, e: u32) -> Vec<u64> {
     let max_sub = min_norm - 1;
     let half = exp_one - (1u64 << mant);
     let q = 1u64 << (mant - 1);
-    let mut v = vec![
-        0, 1, 2, max_sub, min_norm, min_norm + 1, exp_one, exp_one + 1, exp_one - 1, half, max, inf, inf | q,
-        inf | 1, inf | q | 1,
-    ];
+    let mut v = vec![0, 1, 2, max_sub, min_norm, min_norm + 1, exp_one, exp_one + 1, exp_one - 1, half, max, inf, inf | q, inf | 1, inf | q | 1];
     // 1.5, 2.5, 3.5, 0.75 (ties), 2, 3, 4, 5
     for k in 0..8u64 {
         v.push(exp_one + (k << mant) / 2);
@@ -254,7 +251,8 @@ pub fn float_tuples(w: u32, e: u32, k: usize, n: usize, seed: u64) -> Vec<Vec<u6
         let first = rand_float(&mut r, w, e);
         out[0].push(first);
         for o in out.iter_mut().skip(1) {
-            let v = if r.below(4) == 0 { first ^ (r.next() & mask(w - e - 1) & mask(w)) ^ ((r.next() & 1) << (w - 1)) } else { rand_float(&mut r, w, e) };
+            let v =
+                if r.below(4) == 0 { first ^ (r.next() & mask(w - e - 1) & mask(w)) ^ ((r.next() & 1) << (w - 1)) } else { rand_float(&mut r, w, e) };
             o.push(v);
         }
     }

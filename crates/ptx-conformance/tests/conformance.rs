@@ -25,8 +25,7 @@ fn known_failures() -> BTreeMap<String, String> {
 
 #[test]
 fn conformance_on_cpu_device() {
-    let only: Option<Vec<String>> =
-        std::env::var("PTX_CONFORMANCE_FAMILY").ok().map(|s| s.split(',').map(str::to_string).collect());
+    let only: Option<Vec<String>> = std::env::var("PTX_CONFORMANCE_FAMILY").ok().map(|s| s.split(',').map(str::to_string).collect());
     let known = known_failures();
     let t0 = std::time::Instant::now();
     let fams: Vec<_> = families::all().into_iter().filter(|(name, _)| only.as_ref().is_none_or(|o| o.iter().any(|x| x == name))).collect();
@@ -53,8 +52,7 @@ fn conformance_on_cpu_device() {
                 };
                 let Some((name, build)) = fams.get(k) else { break };
                 let cases = build();
-                let crashers: Vec<usize> =
-                    (0..cases.len()).filter(|&i| known.get(&cases[i].id).is_some_and(|w| w.starts_with("crash"))).collect();
+                let crashers: Vec<usize> = (0..cases.len()).filter(|&i| known.get(&cases[i].id).is_some_and(|w| w.starts_with("crash"))).collect();
                 let r = cpu::run_isolated(&exe, name, &cases, 1, &crashers);
                 all.lock().unwrap().push((k, r));
             });

@@ -101,13 +101,15 @@ fn run(args: &Args) -> Result<(), Fail> {
     let text = std::fs::read_to_string(&args.input).map_err(|e| (2, format!("ptxc: {}: {e}", args.input.display())))?;
     let mut ast = compiler_core::ptx::parse(&text).map_err(|d| refused(&args.input, format!("invalid PTX:\n{}", compiler_core::diag::render(&d))))?;
     let (bytes, ext, summary) = if args.target == "host" {
-        let lowered = compiler_core::lower::lower_module(&ast).map_err(|d| refused(&args.input, format!("invalid PTX:\n{}", compiler_core::diag::render(&d))))?;
+        let lowered = compiler_core::lower::lower_module(&ast)
+            .map_err(|d| refused(&args.input, format!("invalid PTX:\n{}", compiler_core::diag::render(&d))))?;
         let emit = args.emit.as_deref().unwrap_or("obj");
         let summary = summarize(&lowered.kernels, &format!("host, {} bytes of static shared memory", lowered.static_shared_bytes));
         match emit {
             "ll" => (lowered.ir.into_bytes(), "ll", summary),
             "obj" | "asm" => {
-                let b = compiler_core::target::host::emit(&lowered.ir, args.opt, emit == "asm").map_err(|e| refused(&args.input, format!("internal compiler error: {e}")))?;
+                let b = compiler_core::target::host::emit(&lowered.ir, args.opt, emit == "asm")
+                    .map_err(|e| refused(&args.input, format!("internal compiler error: {e}")))?;
                 (b, if emit == "asm" { "s" } else { "o" }, summary)
             }
             other => return Err((2, format!("ptxc: --emit {other} is not available for the host (use obj, asm or ll)"))),
@@ -117,7 +119,8 @@ fn run(args: &Args) -> Result<(), Fail> {
         opts.opt_level = args.opt;
         opts.warp_lanes = args.lanes;
         let (target, opts) = codegen::target_for(&mut ast, &opts).map_err(|e| refused(&args.input, e))?;
-        let lowered = compiler_core::lower::lower_module_for(&ast, &target).map_err(|d| refused(&args.input, format!("invalid PTX:\n{}", compiler_core::diag::render(&d))))?;
+        let lowered = compiler_core::lower::lower_module_for(&ast, &target)
+            .map_err(|d| refused(&args.input, format!("invalid PTX:\n{}", compiler_core::diag::render(&d))))?;
         let emit = args.emit.as_deref().unwrap_or("co");
         let summary = summarize(&lowered.kernels, &format!("{} (wave{})", target.processor(), target.wavefront_size()));
         let fail = |e: codegen::AmdgpuError| refused(&args.input, e);

@@ -29,7 +29,10 @@ fn code_objects_assembly_and_host_objects() {
     assert_eq!(u16::from_le_bytes([elf[18], elf[19]]), 224, "EM_AMDGPU");
     assert_eq!(u16::from_le_bytes([elf[16], elf[17]]), 3, "ET_DYN");
     assert!(err.contains("kernel collectives: 8 parameter bytes") && err.contains("gfx90a (wave64)"), "{err}");
-    assert!(err.contains("VGPRs, ") && err.contains("SGPRs, 0 bytes LDS, 0 bytes scratch per work-item"), "-v shows the descriptor's resources: {err}");
+    assert!(
+        err.contains("VGPRs, ") && err.contains("SGPRs, 0 bytes LDS, 0 bytes scratch per work-item"),
+        "-v shows the descriptor's resources: {err}"
+    );
 
     let (code, asm, err) = ptxc(&[input.to_str().unwrap(), "--target", "gfx1100", "--emit", "asm", "-o", "-"]);
     assert_eq!(code, 0, "{err}");

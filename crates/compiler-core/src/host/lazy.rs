@@ -41,15 +41,18 @@ pub(crate) struct LazyKernels {
 
 /// Parses nothing more: `ast` is the parsed module. Compiles its variables and returns a
 /// module whose kernels compile on first use.
-pub(crate) fn compile(ast: Module, warnings: Vec<crate::diag::Diagnostic>, options: &HostOptions, cache: Option<&Cache>) -> Result<HostModule, HostError> {
+pub(crate) fn compile(
+    ast: Module,
+    warnings: Vec<crate::diag::Diagnostic>,
+    options: &HostOptions,
+    cache: Option<&Cache>,
+) -> Result<HostModule, HostError> {
     super::init_llvm();
     let lower_options = LowerOptions { lanemask_warnings: options.lanemask_warnings };
     let opt = options.opt_level.min(3);
     let warp_size = if ast.warp_size == 64 { 64 } else { 32 };
-    let metas: Vec<KernelMeta> = functions(&ast)
-        .filter(|f| f.kind == FunctionKind::Entry && f.body.is_some())
-        .map(|f| kernel_signature(f, warp_size))
-        .collect();
+    let metas: Vec<KernelMeta> =
+        functions(&ast).filter(|f| f.kind == FunctionKind::Entry && f.body.is_some()).map(|f| kernel_signature(f, warp_size)).collect();
     // The variables' object: everything their initializers refer to must live there.
     let roots: Vec<String> = ast
         .directives
@@ -165,4 +168,3 @@ fn initializer_symbols(i: &Initializer) -> Vec<String> {
         Initializer::List(items) => items.iter().flat_map(initializer_symbols).collect(),
     }
 }
-

@@ -54,7 +54,11 @@ impl Variants {
 /// 2D stencil variant 10.6 ms against 13.8 at `O2` (one core, median of 10 alternating
 /// runs, load average 4 to 5). It costs compile time only where a variant is compiled.
 fn variant_opt_level(opt: u32) -> u32 {
-    if opt >= 2 { 3 } else { opt }
+    if opt >= 2 {
+        3
+    } else {
+        opt
+    }
 }
 
 impl HostModule {

@@ -129,8 +129,7 @@ impl LinkUnit {
         let text = text.into();
         let module = crate::ptx::parse(&text).map_err(|d| diag::render(&d))?;
         let tokens = Tokens::scan(&text);
-        let line_starts: Vec<usize> =
-            std::iter::once(0).chain(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1)).collect();
+        let line_starts: Vec<usize> = std::iter::once(0).chain(text.bytes().enumerate().filter(|&(_, b)| b == b'\n').map(|(i, _)| i + 1)).collect();
         let offset_of = |line: u32, col: u32| -> usize {
             let start = line_starts.get((line as usize).saturating_sub(1)).copied().unwrap_or(0);
             (start + (col as usize).saturating_sub(1)).min(text.len())
@@ -139,12 +138,7 @@ impl LinkUnit {
         let mut syms = Vec::new();
         for d in &module.directives {
             let (name, span, linkage, what) = match d {
-                Directive::Function(f) => (
-                    &f.name,
-                    f.span,
-                    f.linkage,
-                    What::Func { entry: f.kind == FunctionKind::Entry, body: f.body.is_some() },
-                ),
+                Directive::Function(f) => (&f.name, f.span, f.linkage, What::Func { entry: f.kind == FunctionKind::Entry, body: f.body.is_some() }),
                 Directive::Variable(v) => {
                     let elem = crate::lower::types::size_of(v.ty) * u64::from(v.vector.unwrap_or(1));
                     let mut count: u64 = v.array.iter().map(|d| d.unwrap_or(0)).product();
@@ -197,9 +191,7 @@ impl LinkUnit {
     /// The `.extern` references this unit leaves to other modules (system calls excluded).
     fn open_refs(&self) -> impl Iterator<Item = &Sym> {
         let local: HashSet<&str> = self.syms.iter().filter(|s| !s.is_global_ref()).map(|s| s.name.as_str()).collect();
-        self.syms
-            .iter()
-            .filter(move |s| s.is_global_ref() && !local.contains(s.name.as_str()) && !SYSTEM_CALLS.contains(&s.name.as_str()))
+        self.syms.iter().filter(move |s| s.is_global_ref() && !local.contains(s.name.as_str()) && !SYSTEM_CALLS.contains(&s.name.as_str()))
     }
 
     /// The PTX text of this unit.
@@ -290,10 +282,9 @@ pub fn multiple_definitions(units: &[&LinkUnit]) -> Vec<String> {
                 continue;
             }
             match first.get(s.name.as_str()) {
-                Some(&w) if w != u => errors.push(format!(
-                    "error   : Multiple definition of '{}' in '{}', first defined in '{}'",
-                    s.name, unit.name, units[w].name
-                )),
+                Some(&w) if w != u => {
+                    errors.push(format!("error   : Multiple definition of '{}' in '{}', first defined in '{}'", s.name, unit.name, units[w].name))
+                }
                 Some(_) => {}
                 None => {
                     first.insert(&s.name, u);
@@ -327,10 +318,8 @@ fn link_refs(units: &[&LinkUnit]) -> Result<Linked, LinkFailure> {
                     if wu == u {
                         continue; // a second definition in one module is the compiler's to report
                     }
-                    errors.push(format!(
-                        "error   : Multiple definition of '{}' in '{}', first defined in '{}'",
-                        s.name, units[u].name, units[wu].name
-                    ));
+                    errors
+                        .push(format!("error   : Multiple definition of '{}' in '{}', first defined in '{}'", s.name, units[u].name, units[wu].name));
                 }
                 (Strength::Weak | Strength::Common(_), Strength::Strong) => {
                     winners.insert(&s.name, (u, k));
@@ -398,14 +387,8 @@ fn select_units(units: &[&LinkUnit]) -> Vec<bool> {
 
 /// The names the `included` units reference and none of them defines.
 fn undefined_names<'u>(units: &[&'u LinkUnit], included: &[bool]) -> HashSet<&'u str> {
-    let defined: HashSet<&str> =
-        (0..units.len()).filter(|&u| included[u]).flat_map(|u| units[u].global_defs()).map(|s| s.name.as_str()).collect();
-    (0..units.len())
-        .filter(|&u| included[u])
-        .flat_map(|u| units[u].open_refs())
-        .map(|s| s.name.as_str())
-        .filter(|n| !defined.contains(n))
-        .collect()
+    let defined: HashSet<&str> = (0..units.len()).filter(|&u| included[u]).flat_map(|u| units[u].global_defs()).map(|s| s.name.as_str()).collect();
+    (0..units.len()).filter(|&u| included[u]).flat_map(|u| units[u].open_refs()).map(|s| s.name.as_str()).filter(|n| !defined.contains(n)).collect()
 }
 
 /// New names for module-local symbols that clash with a global name or with a local
@@ -447,12 +430,24 @@ fn emit(units: &[&LinkUnit], order: &[usize], winners: &HashMap<&str, (usize, us
     let mut out = String::new();
     let version = order.iter().map(|&u| units[u].module.version).max().unwrap_or((7, 0));
     let sm = |u: usize| -> u32 {
-        units[u].module.targets.iter().filter_map(|t| t.strip_prefix("sm_")).filter_map(|t| t.trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse().ok()).max().unwrap_or(0)
+        units[u]
+            .module
+            .targets
+            .iter()
+            .filter_map(|t| t.strip_prefix("sm_"))
+            .filter_map(|t| t.trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse().ok())
+            .max()
+            .unwrap_or(0)
     };
     let target_unit = order.iter().copied().max_by_key(|&u| (sm(u), std::cmp::Reverse(u)));
     let targets = target_unit.map(|u| units[u].module.targets.join(", ")).filter(|t| !t.is_empty()).unwrap_or_else(|| "sm_52".into());
     let address_size = order.first().map_or(64, |&u| units[u].module.address_size);
-    out.push_str(&format!("//\n// Linked from {} module(s)\n//\n\n.version {}.{}\n.target {targets}\n.address_size {address_size}\n\n", order.len(), version.0, version.1));
+    out.push_str(&format!(
+        "//\n// Linked from {} module(s)\n//\n\n.version {}.{}\n.target {targets}\n.address_size {address_size}\n\n",
+        order.len(),
+        version.0,
+        version.1
+    ));
 
     let is_winner = |u: usize, k: usize| winners.get(units[u].syms[k].name.as_str()) == Some(&(u, k));
     // Prototypes: every function that is defined (the winning header for global names),

@@ -62,7 +62,11 @@ fn externs_resolve_to_definitions_in_other_modules() {
 fn failures_carry_nvidia_log_lines() {
     let dup = ".visible .func (.param .b32 r) twice(.param .b32 x) { st.param.b32 [r], 0; ret; }\n";
     let cases: &[FailureCase] = &[
-        (&[("a", CALLER)], FailureKind::Unresolved, "error   : Undefined reference to 'twice' in 'a'\nerror   : Undefined reference to 'bias' in 'a'"),
+        (
+            &[("a", CALLER)],
+            FailureKind::Unresolved,
+            "error   : Undefined reference to 'twice' in 'a'\nerror   : Undefined reference to 'bias' in 'a'",
+        ),
         (
             &[("a", CALLER), ("b", CALLEE), ("c", dup)],
             FailureKind::Duplicate,
@@ -71,7 +75,12 @@ fn failures_carry_nvidia_log_lines() {
     ];
     for (inputs, kind, log) in cases {
         let units: Vec<LinkUnit> = inputs.iter().map(|(n, b)| unit(n, b, false)).collect();
-        assert_eq!(link(&units), Err(LinkFailure { kind: *kind, log: log.to_string() }), "inputs {:?}", inputs.iter().map(|i| i.0).collect::<Vec<_>>());
+        assert_eq!(
+            link(&units),
+            Err(LinkFailure { kind: *kind, log: log.to_string() }),
+            "inputs {:?}",
+            inputs.iter().map(|i| i.0).collect::<Vec<_>>()
+        );
     }
 }
 
@@ -82,8 +91,14 @@ fn weak_and_common_definitions_yield_to_the_right_one() {
     let common_big = ".common .global .align 4 .u32 tab[8];\n";
     let common_small = ".common .global .align 4 .u32 tab[2];\n.visible .entry user() { ret; }\n";
     // A strong definition after a weak one wins; the largest .common wins.
-    let out = link(&[unit("w", weak, false), unit("a", CALLER, false), unit("b", CALLEE, false), unit("s", common_small, false), unit("g", common_big, false)])
-        .unwrap();
+    let out = link(&[
+        unit("w", weak, false),
+        unit("a", CALLER, false),
+        unit("b", CALLEE, false),
+        unit("s", common_small, false),
+        unit("g", common_big, false),
+    ])
+    .unwrap();
     let (funcs, vars) = summary(&out.ptx);
     let twice: Vec<_> = funcs.iter().filter(|f| f.0 == "twice" && f.1).collect();
     assert_eq!(twice, vec![&("twice".to_string(), true, Linkage::Visible)]);

@@ -32,10 +32,7 @@ impl FnLowerer<'_> {
     /// pointers to their `.param` storage; values in registers or immediates are spilled
     /// to a temporary so the callee sees the same layout.
     pub(crate) fn call(&mut self, _m: &Mods, ops: &[Operand]) -> R<()> {
-        let callee_idx = ops
-            .iter()
-            .position(|o| !matches!(o, Operand::List(_)))
-            .ok_or_else(|| self.err("call without a target"))?;
+        let callee_idx = ops.iter().position(|o| !matches!(o, Operand::List(_))).ok_or_else(|| self.err("call without a target"))?;
         let rets: &[Operand] = match callee_idx.checked_sub(1).and_then(|i| ops.get(i)) {
             Some(Operand::List(l)) => l,
             _ => &[],
@@ -120,9 +117,8 @@ impl FnLowerer<'_> {
                 self.emit_terminator(ret);
                 Ok(())
             }
-            _ => Err(self.err(format!(
-                "call to '{name}', which is declared but not defined in this module (link the module that defines it with cuLink*)"
-            ))),
+            _ => Err(self
+                .err(format!("call to '{name}', which is declared but not defined in this module (link the module that defines it with cuLink*)"))),
         }
     }
 

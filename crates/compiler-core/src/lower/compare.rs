@@ -26,12 +26,7 @@ impl FnLowerer<'_> {
 
     pub(crate) fn cmp_and_bool<'m>(&self, m: &'m Mods) -> R<(&'m str, Option<&'m str>)> {
         let names = ["eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"];
-        let cmp = m
-            .flags
-            .iter()
-            .map(|f| &f[1..])
-            .find(|f| names.contains(f))
-            .ok_or_else(|| self.err("missing comparison operator"))?;
+        let cmp = m.flags.iter().map(|f| &f[1..]).find(|f| names.contains(f)).ok_or_else(|| self.err("missing comparison operator"))?;
         let boolop = m.flags.iter().map(|f| &f[1..]).find(|f| matches!(*f, "and" | "or" | "xor"));
         Ok((cmp, boolop))
     }

@@ -395,7 +395,11 @@ impl<'a> FnLowerer<'a> {
         self.scopes.pop();
         out.push_str(&std::mem::replace(&mut self.body, body));
         self.terminated = terminated;
-        if errors.is_empty() { Ok(()) } else { Err(errors) }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
     }
 
     /// In region mode, whether the next label/instruction belongs to this region body; also
@@ -478,7 +482,10 @@ impl<'a> FnLowerer<'a> {
                 let _ = writeln!(self.prelude, "  {t} = alloca {ty}, align {align}");
             }
             n => {
-                let _ = writeln!(self.prelude, "  {t}.a = alloca {ty}, align {align}, addrspace({n})\n  {t} = addrspacecast ptr addrspace({n}) {t}.a to ptr");
+                let _ = writeln!(
+                    self.prelude,
+                    "  {t}.a = alloca {ty}, align {align}, addrspace({n})\n  {t} = addrspacecast ptr addrspace({n}) {t}.a to ptr"
+                );
             }
         }
         t
@@ -603,8 +610,9 @@ impl<'a> FnLowerer<'a> {
             // Laid out with the module's shared window by `lower_module`.
             StateSpace::Shared => {}
             _ => {
-                return Err(Diagnostic::error(v.span, format!("{:?} variables inside a function are not supported", v.space))
-                    .with_snippet(v.name.clone()))
+                return Err(
+                    Diagnostic::error(v.span, format!("{:?} variables inside a function are not supported", v.space)).with_snippet(v.name.clone())
+                )
             }
         }
         Ok(())
@@ -639,7 +647,13 @@ impl<'a> FnLowerer<'a> {
             iv
         } else {
             let t = self.t();
-            let op = if tb < fb { "trunc" } else if signed { "sext" } else { "zext" };
+            let op = if tb < fb {
+                "trunc"
+            } else if signed {
+                "sext"
+            } else {
+                "zext"
+            };
             self.emit(format!("{t} = {op} i{fb} {iv} to i{tb}"));
             t
         };

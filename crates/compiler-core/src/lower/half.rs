@@ -119,11 +119,8 @@ impl FnLowerer<'_> {
     /// result the sign sign(a) ^ sign(b).
     fn half_min_max(&mut self, max: bool, bf: bool, m: &Mods, a0: &str, b0: &str) -> String {
         let xs = m.has(".xorsign");
-        let (a, b) = if xs {
-            (self.h(format!("and i16 {a0}, 32767")), self.h(format!("and i16 {b0}, 32767")))
-        } else {
-            (a0.to_string(), b0.to_string())
-        };
+        let (a, b) =
+            if xs { (self.h(format!("and i16 {a0}, 32767")), self.h(format!("and i16 {b0}, 32767"))) } else { (a0.to_string(), b0.to_string()) };
         let (da, db) = (self.lane_to_double(&a, bf), self.lane_to_double(&b, bf));
         let lt = self.h(format!("fcmp olt double {da}, {db}"));
         let eq = self.h(format!("fcmp oeq double {da}, {db}"));

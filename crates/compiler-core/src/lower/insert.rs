@@ -12,12 +12,7 @@ pub(crate) type Around = fn(&Instruction) -> (Vec<Instruction>, Vec<Instruction>
 /// `m` with `around`'s instructions added at the instructions `choose` picks in each
 /// function body (by span), or `None` when it picks none. `only`: the functions to look at
 /// (part of a module lowered alone), else all.
-pub(crate) fn around_chosen(
-    m: &Module,
-    only: Option<&HashSet<String>>,
-    choose: fn(&[Statement]) -> HashSet<Span>,
-    around: Around,
-) -> Option<Module> {
+pub(crate) fn around_chosen(m: &Module, only: Option<&HashSet<String>>, choose: fn(&[Statement]) -> HashSet<Span>, around: Around) -> Option<Module> {
     let mut chosen: HashMap<String, HashSet<Span>> = HashMap::new();
     for d in &m.directives {
         if let Directive::Function(f) = d {

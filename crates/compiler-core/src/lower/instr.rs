@@ -55,8 +55,9 @@ impl FnLowerer<'_> {
             "add" | "sub" | "mul" | "div" | "rem" | "min" | "max" | "and" | "or" | "xor" => self.binary(&i.opcode, &m, ops),
             "mad" | "fma" => self.mad(&i.opcode, &m, ops),
             "mul24" | "mad24" => self.mul24(&i.opcode, &m, ops),
-            "neg" | "not" | "abs" | "cnot" | "popc" | "clz" | "brev" | "sqrt" | "rsqrt" | "rcp" | "ex2" | "lg2" | "sin"
-            | "cos" | "tanh" => self.unary(&i.opcode, &m, ops),
+            "neg" | "not" | "abs" | "cnot" | "popc" | "clz" | "brev" | "sqrt" | "rsqrt" | "rcp" | "ex2" | "lg2" | "sin" | "cos" | "tanh" => {
+                self.unary(&i.opcode, &m, ops)
+            }
             "shl" | "shr" => self.shift(&i.opcode, &m, ops),
             "setp" => self.setp(&m, ops),
             "set" => self.set(&m, ops),
@@ -204,11 +205,7 @@ impl FnLowerer<'_> {
         let v = if is_float(stype) { self.ftz_in(&v, stype, m) } else { v };
         let res = if is_float(dt) && is_float(stype) {
             let (db, sb) = (bits(dt), bits(stype));
-            let r = if let Some(r) = round {
-                self.round_float(&v, &sv, r)
-            } else {
-                v.clone()
-            };
+            let r = if let Some(r) = round { self.round_float(&v, &sv, r) } else { v.clone() };
             if let (Some(mode), ScalarType::F32, ScalarType::F64) = (directed, dt, stype) {
                 self.directed_fptrunc(&r, mode)
             } else if db > sb {
@@ -278,7 +275,11 @@ impl FnLowerer<'_> {
         };
         let res = if is_float(dt) {
             let r = self.ftz_in(&res, dt, m);
-            if m.has(".sat") { self.saturate_float(&r, &dv) } else { r }
+            if m.has(".sat") {
+                self.saturate_float(&r, &dv)
+            } else {
+                r
+            }
         } else {
             res
         };
@@ -414,8 +415,7 @@ impl FnLowerer<'_> {
         if ty != ScalarType::F32 || !m.has(".ftz") || !matches!(op, "mul" | "div") {
             return t.to_string();
         }
-        let (da, db, q, qa, tiny, nz, both, z, r) =
-            (self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t());
+        let (da, db, q, qa, tiny, nz, both, z, r) = (self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t());
         self.emit(format!("{da} = fpext float {a} to double"));
         self.emit(format!("{db} = fpext float {b} to double"));
         self.emit(format!("{q} = {} double {da}, {db}", if op == "mul" { "fmul" } else { "fdiv" }));
@@ -1136,7 +1136,6 @@ impl FnLowerer<'_> {
         self.emit(format!("{t} = call {vt} @llvm.copysign.{}({vt} {b}, {vt} {a})", llvm_suffix(&vt)));
         self.dst(&ops[0], ty, &t)
     }
-
 }
 
 /// The suffix LLVM's overloaded intrinsics use for a type (`f32`, `f64`, `f16`, `v2f16`).

@@ -68,8 +68,10 @@ pub fn container_init(e: &InitValue, t: ScalarType) -> InitValue {
 }
 
 /// The instructions that accept non-standard integer types.
-const ACCEPTING: &[&str] =
-    &["add", "sub", "mul", "mad", "div", "rem", "abs", "neg", "min", "max", "and", "or", "xor", "not", "cnot", "shl", "shr", "popc", "clz", "brev", "setp", "selp", "mov", "cvt", "ld", "ldu", "st"];
+const ACCEPTING: &[&str] = &[
+    "add", "sub", "mul", "mad", "div", "rem", "abs", "neg", "min", "max", "and", "or", "xor", "not", "cnot", "shl", "shr", "popc", "clz", "brev",
+    "setp", "selp", "mov", "cvt", "ld", "ldu", "st",
+];
 
 /// Modifiers that no instruction accepts together with a non-standard integer type.
 const REFUSED_MODIFIERS: &[&str] = &[".cc", ".v2", ".v4", ".v8"];
@@ -77,10 +79,9 @@ const REFUSED_MODIFIERS: &[&str] = &[".cc", ".v2", ".v4", ".v8"];
 /// Checks that a type declared for a variable or register has a supported width.
 pub fn check_declared(t: ScalarType, span: Span) -> Result<(), Diagnostic> {
     match t {
-        ScalarType::B(n) | ScalarType::U(n) | ScalarType::S(n) if n > 64 && is_nonstandard_int(t) => Err(Diagnostic::error(
-            span,
-            format!("integer type of {n} bits: non-standard integer widths go from 1 to 64 bits"),
-        )),
+        ScalarType::B(n) | ScalarType::U(n) | ScalarType::S(n) if n > 64 && is_nonstandard_int(t) => {
+            Err(Diagnostic::error(span, format!("integer type of {n} bits: non-standard integer widths go from 1 to 64 bits")))
+        }
         _ => Ok(()),
     }
 }

@@ -122,7 +122,10 @@ impl FnLowerer<'_> {
             if let Some(b) = self.operand_bits(op).filter(|&b| b < 64) {
                 return Err(Diagnostic::error(
                     self.span,
-                    format!("the lane-mask operand of '{what}' is the {b}-bit value {}; lane masks have 64 bits in a 64-lane module", operand_text(op)),
+                    format!(
+                        "the lane-mask operand of '{what}' is the {b}-bit value {}; lane masks have 64 bits in a 64-lane module",
+                        operand_text(op)
+                    ),
                 )
                 .with_snippet(operand_text(op))
                 .with_code(diag::LANEMASK));
@@ -142,7 +145,10 @@ impl FnLowerer<'_> {
             if let Some(b) = self.operand_bits(op).filter(|&b| b < 64) {
                 return Err(Diagnostic::error(
                     self.span,
-                    format!("the lane-mask result of '{what}' goes to the {b}-bit register {}; lane masks have 64 bits in a 64-lane module", operand_text(op)),
+                    format!(
+                        "the lane-mask result of '{what}' goes to the {b}-bit register {}; lane masks have 64 bits in a 64-lane module",
+                        operand_text(op)
+                    ),
                 )
                 .with_snippet(operand_text(op))
                 .with_code(diag::LANEMASK));

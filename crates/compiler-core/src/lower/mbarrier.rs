@@ -72,10 +72,9 @@ impl FnLowerer<'_> {
         let op = m.flags.first().copied().unwrap_or("");
         for f in [".expect_tx", ".complete_tx"] {
             if m.has(f) || op == f {
-                return Err(self.err(format!(
-                    "mbarrier{}: transaction counts (sm_90 `{f}`) are not supported; arrival counts are",
-                    i.modifiers.concat()
-                )));
+                return Err(
+                    self.err(format!("mbarrier{}: transaction counts (sm_90 `{f}`) are not supported; arrival counts are", i.modifiers.concat()))
+                );
             }
         }
         let u32t = ScalarType::U(32);
@@ -225,11 +224,7 @@ impl FnLowerer<'_> {
         let ord = self.cx.target.rmw_ordering(MemOrder::Release);
         let sync = self.cx.target.sync_scope(crate::target::Scope::Cta);
         let pair = self.t();
-        self.emit(format!(
-            "{pair} = cmpxchg ptr {p}, i64 {cur}, i64 {new}{sync} {} {}, align 8",
-            ord.llvm(),
-            ord.cmpxchg_failure().llvm()
-        ));
+        self.emit(format!("{pair} = cmpxchg ptr {p}, i64 {cur}, i64 {new}{sync} {} {}, align 8", ord.llvm(), ord.cmpxchg_failure().llvm()));
         let ok = self.t();
         self.emit(format!("{ok} = extractvalue {{ i64, i1 }} {pair}, 1"));
         self.emit_terminator(format!("br i1 {ok}, label %{done}, label %{lp}"));

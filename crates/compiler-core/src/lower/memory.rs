@@ -4,8 +4,8 @@
 //! and read-modify-writes carry their PTX ordering and scope; the target maps scopes to
 //! `syncscope`s and may strengthen orderings (`Target::rmw_ordering`).
 
-use super::intrinsics::{BARRIER_OP_AND, BARRIER_OP_ARRIVE, BARRIER_OP_OR, BARRIER_OP_POPC};
 use super::func::{FnLowerer, R};
+use super::intrinsics::{BARRIER_OP_AND, BARRIER_OP_ARRIVE, BARRIER_OP_OR, BARRIER_OP_POPC};
 use super::types::{bits, is_float, is_signed, storage, value, Mods};
 use crate::ptx::ast::*;
 use crate::target::{MemOrder, Scope};
@@ -162,7 +162,11 @@ impl FnLowerer<'_> {
             let (bi, ci) = (self.as_int(&b, ty), self.as_int(&c, ty));
             let it = format!("i{}", bits(ty));
             let pair = self.t();
-            self.emit(format!("{pair} = cmpxchg ptr {ptr}, {it} {bi}, {it} {ci}{sync} {} {}, align {size}", ord.llvm(), ord.cmpxchg_failure().llvm()));
+            self.emit(format!(
+                "{pair} = cmpxchg ptr {ptr}, {it} {bi}, {it} {ci}{sync} {} {}, align {size}",
+                ord.llvm(),
+                ord.cmpxchg_failure().llvm()
+            ));
             self.emit(format!("{t} = extractvalue {{ {it}, i1 }} {pair}, 0"));
             let r = self.convert(&t, ScalarType::B(bits(ty)), ty, false);
             if let Some(d) = dst {
@@ -182,7 +186,11 @@ impl FnLowerer<'_> {
             self.emit(format!("{cur} = load atomic {it}, ptr {ptr}{sync} monotonic, align {size}"));
             let new = self.float_add_bits(ty, m, &cur, &bi);
             let pair = self.t();
-            self.emit(format!("{pair} = cmpxchg ptr {ptr}, {it} {cur}, {it} {new}{sync} {} {}, align {size}", ord.llvm(), ord.cmpxchg_failure().llvm()));
+            self.emit(format!(
+                "{pair} = cmpxchg ptr {ptr}, {it} {cur}, {it} {new}{sync} {} {}, align {size}",
+                ord.llvm(),
+                ord.cmpxchg_failure().llvm()
+            ));
             let ok = self.t();
             self.emit(format!("{ok} = extractvalue {{ {it}, i1 }} {pair}, 1"));
             self.emit_terminator(format!("br i1 {ok}, label %{done}, label %{lp}"));

@@ -39,18 +39,18 @@ mod rounding;
 mod shared_layout;
 mod spin_wait;
 mod sreg;
-mod video;
 pub mod types;
+mod video;
 mod warp;
 mod warp_sync;
 
-pub(crate) use module::ll_global;
-pub use lanemask::lane_mask_diagnostics;
 pub use func::kernel_signature;
-pub(crate) use shared_layout::reachable;
-pub use module::{lower_module, lower_module_for, lower_module_on_threads, lower_module_subset, lower_module_with};
+pub use lanemask::lane_mask_diagnostics;
+pub(crate) use module::ll_global;
 #[cfg(test)]
 pub(crate) use module::{define_intrinsics, intrinsic_declarations};
+pub use module::{lower_module, lower_module_for, lower_module_on_threads, lower_module_subset, lower_module_with};
+pub(crate) use shared_layout::reachable;
 
 /// What the runtime needs to know about one lowered kernel.
 #[derive(Clone, Debug)]
@@ -163,8 +163,6 @@ pub enum StateKind {
     /// At a whole-block barrier: waits for every thread of the block.
     Barrier,
 }
-
-
 
 /// The state a thread reports when it has finished the kernel.
 pub const REGION_EXIT: u32 = regions::EXIT;

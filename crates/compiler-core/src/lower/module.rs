@@ -2,9 +2,9 @@
 //! then the target's part: kernel entry wrappers and the definitions of the neutral
 //! intrinsics the module uses (see `intrinsics`).
 
+use super::func::lower_function;
 use super::regions::widen::Strip;
 use super::shared_layout::SharedLayout;
-use super::func::lower_function;
 use super::types::{f64_const, size_of};
 use super::{GlobalMeta, KernelMeta, LowerOptions, LoweredModule};
 use crate::diag::Diagnostic;
@@ -144,11 +144,8 @@ fn lower_impl(
         cx.symbols.insert(name.clone(), Symbol::Shared { offset: *offset });
     }
     let dyn_offset = shared.dynamic_offset();
-    let info = ModuleInfo {
-        static_shared_bytes: shared.static_end,
-        dynamic_shared_offset: (!shared.dynamic.is_empty()).then_some(dyn_offset),
-        warp_size,
-    };
+    let info =
+        ModuleInfo { static_shared_bytes: shared.static_end, dynamic_shared_offset: (!shared.dynamic.is_empty()).then_some(dyn_offset), warp_size };
     for name in &shared.dynamic {
         cx.symbols.insert(name.clone(), Symbol::Shared { offset: dyn_offset });
     }
@@ -287,8 +284,6 @@ type LoweredBody = (String, KernelLowering);
 /// A function's lowering result: a kernel's metadata and its strips (which, text), which
 /// the module's budget may leave out (`regions::widen`).
 type KernelLowering = Result<Option<(KernelMeta, Vec<(Strip, String)>)>, Vec<Diagnostic>>;
-
-
 
 /// Statements a module needs before its bodies are lowered on several threads: below
 /// this, starting threads costs more than it saves.
@@ -465,7 +460,6 @@ pub(crate) fn var_size(v: &VarDecl) -> u64 {
     elem.saturating_mul(n)
 }
 
-
 /// Whether some instruction of `body` satisfies `pred`.
 /// Every identifier `body` mentions as an operand (registers, variables, functions).
 pub(crate) fn mentioned_names<'a>(body: &'a [Statement], out: &mut std::collections::HashSet<&'a str>) {
@@ -512,9 +506,7 @@ pub(crate) fn is_barrier(i: &Instruction) -> bool {
 /// yield (`nanosleep`: it yields to the block's other threads only in fibers), directly or
 /// through calls (a fixpoint over the call graph; an indirect call may reach anything).
 fn fiber_functions(m: &Module) -> std::collections::HashSet<String> {
-    functions_reaching(m, &|i| {
-        is_barrier(i) || super::warp::needs_warp(i, m.warp_size) || super::mbarrier::waits(i) || i.opcode == "nanosleep"
-    })
+    functions_reaching(m, &|i| is_barrier(i) || super::warp::needs_warp(i, m.warp_size) || super::mbarrier::waits(i) || i.opcode == "nanosleep")
 }
 
 /// The functions that may observe another block's progress, directly or through calls: only
@@ -535,9 +527,7 @@ pub(crate) fn observes_other_blocks(i: &Instruction) -> bool {
             // mbarrier completion) may involve other CTAs of a cluster.
             i.opcode != "cp" || i.modifiers.iter().any(|m| m.starts_with(".bulk"))
         }
-        "ld" | "ldu" | "st" => {
-            i.modifiers.iter().any(|m| matches!(m.as_str(), ".volatile" | ".relaxed" | ".acquire" | ".release" | ".mmio" | ".cv"))
-        }
+        "ld" | "ldu" | "st" => i.modifiers.iter().any(|m| matches!(m.as_str(), ".volatile" | ".relaxed" | ".acquire" | ".release" | ".mmio" | ".cv")),
         _ => false,
     }
 }
@@ -621,8 +611,11 @@ fn var_space(v: &VarDecl, target: &dyn Target) -> u32 {
 /// Emit a `.global`/`.const` variable; returns its size.
 fn global_var(v: &VarDecl, m: &Module, target: &dyn Target, ir: &mut String) -> Result<u64, Diagnostic> {
     if v.linkage == Linkage::Extern {
-        return Err(Diagnostic::error(v.span, "extern .global/.const variable declared but not defined in this module (link the module that defines it with cuLink*)")
-            .with_snippet(v.name.clone()));
+        return Err(Diagnostic::error(
+            v.span,
+            "extern .global/.const variable declared but not defined in this module (link the module that defines it with cuLink*)",
+        )
+        .with_snippet(v.name.clone()));
     }
     super::int_width::check_declared(v.ty, v.span)?;
     let size = var_size(v);
@@ -644,7 +637,10 @@ fn global_var(v: &VarDecl, m: &Module, target: &dyn Target, ir: &mut String) -> 
                     break;
                 }
                 let e = &super::int_width::container_init(e, v.ty);
-                parts.push(init_const(e, mem_ty, &elem_ty, &|name| initializer_ref(m, name, target)).map_err(|m| Diagnostic::error(v.span, m).with_snippet(v.name.clone()))?);
+                parts.push(
+                    init_const(e, mem_ty, &elem_ty, &|name| initializer_ref(m, name, target))
+                        .map_err(|m| Diagnostic::error(v.span, m).with_snippet(v.name.clone()))?,
+                );
             }
             let filled = parts.len() as u64;
             let mut types = vec![elem_ty.clone(); parts.len()];
@@ -721,7 +717,13 @@ pub(crate) fn imm_text(imm: &Immediate, ty: ScalarType) -> String {
             f64_const(v)
         }
         ScalarType::Pred => match *imm {
-            Immediate::Int(i) => if i != 0 { "true".into() } else { "false".into() },
+            Immediate::Int(i) => {
+                if i != 0 {
+                    "true".into()
+                } else {
+                    "false".into()
+                }
+            }
             _ => "true".into(),
         },
         _ => {

@@ -212,8 +212,27 @@ fn is_block_barrier(i: &Instruction) -> bool {
 fn writes_first_operand(i: &Instruction) -> bool {
     !matches!(
         i.opcode.as_str(),
-        "st" | "red" | "bar" | "barrier" | "bra" | "brx" | "call" | "ret" | "exit" | "trap" | "membar" | "fence" | "prefetch"
-            | "prefetchu" | "cp" | "nanosleep" | "pmevent" | "brkpt" | "mbarrier" | "discard" | "applypriority" | "stmatrix"
+        "st" | "red"
+            | "bar"
+            | "barrier"
+            | "bra"
+            | "brx"
+            | "call"
+            | "ret"
+            | "exit"
+            | "trap"
+            | "membar"
+            | "fence"
+            | "prefetch"
+            | "prefetchu"
+            | "cp"
+            | "nanosleep"
+            | "pmevent"
+            | "brkpt"
+            | "mbarrier"
+            | "discard"
+            | "applypriority"
+            | "stmatrix"
     )
 }
 
@@ -304,10 +323,14 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool, warp_size: u32) -> O
         return None;
     }
     // CFG successors by item index.
-    let labels: HashMap<&str, usize> = items.iter().enumerate().filter_map(|(k, it)| match it {
-        Item::Label(l) => Some((*l, k)),
-        _ => None,
-    }).collect();
+    let labels: HashMap<&str, usize> = items
+        .iter()
+        .enumerate()
+        .filter_map(|(k, it)| match it {
+            Item::Label(l) => Some((*l, k)),
+            _ => None,
+        })
+        .collect();
     let n = items.len();
     let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (k, it) in items.iter().enumerate() {
@@ -404,12 +427,19 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool, warp_size: u32) -> O
     // (one that is no other split).
     let mut widened = Vec::new();
     for l in &loops {
-        let body: Option<Vec<&Instruction>> = items[l.head + 1..=l.back_edge].iter().map(|it| match it {
-            Item::Instr(i) => Some(*i),
-            Item::Label(_) => None,
-        }).collect();
+        let body: Option<Vec<&Instruction>> = items[l.head + 1..=l.back_edge]
+            .iter()
+            .map(|it| match it {
+                Item::Instr(i) => Some(*i),
+                Item::Label(_) => None,
+            })
+            .collect();
         let exit = l.back_edge + 1;
-        if widen::enabled() && body.is_some_and(|b| widen::body_supported(&b, &regs)) && matches!(items.get(exit), Some(Item::Label(_))) && !split.iter().any(|&(k, _)| k == exit) {
+        if widen::enabled()
+            && body.is_some_and(|b| widen::body_supported(&b, &regs))
+            && matches!(items.get(exit), Some(Item::Label(_)))
+            && !split.iter().any(|&(k, _)| k == exit)
+        {
             split.push((exit, SiteKind::LoopExit));
             widened.push((l.head, l.back_edge));
         }
@@ -510,11 +540,7 @@ pub(crate) fn plan(f: &Function, calls_synchronizing: bool, warp_size: u32) -> O
                     }
                 }
             }
-            live_after[state - 1]
-                .iter()
-                .filter(|r| index.get(r.as_str()).is_some_and(|&x| written[x / 64] & (1 << (x % 64)) == 0))
-                .cloned()
-                .collect()
+            live_after[state - 1].iter().filter(|r| index.get(r.as_str()).is_some_and(|&x| written[x / 64] & (1 << (x % 64)) == 0)).cloned().collect()
         })
         .collect();
     // Layout: locals first (16-byte strides), then registers by decreasing size, so every

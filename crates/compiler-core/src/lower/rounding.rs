@@ -308,8 +308,8 @@ impl FnLowerer<'_> {
         let ec = self.fop(format!("select i1 {cz}, i32 {e}, i32 {ec}"));
         let sc = self.fop(format!("call i32 @llvm.smax.i32(i32 {e}, i32 {ec})"));
         let tiny = "0x0170000000000000"; // 2^-1000
-        // x 2^-shift, or a tiny value of x's sign when its exponent `ex` lies more than
-        // 1000 below S (and x is not zero).
+                                         // x 2^-shift, or a tiny value of x's sign when its exponent `ex` lies more than
+                                         // 1000 below S (and x is not zero).
         let scaled = |l: &mut Self, x: &str, shift: &str, ex: &str, zero: &str| {
             let d = l.fop(format!("sub i32 {ex}, {sc}"));
             let far = l.fop(format!("icmp slt i32 {d}, -1000"));
@@ -341,7 +341,11 @@ impl FnLowerer<'_> {
         // Infinite operands give an exact (infinite or NaN) result.
         let err = self.fop(format!("select i1 {fin}, double {err}, double 0.0"));
         let r = self.adjust(&p, &err, "double", mode, &fin);
-        if mode == Directed::Down { self.fma_zero_sign_down(ty, &r, a0, b0, c0) } else { r }
+        if mode == Directed::Down {
+            self.fma_zero_sign_down(ty, &r, a0, b0, c0)
+        } else {
+            r
+        }
     }
 
     /// f64 -> f32 with a directed mode.

@@ -42,10 +42,7 @@ pub fn is_wide_float(t: ScalarType) -> bool {
 
 /// Whether `t` is any floating-point type.
 pub fn is_float(t: ScalarType) -> bool {
-    matches!(
-        t,
-        ScalarType::F16 | ScalarType::F16x2 | ScalarType::BF16 | ScalarType::BF16x2 | ScalarType::F32 | ScalarType::F64
-    )
+    matches!(t, ScalarType::F16 | ScalarType::F16x2 | ScalarType::BF16 | ScalarType::BF16x2 | ScalarType::F32 | ScalarType::F64)
 }
 
 /// Whether `t` is a signed integer type.

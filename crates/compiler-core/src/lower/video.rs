@@ -68,11 +68,7 @@ fn simd_sel(sel: Option<&str>, n: usize, default: &str) -> Result<Vec<u32>, Stri
     let sel = sel.unwrap_or(default);
     let (prefix, max) = if n == 2 { ('h', 4) } else { ('b', 8) };
     let digits = sel.strip_prefix(prefix).filter(|d| d.len() == n).ok_or(format!("invalid selector .{sel}"))?;
-    digits
-        .chars()
-        .rev()
-        .map(|c| c.to_digit(10).filter(|&d| d < max).ok_or(format!("invalid selector .{sel}")))
-        .collect()
+    digits.chars().rev().map(|c| c.to_digit(10).filter(|&d| d < max).ok_or(format!("invalid selector .{sel}"))).collect()
 }
 
 /// The lanes a SIMD mask on `d` selects (`.h10`, `.b31`, ...; all lanes by default).
@@ -429,7 +425,13 @@ impl FnLowerer<'_> {
         if m.has(".po") || negp || nc {
             t = self.vop(it, "add", &t, "1");
         }
-        let scale = if m.has(".shr7") { 7 } else if m.has(".shr15") { 15 } else { 0 };
+        let scale = if m.has(".shr7") {
+            7
+        } else if m.has(".shr15") {
+            15
+        } else {
+            0
+        };
         // H200: the sum is kept to 64 bits, then shifted arithmetically for an `.s32`
         // result and logically (as a 64-bit unsigned value) for `.u32`; without a shift,
         // `.sat` of a `.u32` result reads the 64-bit sum as signed (negative gives 0).

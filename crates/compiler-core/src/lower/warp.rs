@@ -96,10 +96,7 @@ impl FnLowerer<'_> {
         if ops.len() < 4 {
             return Err(self.err("shfl needs d, a, b, c"));
         }
-        let mode = SHFL_MODES
-            .iter()
-            .find(|x| m.has(&format!(".{x}")))
-            .ok_or_else(|| self.err("shfl needs a mode (.up/.down/.bfly/.idx)"))?;
+        let mode = SHFL_MODES.iter().find(|x| m.has(&format!(".{x}"))).ok_or_else(|| self.err("shfl needs a mode (.up/.down/.bfly/.idx)"))?;
         let a = self.src(&ops[1], ScalarType::B(32))?;
         let b = self.src(&ops[2], ScalarType::U(32))?;
         let c = self.src(&ops[3], ScalarType::U(32))?;
@@ -173,7 +170,10 @@ impl FnLowerer<'_> {
         }
         let a = self.src(&ops[1], ty)?;
         let member = self.member_mask(ops.get(2), what)?;
-        let op = ["add", "min", "max", "and", "or", "xor"].into_iter().find(|x| m.has(&format!(".{x}"))).ok_or_else(|| self.err("redux needs an operation"))?;
+        let op = ["add", "min", "max", "and", "or", "xor"]
+            .into_iter()
+            .find(|x| m.has(&format!(".{x}")))
+            .ok_or_else(|| self.err("redux needs an operation"))?;
         let name = match (op, is_signed(ty)) {
             ("min" | "max", true) => format!("{op}.s"),
             ("min" | "max", false) => format!("{op}.u"),
@@ -228,7 +228,17 @@ impl FnLowerer<'_> {
 /// and names its result. Returns (source lane, in range). Shared by the per-thread
 /// lowering and the vector strips (`regions::widen`).
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn shfl_source(mode: &str, ty: &str, bool_ty: &str, top: &str, eight: &str, lane: &str, b: &str, c: &str, op: &mut dyn FnMut(String) -> String) -> (String, String) {
+pub(crate) fn shfl_source(
+    mode: &str,
+    ty: &str,
+    bool_ty: &str,
+    top: &str,
+    eight: &str,
+    lane: &str,
+    b: &str,
+    c: &str,
+    op: &mut dyn FnMut(String) -> String,
+) -> (String, String) {
     let bv = op(format!("and {ty} {b}, {top}"));
     let cv = op(format!("and {ty} {c}, {top}"));
     let s8 = op(format!("lshr {ty} {c}, {eight}"));

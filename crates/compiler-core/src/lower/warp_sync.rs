@@ -44,10 +44,12 @@ pub(crate) fn add_meetings(m: &Module, only: Option<&HashSet<String>>) -> Option
 fn communicating_stores(body: &[Statement]) -> HashSet<Span> {
     let mut items = Vec::new();
     flatten(body, &mut items);
-    let instrs = || items.iter().filter_map(|i| match i {
-        Item::Instr(i) => Some(*i),
-        Item::Label(_) => None,
-    });
+    let instrs = || {
+        items.iter().filter_map(|i| match i {
+            Item::Instr(i) => Some(*i),
+            Item::Label(_) => None,
+        })
+    };
     let mut out: HashSet<Span> = instrs().filter(|i| is_volatile_store(i)).map(|i| i.span).collect();
     if instrs().any(super::module::is_barrier) {
         let graph = Graph::new(&items);

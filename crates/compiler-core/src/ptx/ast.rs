@@ -128,7 +128,11 @@ pub enum Initializer {
 pub enum InitValue {
     Imm(Immediate),
     /// `sym`, `sym+off`, `generic(sym)+off` (the address of another variable or function).
-    Address { symbol: String, generic: bool, offset: i64 },
+    Address {
+        symbol: String,
+        generic: bool,
+        offset: i64,
+    },
 }
 
 /// `.entry` (kernel) or `.func` (device function).
@@ -167,15 +171,26 @@ pub struct Function {
 /// A statement in a function body.
 #[derive(Clone, Debug)]
 pub enum Statement {
-    Label { name: String, span: Span },
+    Label {
+        name: String,
+        span: Span,
+    },
     Var(VarDecl),
     Instr(Instruction),
     /// A `{ ... }` scope; declarations inside are local to it.
     Block(Vec<Statement>),
     /// `.pragma "nounroll";` and other in-body directives kept for later passes.
-    Pragma { text: String, span: Span },
+    Pragma {
+        text: String,
+        span: Span,
+    },
     /// `.callprototype` labels: `proto: .callprototype (.param .b32 _) _ (.param .b64 _);`
-    CallPrototype { name: String, returns: Vec<VarDecl>, params: Vec<VarDecl>, span: Span },
+    CallPrototype {
+        name: String,
+        returns: Vec<VarDecl>,
+        params: Vec<VarDecl>,
+        span: Span,
+    },
 }
 
 /// An instruction as written: `@!%p1 ld.global.nc.v2.f32 {%f1, %f2}, [%rd4+8];`.

@@ -103,8 +103,7 @@ const fn build_class_table() -> [u8; 256] {
             b'a'..=b'z' | b'A'..=b'Z' => C_LETTER,
             b'0'..=b'9' => C_DIGIT,
             b'_' | b'$' | b'%' => C_IDSTART,
-            b',' | b';' | b':' | b'{' | b'}' | b'[' | b']' | b'(' | b')' | b'<' | b'>' | b'@'
-            | b'!' | b'+' | b'-' | b'=' | b'|' => C_PUNCT,
+            b',' | b';' | b':' | b'{' | b'}' | b'[' | b']' | b'(' | b')' | b'<' | b'>' | b'@' | b'!' | b'+' | b'-' | b'=' | b'|' => C_PUNCT,
             _ => C_OTHER,
         };
         i += 1;
@@ -140,15 +139,7 @@ pub struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     pub fn new(src: &'a str) -> Self {
-        Lexer {
-            src,
-            bytes: src.as_bytes(),
-            pos: 0,
-            line: 1,
-            line_start: 0,
-            prev_end: usize::MAX,
-            prev_kind: TokKind::Eof,
-        }
+        Lexer { src, bytes: src.as_bytes(), pos: 0, line: 1, line_start: 0, prev_end: usize::MAX, prev_kind: TokKind::Eof }
     }
 
     /// The whole source text.
@@ -248,14 +239,7 @@ impl<'a> Lexer<'a> {
         }
         self.prev_end = self.pos;
         self.prev_kind = kind;
-        Token {
-            kind,
-            text: &self.src[start..self.pos],
-            line,
-            col,
-            offset: start,
-            glued,
-        }
+        Token { kind, text: &self.src[start..self.pos], line, col, offset: start, glued }
     }
 
     /// Lex one token starting at `self.pos` (trivia already skipped) and return its kind,
@@ -333,8 +317,7 @@ impl<'a> Lexer<'a> {
         if next.is_ascii_digit() {
             // `tex.1d` / `.2d` modifiers are glued to the opcode; a free-standing `.5` is
             // a float literal.
-            let glued_to_word =
-                start == self.prev_end && matches!(self.prev_kind, TokKind::Ident | TokKind::Dot);
+            let glued_to_word = start == self.prev_end && matches!(self.prev_kind, TokKind::Ident | TokKind::Dot);
             if !glued_to_word {
                 return self.lex_number();
             }
@@ -345,10 +328,7 @@ impl<'a> Lexer<'a> {
         self.pos += 1;
         self.eat_ident_cont();
         // `::` parts: `.shared::cta`, `.L2::cache_hint`, `.mbarrier::complete_tx::bytes`.
-        while b.get(self.pos) == Some(&b':')
-            && b.get(self.pos + 1) == Some(&b':')
-            && b.get(self.pos + 2).is_some_and(|&c| is_ident_cont(c))
-        {
+        while b.get(self.pos) == Some(&b':') && b.get(self.pos + 1) == Some(&b':') && b.get(self.pos + 2).is_some_and(|&c| is_ident_cont(c)) {
             self.pos += 2;
             self.eat_ident_cont();
         }
@@ -399,23 +379,13 @@ impl<'a> Lexer<'a> {
                     TokKind::Error("a 0d hex double needs exactly 16 hex digits")
                 };
             }
-            return if want == 8 {
-                TokKind::HexF32
-            } else {
-                TokKind::HexF64
-            };
+            return if want == 8 { TokKind::HexF32 } else { TokKind::HexF64 };
         }
         if c0 == b'0' && (c1 == b'x' || c1 == b'X' || c1 == b'b' || c1 == b'B') {
             let hex = c1 == b'x' || c1 == b'X';
             self.pos += 2;
             let digits_start = self.pos;
-            while b.get(self.pos).is_some_and(|&c| {
-                if hex {
-                    is_hex(c)
-                } else {
-                    c == b'0' || c == b'1'
-                }
-            }) {
+            while b.get(self.pos).is_some_and(|&c| if hex { is_hex(c) } else { c == b'0' || c == b'1' }) {
                 self.pos += 1;
             }
             let empty = self.pos == digits_start;

@@ -186,10 +186,7 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn span(t: &Token<'_>) -> Span {
-        Span {
-            line: t.line,
-            col: t.col,
-        }
+        Span { line: t.line, col: t.col }
     }
 
     // ---- diagnostics ----------------------------------------------------------------
@@ -213,11 +210,7 @@ impl<'a> Parser<'a> {
     /// `expected <what>, found '<tok>'` at the current token.
     pub(crate) fn unexpected(&mut self, what: &str) -> Fail {
         let t = self.tok;
-        let found = if t.kind == TokKind::Eof {
-            "end of input".to_string()
-        } else {
-            format!("'{}'", snippet(&t))
-        };
+        let found = if t.kind == TokKind::Eof { "end of input".to_string() } else { format!("'{}'", snippet(&t)) };
         self.error_at(t, format!("expected {what}, found {found}"))
     }
 
@@ -235,16 +228,11 @@ impl<'a> Parser<'a> {
         if is_err {
             self.errors += 1;
             if self.errors >= MAX_ERRORS {
-                self.diags
-                    .push(Diagnostic::error(span, "too many errors; giving up"));
+                self.diags.push(Diagnostic::error(span, "too many errors; giving up"));
                 self.errors += 1;
                 self.stopped = true;
                 self.peeked = None;
-                self.tok = Token {
-                    kind: TokKind::Eof,
-                    text: "",
-                    ..self.tok
-                };
+                self.tok = Token { kind: TokKind::Eof, text: "", ..self.tok };
             }
         }
     }
@@ -371,10 +359,7 @@ impl<'a> Parser<'a> {
         }
         // `.section .debug_str, "", @progbits`-style flags are not emitted by nvcc, but
         // skipping to the brace costs nothing.
-        while !matches!(
-            self.tok.kind,
-            TokKind::LBrace | TokKind::Eof | TokKind::Semi | TokKind::RBrace
-        ) {
+        while !matches!(self.tok.kind, TokKind::LBrace | TokKind::Eof | TokKind::Semi | TokKind::RBrace) {
             self.skip_token();
         }
         if !self.at(TokKind::LBrace) {
@@ -418,12 +403,7 @@ impl<'a> Parser<'a> {
         m
     }
 
-    fn module_item(
-        &mut self,
-        m: &mut Module,
-        seen_version: &mut bool,
-        seen_target: &mut bool,
-    ) -> PResult<()> {
+    fn module_item(&mut self, m: &mut Module, seen_version: &mut bool, seen_target: &mut bool) -> PResult<()> {
         let t = self.tok;
         match t.kind {
             TokKind::Semi => {
@@ -486,10 +466,7 @@ impl<'a> Parser<'a> {
                 }
             },
             TokKind::RBrace => Err(self.error_at(t, "unmatched '}' at module scope")),
-            TokKind::Ident => Err(self.error_at(
-                t,
-                format!("instruction or label '{}' outside a function body", t.text),
-            )),
+            TokKind::Ident => Err(self.error_at(t, format!("instruction or label '{}' outside a function body", t.text))),
             _ => Err(self.unexpected("a directive at module scope")),
         }
     }

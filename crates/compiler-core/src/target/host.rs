@@ -213,7 +213,11 @@ fn ctx_param() -> String {
 
 /// `dereferenceable(n) ` for a parameter buffer of `n` bytes (nothing when empty).
 fn dereferenceable(n: usize) -> String {
-    if n > 0 { format!("dereferenceable({n}) ") } else { String::new() }
+    if n > 0 {
+        format!("dereferenceable({n}) ")
+    } else {
+        String::new()
+    }
 }
 
 /// The metadata that declares a thread loop parallel (LLVM LangRef,
@@ -367,7 +371,14 @@ pub fn emit(ir: &str, opt_level: u32, assembly: bool) -> Result<Vec<u8>, String>
         _ => inkwell::OptimizationLevel::Aggressive,
     };
     let tm = target
-        .create_target_machine(&triple, &TargetMachine::get_host_cpu_name().to_string(), &TargetMachine::get_host_cpu_features().to_string(), level, RelocMode::PIC, CodeModel::Default)
+        .create_target_machine(
+            &triple,
+            &TargetMachine::get_host_cpu_name().to_string(),
+            &TargetMachine::get_host_cpu_features().to_string(),
+            level,
+            RelocMode::PIC,
+            CodeModel::Default,
+        )
         .ok_or("cannot create a target machine for the host")?;
     let context = inkwell::context::Context::create();
     let buf = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "ptx");
@@ -496,7 +507,16 @@ fn collective_parts(name: &str, w: u32) -> (Vec<&'static str>, &'static str, &'s
 "#,
                 mask_vector("%sel", "%active", w)
             );
-            let ops = [("add", "0"), ("smin", "2147483647"), ("smax", "-2147483648"), ("umin", "-1"), ("umax", "0"), ("and", "-1"), ("or", "0"), ("xor", "0")];
+            let ops = [
+                ("add", "0"),
+                ("smin", "2147483647"),
+                ("smax", "-2147483648"),
+                ("umin", "-1"),
+                ("umax", "0"),
+                ("and", "-1"),
+                ("or", "0"),
+                ("xor", "0"),
+            ];
             for (k, (f, identity)) in ops.iter().enumerate() {
                 let _ = write!(
                     s,

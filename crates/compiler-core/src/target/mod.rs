@@ -189,12 +189,17 @@ mod tests {
                 let def = t.define_intrinsic(i, info);
                 let want = format!("define internal {} @{}(", i.ret, i.name);
                 assert!(def.contains(&want), "{}: {} is defined as\n{def}", t.name(), i.name);
-                let args: Vec<String> = i.params.split(", ").enumerate().map(|(k, ty)| match (k, ty) {
-                    (0, "ptr") => "ptr %ctx".to_string(),
-                    (_, "ptr") => "ptr null".to_string(),
-                    (_, "float") => "float 0.0".to_string(),
-                    (_, ty) => format!("{ty} 0"),
-                }).collect();
+                let args: Vec<String> = i
+                    .params
+                    .split(", ")
+                    .enumerate()
+                    .map(|(k, ty)| match (k, ty) {
+                        (0, "ptr") => "ptr %ctx".to_string(),
+                        (_, "ptr") => "ptr null".to_string(),
+                        (_, "float") => "float 0.0".to_string(),
+                        (_, ty) => format!("{ty} 0"),
+                    })
+                    .collect();
                 let call = if i.ret == "void" { String::new() } else { format!("%r.{} = ", i.name) };
                 ir.push_str(&format!("  {call}call {} @{}({})\n", i.ret, i.name, args.join(", ")));
             }

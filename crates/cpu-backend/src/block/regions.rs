@@ -181,7 +181,8 @@ impl RegionBlock {
                 return self.finish();
             }
             // Only the most urgent kind runs this round.
-            let urgent = [StateKind::Free, StateKind::Warp, StateKind::Barrier].into_iter().find(|&k| self.pending.iter().any(|&s| kind(s) == k)).unwrap();
+            let urgent =
+                [StateKind::Free, StateKind::Warp, StateKind::Barrier].into_iter().find(|&k| self.pending.iter().any(|&s| kind(s) == k)).unwrap();
             self.pending.retain(|&s| kind(s) == urgent);
         }
         if let Some(w) = regions.warp_exchange {
@@ -238,7 +239,14 @@ impl LaunchShape<'_> {
     /// Runs the blocks of `run` of a region kernel on this worker's outer coroutine `y`,
     /// up to [`Self::interleave_width`] of them in flight, stepped in turn. Stops early
     /// when the launch has faulted.
-    pub(super) fn run_region_blocks(&self, regions: &HostRegions, run: Range<u64>, slots: &mut Vec<RegionBlock>, y: &Yielder<(), Suspend>, in_kernel: &AtomicBool) {
+    pub(super) fn run_region_blocks(
+        &self,
+        regions: &HostRegions,
+        run: Range<u64>,
+        slots: &mut Vec<RegionBlock>,
+        y: &Yielder<(), Suspend>,
+        in_kernel: &AtomicBool,
+    ) {
         let n = self.block.iter().map(|&d| d as usize).product::<usize>();
         let shared_words = self.shared_words();
         let width = self.interleave_width(regions, run.end - run.start, n, shared_words);

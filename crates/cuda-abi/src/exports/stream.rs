@@ -11,9 +11,9 @@ use std::ptr::null_mut;
 use cuda_driver::CuError;
 
 use super::{ctx_raw, drv, event_handle, stream_handle, stream_ptsz, SendBox};
-use cuda_driver::StreamHandle;
 use crate::boundary::{export, AbiResult, Out};
 use crate::types::{CUcontext, CUdevice, CUevent, CUresult, CUstream};
+use cuda_driver::StreamHandle;
 
 /// `CUhostFn`: `void (*)(void* userData)`.
 pub type CUhostFn = Option<unsafe extern "C" fn(user_data: *mut c_void)>;

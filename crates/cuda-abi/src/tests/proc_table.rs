@@ -123,12 +123,8 @@ fn stubs_answer_not_supported() {
 #[test]
 fn every_implemented_symbol_is_reachable_through_the_table() {
     let reachable: std::collections::HashSet<usize> = apis().iter().flat_map(|a| a.variants.iter().map(|v| v.symbol)).collect();
-    let unreachable: Vec<&str> = symbols()
-        .iter()
-        .enumerate()
-        .filter(|(idx, s)| s.implemented && !reachable.contains(idx))
-        .map(|(_, s)| s.name)
-        .collect();
+    let unreachable: Vec<&str> =
+        symbols().iter().enumerate().filter(|(idx, s)| s.implemented && !reachable.contains(idx)).map(|(_, s)| s.name).collect();
     assert!(unreachable.is_empty(), "add these to data/extra-variants.txt: {unreachable:?}");
 }
 
@@ -136,11 +132,29 @@ fn every_implemented_symbol_is_reachable_through_the_table() {
 fn the_minimum_set_is_implemented() {
     // shared/facts/cudart-driver-contract.md, "Minimum set".
     for name in [
-        "cuGetProcAddress_v2", "cuGetExportTable", "cuInit", "cuDriverGetVersion", "cuDeviceGet", "cuDeviceGetCount",
-        "cuDeviceGetName", "cuDeviceTotalMem_v2", "cuDeviceGetAttribute", "cuDeviceGetUuid", "cuDeviceGetUuid_v2",
-        "cuDevicePrimaryCtxRetain", "cuCtxSetCurrent", "cuCtxGetCurrent", "cuCtxGetDevice_v2", "cuCtxSynchronize_v2",
-        "cuLibraryLoadData", "cuLibraryGetKernel", "cuMemAlloc_v2", "cuMemFree_v2", "cuMemcpyHtoD_v2",
-        "cuMemcpyDtoH_v2", "cuLaunchKernel",
+        "cuGetProcAddress_v2",
+        "cuGetExportTable",
+        "cuInit",
+        "cuDriverGetVersion",
+        "cuDeviceGet",
+        "cuDeviceGetCount",
+        "cuDeviceGetName",
+        "cuDeviceTotalMem_v2",
+        "cuDeviceGetAttribute",
+        "cuDeviceGetUuid",
+        "cuDeviceGetUuid_v2",
+        "cuDevicePrimaryCtxRetain",
+        "cuCtxSetCurrent",
+        "cuCtxGetCurrent",
+        "cuCtxGetDevice_v2",
+        "cuCtxSynchronize_v2",
+        "cuLibraryLoadData",
+        "cuLibraryGetKernel",
+        "cuMemAlloc_v2",
+        "cuMemFree_v2",
+        "cuMemcpyHtoD_v2",
+        "cuMemcpyDtoH_v2",
+        "cuLaunchKernel",
     ] {
         assert!(symbol(name).is_some_and(|s| s.implemented), "{name} must be implemented");
     }
@@ -152,7 +166,11 @@ fn the_minimum_set_is_implemented() {
 fn entry_point_list_is_current() {
     let (mut done, mut stubs) = (Vec::new(), Vec::new());
     for s in symbols() {
-        if s.implemented { done.push(s.name) } else { stubs.push(s.name) }
+        if s.implemented {
+            done.push(s.name)
+        } else {
+            stubs.push(s.name)
+        }
     }
     let mut text = String::from(
         "# Driver entry points\n\n\

@@ -66,7 +66,17 @@ fn function_attributes() {
     let m = load_module(&driver);
     let small = driver.module_get_function(m, "small").unwrap();
     let noargs = driver.module_get_function(m, "noargs").unwrap();
-    for (f, attribute, value) in [(small, 0, 128), (noargs, 0, 1024), (noargs, 1, 1024), (small, 4, 32), (small, 5, 80), (small, 6, 86), (small, 8, 48 * 1024), (noargs, 8, 47 * 1024), (small, 9, -1)] {
+    for (f, attribute, value) in [
+        (small, 0, 128),
+        (noargs, 0, 1024),
+        (noargs, 1, 1024),
+        (small, 4, 32),
+        (small, 5, 80),
+        (small, 6, 86),
+        (small, 8, 48 * 1024),
+        (noargs, 8, 47 * 1024),
+        (small, 9, -1),
+    ] {
         assert_eq!(driver.function_attribute(f, attribute).unwrap(), value, "attribute {attribute}");
     }
     assert_eq!(driver.function_attribute(small, 16).unwrap_err(), CuError::INVALID_VALUE);
@@ -186,9 +196,18 @@ fn libraries_kernels_and_launch_validation() {
     assert_eq!(launch(&driver, std::ptr::null_mut(), [1, 1, 1], [1, 1, 1], 0).unwrap_err(), CuError::INVALID_HANDLE);
 
     // cuLaunchKernelEx: clusters are not supported.
-    let config = LaunchConfigEx { grid: [1; 3], block: [1; 3], shared_bytes: 0, stream: StreamHandle::NULL, attrs: &[LaunchAttr::ClusterDimension([2, 1, 1])] };
+    let config = LaunchConfigEx {
+        grid: [1; 3],
+        block: [1; 3],
+        shared_bytes: 0,
+        stream: StreamHandle::NULL,
+        attrs: &[LaunchAttr::ClusterDimension([2, 1, 1])],
+    };
     // SAFETY: validation fails before parameters are read.
-    assert_eq!(unsafe { driver.launch_kernel_ex(&config, k.as_raw(), std::ptr::null_mut(), std::ptr::null_mut()) }.unwrap_err(), CuError::NOT_SUPPORTED);
+    assert_eq!(
+        unsafe { driver.launch_kernel_ex(&config, k.as_raw(), std::ptr::null_mut(), std::ptr::null_mut()) }.unwrap_err(),
+        CuError::NOT_SUPPORTED
+    );
     assert_eq!(LaunchAttr::from_raw(4, &[2, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0]), LaunchAttr::ClusterDimension([2, 1, 1]));
 
     driver.library_unload(lib).unwrap();
@@ -297,12 +316,17 @@ fn cooperative_launches_are_limited_to_resident_blocks() {
     let mut words = [0u64; 4];
     let mut args: Vec<*mut c_void> = words.iter_mut().map(|w| (w as *mut u64).cast()).collect();
     // SAFETY: four 8-byte arguments cover saxpy's parameters.
-    let mut coop = |grid: u32| unsafe { driver.launch_cooperative_kernel(saxpy.as_raw(), [grid, 1, 1], [256, 1, 1], 0, StreamHandle::NULL, args.as_mut_ptr()) };
+    let mut coop =
+        |grid: u32| unsafe { driver.launch_cooperative_kernel(saxpy.as_raw(), [grid, 1, 1], [256, 1, 1], 0, StreamHandle::NULL, args.as_mut_ptr()) };
     coop(24).unwrap();
     assert_eq!(coop(25).unwrap_err(), CuError::COOPERATIVE_LAUNCH_TOO_LARGE);
-    let config = LaunchConfigEx { grid: [25, 1, 1], block: [256, 1, 1], shared_bytes: 0, stream: StreamHandle::NULL, attrs: &[LaunchAttr::Cooperative(1)] };
+    let config =
+        LaunchConfigEx { grid: [25, 1, 1], block: [256, 1, 1], shared_bytes: 0, stream: StreamHandle::NULL, attrs: &[LaunchAttr::Cooperative(1)] };
     // SAFETY: validation fails before parameters are read.
-    assert_eq!(unsafe { driver.launch_kernel_ex(&config, saxpy.as_raw(), std::ptr::null_mut(), std::ptr::null_mut()) }.unwrap_err(), CuError::COOPERATIVE_LAUNCH_TOO_LARGE);
+    assert_eq!(
+        unsafe { driver.launch_kernel_ex(&config, saxpy.as_raw(), std::ptr::null_mut(), std::ptr::null_mut()) }.unwrap_err(),
+        CuError::COOPERATIVE_LAUNCH_TOO_LARGE
+    );
     driver.ctx_synchronize(CtxHandle::NULL).unwrap();
     assert_eq!(device.launches.lock().unwrap().iter().filter(|l| l.0 == "saxpy").count(), 1);
     assert_eq!(driver.device_attribute(0, 95).unwrap(), 1, "CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH");
@@ -322,7 +346,8 @@ fn a_backends_occupancy_answer_decides_cooperative_launches() {
     let mut args: Vec<*mut c_void> = vec![(&mut word as *mut u64).cast()];
     // Fake device: 4 SMs, so 12 blocks fit at once.
     // SAFETY: one 8-byte argument covers the parameter.
-    let mut coop = |grid: u32| unsafe { driver.launch_cooperative_kernel(k.as_raw(), [grid, 1, 1], [256, 1, 1], 0, StreamHandle::NULL, args.as_mut_ptr()) };
+    let mut coop =
+        |grid: u32| unsafe { driver.launch_cooperative_kernel(k.as_raw(), [grid, 1, 1], [256, 1, 1], 0, StreamHandle::NULL, args.as_mut_ptr()) };
     coop(12).unwrap();
     assert_eq!(coop(13).unwrap_err(), CuError::COOPERATIVE_LAUNCH_TOO_LARGE);
     driver.ctx_synchronize(CtxHandle::NULL).unwrap();

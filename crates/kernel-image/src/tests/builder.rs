@@ -25,15 +25,7 @@ pub(crate) struct EntrySpec {
 pub(crate) fn ptx(sm: u32, (major, minor): (u32, u32), text: &str) -> EntrySpec {
     let mut payload = text.as_bytes().to_vec();
     payload.push(0);
-    EntrySpec {
-        kind: 1,
-        sm,
-        version: (major << 16) | minor,
-        compression: Compression::None,
-        ident: None,
-        options: None,
-        payload,
-    }
+    EntrySpec { kind: 1, sm, version: (major << 16) | minor, compression: Compression::None, ident: None, options: None, payload }
 }
 
 /// A SASS (ELF) entry for `sm_{sm}`; the payload is a fake cubin.
@@ -181,11 +173,7 @@ pub(crate) fn wrapper(version: u32, data: u64, prelinked: u64) -> Vec<u8> {
 
 /// A NULL-terminated pointer list, as bytes.
 pub(crate) fn pointer_list(addresses: &[u64]) -> Vec<u8> {
-    addresses
-        .iter()
-        .chain(std::iter::once(&0))
-        .flat_map(|a| a.to_le_bytes())
-        .collect()
+    addresses.iter().chain(std::iter::once(&0)).flat_map(|a| a.to_le_bytes()).collect()
 }
 
 /// A little-endian ELF file: header, `sections` as `(type, contents)` placed after the

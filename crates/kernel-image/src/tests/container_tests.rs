@@ -20,12 +20,7 @@ fn edited(entry: EntrySpec, edit: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
 
 fn run(cases: Vec<(&str, Vec<u8>, Expect)>) {
     for (name, bytes, expect) in cases {
-        check(
-            name,
-            parse_container(&bytes),
-            |entries| render_entries(entries),
-            &expect,
-        );
+        check(name, parse_container(&bytes), |entries| render_entries(entries), &expect);
     }
 }
 
@@ -45,45 +40,29 @@ fn well_formed_containers() {
     };
     let padded_ptx = {
         let mut entry = ptx(80, (8, 5), "\n\n\n.version 8.5\n");
-        entry
-            .payload
-            .extend_from_slice(b"\0\0\0junk after the terminator\0");
+        entry.payload.extend_from_slice(b"\0\0\0junk after the terminator\0");
         entry
     };
     run(vec![
         (
             "plain PTX",
             container(&[ptx(75, (8, 0), PTX_A)]),
-            Expect::Ok(
-                r#"Ptx sm=75 isa=8.0 None c0 ".version 8.0\n.target sm_75\n.address_size 64\n""#,
-            ),
+            Expect::Ok(r#"Ptx sm=75 isa=8.0 None c0 ".version 8.0\n.target sm_75\n.address_size 64\n""#),
         ),
         (
             "zstd PTX",
             container(&[ptx(90, (9, 0), PTX_B).zstd()]),
-            Expect::Ok(
-                r#"Ptx sm=90 isa=9.0 Zstd c0 ".version 9.0\n.target sm_90\n.address_size 64\n""#,
-            ),
+            Expect::Ok(r#"Ptx sm=90 isa=9.0 Zstd c0 ".version 9.0\n.target sm_90\n.address_size 64\n""#),
         ),
         (
             "LZ4 PTX",
             container(&[ptx(75, (8, 0), PTX_A).lz4()]),
-            Expect::Ok(
-                r#"Ptx sm=75 isa=8.0 Lz4 c0 ".version 8.0\n.target sm_75\n.address_size 64\n""#,
-            ),
+            Expect::Ok(r#"Ptx sm=75 isa=8.0 Lz4 c0 ".version 8.0\n.target sm_75\n.address_size 64\n""#),
         ),
-        (
-            "leading newlines kept, NUL and padding cut",
-            container(&[padded_ptx]),
-            Expect::Ok(r#"Ptx sm=80 isa=8.5 None c0 "\n\n\n.version 8.5\n""#),
-        ),
+        ("leading newlines kept, NUL and padding cut", container(&[padded_ptx]), Expect::Ok(r#"Ptx sm=80 isa=8.5 None c0 "\n\n\n.version 8.5\n""#)),
         (
             "several entries",
-            container(&[
-                ptx(75, (8, 0), PTX_A),
-                sass(80).zstd(),
-                ptx(90, (9, 0), PTX_B).lz4(),
-            ]),
+            container(&[ptx(75, (8, 0), PTX_A), sass(80).zstd(), ptx(90, (9, 0), PTX_B).lz4()]),
             Expect::Ok(
                 r#"
 Ptx sm=75 isa=8.0 None c0 ".version 8.0\n.target sm_75\n.address_size 64\n"
@@ -104,90 +83,34 @@ Elf sm=90 isa=- None c1 32 bytes"#,
         (
             "empty container then a real one",
             empty_then_real,
-            Expect::Ok(
-                r#"Ptx sm=75 isa=8.0 Lz4 c1 ".version 8.0\n.target sm_75\n.address_size 64\n""#,
-            ),
+            Expect::Ok(r#"Ptx sm=75 isa=8.0 Lz4 c1 ".version 8.0\n.target sm_75\n.address_size 64\n""#),
         ),
         ("only an empty container", container(&[]), Expect::Ok("")),
-        (
-            "unknown entry kind is kept",
-            container(&[EntrySpec {
-                kind: 7,
-                ..sass(70)
-            }]),
-            Expect::Ok("Other(7) sm=70 isa=- None c0 32 bytes"),
-        ),
+        ("unknown entry kind is kept", container(&[EntrySpec { kind: 7, ..sass(70) }]), Expect::Ok("Other(7) sm=70 isa=- None c0 32 bytes")),
     ]);
 }
 
 #[test]
 fn strings_in_entry_headers() {
-    let bytes = container(&[
-        ptx(75, (8, 0), PTX_A).ident("my-ident").options("-O1  "),
-        ptx(80, (8, 0), PTX_A),
-    ]);
+    let bytes = container(&[ptx(75, (8, 0), PTX_A).ident("my-ident").options("-O1  "), ptx(80, (8, 0), PTX_A)]);
     let entries = parse_container(&bytes).unwrap();
-    let got: Vec<_> = entries
-        .iter()
-        .map(|e| {
-            (
-                e.identifier.as_deref(),
-                e.ptxas_options.as_deref(),
-                e.offset,
-            )
-        })
-        .collect();
-    assert_eq!(
-        got,
-        [
-            (Some("my-ident"), Some("-O1"), 16),
-            (None, None, 16 + 0x60 + 48)
-        ]
-    );
+    let got: Vec<_> = entries.iter().map(|e| (e.identifier.as_deref(), e.ptxas_options.as_deref(), e.offset)).collect();
+    assert_eq!(got, [(Some("my-ident"), Some("-O1"), 16), (None, None, 16 + 0x60 + 48)]);
 }
 
 #[test]
 fn malformed_containers() {
     let ok = || ptx(75, (8, 0), PTX_A);
-    let zstd_len =
-        |entry: EntrySpec| u32::from_le_bytes(entry.encode()[0x10..0x14].try_into().unwrap());
+    let zstd_len = |entry: EntrySpec| u32::from_le_bytes(entry.encode()[0x10..0x14].try_into().unwrap());
     run(vec![
         ("empty input", vec![], Expect::Err(200, "fatbin is empty")),
-        (
-            "wrong magic",
-            edited(ok(), |b| set_u32(b, 0, 0xDEAD_BEEF)),
-            Expect::Err(200, "found 0xDEADBEEF"),
-        ),
-        (
-            "truncated container header",
-            container(&[])[..10].to_vec(),
-            Expect::Err(200, "truncated (10 of 16"),
-        ),
-        (
-            "container header size below 16",
-            edited(ok(), |b| set_u16(b, 6, 8)),
-            Expect::Err(200, "header size 8"),
-        ),
-        (
-            "entries size past the buffer",
-            edited(ok(), |b| set_u64(b, 8, 10_000)),
-            Expect::Err(200, "declares 10016 bytes but only"),
-        ),
-        (
-            "entries size overflows",
-            edited(ok(), |b| set_u64(b, 8, u64::MAX)),
-            Expect::Err(200, "overflows"),
-        ),
-        (
-            "leading zeros before the container",
-            [vec![0; 8], container(&[ok()])].concat(),
-            Expect::Err(200, "found 0x00000000"),
-        ),
-        (
-            "garbage after a container",
-            [container(&[ok()]), b"garbage!".repeat(3)].concat(),
-            Expect::Err(200, "container 1 at offset"),
-        ),
+        ("wrong magic", edited(ok(), |b| set_u32(b, 0, 0xDEAD_BEEF)), Expect::Err(200, "found 0xDEADBEEF")),
+        ("truncated container header", container(&[])[..10].to_vec(), Expect::Err(200, "truncated (10 of 16")),
+        ("container header size below 16", edited(ok(), |b| set_u16(b, 6, 8)), Expect::Err(200, "header size 8")),
+        ("entries size past the buffer", edited(ok(), |b| set_u64(b, 8, 10_000)), Expect::Err(200, "declares 10016 bytes but only")),
+        ("entries size overflows", edited(ok(), |b| set_u64(b, 8, u64::MAX)), Expect::Err(200, "overflows")),
+        ("leading zeros before the container", [vec![0; 8], container(&[ok()])].concat(), Expect::Err(200, "found 0x00000000")),
+        ("garbage after a container", [container(&[ok()]), b"garbage!".repeat(3)].concat(), Expect::Err(200, "container 1 at offset")),
         (
             "truncated entry header",
             {
@@ -198,26 +121,10 @@ fn malformed_containers() {
             },
             Expect::Err(200, "truncated (20 of 64"),
         ),
-        (
-            "entry header size below 64",
-            edited(ok(), |b| set_u32(b, E0 + 4, 32)),
-            Expect::Err(200, "header size 32"),
-        ),
-        (
-            "entry header size past the container",
-            edited(ok(), |b| set_u32(b, E0 + 4, 4096)),
-            Expect::Err(200, "header size 4096"),
-        ),
-        (
-            "payload size past the container",
-            edited(ok(), |b| set_u64(b, E0 + 8, 1 << 20)),
-            Expect::Err(200, "declares a 1048576-byte payload"),
-        ),
-        (
-            "payload size overflows",
-            edited(ok(), |b| set_u64(b, E0 + 8, u64::MAX)),
-            Expect::Err(200, "payload"),
-        ),
+        ("entry header size below 64", edited(ok(), |b| set_u32(b, E0 + 4, 32)), Expect::Err(200, "header size 32")),
+        ("entry header size past the container", edited(ok(), |b| set_u32(b, E0 + 4, 4096)), Expect::Err(200, "header size 4096")),
+        ("payload size past the container", edited(ok(), |b| set_u64(b, E0 + 8, 1 << 20)), Expect::Err(200, "declares a 1048576-byte payload")),
+        ("payload size overflows", edited(ok(), |b| set_u64(b, E0 + 8, u64::MAX)), Expect::Err(200, "payload")),
         (
             "corrupt zstd frame",
             edited(ok().zstd(), |b| {
@@ -239,45 +146,21 @@ fn malformed_containers() {
             edited(ok().zstd(), |b| set_u32(b, E0 + 0x10, 4096)),
             Expect::Err(200, "compressed size 4096 exceeds"),
         ),
-        (
-            "both compression flags",
-            edited(ok().zstd(), |b| set_u64(b, E0 + 0x28, 0x8000 | 0x2000)),
-            Expect::Err(200, "both LZ4 and zstd"),
-        ),
-        (
-            "compressed size without a flag",
-            edited(ok().zstd(), |b| set_u64(b, E0 + 0x28, 0x11)),
-            Expect::Err(200, "no known compression flag"),
-        ),
+        ("both compression flags", edited(ok().zstd(), |b| set_u64(b, E0 + 0x28, 0x8000 | 0x2000)), Expect::Err(200, "both LZ4 and zstd")),
+        ("compressed size without a flag", edited(ok().zstd(), |b| set_u64(b, E0 + 0x28, 0x11)), Expect::Err(200, "no known compression flag")),
         (
             "zstd size differs from the header",
-            edited(ok().zstd(), |b| {
-                set_u64(b, E0 + 0x38, PTX_A.len() as u64 - 3)
-            }),
+            edited(ok().zstd(), |b| set_u64(b, E0 + 0x38, PTX_A.len() as u64 - 3)),
             Expect::Err(200, "more than 41 bytes"),
         ),
         (
             "zstd output shorter than declared",
-            edited(ok().zstd(), |b| {
-                set_u64(b, E0 + 0x38, PTX_A.len() as u64 + 9)
-            }),
+            edited(ok().zstd(), |b| set_u64(b, E0 + 0x38, PTX_A.len() as u64 + 9)),
             Expect::Err(200, "decompressed 45 bytes but the header declares 53"),
         ),
-        (
-            "LZ4 without a size",
-            edited(ok().lz4(), |b| set_u64(b, E0 + 0x38, 0)),
-            Expect::Err(200, "without an uncompressed size"),
-        ),
-        (
-            "LZ4 size beyond any expansion",
-            edited(ok().lz4(), |b| set_u64(b, E0 + 0x38, 1 << 29)),
-            Expect::Err(200, "cannot expand"),
-        ),
-        (
-            "absurd uncompressed size",
-            edited(ok().zstd(), |b| set_u64(b, E0 + 0x38, u64::MAX)),
-            Expect::Err(200, "implausibly large"),
-        ),
+        ("LZ4 without a size", edited(ok().lz4(), |b| set_u64(b, E0 + 0x38, 0)), Expect::Err(200, "without an uncompressed size")),
+        ("LZ4 size beyond any expansion", edited(ok().lz4(), |b| set_u64(b, E0 + 0x38, 1 << 29)), Expect::Err(200, "cannot expand")),
+        ("absurd uncompressed size", edited(ok().zstd(), |b| set_u64(b, E0 + 0x38, u64::MAX)), Expect::Err(200, "implausibly large")),
     ]);
     // The builder's zstd frames must be short enough for the corruption offsets above.
     assert!(zstd_len(ok().zstd()) > 40);
@@ -287,11 +170,7 @@ fn malformed_containers() {
 /// it either still parses or fails with a CUDA image code.
 #[test]
 fn truncations_and_bit_flips_never_panic() {
-    let bytes = container(&[
-        ptx(75, (8, 0), PTX_A).zstd(),
-        sass(80),
-        ptx(90, (9, 0), PTX_B).lz4(),
-    ]);
+    let bytes = container(&[ptx(75, (8, 0), PTX_A).zstd(), sass(80), ptx(90, (9, 0), PTX_B).lz4()]);
     assert_eq!(parse_container(&bytes).unwrap().len(), 3);
     for len in 0..bytes.len() {
         let err = parse_container(&bytes[..len]).unwrap_err();

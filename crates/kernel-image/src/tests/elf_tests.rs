@@ -7,11 +7,7 @@ use crate::elf::elf_extent;
 
 /// The extent of `bytes` as an ELF image, reading only inside `bytes`.
 fn extent(bytes: &[u8], max_size: usize) -> Result<usize, crate::ImageError> {
-    let mut read = |offset: usize, len: usize| {
-        bytes
-            .get(offset..offset.checked_add(len)?)
-            .map(<[u8]>::to_vec)
-    };
+    let mut read = |offset: usize, len: usize| bytes.get(offset..offset.checked_add(len)?).map(<[u8]>::to_vec);
     elf_extent(&mut read, max_size)
 }
 
@@ -30,22 +26,10 @@ fn elf_extents() {
         bytes
     };
     let cases: Vec<(&str, Vec<u8>, Expect)> = vec![
-        (
-            "ELF64: ends at the section table",
-            base.clone(),
-            Expect::Ok("280"),
-        ),
+        ("ELF64: ends at the section table", base.clone(), Expect::Ok("280")),
         ("ELF32", elf(false, 190, &[(1, b"abc")]), Expect::Ok("136")),
-        (
-            "header only",
-            elf(true, 190, &[])[..64].to_vec(),
-            Expect::Err(200, "out of bounds"),
-        ),
-        (
-            "section data past the table",
-            with(&|b| set_u64(b, shoff + 2 * 64 + 0x18, 1000)),
-            Expect::Ok("1003"),
-        ),
+        ("header only", elf(true, 190, &[])[..64].to_vec(), Expect::Err(200, "out of bounds")),
+        ("section data past the table", with(&|b| set_u64(b, shoff + 2 * 64 + 0x18, 1000)), Expect::Ok("1003")),
         (
             "NOBITS sections take no file space",
             with(&|b| {
@@ -75,51 +59,15 @@ fn elf_extents() {
             }),
             Expect::Ok("280"),
         ),
-        (
-            "truncated identification",
-            b"\x7fELF\x02\x01".to_vec(),
-            Expect::Err(200, "truncated identification"),
-        ),
-        (
-            "unknown class",
-            with(&|b| b[4] = 9),
-            Expect::Err(200, "unknown ELF class Some(9)"),
-        ),
-        (
-            "big-endian",
-            with(&|b| b[5] = 2),
-            Expect::Err(200, "only little-endian"),
-        ),
-        (
-            "truncated header",
-            base[..40].to_vec(),
-            Expect::Err(200, "truncated ELF header"),
-        ),
-        (
-            "section entry too small",
-            with(&|b| set_u16(b, 0x3A, 16)),
-            Expect::Err(200, "section header entry size 16"),
-        ),
-        (
-            "section table out of bounds",
-            with(&|b| set_u64(b, 0x28, 1 << 16)),
-            Expect::Err(200, "out of bounds"),
-        ),
-        (
-            "section table past the limit",
-            with(&|b| set_u64(b, 0x28, u64::MAX - 8)),
-            Expect::Err(200, "overflows"),
-        ),
-        (
-            "section extent overflows",
-            with(&|b| set_u64(b, shoff + 64 + 0x18, u64::MAX)),
-            Expect::Err(200, "section extent overflows"),
-        ),
-        (
-            "section beyond the size limit",
-            with(&|b| set_u64(b, shoff + 64 + 0x20, 1 << 33)),
-            Expect::Err(200, "over the 1048576-byte limit"),
-        ),
+        ("truncated identification", b"\x7fELF\x02\x01".to_vec(), Expect::Err(200, "truncated identification")),
+        ("unknown class", with(&|b| b[4] = 9), Expect::Err(200, "unknown ELF class Some(9)")),
+        ("big-endian", with(&|b| b[5] = 2), Expect::Err(200, "only little-endian")),
+        ("truncated header", base[..40].to_vec(), Expect::Err(200, "truncated ELF header")),
+        ("section entry too small", with(&|b| set_u16(b, 0x3A, 16)), Expect::Err(200, "section header entry size 16")),
+        ("section table out of bounds", with(&|b| set_u64(b, 0x28, 1 << 16)), Expect::Err(200, "out of bounds")),
+        ("section table past the limit", with(&|b| set_u64(b, 0x28, u64::MAX - 8)), Expect::Err(200, "overflows")),
+        ("section extent overflows", with(&|b| set_u64(b, shoff + 64 + 0x18, u64::MAX)), Expect::Err(200, "section extent overflows")),
+        ("section beyond the size limit", with(&|b| set_u64(b, shoff + 64 + 0x20, 1 << 33)), Expect::Err(200, "over the 1048576-byte limit")),
         (
             "program entry too small",
             with(&|b| {

@@ -9,19 +9,13 @@ const PTX_80: &str = ".version 8.4\n.target sm_80\n.address_size 64\n";
 const PTX_90: &str = ".version 9.0\n.target sm_90a\n.address_size 64\n";
 
 fn render(source: &PtxSource) -> String {
-    format!(
-        "sm={:?} isa={:?} {:?}",
-        source.sm_arch, source.isa, source.text
-    )
+    format!("sm={:?} isa={:?} {:?}", source.sm_arch, source.isa, source.text)
 }
 
 #[test]
 fn classify_by_first_bytes() {
     let cases: [(&[u8], ImageKind); 10] = [
-        (
-            &[0xb1, 0x43, 0x62, 0x46, 1, 0, 0, 0],
-            ImageKind::FatbinWrapper,
-        ),
+        (&[0xb1, 0x43, 0x62, 0x46, 1, 0, 0, 0], ImageKind::FatbinWrapper),
         (&[0x50, 0xed, 0x55, 0xba], ImageKind::FatbinContainer),
         (b"\x7fELF\x02\x01", ImageKind::Elf),
         (b"!<arch>\nfoo", ImageKind::Archive),
@@ -39,12 +33,7 @@ fn classify_by_first_bytes() {
 
 #[test]
 fn extract_from_bytes() {
-    let fatbin = container(&[
-        sass(80),
-        ptx(75, (8, 0), PTX_75).zstd(),
-        ptx(90, (9, 0), PTX_90).lz4(),
-        ptx(80, (8, 4), PTX_80),
-    ]);
+    let fatbin = container(&[sass(80), ptx(75, (8, 0), PTX_75).zstd(), ptx(90, (9, 0), PTX_90).lz4(), ptx(80, (8, 4), PTX_80)]);
     let mut back_to_back = container(&[]);
     back_to_back.extend(container(&[sass(75)]));
     back_to_back.extend(container(&[ptx(75, (8, 0), PTX_75)]));
@@ -112,39 +101,13 @@ fn extract_from_bytes() {
 #[test]
 fn isa_limit_applies_to_text_and_containers() {
     let cases: Vec<(&str, Vec<u8>, Expect)> = vec![
-        (
-            "text within the limit",
-            PTX_80.as_bytes().to_vec(),
-            Expect::Ok("Some((8, 4))"),
-        ),
-        (
-            "text above the limit",
-            PTX_90.as_bytes().to_vec(),
-            Expect::Err(222, ".version 9.0; the PTX compiler supports up to 8.5"),
-        ),
-        (
-            "container falls back to older ISA",
-            container(&[ptx(90, (9, 0), PTX_90), ptx(75, (8, 0), PTX_75)]),
-            Expect::Ok("Some((8, 0))"),
-        ),
-        (
-            "container with only newer ISA",
-            container(&[ptx(90, (9, 0), PTX_90)]),
-            Expect::Err(222, "ISA newer than the supported 8.5"),
-        ),
+        ("text within the limit", PTX_80.as_bytes().to_vec(), Expect::Ok("Some((8, 4))")),
+        ("text above the limit", PTX_90.as_bytes().to_vec(), Expect::Err(222, ".version 9.0; the PTX compiler supports up to 8.5")),
+        ("container falls back to older ISA", container(&[ptx(90, (9, 0), PTX_90), ptx(75, (8, 0), PTX_75)]), Expect::Ok("Some((8, 0))")),
+        ("container with only newer ISA", container(&[ptx(90, (9, 0), PTX_90)]), Expect::Err(222, "ISA newer than the supported 8.5")),
     ];
     for (name, bytes, expect) in cases {
-        check(
-            name,
-            extract_ptx_limited(&bytes, (8, 5), 90),
-            |s| format!("{:?}", s.isa),
-            &expect,
-        );
+        check(name, extract_ptx_limited(&bytes, (8, 5), 90), |s| format!("{:?}", s.isa), &expect);
     }
-    assert_eq!(
-        extract_ptx_limited(PTX_90.as_bytes(), ANY_PTX_ISA, 90)
-            .unwrap()
-            .isa,
-        Some((9, 0))
-    );
+    assert_eq!(extract_ptx_limited(PTX_90.as_bytes(), ANY_PTX_ISA, 90).unwrap().isa, Some((9, 0)));
 }

@@ -25,10 +25,7 @@ fn summary(name: &str) -> String {
         .zip(&entries)
         .map(|(line, entry)| {
             let head: String = line.split(" \"").next().unwrap_or_default().to_owned();
-            format!(
-                "{head} ident={:?} opts={:?}\n",
-                entry.identifier, entry.ptxas_options
-            )
+            format!("{head} ident={:?} opts={:?}\n", entry.identifier, entry.ptxas_options)
         })
         .collect()
 }
@@ -52,25 +49,11 @@ fn real_nvcc_output() {
 fn real_nvcc_ptx_text() {
     // Every storage mode yields the same PTX, which starts with the blanked comment header.
     let reference = extract_ptx(fixture("plain"), 86).unwrap();
-    assert!(
-        reference
-            .text
-            .starts_with("\n\n\n\n\n\n\n\n.version 9.0\n.target sm_75\n"),
-        "{:?}",
-        reference.text
-    );
-    assert!(
-        reference.text.ends_with("ret;\n\n}\n\n"),
-        "{:?}",
-        reference.text
-    );
+    assert!(reference.text.starts_with("\n\n\n\n\n\n\n\n.version 9.0\n.target sm_75\n"), "{:?}", reference.text);
+    assert!(reference.text.ends_with("ret;\n\n}\n\n"), "{:?}", reference.text);
     assert!(reference.text.contains(".visible .entry add("));
     for name in ["lz4", "ident", "opts", "section"] {
-        assert_eq!(
-            extract_ptx(fixture(name), 86).unwrap(),
-            reference,
-            "fixture {name}"
-        );
+        assert_eq!(extract_ptx(fixture(name), 86).unwrap(), reference, "fixture {name}");
     }
     let multi = extract_ptx(fixture("multi"), 90).unwrap();
     assert_eq!((multi.sm_arch, multi.isa), (Some(90), Some((9, 0))));

@@ -23,38 +23,19 @@ enum Expect {
 }
 
 /// Compares a result against an expectation, naming the case on failure.
-fn check<T>(
-    name: &str,
-    result: Result<T, ImageError>,
-    render: impl Fn(&T) -> String,
-    expect: &Expect,
-) {
+fn check<T>(name: &str, result: Result<T, ImageError>, render: impl Fn(&T) -> String, expect: &Expect) {
     match (result, expect) {
         (Ok(value), Expect::Ok(want)) => {
             let got = render(&value);
-            assert_eq!(
-                got.trim(),
-                want.trim(),
-                "case `{name}`: rendered result differs"
-            );
+            assert_eq!(got.trim(), want.trim(), "case `{name}`: rendered result differs");
         }
         (Err(err), Expect::Err(code, fragment)) => {
             let message = err.to_string();
-            assert_eq!(
-                err.cuda_error_code(),
-                *code,
-                "case `{name}`: wrong code for `{message}`"
-            );
-            assert!(
-                message.contains(fragment),
-                "case `{name}`: `{message}` lacks `{fragment}`"
-            );
+            assert_eq!(err.cuda_error_code(), *code, "case `{name}`: wrong code for `{message}`");
+            assert!(message.contains(fragment), "case `{name}`: `{message}` lacks `{fragment}`");
         }
         (Ok(value), Expect::Err(..)) => {
-            panic!(
-                "case `{name}`: expected {expect:?}, got Ok:\n{}",
-                render(&value)
-            )
+            panic!("case `{name}`: expected {expect:?}, got Ok:\n{}", render(&value))
         }
         (Err(err), Expect::Ok(_)) => panic!("case `{name}`: expected success, got error `{err}`"),
     }
@@ -65,17 +46,12 @@ fn check<T>(
 fn render_entries(entries: &[FatbinEntry]) -> String {
     let mut out = String::new();
     for entry in entries {
-        let isa = entry
-            .ptx_isa
-            .map_or("-".to_owned(), |(major, minor)| format!("{major}.{minor}"));
+        let isa = entry.ptx_isa.map_or("-".to_owned(), |(major, minor)| format!("{major}.{minor}"));
         let payload = match entry.kind {
             crate::EntryKind::Ptx => format!("{:?}", String::from_utf8_lossy(&entry.payload)),
             _ => format!("{} bytes", entry.payload.len()),
         };
-        out.push_str(&format!(
-            "{:?} sm={} isa={isa} {:?} c{} {payload}\n",
-            entry.kind, entry.sm_arch, entry.compression, entry.container_index
-        ));
+        out.push_str(&format!("{:?} sm={} isa={isa} {:?} c{} {payload}\n", entry.kind, entry.sm_arch, entry.compression, entry.container_index));
     }
     out
 }

@@ -26,12 +26,7 @@ fn render(image: &Image) -> String {
         Ok(source) => format!("{:?}", source.text),
         Err(err) => format!("error {}", err.cuda_error_code()),
     };
-    format!(
-        "{:?} -> {:?}, {} bytes, ptx {ptx}",
-        image.origin,
-        image.kind,
-        image.bytes.len()
-    )
+    format!("{:?} -> {:?}, {} bytes, ptx {ptx}", image.origin, image.kind, image.bytes.len())
 }
 
 #[test]
@@ -51,80 +46,42 @@ fn wrappers() {
     let inner = wrapper(1, addr(&pre2), 0);
     let text = b".version 8.0\n\0".to_vec();
     let cases: Vec<(&str, Vec<u8>, Expect)> = vec![
-        (
-            "v1",
-            wrapper(1, addr(&main), 0),
-            Expect::Ok(
-                r#"FatbinWrapper -> FatbinContainer, 224 bytes, ptx ".version 8.0\n.target sm_75\n""#,
-            ),
-        ),
+        ("v1", wrapper(1, addr(&main), 0), Expect::Ok(r#"FatbinWrapper -> FatbinContainer, 224 bytes, ptx ".version 8.0\n.target sm_75\n""#)),
         (
             "v1 ignores the second pointer",
             wrapper(1, addr(&main), addr(&list)),
-            Expect::Ok(
-                r#"FatbinWrapper -> FatbinContainer, 224 bytes, ptx ".version 8.0\n.target sm_75\n""#,
-            ),
+            Expect::Ok(r#"FatbinWrapper -> FatbinContainer, 224 bytes, ptx ".version 8.0\n.target sm_75\n""#),
         ),
         (
             "v2 with a prelinked list uses it instead",
             wrapper(2, addr(&main), addr(&list)),
-            Expect::Ok(
-                r#"FatbinWrapper -> FatbinContainer, 256 bytes, ptx ".version 9.0\n.target sm_86\n""#,
-            ),
+            Expect::Ok(r#"FatbinWrapper -> FatbinContainer, 256 bytes, ptx ".version 9.0\n.target sm_86\n""#),
         ),
         (
             "v2 with a prelinked list and no data pointer",
             wrapper(2, 0, addr(&list)),
-            Expect::Ok(
-                r#"FatbinWrapper -> FatbinContainer, 256 bytes, ptx ".version 9.0\n.target sm_86\n""#,
-            ),
+            Expect::Ok(r#"FatbinWrapper -> FatbinContainer, 256 bytes, ptx ".version 9.0\n.target sm_86\n""#),
         ),
         (
             "v2 with an empty list",
             wrapper(2, addr(&main), addr(&empty_list)),
-            Expect::Ok(
-                r#"FatbinWrapper -> FatbinContainer, 224 bytes, ptx ".version 8.0\n.target sm_75\n""#,
-            ),
+            Expect::Ok(r#"FatbinWrapper -> FatbinContainer, 224 bytes, ptx ".version 8.0\n.target sm_75\n""#),
         ),
         (
             "v2 with a null list pointer",
             wrapper(2, addr(&main), 0),
-            Expect::Ok(
-                r#"FatbinWrapper -> FatbinContainer, 224 bytes, ptx ".version 8.0\n.target sm_75\n""#,
-            ),
+            Expect::Ok(r#"FatbinWrapper -> FatbinContainer, 224 bytes, ptx ".version 8.0\n.target sm_75\n""#),
         ),
         (
             "wrapper of a wrapper",
             wrapper(1, addr(&inner), 0),
-            Expect::Ok(
-                r#"FatbinWrapper -> FatbinContainer, 128 bytes, ptx ".version 9.0\n.target sm_86\n""#,
-            ),
+            Expect::Ok(r#"FatbinWrapper -> FatbinContainer, 128 bytes, ptx ".version 9.0\n.target sm_86\n""#),
         ),
-        (
-            "version 0",
-            wrapper(0, addr(&main), 0),
-            Expect::Err(200, "unsupported fatbin wrapper version 0"),
-        ),
-        (
-            "version 3",
-            wrapper(3, addr(&main), 0),
-            Expect::Err(200, "unsupported fatbin wrapper version 3"),
-        ),
-        (
-            "null container pointer",
-            wrapper(1, 0, 0),
-            Expect::Err(200, "null container pointer"),
-        ),
-        (
-            "v2, empty list, null data",
-            wrapper(2, 0, addr(&empty_list)),
-            Expect::Err(200, "null container pointer"),
-        ),
-        (
-            "points at PTX text",
-            wrapper(1, addr(&text), 0),
-            Expect::Err(200, "points at PtxText data instead of a fatbin container"),
-        ),
+        ("version 0", wrapper(0, addr(&main), 0), Expect::Err(200, "unsupported fatbin wrapper version 0")),
+        ("version 3", wrapper(3, addr(&main), 0), Expect::Err(200, "unsupported fatbin wrapper version 3")),
+        ("null container pointer", wrapper(1, 0, 0), Expect::Err(200, "null container pointer")),
+        ("v2, empty list, null data", wrapper(2, 0, addr(&empty_list)), Expect::Err(200, "null container pointer")),
+        ("points at PTX text", wrapper(1, addr(&text), 0), Expect::Err(200, "points at PtxText data instead of a fatbin container")),
     ];
     for (name, bytes, expect) in cases {
         check(name, load(&bytes), render, &expect);
@@ -145,20 +102,8 @@ fn wrappers_nested_too_deeply_are_rejected() {
         let next = wrapper(1, addr(chain.last().unwrap()), 0);
         chain.push(next);
     }
-    check(
-        "depth 6",
-        load(chain.last().unwrap()),
-        render,
-        &Expect::Err(200, "nest too deeply"),
-    );
-    check(
-        "depth 4",
-        load(&chain[3]),
-        render,
-        &Expect::Ok(
-            r#"FatbinWrapper -> FatbinContainer, 128 bytes, ptx ".version 8.0\n.target sm_75\n""#,
-        ),
-    );
+    check("depth 6", load(chain.last().unwrap()), render, &Expect::Err(200, "nest too deeply"));
+    check("depth 4", load(&chain[3]), render, &Expect::Ok(r#"FatbinWrapper -> FatbinContainer, 128 bytes, ptx ".version 8.0\n.target sm_75\n""#));
 }
 
 #[test]
@@ -172,40 +117,18 @@ fn bare_images() {
         (
             "container",
             [fatbin.as_slice(), trailing].concat(),
-            Expect::Ok(
-                r#"FatbinContainer -> FatbinContainer, 128 bytes, ptx ".version 8.0\n.target sm_75\n""#,
-            ),
+            Expect::Ok(r#"FatbinContainer -> FatbinContainer, 128 bytes, ptx ".version 8.0\n.target sm_75\n""#),
         ),
         (
             "PTX string",
             [PTX_A.as_bytes(), b"\0", trailing].concat(),
             Expect::Ok(r#"PtxText -> PtxText, 27 bytes, ptx ".version 8.0\n.target sm_75\n""#),
         ),
-        (
-            "one-byte string",
-            b"\0".to_vec(),
-            Expect::Ok("PtxText -> PtxText, 0 bytes, ptx error 200"),
-        ),
-        (
-            "short string",
-            b"ab\0".to_vec(),
-            Expect::Ok(r#"PtxText -> PtxText, 2 bytes, ptx "ab""#),
-        ),
-        (
-            "ELF64 cubin",
-            [elf64.as_slice(), trailing].concat(),
-            Expect::Ok("Elf -> Elf, 272 bytes, ptx error 209"),
-        ),
-        (
-            "ELF32 cubin",
-            [elf32.as_slice(), trailing].concat(),
-            Expect::Ok("Elf -> Elf, 136 bytes, ptx error 209"),
-        ),
-        (
-            "archive",
-            b"!<arch>\nmember".to_vec(),
-            Expect::Err(209, "archive"),
-        ),
+        ("one-byte string", b"\0".to_vec(), Expect::Ok("PtxText -> PtxText, 0 bytes, ptx error 200")),
+        ("short string", b"ab\0".to_vec(), Expect::Ok(r#"PtxText -> PtxText, 2 bytes, ptx "ab""#)),
+        ("ELF64 cubin", [elf64.as_slice(), trailing].concat(), Expect::Ok("Elf -> Elf, 272 bytes, ptx error 209")),
+        ("ELF32 cubin", [elf32.as_slice(), trailing].concat(), Expect::Ok("Elf -> Elf, 136 bytes, ptx error 209")),
+        ("archive", b"!<arch>\nmember".to_vec(), Expect::Err(209, "archive")),
         (
             "container with an absurd size",
             {

@@ -37,13 +37,7 @@ fn selection_table() {
     let cases: Vec<Case> = vec![
         ("single PTX below the device", vec![ptx(75, (8, 0))], ANY_PTX_ISA, 86, Expect::Ok("0")),
         ("single PTX equal to the device", vec![ptx(86, (8, 0))], ANY_PTX_ISA, 86, Expect::Ok("0")),
-        (
-            "highest arch not above the device",
-            vec![ptx(75, (8, 0)), ptx(90, (8, 0)), ptx(80, (8, 0)), sass(86)],
-            ANY_PTX_ISA,
-            86,
-            Expect::Ok("2"),
-        ),
+        ("highest arch not above the device", vec![ptx(75, (8, 0)), ptx(90, (8, 0)), ptx(80, (8, 0)), sass(86)], ANY_PTX_ISA, 86, Expect::Ok("2")),
         ("newest arch when the device allows it", vec![ptx(75, (8, 0)), ptx(90, (8, 0))], ANY_PTX_ISA, 90, Expect::Ok("1")),
         ("same arch: newest ISA", vec![ptx(80, (7, 8)), ptx(80, (8, 5)), ptx(80, (8, 1))], ANY_PTX_ISA, 90, Expect::Ok("1")),
         ("exact tie: first entry", vec![sass(80), ptx(80, (8, 0)), ptx(80, (8, 0))], ANY_PTX_ISA, 90, Expect::Ok("1")),
@@ -101,10 +95,7 @@ fn selection_table() {
     for (name, entries, max_isa, target, expect) in cases {
         let result = select_ptx(&entries, max_isa, target);
         if let Ok(selected) = &result {
-            assert!(
-                std::ptr::eq(selected.entry, &entries[selected.index]),
-                "case `{name}`"
-            );
+            assert!(std::ptr::eq(selected.entry, &entries[selected.index]), "case `{name}`");
             assert_eq!(selected.entry.kind, EntryKind::Ptx, "case `{name}`");
         }
         check(name, result, |selected| selected.index.to_string(), &expect);

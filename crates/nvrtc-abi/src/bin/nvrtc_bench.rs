@@ -209,7 +209,8 @@ fn main() {
             }
             let exe = std::env::current_exe().unwrap();
             #[allow(clippy::zombie_processes, reason = "reaped below with wait4, which also reports its peak memory")]
-            let mut child = Command::new(exe).args(["--child", which, kernel, &reps.to_string()]).stdout(std::process::Stdio::piped()).spawn().unwrap();
+            let mut child =
+                Command::new(exe).args(["--child", which, kernel, &reps.to_string()]).stdout(std::process::Stdio::piped()).spawn().unwrap();
             let mut out = String::new();
             std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut out).unwrap();
             // Reap with wait4 to get the child's peak RSS (kilobytes on Linux).

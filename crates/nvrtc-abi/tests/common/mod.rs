@@ -7,8 +7,8 @@ use std::ffi::{c_char, c_void, CStr, CString};
 use std::ptr::null_mut;
 
 use cuda::exports::context::*;
-use cuda::exports::init::*;
 use cuda::exports::device::*;
+use cuda::exports::init::*;
 use cuda::exports::launch::*;
 use cuda::exports::memcpy::*;
 use cuda::exports::memory::*;
@@ -33,9 +33,7 @@ pub fn nvrtc(src: &str, name: &str, headers: &[(&str, &str)], opts: &[&str], nam
     let hdr_p: Vec<*const c_char> = hdr_c.iter().map(|c| c.as_ptr()).collect();
     let hname_p: Vec<*const c_char> = hname_c.iter().map(|c| c.as_ptr()).collect();
     let mut prog: NvrtcProgram = null_mut();
-    let r = unsafe {
-        nvrtcCreateProgram(&mut prog, src_c.as_ptr(), name_c.as_ptr(), headers.len() as i32, hdr_p.as_ptr(), hname_p.as_ptr())
-    };
+    let r = unsafe { nvrtcCreateProgram(&mut prog, src_c.as_ptr(), name_c.as_ptr(), headers.len() as i32, hdr_p.as_ptr(), hname_p.as_ptr()) };
     assert_eq!(r, NVRTC_SUCCESS);
     for n in names {
         let c = CString::new(*n).unwrap();

@@ -115,7 +115,15 @@ fn prmt(a: u64, b: u64, c: u64, mode: &str) -> u64 {
         for k in 0..4 {
             let s = (c >> (4 * k)) & 0xf;
             let v = byte(s);
-            let v = if s & 8 != 0 { if v & 0x80 != 0 { 0xff } else { 0 } } else { v };
+            let v = if s & 8 != 0 {
+                if v & 0x80 != 0 {
+                    0xff
+                } else {
+                    0
+                }
+            } else {
+                v
+            };
             d |= v << (8 * k);
         }
     } else {
@@ -135,13 +143,9 @@ pub fn cases() -> Vec<Case> {
         let body = format!("popc.{t} %x, %a;");
         v.push(Case::simple(F, &body, vec![(b, unary_inputs(bits, seed(&body)))], Ty::U32, |r| r[0].count_ones() as u64));
         let body = format!("clz.{t} %x, %a;");
-        v.push(Case::simple(F, &body, vec![(b, unary_inputs(bits, seed(&body)))], Ty::U32, move |r| {
-            (r[0].leading_zeros() - (64 - bits)) as u64
-        }));
+        v.push(Case::simple(F, &body, vec![(b, unary_inputs(bits, seed(&body)))], Ty::U32, move |r| (r[0].leading_zeros() - (64 - bits)) as u64));
         let body = format!("brev.{t} %x, %a;");
-        v.push(Case::simple(F, &body, vec![(b, unary_inputs(bits, seed(&body)))], b, move |r| {
-            r[0].reverse_bits() >> (64 - bits)
-        }));
+        v.push(Case::simple(F, &body, vec![(b, unary_inputs(bits, seed(&body)))], b, move |r| r[0].reverse_bits() >> (64 - bits)));
         for ty in if bits == 32 { [Ty::U32, Ty::S32] } else { [Ty::U64, Ty::S64] } {
             for shiftamt in [false, true] {
                 let body = format!("bfind{}.{} %x, %a;", if shiftamt { ".shiftamt" } else { "" }, ty.name());
@@ -161,16 +165,12 @@ pub fn cases() -> Vec<Case> {
             let body = format!("bfe.{} %x, %a, %b, %c;", ty.name());
             let a = int_pairs(bits, bits, 8192, seed(&body)).0;
             let (p, l) = (small_u32(8192, seed(&body) + 1), small_u32(8192, seed(&body) + 2));
-            v.push(Case::simple(F, &body, vec![(ty, a), (Ty::U32, p), (Ty::U32, l)], ty, move |r| {
-                bfe(r[0], r[1], r[2], bits, ty.is_signed())
-            }));
+            v.push(Case::simple(F, &body, vec![(ty, a), (Ty::U32, p), (Ty::U32, l)], ty, move |r| bfe(r[0], r[1], r[2], bits, ty.is_signed())));
         }
         let body = format!("bfi.{t} %x, %a, %b, %c, %d;");
         let (a, bb) = int_pairs(bits, bits, 8192, seed(&body));
         let (p, l) = (small_u32(8192, seed(&body) + 1), small_u32(8192, seed(&body) + 2));
-        v.push(Case::simple(F, &body, vec![(b, a), (b, bb), (Ty::U32, p), (Ty::U32, l)], b, move |r| {
-            bfi(r[0], r[1], r[2], r[3], bits)
-        }));
+        v.push(Case::simple(F, &body, vec![(b, a), (b, bb), (Ty::U32, p), (Ty::U32, l)], b, move |r| bfi(r[0], r[1], r[2], r[3], bits)));
     }
     // fns: base in 0..31 (larger is undefined).
     {
@@ -193,9 +193,7 @@ pub fn cases() -> Vec<Case> {
                 *x = r.next() & 0xffff | (r.next() & 0xffff_0000 & if i % 4 == 0 { 0 } else { u64::MAX });
             }
         }
-        v.push(Case::simple(F, &body, vec![(Ty::B32, a), (Ty::B32, b), (Ty::B32, c)], Ty::B32, move |r| {
-            prmt(r[0], r[1], r[2], mode)
-        }));
+        v.push(Case::simple(F, &body, vec![(Ty::B32, a), (Ty::B32, b), (Ty::B32, c)], Ty::B32, move |r| prmt(r[0], r[1], r[2], mode)));
     }
     // shf
     for dir in ["l", "r"] {
@@ -278,11 +276,21 @@ pub fn cases() -> Vec<Case> {
     }
     // shifts: the amount is always a u32; past the width, shl/shr.u give 0, shr.s the sign.
     for bits in [16u32, 32, 64] {
-        for ty in [bty(bits), if bits == 16 { Ty::U16 } else if bits == 32 { Ty::U32 } else { Ty::U64 }, match bits {
-            16 => Ty::S16,
-            32 => Ty::S32,
-            _ => Ty::S64,
-        }] {
+        for ty in [
+            bty(bits),
+            if bits == 16 {
+                Ty::U16
+            } else if bits == 32 {
+                Ty::U32
+            } else {
+                Ty::U64
+            },
+            match bits {
+                16 => Ty::S16,
+                32 => Ty::S32,
+                _ => Ty::S64,
+            },
+        ] {
             let op = if ty == bty(bits) { "shl" } else { "shr" };
             let body = format!("{op}.{} %x, %a, %b;", ty.name());
             let a = pairs(ty, 0).0;

@@ -126,13 +126,7 @@ pub fn cases() -> Vec<Case> {
         let body = format!("selp.{} %x, %a, %b, %c;", ty.name());
         let t = float_tuples(w, e, 2, 2048, seed(&body));
         let c = preds(t[0].len(), 5);
-        v.push(Case::simple(F, &body, vec![(ty, t[0].clone()), (ty, t[1].clone()), (Ty::Pred, c)], ty, |r| {
-            if r[2] != 0 {
-                r[0]
-            } else {
-                r[1]
-            }
-        }));
+        v.push(Case::simple(F, &body, vec![(ty, t[0].clone()), (ty, t[1].clone()), (Ty::Pred, c)], ty, |r| if r[2] != 0 { r[0] } else { r[1] }));
     }
     // set: 0xffffffff / 1.0f for true.
     for dt in [Ty::U32, Ty::S32, Ty::F32] {
@@ -156,13 +150,7 @@ pub fn cases() -> Vec<Case> {
         let body = format!("set.ne.and.{}.s32 %x, %a, %b, %c;", dt.name());
         let (a, b) = pairs(Ty::S32, 0);
         let c = preds(a.len(), 3);
-        v.push(Case::simple(F, &body, vec![(Ty::S32, a), (Ty::S32, b), (Ty::Pred, c)], dt, move |r| {
-            if r[0] != r[1] && r[2] != 0 {
-                tv
-            } else {
-                0
-            }
-        }));
+        v.push(Case::simple(F, &body, vec![(Ty::S32, a), (Ty::S32, b), (Ty::Pred, c)], dt, move |r| if r[0] != r[1] && r[2] != 0 { tv } else { 0 }));
     }
     // slct: d = c >= 0 ? a : b
     for dt in [Ty::B32, Ty::S64, Ty::F32, Ty::U16] {

@@ -21,8 +21,8 @@ pub fn cases() -> Vec<Case> {
         for dst in TYPES {
             // `.sat` only where the destination cannot hold every source value (ptxas
             // rejects it elsewhere).
-            let fits = (dst.is_signed() == src.is_signed() && dst.bits() >= src.bits())
-                || (dst.is_signed() && !src.is_signed() && dst.bits() > src.bits());
+            let fits =
+                (dst.is_signed() == src.is_signed() && dst.bits() >= src.bits()) || (dst.is_signed() && !src.is_signed() && dst.bits() > src.bits());
             for s in if fits { vec![false] } else { vec![false, true] } {
                 let body = format!("cvt{}.{}.{} %x, %a;", if s { ".sat" } else { "" }, dst.name(), src.name());
                 let a = if src.bytes() == 2 { all16() } else { int_pairs(src.bits(), 8, 4096, seed(&body)).0 };
@@ -45,11 +45,7 @@ pub fn cases() -> Vec<Case> {
         ("u2", 2, false, true),
         ("s2", 2, true, true),
     ] {
-        let body = if with_c {
-            format!("cvt.pack.sat.{name}.s32.b32 %x, %a, %b, %c;")
-        } else {
-            format!("cvt.pack.sat.{name}.s32 %x, %a, %b;")
-        };
+        let body = if with_c { format!("cvt.pack.sat.{name}.s32.b32 %x, %a, %b, %c;") } else { format!("cvt.pack.sat.{name}.s32 %x, %a, %b;") };
         let (a, b) = int_pairs(32, 32, 4096, seed(&body));
         let mut r = Rng::new(seed(&body) ^ 1);
         let mut ins = vec![(Ty::S32, a), (Ty::S32, b)];

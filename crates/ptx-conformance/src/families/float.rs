@@ -45,7 +45,11 @@ fn case(f: Fmt, body: String, arity: usize, n: usize, check: Check, op: impl Fn(
     // before or after rounding tell apart (see `fp::tiny`)
     let specials: &[&[f64]] = match arity {
         2 => &[&[1.0 - 1.0 / 16777216.0, 8.507059173023462e37], &[1.1754942e-38, 1.0 - 1.0 / 16777216.0], &[1.1754942e-38, 1.0 - 1.0 / 8388608.0]],
-        3 => &[&[7.888609052210118e-31, -8.673617379884035e-19, 1.1754943508222875e-38], &[-7.888609052210118e-31, 8.673617379884035e-19, -1.1754943508222875e-38], &[1.0, 1.1754942e-38, 1.0e-45]],
+        3 => &[
+            &[7.888609052210118e-31, -8.673617379884035e-19, 1.1754943508222875e-38],
+            &[-7.888609052210118e-31, 8.673617379884035e-19, -1.1754943508222875e-38],
+            &[1.0, 1.1754942e-38, 1.0e-45],
+        ],
         _ => &[],
     };
     if f == Fmt::S {
@@ -77,7 +81,8 @@ pub fn cases() -> Vec<Case> {
     let mut v = Vec::new();
     for f in [Fmt::S, Fmt::D] {
         let t = ty_of(f).name();
-        let flags: Vec<(bool, bool)> = if f == Fmt::S { vec![(false, false), (true, false), (false, true), (true, true)] } else { vec![(false, false)] };
+        let flags: Vec<(bool, bool)> =
+            if f == Fmt::S { vec![(false, false), (true, false), (false, true), (true, true)] } else { vec![(false, false)] };
         for (ftz, sat) in flags {
             let m = format!("{}{}", if ftz { ".ftz" } else { "" }, if sat { ".sat" } else { "" });
             for (name, op) in [("add", Op2::Add), ("sub", Op2::Sub), ("mul", Op2::Mul)] {
@@ -85,24 +90,32 @@ pub fn cases() -> Vec<Case> {
                     let rn = r.map_or(String::new(), |r| format!(".{}", r.name()));
                     let body = format!("{name}{rn}{m}.{t} %x, %a, %b;");
                     let r = r.unwrap_or(Rnd::Rn);
-                    v.push(case(f, body, 2, 8192, Check::Float, move |x| wrap_mods(f, ftz, sat, x, Some((Exact::Op(op), Tininess::Before)), |x| fp::arith(f, op, x[0], x[1], r))));
+                    v.push(case(f, body, 2, 8192, Check::Float, move |x| {
+                        wrap_mods(f, ftz, sat, x, Some((Exact::Op(op), Tininess::Before)), |x| fp::arith(f, op, x[0], x[1], r))
+                    }));
                 }
             }
             for r in Rnd::ALL {
                 let body = format!("fma.{}{m}.{t} %x, %a, %b, %c;", r.name());
-                v.push(case(f, body, 3, 8192, Check::Float, move |x| wrap_mods(f, ftz, sat, x, Some((Exact::Fma, Tininess::After(r))), |x| fp::fma(f, x[0], x[1], x[2], r))));
+                v.push(case(f, body, 3, 8192, Check::Float, move |x| {
+                    wrap_mods(f, ftz, sat, x, Some((Exact::Fma, Tininess::After(r))), |x| fp::fma(f, x[0], x[1], x[2], r))
+                }));
             }
             if sat {
                 continue;
             }
             for r in Rnd::ALL {
                 let body = format!("div.{}{m}.{t} %x, %a, %b;", r.name());
-                v.push(case(f, body, 2, 8192, Check::Float, move |x| wrap_mods(f, ftz, false, x, Some((Exact::Op(Op2::Div), Tininess::Before)), |x| fp::arith(f, Op2::Div, x[0], x[1], r))));
+                v.push(case(f, body, 2, 8192, Check::Float, move |x| {
+                    wrap_mods(f, ftz, false, x, Some((Exact::Op(Op2::Div), Tininess::Before)), |x| fp::arith(f, Op2::Div, x[0], x[1], r))
+                }));
                 let body = format!("sqrt.{}{m}.{t} %x, %a;", r.name());
                 v.push(case(f, body, 1, 8192, Check::Float, move |x| wrap_mods(f, ftz, false, x, None, |x| fp::sqrt(f, x[0], r))));
                 let body = format!("rcp.{}{m}.{t} %x, %a;", r.name());
                 let one = f.from_f64(1.0);
-                v.push(case(f, body, 1, 8192, Check::Float, move |x| wrap_mods(f, ftz, false, &[one, x[0]], Some((Exact::Op(Op2::Div), Tininess::Before)), |x| fp::arith(f, Op2::Div, x[0], x[1], r))));
+                v.push(case(f, body, 1, 8192, Check::Float, move |x| {
+                    wrap_mods(f, ftz, false, &[one, x[0]], Some((Exact::Op(Op2::Div), Tininess::Before)), |x| fp::arith(f, Op2::Div, x[0], x[1], r))
+                }));
             }
             let fz = if ftz { ".ftz" } else { "" };
             // f32: a canonical NaN when both are NaN (exact); f64: the H200 returns the
@@ -113,7 +126,9 @@ pub fn cases() -> Vec<Case> {
                 v.push(case(f, body, 2, 8192, mm_check, move |x| wrap_mods(f, ftz, false, x, None, |x| fp::minmax(f, x[0], x[1], max, false))));
                 if f == Fmt::S {
                     let body = format!("{op}{fz}.NaN.{t} %x, %a, %b;");
-                    v.push(case(f, body, 2, 8192, Check::Exact, move |x| wrap_mods(f, ftz, false, x, None, |x| fp::minmax(f, x[0], x[1], max, true))));
+                    v.push(case(f, body, 2, 8192, Check::Exact, move |x| {
+                        wrap_mods(f, ftz, false, x, None, |x| fp::minmax(f, x[0], x[1], max, true))
+                    }));
                 }
             }
             for op in ["abs", "neg"] {
@@ -185,9 +200,14 @@ fn approx() -> Vec<Case> {
             let body = format!("div.{kind}{fz}.f32 %x, %a, %b;");
             let a = ranged(s, 8192, seed(&body), -60, 60, true);
             let b = ranged(s, 8192, seed(&body) + 1, -60, 60, true);
-            v.push(Case::map(F, body.split_whitespace().next().unwrap().to_string(), &body, vec![(Ty::F32, a), (Ty::F32, b)], &[(Ty::F32, Check::Ulp(2))], |x| {
-                vec![fp::arith(Fmt::S, Op2::Div, x[0], x[1], Rnd::Rn)]
-            }));
+            v.push(Case::map(
+                F,
+                body.split_whitespace().next().unwrap().to_string(),
+                &body,
+                vec![(Ty::F32, a), (Ty::F32, b)],
+                &[(Ty::F32, Check::Ulp(2))],
+                |x| vec![fp::arith(Fmt::S, Op2::Div, x[0], x[1], Rnd::Rn)],
+            ));
         }
         let body = format!("rcp.approx{fz}.f32 %x, %a;");
         v.push(one(&body, ranged(s, 8192, seed(&body), -120, 120, true), Check::Ulp(1), |x| 1.0 / x));

@@ -55,7 +55,10 @@ impl Fp8 {
 
     /// The code nearest the float `x` (an f32's bits), ties to even, saturated.
     fn from_float(self, x: u64, relu: bool) -> u64 {
-        fn go<B: Float>(x: u64) -> (u64, bool) where Single: FloatConvert<B> {
+        fn go<B: Float>(x: u64) -> (u64, bool)
+        where
+            Single: FloatConvert<B>,
+        {
             let r = Single::from_bits(x as u128).convert_r(Round::NearestTiesToEven, &mut false).value;
             (r.to_bits() as u64, !r.is_finite())
         }

@@ -40,9 +40,7 @@ fn randoms(f: Fmt, paired: bool, k: usize, n: usize, s: u64) -> Vec<Vec<u64>> {
             rand_float(r, 16, f.exp_bits())
         }
     };
-    (0..k)
-        .map(|_| (0..n).map(|_| if paired { one(&mut r) << 16 | one(&mut r) } else { one(&mut r) }).collect())
-        .collect()
+    (0..k).map(|_| (0..n).map(|_| if paired { one(&mut r) << 16 | one(&mut r) } else { one(&mut r) }).collect()).collect()
 }
 
 /// Apply a scalar function to each 16-bit lane.
@@ -122,7 +120,9 @@ pub fn cases() -> Vec<Case> {
             let body = format!("fma.rn{rf}.relu.{t} %x, %a, %b, %c;");
             let ins = inputs(&body, 3);
             v.push(Case::simple(F, &body, ins, ty, move |x| {
-                lanes(px, x, &|x| mods(f, f == Fmt::H, false, true, x, (Exact::Fma, Tininess::After(Rnd::Rn)), |x| fp::fma(f, x[0], x[1], x[2], Rnd::Rn)))
+                lanes(px, x, &|x| {
+                    mods(f, f == Fmt::H, false, true, x, (Exact::Fma, Tininess::After(Rnd::Rn)), |x| fp::fma(f, x[0], x[1], x[2], Rnd::Rn))
+                })
             }));
             for op in ["neg", "abs"] {
                 for ftz in if f == Fmt::H { vec![false, true] } else { vec![false] } {
@@ -172,9 +172,7 @@ pub fn cases() -> Vec<Case> {
         for op in ["lt", "equ", "ne", "nan"] {
             let body = format!("setp.{op}.{} %x, %a, %b;", scalar.name());
             let (a, b) = pairs256(f, f.exp_bits() as u64);
-            v.push(Case::simple(F, &body, vec![(scalar, a), (scalar, b)], Ty::Pred, move |x| {
-                float_cmp(op, f.to_f64(x[0]), f.to_f64(x[1])) as u64
-            }));
+            v.push(Case::simple(F, &body, vec![(scalar, a), (scalar, b)], Ty::Pred, move |x| float_cmp(op, f.to_f64(x[0]), f.to_f64(x[1])) as u64));
             let body = format!("setp.{op}.{} %x|%y, %a, %b;", paired.name());
             let ins: Vec<(Ty, Vec<u64>)> = randoms(f, true, 2, 8192, seed(&body)).into_iter().map(|x| (paired, x)).collect();
             let outs = [(Ty::Pred, Check::Exact), (Ty::Pred, Check::Exact)];
@@ -191,13 +189,19 @@ pub fn cases() -> Vec<Case> {
             for (dt, t) in [(Ty::U32, 0xffff_ffff_u64), (scalar, one)] {
                 let body = format!("set.{op}.{}.{} %x, %a, %b;", dt.name(), scalar.name());
                 let (a, b) = pairs256(f, f.exp_bits() as u64);
-                v.push(Case::simple(F, &body, vec![(scalar, a), (scalar, b)], dt, move |x| {
-                    if float_cmp(op, f.to_f64(x[0]), f.to_f64(x[1])) {
-                        t
-                    } else {
-                        0
-                    }
-                }));
+                v.push(Case::simple(
+                    F,
+                    &body,
+                    vec![(scalar, a), (scalar, b)],
+                    dt,
+                    move |x| {
+                        if float_cmp(op, f.to_f64(x[0]), f.to_f64(x[1])) {
+                            t
+                        } else {
+                            0
+                        }
+                    },
+                ));
             }
             for (dt, t) in [(Ty::U32, 0xffff_u64), (paired, one)] {
                 let body = format!("set.{op}.{}.{} %x, %a, %b;", dt.name(), paired.name());

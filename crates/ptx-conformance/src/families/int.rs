@@ -47,18 +47,12 @@ pub fn cases() -> Vec<Case> {
         v.push(bin(&format!("sub.{t} %x, %a, %b;"), ty, ty, |a, b| wrap(val(a, ty) - val(b, ty), w)));
         v.push(bin(&format!("mul.lo.{t} %x, %a, %b;"), ty, ty, |a, b| wrap(product(a, b, ty), w)));
         v.push(bin(&format!("mul.hi.{t} %x, %a, %b;"), ty, ty, |a, b| wrap(hi(product(a, b, ty), ty), w)));
-        v.push(tri(&format!("mad.lo.{t} %x, %a, %b, %c;"), ty, ty, ty, |a, b, c| {
-            wrap(product(a, b, ty).wrapping_add(val(c, ty)), w)
-        }));
-        v.push(tri(&format!("mad.hi.{t} %x, %a, %b, %c;"), ty, ty, ty, |a, b, c| {
-            wrap(hi(product(a, b, ty), ty) + val(c, ty), w)
-        }));
+        v.push(tri(&format!("mad.lo.{t} %x, %a, %b, %c;"), ty, ty, ty, |a, b, c| wrap(product(a, b, ty).wrapping_add(val(c, ty)), w)));
+        v.push(tri(&format!("mad.hi.{t} %x, %a, %b, %c;"), ty, ty, ty, |a, b, c| wrap(hi(product(a, b, ty), ty) + val(c, ty), w)));
         if w < 64 {
             let wt = wide(ty);
             v.push(bin(&format!("mul.wide.{t} %x, %a, %b;"), ty, wt, |a, b| wrap(product(a, b, ty), 2 * w)));
-            v.push(tri(&format!("mad.wide.{t} %x, %a, %b, %c;"), ty, wt, wt, |a, b, c| {
-                wrap(product(a, b, ty) + val(c, wt), 2 * w)
-            }));
+            v.push(tri(&format!("mad.wide.{t} %x, %a, %b, %c;"), ty, wt, wt, |a, b, c| wrap(product(a, b, ty) + val(c, wt), 2 * w)));
         }
         // div/rem: zero divisors are replaced by 7 (unspecified in PTX).
         for op in ["div", "rem"] {
@@ -77,9 +71,7 @@ pub fn cases() -> Vec<Case> {
         }
         v.push(bin(&format!("min.{t} %x, %a, %b;"), ty, ty, |a, b| wrap(val(a, ty).min(val(b, ty)), w)));
         v.push(bin(&format!("max.{t} %x, %a, %b;"), ty, ty, |a, b| wrap(val(a, ty).max(val(b, ty)), w)));
-        v.push(tri(&format!("sad.{t} %x, %a, %b, %c;"), ty, ty, ty, |a, b, c| {
-            wrap(val(c, ty) + (val(a, ty) - val(b, ty)).abs(), w)
-        }));
+        v.push(tri(&format!("sad.{t} %x, %a, %b, %c;"), ty, ty, ty, |a, b, c| wrap(val(c, ty) + (val(a, ty) - val(b, ty)).abs(), w)));
         if ty.is_signed() {
             let un = |body: String, f: fn(i128) -> i128| {
                 let a: Vec<u64> = if w == 16 { all16() } else { pairs(ty, 0).0 };
@@ -93,9 +85,7 @@ pub fn cases() -> Vec<Case> {
     let s = Ty::S32;
     v.push(bin("add.sat.s32 %x, %a, %b;", s, s, |a, b| sat(sx(a, 32) + sx(b, 32), 32, true)));
     v.push(bin("sub.sat.s32 %x, %a, %b;", s, s, |a, b| sat(sx(a, 32) - sx(b, 32), 32, true)));
-    v.push(tri("mad.hi.sat.s32 %x, %a, %b, %c;", s, s, s, |a, b, c| {
-        sat(((sx(a, 32) * sx(b, 32)) >> 32) + sx(c, 32), 32, true)
-    }));
+    v.push(tri("mad.hi.sat.s32 %x, %a, %b, %c;", s, s, s, |a, b, c| sat(((sx(a, 32) * sx(b, 32)) >> 32) + sx(c, 32), 32, true)));
     v.push(bin("min.relu.s32 %x, %a, %b;", s, s, |a, b| wrap(sx(a, 32).min(sx(b, 32)).max(0), 32)));
     v.push(bin("max.relu.s32 %x, %a, %b;", s, s, |a, b| wrap(sx(a, 32).max(sx(b, 32)).max(0), 32)));
     // 16x2 min/max (sm_90).
@@ -123,15 +113,9 @@ pub fn cases() -> Vec<Case> {
         let op24 = move |x: u64| if ty.is_signed() { sx(x, 24) } else { (x & 0xff_ffff) as i128 };
         v.push(bin(&format!("mul24.lo.{t} %x, %a, %b;"), ty, ty, move |a, b| wrap(op24(a) * op24(b), 32)));
         v.push(bin(&format!("mul24.hi.{t} %x, %a, %b;"), ty, ty, move |a, b| wrap((op24(a) * op24(b)) >> 16, 32)));
-        v.push(tri(&format!("mad24.lo.{t} %x, %a, %b, %c;"), ty, ty, ty, move |a, b, c| {
-            wrap(op24(a) * op24(b) + val(c, ty), 32)
-        }));
-        v.push(tri(&format!("mad24.hi.{t} %x, %a, %b, %c;"), ty, ty, ty, move |a, b, c| {
-            wrap(((op24(a) * op24(b)) >> 16) + val(c, ty), 32)
-        }));
+        v.push(tri(&format!("mad24.lo.{t} %x, %a, %b, %c;"), ty, ty, ty, move |a, b, c| wrap(op24(a) * op24(b) + val(c, ty), 32)));
+        v.push(tri(&format!("mad24.hi.{t} %x, %a, %b, %c;"), ty, ty, ty, move |a, b, c| wrap(((op24(a) * op24(b)) >> 16) + val(c, ty), 32)));
     }
-    v.push(tri("mad24.hi.sat.s32 %x, %a, %b, %c;", s, s, s, |a, b, c| {
-        sat(((sx(a, 24) * sx(b, 24)) >> 16) + sx(c, 32), 32, true)
-    }));
+    v.push(tri("mad24.hi.sat.s32 %x, %a, %b, %c;", s, s, s, |a, b, c| sat(((sx(a, 24) * sx(b, 24)) >> 16) + sx(c, 32), 32, true)));
     v
 }

@@ -105,10 +105,7 @@ fn pairs(w: u32, bits: u32, seed: u64) -> (Vec<u64>, Vec<u64>) {
 fn binary(id: String, op: &str, w: u32, signed: bool, nonzero_b: bool, f: impl Fn(i128, i128) -> i128) -> Case {
     let (t, rt) = (tname(w, signed), reg(w, signed));
     let bits = rt.bits();
-    let body = format!(
-        "cvt.{t}.{r} %ra, %a;\ncvt.{t}.{r} %rb, %b;\n{op}\ncvt.{r}.{t} %x, %rx;",
-        r = rt.name()
-    );
+    let body = format!("cvt.{t}.{r} %ra, %a;\ncvt.{t}.{r} %rb, %b;\n{op}\ncvt.{r}.{t} %x, %rx;", r = rt.name());
     let (a, mut b) = pairs(w, bits, super::seed(&id));
     if nonzero_b {
         b.iter_mut().filter(|x| **x & mask(w) == 0).for_each(|x| *x |= 1);
@@ -214,9 +211,11 @@ pub fn cases() -> Vec<Case> {
                 let a = floats_around(w, super::seed(&id));
                 let bits = rt.bits();
                 v.push(
-                    Case::simple(F, body, vec![(Ty::F32, a)], rt, move |x| widen(num(fp::to_int(Fmt::S, x[0], r, signed, w), w, signed), w, signed, bits))
-                        .with_id(id)
-                        .with_decls(format!(".reg .{t} %rx;")),
+                    Case::simple(F, body, vec![(Ty::F32, a)], rt, move |x| {
+                        widen(num(fp::to_int(Fmt::S, x[0], r, signed, w), w, signed), w, signed, bits)
+                    })
+                    .with_id(id)
+                    .with_decls(format!(".reg .{t} %rx;")),
                 );
             }
             // Comparisons into a predicate.
@@ -241,7 +240,20 @@ pub fn cases() -> Vec<Case> {
                 v.push(
                     Case::simple(F, body, vec![(rt, a), (Ty::U32, b)], rt, move |r| {
                         let (x, n) = (num(r[0], w, signed), r[1].min(w as u64) as u32);
-                        widen(if n >= w { if x < 0 { -1 } else { 0 } } else { x >> n }, w, signed, bits)
+                        widen(
+                            if n >= w {
+                                if x < 0 {
+                                    -1
+                                } else {
+                                    0
+                                }
+                            } else {
+                                x >> n
+                            },
+                            w,
+                            signed,
+                            bits,
+                        )
                     })
                     .with_id(id)
                     .with_decls(format!(".reg .{t} %ra, %rx;")),
@@ -274,7 +286,11 @@ pub fn cases() -> Vec<Case> {
             if w <= 32 {
                 let (t2, r64) = (tname(2 * w, signed), reg(64, signed));
                 let id = format!("mul.wide.{t}");
-                let body = format!("cvt.{t}.{r} %ra, %a;\ncvt.{t}.{r} %rb, %b;\nmul.wide.{t} %rw, %ra, %rb;\ncvt.{}.{t2} %x, %rw;", r64.name(), r = rt.name());
+                let body = format!(
+                    "cvt.{t}.{r} %ra, %a;\ncvt.{t}.{r} %rb, %b;\nmul.wide.{t} %rw, %ra, %rb;\ncvt.{}.{t2} %x, %rw;",
+                    r64.name(),
+                    r = rt.name()
+                );
                 let (a, b) = pairs(w, rt.bits(), super::seed(&id));
                 v.push(
                     Case::simple(F, body, vec![(rt, a), (rt, b)], r64, move |r| wrap(num(r[0], w, signed) * num(r[1], w, signed), 64))
@@ -286,7 +302,9 @@ pub fn cases() -> Vec<Case> {
                 let bits = rt.bits();
                 for (op, f) in [("abs", (|x: i128| x.abs()) as fn(i128) -> i128), ("neg", |x: i128| -x)] {
                     let id = format!("{op}.{t}");
-                    let c = unary(id.clone(), &format!("{id} %rx, %ra;\ncvt.{}.{t} %x, %rx;", rt.name()), w, signed, rt, move |x| widen(f(x), w, signed, bits));
+                    let c = unary(id.clone(), &format!("{id} %rx, %ra;\ncvt.{}.{t} %x, %rx;", rt.name()), w, signed, rt, move |x| {
+                        widen(f(x), w, signed, bits)
+                    });
                     v.push(c);
                 }
             }
@@ -310,7 +328,11 @@ fn bit_cases(w: u32) -> Vec<Case> {
         let id = format!("{op}.{b}");
         let body = format!("{}\n{}\n{id} %rx, %ra, %rb;\n{store}", load("a", "a"), load("b", "b"));
         let (a, bb) = pairs(w, bits, super::seed(&id));
-        v.push(Case::simple(F, body, vec![(rt, a), (rt, bb)], rt, move |x| f(x[0], x[1]) & mask(w)).with_id(id).with_decls(format!(".reg .{b} %ra, %rb, %rx;")));
+        v.push(
+            Case::simple(F, body, vec![(rt, a), (rt, bb)], rt, move |x| f(x[0], x[1]) & mask(w))
+                .with_id(id)
+                .with_decls(format!(".reg .{b} %ra, %rb, %rx;")),
+        );
     }
     let unaries: [(&str, Ty, fn(u64, u32) -> u64); 5] = [
         ("not", rt, |x, w| !x & mask(w)),

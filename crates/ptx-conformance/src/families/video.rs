@@ -325,22 +325,9 @@ impl Scalar {
 
     fn case(self) -> Case {
         let sel = |s: &str| if s.is_empty() { String::new() } else { format!(".{s}") };
-        let name = format!(
-            "v{}.{}{}{}{}",
-            self.op,
-            types(self.op, self.ty),
-            if self.sat { ".sat" } else { "" },
-            sel(self.mode),
-            sel(self.secop)
-        );
+        let name = format!("v{}.{}{}{}{}", self.op, types(self.op, self.ty), if self.sat { ".sat" } else { "" }, sel(self.mode), sel(self.secop));
         let three = self.secop.is_empty() && self.dsel.is_empty();
-        let body = format!(
-            "{name} %x{}, %a{}, %b{}{};",
-            sel(self.dsel),
-            sel(self.asel),
-            sel(self.bsel),
-            if three { "" } else { ", %c" }
-        );
+        let body = format!("{name} %x{}, %a{}, %b{}{};", sel(self.dsel), sel(self.asel), sel(self.bsel), if three { "" } else { ", %c" });
         let id = if self.dsel.is_empty() && self.asel.is_empty() && self.bsel.is_empty() {
             name
         } else {
@@ -350,8 +337,7 @@ impl Scalar {
         if matches!(self.op, "shl" | "shr") {
             ins[1] = (Ty::B32, amounts());
         }
-        Case::simple(F, body, ins, Ty::B32, |r| self.eval(r[0], r[1], r.get(2).copied().unwrap_or(0)))
-            .with_id(id)
+        Case::simple(F, body, ins, Ty::B32, |r| self.eval(r[0], r[1], r.get(2).copied().unwrap_or(0))).with_id(id)
     }
 }
 
@@ -535,14 +521,7 @@ fn vmad_cases() -> Vec<Case> {
                 if sat { ".sat" } else { "" },
                 if scale > 0 { format!(".shr{scale}") } else { String::new() }
             );
-            let body = format!(
-                "{name} %x, {}%a{}, {}%b{}, {}%c;",
-                minus(neg[0]),
-                sel(asel),
-                minus(neg[1]),
-                sel(bsel),
-                minus(neg[2])
-            );
+            let body = format!("{name} %x, {}%a{}, {}%b{}, {}%c;", minus(neg[0]), sel(asel), minus(neg[1]), sel(bsel), minus(neg[2]));
             let id = if asel.is_empty() && bsel.is_empty() && neg == NO {
                 name
             } else {

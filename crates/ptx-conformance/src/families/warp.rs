@@ -15,14 +15,7 @@ const MASKS: [(u32, &str); 3] = [(0xffff_ffff, "full"), (0x0f0f_00ff, "partial")
 
 /// A warp case: `insn` runs in lanes of `mask`; `outs` are (type, default for lanes
 /// outside the mask); `f(inputs of the 32 lanes, mask)` gives each lane's outputs.
-fn warp_case(
-    id: String,
-    insn: &str,
-    mask: u32,
-    ins: Vec<(Ty, Vec<u64>)>,
-    outs: &[(Ty, u64)],
-    f: impl Fn(&[Vec<u64>], u32) -> Vec<Vec<u64>>,
-) -> Case {
+fn warp_case(id: String, insn: &str, mask: u32, ins: Vec<(Ty, Vec<u64>)>, outs: &[(Ty, u64)], f: impl Fn(&[Vec<u64>], u32) -> Vec<Vec<u64>>) -> Case {
     let mut body = String::new();
     for (k, &(ty, d)) in outs.iter().enumerate() {
         let r = ["%x", "%y"][k];
@@ -114,7 +107,8 @@ pub fn cases() -> Vec<Case> {
             }
         }
         // redux
-        for (op, ty) in [("add", Ty::U32), ("min", Ty::U32), ("max", Ty::S32), ("min", Ty::S32), ("and", Ty::B32), ("or", Ty::B32), ("xor", Ty::B32)] {
+        for (op, ty) in [("add", Ty::U32), ("min", Ty::U32), ("max", Ty::S32), ("min", Ty::S32), ("and", Ty::B32), ("or", Ty::B32), ("xor", Ty::B32)]
+        {
             let body = format!("redux.sync.{op}.{} %x, %a, {mtxt};", ty.name());
             let a = rand_vals(N, seed(&body), if op == "and" || op == "or" { 0 } else { 1 << 31 });
             let a = if ty == Ty::S32 { a.iter().map(|x| x.wrapping_mul(3) & 0xffff_ffff).collect() } else { a };
@@ -143,9 +137,7 @@ pub fn cases() -> Vec<Case> {
             }
             let id = format!("match.any.sync.{}#{mname}", ty.name());
             v.push(warp_case(id, &body, mask, vec![(ty, a)], &[(Ty::B32, 0xdead)], |l, m| {
-                (0..32)
-                    .map(|i| vec![(0..32).filter(|&j| m >> j & 1 == 1 && l[0][j] == l[0][i]).fold(0u64, |s, j| s | 1 << j)])
-                    .collect()
+                (0..32).map(|i| vec![(0..32).filter(|&j| m >> j & 1 == 1 && l[0][j] == l[0][i]).fold(0u64, |s, j| s | 1 << j)]).collect()
             }));
         }
         let body = format!("match.all.sync.b32 %x|%y, %a, {mtxt};");
@@ -166,10 +158,13 @@ pub fn cases() -> Vec<Case> {
     // activemask inside a divergent branch: the lanes that took it.
     let body = "@!%a bra $Lskip;\nactivemask.b32 %x;";
     let p = warp_preds(seed(body));
-    v.push(warp_case("activemask.b32#divergent".into(), body, u32::MAX, vec![(Ty::Pred, p)], &[(Ty::B32, 0)], |l, _| {
-        let b = ballot(&l[0], u32::MAX);
-        (0..32).map(|i| vec![if l[0][i] != 0 { b as u64 } else { 0 }]).collect()
-    }).with_id("activemask.b32#divergent"));
+    v.push(
+        warp_case("activemask.b32#divergent".into(), body, u32::MAX, vec![(Ty::Pred, p)], &[(Ty::B32, 0)], |l, _| {
+            let b = ballot(&l[0], u32::MAX);
+            (0..32).map(|i| vec![if l[0][i] != 0 { b as u64 } else { 0 }]).collect()
+        })
+        .with_id("activemask.b32#divergent"),
+    );
     // the branch target must exist in the full-mask form too
     let last = v.last_mut().unwrap();
     last.body.push_str("$Lskip:\n");

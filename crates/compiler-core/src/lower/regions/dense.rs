@@ -29,8 +29,8 @@ pub const DENSE_STATES_PER_MODULE: u32 = 64;
 /// collectives, textures, division, math functions, video instructions...) keeps a kernel
 /// on the shared loop.
 pub const SIMPLE_OPCODES: &[&str] = &[
-    "add", "sub", "mul", "mad", "fma", "min", "max", "abs", "neg", "and", "or", "xor", "not", "cnot", "shl", "shr", "setp", "selp",
-    "set", "slct", "mov", "cvt", "cvta", "ld", "st", "bra", "bar", "barrier", "exit", "ret", "shfl",
+    "add", "sub", "mul", "mad", "fma", "min", "max", "abs", "neg", "and", "or", "xor", "not", "cnot", "shl", "shr", "setp", "selp", "set", "slct",
+    "mov", "cvt", "cvta", "ld", "st", "bra", "bar", "barrier", "exit", "ret", "shfl",
 ];
 
 /// Modifiers that make a load or store strong (or volatile): LLVM keeps loops with such

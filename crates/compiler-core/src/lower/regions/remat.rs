@@ -25,8 +25,21 @@ const MAX_CHAIN: usize = 24;
 fn is_launch_constant(name: &str) -> bool {
     matches!(
         name,
-        "%tid" | "%ntid" | "%ctaid" | "%nctaid" | "%laneid" | "%warpid" | "%nwarpid" | "%nsmid" | "%dynamic_smem_size"
-            | "%total_smem_size" | "%lanemask_eq" | "%lanemask_lt" | "%lanemask_le" | "%lanemask_gt" | "%lanemask_ge"
+        "%tid"
+            | "%ntid"
+            | "%ctaid"
+            | "%nctaid"
+            | "%laneid"
+            | "%warpid"
+            | "%nwarpid"
+            | "%nsmid"
+            | "%dynamic_smem_size"
+            | "%total_smem_size"
+            | "%lanemask_eq"
+            | "%lanemask_lt"
+            | "%lanemask_le"
+            | "%lanemask_gt"
+            | "%lanemask_ge"
     )
 }
 
@@ -37,8 +50,31 @@ fn is_launch_constant(name: &str) -> bool {
 fn is_pure_opcode(i: &Instruction) -> bool {
     let pure = matches!(
         i.opcode.as_str(),
-        "mov" | "add" | "sub" | "mul" | "mad" | "mul24" | "mad24" | "shl" | "shr" | "and" | "or" | "xor" | "not" | "cnot"
-            | "neg" | "abs" | "min" | "max" | "cvt" | "cvta" | "setp" | "selp" | "bfe" | "bfi" | "prmt"
+        "mov"
+            | "add"
+            | "sub"
+            | "mul"
+            | "mad"
+            | "mul24"
+            | "mad24"
+            | "shl"
+            | "shr"
+            | "and"
+            | "or"
+            | "xor"
+            | "not"
+            | "cnot"
+            | "neg"
+            | "abs"
+            | "min"
+            | "max"
+            | "cvt"
+            | "cvta"
+            | "setp"
+            | "selp"
+            | "bfe"
+            | "bfi"
+            | "prmt"
     );
     pure && !i.modifiers.iter().any(|m| m == ".cc")
 }

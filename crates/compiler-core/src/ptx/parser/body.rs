@@ -81,10 +81,7 @@ impl<'a> Parser<'a> {
                 }
                 TokKind::LBrace => {
                     if stack.len() >= MAX_DEPTH {
-                        self.error_at(
-                            t,
-                            format!("blocks nested more than {MAX_DEPTH} levels deep"),
-                        );
+                        self.error_at(t, format!("blocks nested more than {MAX_DEPTH} levels deep"));
                         self.skip_balanced_braces();
                     } else {
                         self.bump();
@@ -100,10 +97,7 @@ impl<'a> Parser<'a> {
                         self.recover_statement();
                     }
                     // Defensive: a statement always consumes at least one token.
-                    if self.tok.offset == t.offset
-                        && self.tok.kind == t.kind
-                        && !self.at(TokKind::Eof)
-                    {
+                    if self.tok.offset == t.offset && self.tok.kind == t.kind && !self.at(TokKind::Eof) {
                         self.skip_token();
                     }
                 }
@@ -130,10 +124,7 @@ impl<'a> Parser<'a> {
                     let d = self.tok;
                     return Err(self.error_at(d, format!("unsupported directive '{}'", d.text)));
                 }
-                out.push(Statement::Label {
-                    name: t.text.to_string(),
-                    span: Self::span(&t),
-                });
+                out.push(Statement::Label { name: t.text.to_string(), span: Self::span(&t) });
                 Ok(())
             }
             TokKind::Ident | TokKind::At => {
@@ -153,10 +144,7 @@ impl<'a> Parser<'a> {
                 self.bump();
                 let text = self.pragma_strings()?;
                 self.expect(TokKind::Semi, "';' after .pragma")?;
-                out.push(Statement::Pragma {
-                    text,
-                    span: Self::span(&t),
-                });
+                out.push(Statement::Pragma { text, span: Self::span(&t) });
                 Ok(())
             }
             ".loc" | ".file" => {
@@ -164,29 +152,16 @@ impl<'a> Parser<'a> {
                 Ok(())
             }
             ".section" => self.skip_section(),
-            ".callprototype" => Err(self.error_at(
-                t,
-                "'.callprototype' needs a label: 'name: .callprototype ...'",
-            )),
-            ".entry" | ".func" => {
-                Err(self.error_at(t, "functions cannot be defined inside a function body"))
+            ".callprototype" => Err(self.error_at(t, "'.callprototype' needs a label: 'name: .callprototype ...'")),
+            ".entry" | ".func" => Err(self.error_at(t, "functions cannot be defined inside a function body")),
+            ".maxntid" | ".reqntid" | ".minnctapersm" | ".maxnreg" | ".maxnctapersm" | ".noreturn" => {
+                Err(self.error_at(t, format!("'{}' must come before the function body", t.text)))
             }
-            ".maxntid" | ".reqntid" | ".minnctapersm" | ".maxnreg" | ".maxnctapersm"
-            | ".noreturn" => Err(self.error_at(
-                t,
-                format!("'{}' must come before the function body", t.text),
-            )),
-            w if unsupported_directive(w) => {
-                Err(self.error_at(t, format!("unsupported directive '{w}'")))
-            }
+            w if unsupported_directive(w) => Err(self.error_at(t, format!("unsupported directive '{w}'"))),
             _ => {
                 let linkage = self.linkage()?;
                 let s = self.tok;
-                let Some(space) = (if s.kind == TokKind::Dot {
-                    state_space(s.text)
-                } else {
-                    None
-                }) else {
+                let Some(space) = (if s.kind == TokKind::Dot { state_space(s.text) } else { None }) else {
                     return Err(if s.offset != t.offset {
                         self.unexpected("a state space after the linkage directive")
                     } else {
@@ -205,32 +180,19 @@ impl<'a> Parser<'a> {
     /// After `name:` at `.callprototype`.
     fn callprototype(&mut self, label: Token<'a>, out: &mut Vec<Statement>) -> PResult<()> {
         self.bump();
-        let returns = if self.at(TokKind::LParen) {
-            self.param_list()?
-        } else {
-            Vec::new()
-        };
+        let returns = if self.at(TokKind::LParen) { self.param_list()? } else { Vec::new() };
         let u = self.tok;
         if u.kind != TokKind::Ident || u.text != "_" {
             return Err(self.unexpected("'_' in place of the function name in .callprototype"));
         }
         self.bump();
-        let params = if self.at(TokKind::LParen) {
-            self.param_list()?
-        } else {
-            Vec::new()
-        };
+        let params = if self.at(TokKind::LParen) { self.param_list()? } else { Vec::new() };
         // `.noreturn` has no field on prototypes; it does not change the call's lowering.
         if self.at_dot(".noreturn") {
             self.bump();
         }
         self.expect(TokKind::Semi, "';' after .callprototype")?;
-        out.push(Statement::CallPrototype {
-            name: label.text.to_string(),
-            returns,
-            params,
-            span: Self::span(&label),
-        });
+        out.push(Statement::CallPrototype { name: label.text.to_string(), returns, params, span: Self::span(&label) });
         Ok(())
     }
 
@@ -240,10 +202,7 @@ impl<'a> Parser<'a> {
         let guard = if self.eat(TokKind::At) {
             let negated = self.eat(TokKind::Bang);
             let p = self.expect_ident("a predicate register after '@'")?;
-            Some(Guard {
-                negated,
-                predicate: p.text.to_string(),
-            })
+            Some(Guard { negated, predicate: p.text.to_string() })
         } else {
             None
         };
@@ -271,13 +230,7 @@ impl<'a> Parser<'a> {
             return Err(self.unexpected("';' after instruction"));
         }
         self.bump();
-        Ok(Instruction {
-            span: Self::span(&first),
-            guard,
-            opcode: op.text.to_string(),
-            modifiers,
-            operands,
-        })
+        Ok(Instruction { span: Self::span(&first), guard, opcode: op.text.to_string(), modifiers, operands })
     }
 
     /// One operand, including the `a|p` pair form.
@@ -304,17 +257,12 @@ impl<'a> Parser<'a> {
             TokKind::Bang => {
                 self.bump();
                 let p = self.expect_ident("a predicate after '!'")?;
-                Ok(Operand::Not(Box::new(Operand::Ident {
-                    name: p.text.to_string(),
-                    component: None,
-                })))
+                Ok(Operand::Not(Box::new(Operand::Ident { name: p.text.to_string(), component: None })))
             }
             TokKind::Int | TokKind::Float | TokKind::HexF32 | TokKind::HexF64 | TokKind::Minus => {
                 if !self.at_literal() {
                     self.bump();
-                    return Err(
-                        self.unexpected("a literal after '-' (only literals can be negated)")
-                    );
+                    return Err(self.unexpected("a literal after '-' (only literals can be negated)"));
                 }
                 Ok(Operand::Imm(self.immediate("an immediate")?))
             }
@@ -335,24 +283,14 @@ impl<'a> Parser<'a> {
                             self.bump();
                             comp = Some(c);
                         }
-                        None => {
-                            return Err(
-                                self.error_at(d, format!("unexpected '{}' after operand", d.text))
-                            )
-                        }
+                        None => return Err(self.error_at(d, format!("unexpected '{}' after operand", d.text))),
                     }
                 }
                 if comp.is_none() && matches!(self.tok.kind, TokKind::Plus | TokKind::Minus) {
                     let offset = self.signed_offset()?;
-                    return Ok(Operand::SymbolOffset {
-                        symbol: t.text.to_string(),
-                        offset,
-                    });
+                    return Ok(Operand::SymbolOffset { symbol: t.text.to_string(), offset });
                 }
-                Ok(Operand::Ident {
-                    name: t.text.to_string(),
-                    component: comp,
-                })
+                Ok(Operand::Ident { name: t.text.to_string(), component: comp })
             }
             _ => Err(self.unexpected("an operand")),
         }
@@ -368,22 +306,11 @@ impl<'a> Parser<'a> {
                 AddressBase::Ident(t.text.to_string())
             }
             TokKind::Int => AddressBase::Imm(self.int_value("an address")?),
-            _ => {
-                return Err(
-                    self.unexpected("a register, variable or integer address inside '[...]'")
-                )
-            }
+            _ => return Err(self.unexpected("a register, variable or integer address inside '[...]'")),
         };
-        let offset = if matches!(self.tok.kind, TokKind::Plus | TokKind::Minus) {
-            self.signed_offset()?
-        } else {
-            0
-        };
+        let offset = if matches!(self.tok.kind, TokKind::Plus | TokKind::Minus) { self.signed_offset()? } else { 0 };
         if self.at(TokKind::Comma) {
-            let e = self.error_at(
-                open,
-                "unsupported operand form: texture/surface operand '[handle, {...}]'",
-            );
+            let e = self.error_at(open, "unsupported operand form: texture/surface operand '[handle, {...}]'");
             // Skip the rest of the bracket (it may hold a `{...}` vector) so that
             // statement recovery does not mistake that brace for a block.
             let mut depth = 0usize;
@@ -413,10 +340,7 @@ impl<'a> Parser<'a> {
         self.stmt_braces += 1;
         let mut elems = Vec::new();
         loop {
-            if matches!(
-                self.tok.kind,
-                TokKind::LBrace | TokKind::LBracket | TokKind::LParen
-            ) {
+            if matches!(self.tok.kind, TokKind::LBrace | TokKind::LBracket | TokKind::LParen) {
                 let t = self.tok;
                 return Err(self.error_at(t, "unsupported operand form inside a vector operand"));
             }
@@ -438,14 +362,9 @@ impl<'a> Parser<'a> {
             return Ok(Operand::List(elems));
         }
         loop {
-            if matches!(
-                self.tok.kind,
-                TokKind::LBrace | TokKind::LBracket | TokKind::LParen
-            ) {
+            if matches!(self.tok.kind, TokKind::LBrace | TokKind::LBracket | TokKind::LParen) {
                 let t = self.tok;
-                return Err(
-                    self.error_at(t, "unsupported operand form inside a call argument list")
-                );
+                return Err(self.error_at(t, "unsupported operand form inside a call argument list"));
             }
             elems.push(self.simple_operand()?);
             if !self.eat(TokKind::Comma) {

@@ -18,10 +18,7 @@
 //! * 5.1.6 kernel parameter attributes (`.ptr`), 5.4.8 `.attribute` (ignored, warned).
 
 use super::{PResult, Parser, MAX_DEPTH};
-use crate::ptx::ast::{
-    Directive, Function, FunctionKind, InitValue, Initializer, Linkage, ScalarType, StateSpace,
-    Statement, Tuning, VarDecl,
-};
+use crate::ptx::ast::{Directive, Function, FunctionKind, InitValue, Initializer, Linkage, ScalarType, StateSpace, Statement, Tuning, VarDecl};
 use crate::ptx::lexer::TokKind;
 
 /// Where a variable declaration appears; decides `;` and initializer rules.
@@ -65,10 +62,7 @@ pub(crate) fn scalar_type(word: &str) -> Option<ScalarType> {
         _ => {
             let rest = word.strip_prefix('.')?;
             let (kind, digits) = rest.split_at_checked(1)?;
-            if digits.is_empty()
-                || !digits.bytes().all(|b| b.is_ascii_digit())
-                || digits.starts_with('0')
-            {
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.starts_with('0') {
                 return None;
             }
             let w: u32 = digits.parse().ok()?;
@@ -127,12 +121,8 @@ impl<'a> Parser<'a> {
             return Err(self.unexpected("'.entry', '.func' or a state space"));
         }
         match t.text {
-            ".entry" => Ok(vec![Directive::Function(
-                self.function(FunctionKind::Entry, linkage)?,
-            )]),
-            ".func" => Ok(vec![Directive::Function(
-                self.function(FunctionKind::Func, linkage)?,
-            )]),
+            ".entry" => Ok(vec![Directive::Function(self.function(FunctionKind::Entry, linkage)?)]),
+            ".func" => Ok(vec![Directive::Function(self.function(FunctionKind::Func, linkage)?)]),
             w => {
                 if let Some(space) = state_space(w) {
                     self.bump();
@@ -140,9 +130,7 @@ impl<'a> Parser<'a> {
                     self.var_decls(space, linkage, DeclCtx::Module, &mut out)?;
                     Ok(out.into_iter().map(Directive::Variable).collect())
                 } else if had_linkage {
-                    Err(self.unexpected(
-                        "'.entry', '.func' or a state space after the linkage directive",
-                    ))
+                    Err(self.unexpected("'.entry', '.func' or a state space after the linkage directive"))
                 } else if unsupported_directive(w) {
                     Err(self.error_at(t, format!("unsupported directive '{w}'")))
                 } else {
@@ -155,13 +143,7 @@ impl<'a> Parser<'a> {
     /// After the state space: attributes, type, then one name (parameters) or a comma
     /// list of names, each with its own count/array/initializer. Pushes one `VarDecl` per
     /// name.
-    pub(crate) fn var_decls(
-        &mut self,
-        space: StateSpace,
-        linkage: Linkage,
-        ctx: DeclCtx,
-        out: &mut Vec<VarDecl>,
-    ) -> PResult<()> {
+    pub(crate) fn var_decls(&mut self, space: StateSpace, linkage: Linkage, ctx: DeclCtx, out: &mut Vec<VarDecl>) -> PResult<()> {
         let mut align = None;
         let mut vector = None;
         let mut ty = None;
@@ -187,12 +169,8 @@ impl<'a> Parser<'a> {
                     self.bump();
                     let mut sp = StateSpace::Generic;
                     if self.tok.kind == TokKind::Dot {
-                        if let Some(
-                            s @ (StateSpace::Global
-                            | StateSpace::Shared
-                            | StateSpace::Const
-                            | StateSpace::Local),
-                        ) = state_space(self.tok.text)
+                        if let Some(s @ (StateSpace::Global | StateSpace::Shared | StateSpace::Const | StateSpace::Local)) =
+                            state_space(self.tok.text)
                         {
                             sp = s;
                             self.bump();
@@ -220,11 +198,7 @@ impl<'a> Parser<'a> {
                         ty = Some(st);
                         self.bump();
                     }
-                    None => {
-                        return Err(
-                            self.error_at(t, format!("unexpected '{w}' in a variable declaration"))
-                        )
-                    }
+                    None => return Err(self.error_at(t, format!("unexpected '{w}' in a variable declaration"))),
                 },
             }
         }
@@ -289,10 +263,7 @@ impl<'a> Parser<'a> {
             while self.at(TokKind::LBrace) {
                 if stack.len() >= MAX_DEPTH {
                     let t = self.tok;
-                    return Err(self.error_at(
-                        t,
-                        format!("initializer nested more than {MAX_DEPTH} levels deep"),
-                    ));
+                    return Err(self.error_at(t, format!("initializer nested more than {MAX_DEPTH} levels deep")));
                 }
                 self.bump();
                 self.stmt_braces += 1;
@@ -329,10 +300,7 @@ impl<'a> Parser<'a> {
             let imm = self.immediate("an initializer value")?;
             if self.at(TokKind::LParen) {
                 let t = self.tok;
-                return Err(self.error_at(
-                    t,
-                    "byte-masked address initializers such as 0xFF(sym) are not supported",
-                ));
+                return Err(self.error_at(t, "byte-masked address initializers such as 0xFF(sym) are not supported"));
             }
             return Ok(InitValue::Imm(imm));
         }
@@ -350,22 +318,11 @@ impl<'a> Parser<'a> {
         } else {
             symbol = self.bump();
             if self.at(TokKind::Eq) {
-                return Err(self.error_at(
-                    symbol,
-                    "texture/sampler field initializers are not supported",
-                ));
+                return Err(self.error_at(symbol, "texture/sampler field initializers are not supported"));
             }
         }
-        let offset = if matches!(self.tok.kind, TokKind::Plus | TokKind::Minus) {
-            self.signed_offset()?
-        } else {
-            0
-        };
-        Ok(InitValue::Address {
-            symbol: symbol.text.to_string(),
-            generic,
-            offset,
-        })
+        let offset = if matches!(self.tok.kind, TokKind::Plus | TokKind::Minus) { self.signed_offset()? } else { 0 };
+        Ok(InitValue::Address { symbol: symbol.text.to_string(), generic, offset })
     }
 
     /// `( .param ... , .param ... )`; also accepts `()` and the old `.reg` parameters.
@@ -414,17 +371,9 @@ impl<'a> Parser<'a> {
             }
             self.warn_at(t, "'.attribute(...)' on a function is ignored");
         }
-        let returns = if kind == FunctionKind::Func && self.at(TokKind::LParen) {
-            self.param_list()?
-        } else {
-            Vec::new()
-        };
+        let returns = if kind == FunctionKind::Func && self.at(TokKind::LParen) { self.param_list()? } else { Vec::new() };
         let name = self.expect_ident("a function name")?;
-        let params = if self.at(TokKind::LParen) {
-            self.param_list()?
-        } else {
-            Vec::new()
-        };
+        let params = if self.at(TokKind::LParen) { self.param_list()? } else { Vec::new() };
         let mut tuning = Tuning::default();
         let mut pragmas = Vec::new();
         while self.tok.kind == TokKind::Dot {
@@ -458,19 +407,13 @@ impl<'a> Parser<'a> {
                     self.bump();
                     let text = self.pragma_strings()?;
                     self.expect(TokKind::Semi, "';' after .pragma")?;
-                    pragmas.push(Statement::Pragma {
-                        text,
-                        span: Self::span(&t),
-                    });
+                    pragmas.push(Statement::Pragma { text, span: Self::span(&t) });
                 }
                 ".explicitcluster" | ".blocksareclusters" => {
                     self.bump();
                     self.warn_at(t, format!("'{}' is ignored", t.text));
                 }
-                ".reqnctapercluster"
-                | ".maxclusterrank"
-                | ".abi_preserve"
-                | ".abi_preserve_control" => {
+                ".reqnctapercluster" | ".maxclusterrank" | ".abi_preserve" | ".abi_preserve_control" => {
                     self.bump();
                     self.dims("a value")?;
                     self.warn_at(t, format!("'{}' is ignored", t.text));
@@ -486,15 +429,6 @@ impl<'a> Parser<'a> {
         } else {
             return Err(self.unexpected("'{' or ';' after the function header"));
         };
-        Ok(Function {
-            span: Self::span(&name),
-            kind,
-            linkage,
-            name: name.text.to_string(),
-            returns,
-            params,
-            tuning,
-            body,
-        })
+        Ok(Function { span: Self::span(&name), kind, linkage, name: name.text.to_string(), returns, params, tuning, body })
     }
 }

@@ -42,10 +42,7 @@ impl<'a> Parser<'a> {
     pub(crate) fn at_literal(&mut self) -> bool {
         match self.tok.kind {
             TokKind::Int | TokKind::Float | TokKind::HexF32 | TokKind::HexF64 => true,
-            TokKind::Minus => matches!(
-                self.peek().kind,
-                TokKind::Int | TokKind::Float | TokKind::HexF32 | TokKind::HexF64
-            ),
+            TokKind::Minus => matches!(self.peek().kind, TokKind::Int | TokKind::Float | TokKind::HexF32 | TokKind::HexF64),
             _ => false,
         }
     }

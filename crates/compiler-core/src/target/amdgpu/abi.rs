@@ -126,7 +126,14 @@ pub fn dispatch_header() -> u16 {
 
 /// The dispatch packet of one launch (header left for the caller to publish last, as
 /// the AQL protocol requires: the header makes the packet valid).
-pub fn dispatch_packet(shape: &LaunchShape, kernel_object: u64, kernarg_address: u64, group_segment_fixed: u32, private_segment: u32, completion_signal: u64) -> DispatchPacket {
+pub fn dispatch_packet(
+    shape: &LaunchShape,
+    kernel_object: u64,
+    kernarg_address: u64,
+    group_segment_fixed: u32,
+    private_segment: u32,
+    completion_signal: u64,
+) -> DispatchPacket {
     let dims = if shape.grid[2] > 1 || shape.block[2] > 1 {
         3
     } else if shape.grid[1] > 1 || shape.block[1] > 1 {

@@ -51,7 +51,13 @@ pub(super) fn define_barrier(i: &Intrinsic) -> String {
 /// `__ptx_barrier_op(ctx, id, count, op, pred)` for wavefronts of `wave` lanes.
 pub(super) fn define_barrier_op(i: &Intrinsic, wave: u32) -> String {
     let w = format!("i{wave}");
-    let to32 = |dst: &str, src: &str| if wave == 64 { format!("  {dst} = trunc i64 {src} to i32\n") } else { format!("  {dst} = bitcast i32 {src} to i32\n") };
+    let to32 = |dst: &str, src: &str| {
+        if wave == 64 {
+            format!("  {dst} = trunc i64 {src} to i32\n")
+        } else {
+            format!("  {dst} = bitcast i32 {src} to i32\n")
+        }
+    };
     format!(
         r#"{header}
 entry:

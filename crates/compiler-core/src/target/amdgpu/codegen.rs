@@ -18,8 +18,8 @@ use crate::target::{ModuleInfo, Target as _};
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::passes::PassBuilderOptions;
-use inkwell::values::BasicValue as _;
 use inkwell::targets::{CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetMachine, TargetTriple};
+use inkwell::values::BasicValue as _;
 use inkwell::OptimizationLevel;
 use std::path::PathBuf;
 use std::sync::Once;
@@ -124,8 +124,17 @@ pub fn compile_lowered(lowered: LoweredModule, target: &AmdgpuTarget, options: &
 }
 
 /// As [`compile_lowered`], through `cache`.
-pub fn compile_lowered_with_cache(lowered: LoweredModule, target: &AmdgpuTarget, options: &AmdgpuOptions, cache: Option<&Cache>) -> Result<CodeObject, AmdgpuError> {
-    let info = ModuleInfo { static_shared_bytes: lowered.static_shared_bytes, dynamic_shared_offset: lowered.dynamic_shared_offset, warp_size: lowered.warp_size };
+pub fn compile_lowered_with_cache(
+    lowered: LoweredModule,
+    target: &AmdgpuTarget,
+    options: &AmdgpuOptions,
+    cache: Option<&Cache>,
+) -> Result<CodeObject, AmdgpuError> {
+    let info = ModuleInfo {
+        static_shared_bytes: lowered.static_shared_bytes,
+        dynamic_shared_offset: lowered.dynamic_shared_offset,
+        warp_size: lowered.warp_size,
+    };
     let lds = target.lds_bytes(&info);
     if lds > LDS_BYTES {
         return Err(AmdgpuError::Ptx(vec![Diagnostic::error(
@@ -237,7 +246,8 @@ pub fn find_linker() -> Option<PathBuf> {
 pub fn link(object: &[u8]) -> Result<Vec<u8>, AmdgpuError> {
     use std::sync::atomic::{AtomicU64, Ordering};
     static SEQ: AtomicU64 = AtomicU64::new(0);
-    let lld = find_linker().ok_or_else(|| AmdgpuError::Link("LLD's ELF linker (ld.lld) was not found: install the lld-19 package or set PTX_LD_LLD".into()))?;
+    let lld = find_linker()
+        .ok_or_else(|| AmdgpuError::Link("LLD's ELF linker (ld.lld) was not found: install the lld-19 package or set PTX_LD_LLD".into()))?;
     let dir = std::env::temp_dir().join(format!("ptx-amdgpu-{}-{}", std::process::id(), SEQ.fetch_add(1, Ordering::Relaxed)));
     std::fs::create_dir_all(&dir).map_err(|e| AmdgpuError::Link(format!("{}: {e}", dir.display())))?;
     let (input, output) = (dir.join("kernels.o"), dir.join("kernels.co"));

@@ -48,7 +48,14 @@ pub fn kernel_resources(elf: &[u8], kernel: &str) -> Option<KernelResources> {
     // (type, addr, offset, size, link, entsize) of section `i`.
     let section = |i: usize| -> Option<(u32, u64, usize, usize, usize, usize)> {
         let s = shoff.checked_add(i.checked_mul(shentsize)?)?;
-        Some((u32_at(s + 4)?, u64_at(s + 16)?, u64_at(s + 24)? as usize, u64_at(s + 32)? as usize, u32_at(s + 40)? as usize, u64_at(s + 56)? as usize))
+        Some((
+            u32_at(s + 4)?,
+            u64_at(s + 16)?,
+            u64_at(s + 24)? as usize,
+            u64_at(s + 32)? as usize,
+            u32_at(s + 40)? as usize,
+            u64_at(s + 56)? as usize,
+        ))
     };
     const SHT_DYNSYM: u32 = 11;
     const SHT_SYMTAB: u32 = 2;

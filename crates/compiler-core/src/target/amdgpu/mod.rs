@@ -325,7 +325,9 @@ impl Target for AmdgpuTarget {
         match name {
             "__ptx_bar_count_check" => return Some(barrier::count_check(self.warp_shape(module).lanes)),
             // The LDS array: the scratch, then the static `.shared` variables.
-            "__ptx_shared" => return Some(format!("@__ptx_shared = internal addrspace(3) global [{} x i8] poison, align 16\n", self.lds_bytes(module))),
+            "__ptx_shared" => {
+                return Some(format!("@__ptx_shared = internal addrspace(3) global [{} x i8] poison, align 16\n", self.lds_bytes(module)))
+            }
             _ => {}
         }
         warp::helper(self.warp_shape(module), name).or_else(|| printf::helper(name))

@@ -418,7 +418,11 @@ mod tests {
         assert_eq!(
             d.records,
             vec![
-                Record::Printf { format: b"%d %s\n".to_vec(), args: [7, 0, 0, 0, 0, 0, 0, 0, 0x34, 0x12, 0, 0, 0, 0, 0, 0].to_vec(), strings: vec![b"hi".to_vec()] },
+                Record::Printf {
+                    format: b"%d %s\n".to_vec(),
+                    args: [7, 0, 0, 0, 0, 0, 0, 0, 0x34, 0x12, 0, 0, 0, 0, 0, 0].to_vec(),
+                    strings: vec![b"hi".to_vec()]
+                },
                 Record::Assert { message: "x".into(), file: "f.cu".into(), function: "k".into(), line: 12, block: [1, 2, 3], thread: [4, 5, 6] },
             ]
         );

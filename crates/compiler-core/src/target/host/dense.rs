@@ -52,7 +52,10 @@ pub(super) fn dense_x_loops(name: &str, s: u32, ag: &str, group_list: u64, ids: 
             let align = if warp { lanes - 1 } else { 0 };
             (
                 format!(", [ %x{s}.wnext, %x{s}.wrun ]"),
-                format!("  br i1 %xc{s}.done, label %x.exit, label %x{s}.wtry\n{}", strip_attempt(s, &format!("%xc{s}"), lanes, align, &strip, &format!("xl{s}.head"), ag)),
+                format!(
+                    "  br i1 %xc{s}.done, label %x.exit, label %x{s}.wtry\n{}",
+                    strip_attempt(s, &format!("%xc{s}"), lanes, align, &strip, &format!("xl{s}.head"), ag)
+                ),
                 format!("[ 0, %x{s}.wtry ], [ 0, %x{s}.wstates ]"),
             )
         }

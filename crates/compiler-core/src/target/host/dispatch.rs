@@ -41,12 +41,21 @@ use std::fmt::Write;
 /// `call_attrs` the attributes of the calls to the region
 /// bodies (` noinline` when the bodies also have loops of their own), `par` the numbers
 /// of the loops' parallel metadata (every x loop gets a loop id of its own after them).
-pub(super) fn dispatching_loop(name: &str, meta: &crate::lower::RegionMeta, own: &[u32], dense: &[u32], signature: &str, call_attrs: &str, par: ParallelLoop) -> String {
+pub(super) fn dispatching_loop(
+    name: &str,
+    meta: &crate::lower::RegionMeta,
+    own: &[u32],
+    dense: &[u32],
+    signature: &str,
+    call_attrs: &str,
+    par: ParallelLoop,
+) -> String {
     // States without an x loop of their own share one that switches per thread.
     let sites = meta.sites;
     let shared: Vec<u32> = (0..=sites).filter(|s| !own.contains(s) && !dense.contains(s)).collect();
     let wide: Vec<u32> = own.iter().copied().filter(|s| meta.wide_strips.contains(s)).collect();
-    let strips = Strips { wide: &wide, warp: &meta.warp_strips, dense: &meta.dense_strips, warp_size: meta.warp_exchange.map_or(32, |x| x.warp_size) };
+    let strips =
+        Strips { wide: &wide, warp: &meta.warp_strips, dense: &meta.dense_strips, warp_size: meta.warp_exchange.map_or(32, |x| x.warp_size) };
     x_loops(&ll_global(&format!("{name}.region")), name, sites, own, dense, &shared, strips, signature, call_attrs, par)
 }
 
@@ -70,7 +79,18 @@ pub(super) fn wide_state_loop(name: &str, sites: u32, s: u32, signature: &str, c
 /// A dispatching loop named `fname`: own x loops for `own` (with wide strips for
 /// `wide`), dense loops for `dense`, one switching x loop for `shared`.
 #[allow(clippy::too_many_arguments)]
-fn x_loops(fname: &str, name: &str, sites: u32, own: &[u32], dense: &[u32], shared: &[u32], strips: Strips, signature: &str, call_attrs: &str, par: ParallelLoop) -> String {
+fn x_loops(
+    fname: &str,
+    name: &str,
+    sites: u32,
+    own: &[u32],
+    dense: &[u32],
+    shared: &[u32],
+    strips: Strips,
+    signature: &str,
+    call_attrs: &str,
+    par: ParallelLoop,
+) -> String {
     let ag = par.access();
     let (wide, warp, warp_size) = (strips.wide, strips.warp, strips.warp_size);
     let default = if shared.is_empty() { "x.exit" } else { "xg.head" };

@@ -215,7 +215,16 @@ mod tests {
 
     #[test]
     fn shapes_outside_the_device_limits_have_no_variant() {
-        for (shape, ok) in [([32, 8, 1], true), ([1, 1, 1], true), ([1024, 1, 1], true), ([1, 1, 64], true), ([0, 1, 1], false), ([1025, 1, 1], false), ([1, 1, 65], false), ([64, 32, 1], false)] {
+        for (shape, ok) in [
+            ([32, 8, 1], true),
+            ([1, 1, 1], true),
+            ([1024, 1, 1], true),
+            ([1, 1, 64], true),
+            ([0, 1, 1], false),
+            ([1025, 1, 1], false),
+            ([1, 1, 65], false),
+            ([64, 32, 1], false),
+        ] {
             assert_eq!(ShapeSpecialized::new("k", shape).is_some(), ok, "{shape:?}");
         }
     }

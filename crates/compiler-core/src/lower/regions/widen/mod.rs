@@ -26,10 +26,10 @@
 use super::RegionPlan;
 use crate::lower::module::ModuleCx;
 use crate::lower::types::{bits, Mods};
-use vector::Wide;
 use crate::ptx::ast::*;
 use std::collections::HashMap;
 use std::fmt::Write;
+use vector::Wide;
 
 mod memory;
 mod pattern;
@@ -163,7 +163,8 @@ fn instruction_supported(i: &Instruction, regs: &HashMap<String, ScalarType>, re
 /// `x0`, `%tid.y` and `%tid.z` into the context.
 pub(crate) fn emit(cx: &ModuleCx, f: &Function, plan: &RegionPlan, state: usize, strip: &WideStrip, out: &mut String) -> Result<(), String> {
     let mut w = Wide::new(cx, f, &plan.regs, LANES, false);
-    let slot_of = |name: &str| plan.slots.iter().find(|s| s.name == name).map(|s| (s.prefix, s.size)).ok_or_else(|| format!("no save slot for {name}"));
+    let slot_of =
+        |name: &str| plan.slots.iter().find(|s| s.name == name).map(|s| (s.prefix, s.size)).ok_or_else(|| format!("no save slot for {name}"));
     // Restore what the head state restores, then recompute the rest.
     let mut restore = String::new();
     for name in &plan.live_after[state - 1] {

@@ -40,7 +40,8 @@ pub(super) struct Guesser {
 impl Guesser {
     /// Evaluations of `lanes` consecutive threads of a row for every sample.
     pub fn new(lanes: u32) -> Guesser {
-        let samples = SAMPLES.iter().map(|&(x0, ctaid, ntid, seed)| Eval { regs: HashMap::new(), lanes: lanes as usize, x0, ctaid, ntid, seed }).collect();
+        let samples =
+            SAMPLES.iter().map(|&(x0, ctaid, ntid, seed)| Eval { regs: HashMap::new(), lanes: lanes as usize, x0, ctaid, ntid, seed }).collect();
         Guesser { samples }
     }
 
@@ -193,7 +194,15 @@ impl Eval {
             "mul" | "mad" if int && (m.has(".lo") || m.has(".wide")) => {
                 let wide = m.has(".wide");
                 let (a, b) = (self.value(k, &ops[1], ty), self.value(k, &ops[2], ty));
-                let rty = if wide { if matches!(ty, ScalarType::S(_)) { ScalarType::S(64) } else { ScalarType::U(64) } } else { ty };
+                let rty = if wide {
+                    if matches!(ty, ScalarType::S(_)) {
+                        ScalarType::S(64)
+                    } else {
+                        ScalarType::U(64)
+                    }
+                } else {
+                    ty
+                };
                 let ext = |x: u64| if wide { sext(x, ty) } else { x };
                 let mut v = zip2(&a, &b, &|x, y| ext(x).wrapping_mul(ext(y)));
                 if i.opcode == "mad" {

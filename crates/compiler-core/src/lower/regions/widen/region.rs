@@ -79,7 +79,8 @@ pub(super) fn emit(cx: &ModuleCx, f: &Function, plan: &RegionPlan, code: &Kernel
     let mut w = Wide::new(cx, f, &plan.regs, lanes, warp.is_some());
     w.constants = code.constants.clone();
     w.guess = Some(super::pattern::Guesser::new(lanes));
-    let slot_of = |name: &str| plan.slots.iter().find(|s| s.name == name).map(|s| (s.prefix, s.size)).ok_or_else(|| format!("no save slot for {name}"));
+    let slot_of =
+        |name: &str| plan.slots.iter().find(|s| s.name == name).map(|s| (s.prefix, s.size)).ok_or_else(|| format!("no save slot for {name}"));
     let mut restore = String::new();
     if state > 0 {
         for name in &plan.live_after[state - 1] {
@@ -128,7 +129,10 @@ pub(super) fn emit(cx: &ModuleCx, f: &Function, plan: &RegionPlan, code: &Kernel
         let (old, new) = (w.t(), w.t());
         let m = w.active();
         w.emit(format!("{old} = load <{lanes} x i32>, ptr %next"));
-        w.emit(format!("{new} = select <{lanes} x i1> {m}, <{lanes} x i32> {}, <{lanes} x i32> {old}", w.splat_const(&format!("i32 {}", next as i32))));
+        w.emit(format!(
+            "{new} = select <{lanes} x i1> {m}, <{lanes} x i32> {}, <{lanes} x i32> {old}",
+            w.splat_const(&format!("i32 {}", next as i32))
+        ));
         w.emit(format!("store <{lanes} x i32> {new}, ptr %next"));
         w.mask = None;
         Ok(())
@@ -143,7 +147,10 @@ pub(super) fn emit(cx: &ModuleCx, f: &Function, plan: &RegionPlan, code: &Kernel
             });
         }
         let Some(running) = cur.clone() else { continue };
-        let site_stop = code.stops.get(&k).and_then(|v| v.iter().find(|(_, kind)| matches!(kind, SiteKind::Barrier | SiteKind::Lockstep | SiteKind::LoopExit)).copied());
+        let site_stop = code
+            .stops
+            .get(&k)
+            .and_then(|v| v.iter().find(|(_, kind)| matches!(kind, SiteKind::Barrier | SiteKind::Lockstep | SiteKind::LoopExit)).copied());
         if let Some((site, _)) = site_stop {
             stop(&mut w, running, site as u32 + 1, &plan.live_after[site])?;
             cur = None;

@@ -27,7 +27,9 @@ pub(super) fn compare(op: &str, ty: ScalarType) -> Option<&'static str> {
 pub(super) fn form_supported(i: &Instruction, warp: bool) -> bool {
     let m = Mods::new(&i.modifiers);
     let Some(&ty) = m.types.first() else { return false };
-    let word = |t: ScalarType| matches!(t, ScalarType::B(32 | 64) | ScalarType::U(32 | 64) | ScalarType::S(32 | 64) | ScalarType::F32 | ScalarType::F64 | ScalarType::Pred);
+    let word = |t: ScalarType| {
+        matches!(t, ScalarType::B(32 | 64) | ScalarType::U(32 | 64) | ScalarType::S(32 | 64) | ScalarType::F32 | ScalarType::F64 | ScalarType::Pred)
+    };
     if !m.types.iter().all(|&t| word(t)) {
         return false;
     }
@@ -48,10 +50,18 @@ pub(super) fn form_supported(i: &Instruction, warp: bool) -> bool {
         "shl" | "shr" | "min" | "max" => n == 3 && int && only(&[]),
         "setp" => n == 3 && m.flags.len() == 1 && compare(m.flags[0], ty).is_some(),
         "selp" => n == 4 && only(&[]),
-        "cvt" => n == 2 && m.types.len() == 2 && m.types.iter().all(|t| matches!(t, ScalarType::B(_) | ScalarType::U(_) | ScalarType::S(_))) && only(&[]),
+        "cvt" => {
+            n == 2 && m.types.len() == 2 && m.types.iter().all(|t| matches!(t, ScalarType::B(_) | ScalarType::U(_) | ScalarType::S(_))) && only(&[])
+        }
         "cvta" => n == 2 && ty == ScalarType::U(64) && only(&[".to", ".global"]) && m.has(".global"),
         "ld" => n == 2 && ty != ScalarType::Pred && only(ACCESS) && matches!(i.operands[0], Operand::Ident { component: None, .. }),
-        "st" => n == 2 && ty != ScalarType::Pred && only(ACCESS) && m.space() != Some(StateSpace::Param) && matches!(i.operands[1], Operand::Ident { .. } | Operand::Imm(_)),
+        "st" => {
+            n == 2
+                && ty != ScalarType::Pred
+                && only(ACCESS)
+                && m.space() != Some(StateSpace::Param)
+                && matches!(i.operands[1], Operand::Ident { .. } | Operand::Imm(_))
+        }
         "shfl" => warp && n == 5 && ty == ScalarType::B(32) && only(&[".sync", ".up", ".down", ".bfly", ".idx"]) && m.flags.len() == 2,
         _ => false,
     }
@@ -97,7 +107,21 @@ impl<'a> Wide<'a> {
     pub fn new(cx: &'a ModuleCx<'a>, f: &'a Function, regs: &'a HashMap<String, ScalarType>, lanes: u32, warp: bool) -> Wide<'a> {
         let sig = crate::lower::func::kernel_signature(f, cx.warp_size);
         let params = f.params.iter().zip(&sig.params).map(|(p, &(off, _))| (p.name.as_str(), off as u64)).collect();
-        Wide { cx, regs, params, lanes, warp, allocas: HashMap::new(), prelude: String::new(), body: String::new(), tmp: 0, mask: None, constants: HashMap::new(), guess: None, pattern: None }
+        Wide {
+            cx,
+            regs,
+            params,
+            lanes,
+            warp,
+            allocas: HashMap::new(),
+            prelude: String::new(),
+            body: String::new(),
+            tmp: 0,
+            mask: None,
+            constants: HashMap::new(),
+            guess: None,
+            pattern: None,
+        }
     }
 
     /// The vector type of `ty`'s storage.
@@ -197,7 +221,13 @@ entry:
             let _ = writeln!(s, "  {v} = load {vty}, ptr {at}, align {size}\n  store {vty} {v}, ptr {ptr}");
         } else if masked {
             let m = self.active();
-            let _ = writeln!(s, "  {v} = load {vty}, ptr {ptr}\n  call void @llvm.masked.store.v{}{}.p0({vty} {v}, ptr {at}, i32 {size}, <{} x i1> {m})", self.lanes, llvm_elem(ty), self.lanes);
+            let _ = writeln!(
+                s,
+                "  {v} = load {vty}, ptr {ptr}\n  call void @llvm.masked.store.v{}{}.p0({vty} {v}, ptr {at}, i32 {size}, <{} x i1> {m})",
+                self.lanes,
+                llvm_elem(ty),
+                self.lanes
+            );
         } else {
             let _ = writeln!(s, "  {v} = load {vty}, ptr {ptr}\n  store {vty} {v}, ptr {at}, align {size}");
         }
@@ -525,10 +555,16 @@ entry:
                         let sel: Vec<String> = idx.iter().map(|k| format!("i32 {k}")).collect();
                         self.emit(format!("{at} = getelementptr i8, ptr {ptrs}.0, i64 {min}"));
                         self.emit(format!("{wv} = load <{elems} x {}>, ptr {at}, align {align}", storage(ty)));
-                        self.emit(format!("{a} = shufflevector <{elems} x {st}> {wv}, <{elems} x {st}> poison, <{lanes} x i32> <{}>", sel.join(", "), st = storage(ty)));
+                        self.emit(format!(
+                            "{a} = shufflevector <{elems} x {st}> {wv}, <{elems} x {st}> poison, <{lanes} x i32> <{}>",
+                            sel.join(", "),
+                            st = storage(ty)
+                        ));
                     }
                     (None, None) => self.emit(format!("{a} = load {vty}, ptr {ptrs}.0, align {align}")),
-                    (None, Some(_)) => self.emit(format!("{a} = call {vty} @llvm.masked.load.v{lanes}{elem}.p0(ptr {ptrs}.0, i32 {align}, <{lanes} x i1> {mask}, {vty} poison)")),
+                    (None, Some(_)) => self.emit(format!(
+                        "{a} = call {vty} @llvm.masked.load.v{lanes}{elem}.p0(ptr {ptrs}.0, i32 {align}, <{lanes} x i1> {mask}, {vty} poison)"
+                    )),
                 }
                 self.emit(format!("br label %{join}"));
                 self.label(&slow);
@@ -568,16 +604,22 @@ entry:
                         self.emit(format!("{at} = getelementptr i8, ptr {ptrs}.0, i64 {min}"));
                         self.emit(format!("{old} = load <{elems} x {st}>, ptr {at}, align {align}"));
                         self.emit(format!("{wv} = shufflevector {vty} {v}, {vty} poison, <{elems} x i32> <{}>", vals.join(", ")));
-                        self.emit(format!("{wm} = shufflevector <{lanes} x i1> {mask}, <{lanes} x i1> zeroinitializer, <{elems} x i32> <{}>", bits.join(", ")));
+                        self.emit(format!(
+                            "{wm} = shufflevector <{lanes} x i1> {mask}, <{lanes} x i1> zeroinitializer, <{elems} x i32> <{}>",
+                            bits.join(", ")
+                        ));
                         self.emit(format!("{new} = select <{elems} x i1> {wm}, <{elems} x {st}> {wv}, <{elems} x {st}> {old}"));
                         self.emit(format!("store <{elems} x {st}> {new}, ptr {at}, align {align}"));
                     }
                     (None, None) => self.emit(format!("store {vty} {v}, ptr {ptrs}.0, align {align}")),
-                    (None, Some(_)) => self.emit(format!("call void @llvm.masked.store.v{lanes}{elem}.p0({vty} {v}, ptr {ptrs}.0, i32 {align}, <{lanes} x i1> {mask})")),
+                    (None, Some(_)) => self
+                        .emit(format!("call void @llvm.masked.store.v{lanes}{elem}.p0({vty} {v}, ptr {ptrs}.0, i32 {align}, <{lanes} x i1> {mask})")),
                 }
                 self.emit(format!("br label %{join}"));
                 self.label(&slow);
-                self.emit(format!("call void @llvm.masked.scatter.v{lanes}{elem}.v{lanes}p0({vty} {v}, <{lanes} x ptr> {ptrs}, i32 {align}, <{lanes} x i1> {mask})"));
+                self.emit(format!(
+                    "call void @llvm.masked.scatter.v{lanes}{elem}.v{lanes}p0({vty} {v}, <{lanes} x ptr> {ptrs}, i32 {align}, <{lanes} x i1> {mask})"
+                ));
                 self.emit(format!("br label %{join}"));
                 self.label(&join);
                 Ok(())
