@@ -128,6 +128,18 @@ impl FnLowerer<'_> {
     pub(crate) fn mov(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
         let ty = self.ty0(m)?;
         let ops = self.operands(ops, 2)?;
+        // `mov.v4.u16 {a, b, c, d}, {e, f, g, h}` (PTX ISA 9.7.9.1): element by element,
+        // every source read before any destination is written.
+        if let (Some(_), Operand::Vector(ds), Operand::Vector(ss)) = (m.vector(), &ops[0], &ops[1]) {
+            if ds.len() != ss.len() {
+                return Err(self.err("mov of vectors of different lengths"));
+            }
+            let values = ss.iter().map(|s| self.src(s, ty)).collect::<R<Vec<_>>>()?;
+            for (d, v) in ds.iter().zip(&values) {
+                self.dst(d, ty, v)?;
+            }
+            return Ok(());
+        }
         // 64-bit clock reads are the only special registers wider than 32 bits.
         if let Operand::Ident { name, component: None } = &ops[1] {
             if bits(ty) == 64 && (name == "%clock64" || name == "%globaltimer") {

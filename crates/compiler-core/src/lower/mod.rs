@@ -40,6 +40,7 @@ mod shared_layout;
 mod spin_wait;
 mod sreg;
 pub mod types;
+mod vector_regs;
 mod video;
 mod warp;
 mod warp_sync;

@@ -99,6 +99,8 @@ fn lower_impl(
     threads: Option<usize>,
 ) -> Result<LoweredModule, Vec<Diagnostic>> {
     let mut clock = crate::phase_clock::PhaseClock::start("");
+    let split_vectors = super::vector_regs::split(m, only);
+    let m = split_vectors.as_ref().unwrap_or(m);
     let with_meetings = super::warp_sync::add_meetings(m, only);
     let m = with_meetings.as_ref().unwrap_or(m);
     let with_yields = super::spin_wait::add_yields(m, only);
