@@ -1,7 +1,9 @@
 //! Spin-waits (`lower/spin_wait.rs`): threads that loop on a volatile load until another
 //! thread, later in their block or in a later block, stores a flag. Each thread waits for
 //! the next thread of the grid, so the last one starts a chain back to thread 0. A spin
-//! gives up after a bound and reports it, so the test fails instead of hanging.
+//! gives up after a bound and reports it, so the test fails instead of hanging. And a warp
+//! whose lanes loop on volatile loads a different number of times before a ballot still
+//! meets whole there (no spin yields in functions with warp collectives).
 
 mod support;
 
@@ -49,6 +51,34 @@ set:
   st.volatile.global.u32 [%rd7], %r9;
   ret;
 }
+
+// out[t] = the ballot of all lanes, after lane t read in[0] (volatile) t times.
+.visible .entry ballot_after_loops(.param .u64 in, .param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 31;
+  mov.u32 %r3, 0;
+  mov.u32 %r4, 0;
+  setp.eq.u32 %p1, %r2, 0;
+  @%p1 bra meet;
+spin:
+  ld.volatile.global.u32 %r5, [%rd1];
+  add.u32 %r4, %r4, %r5;
+  add.u32 %r3, %r3, 1;
+  setp.lt.u32 %p2, %r3, %r2;
+  @%p2 bra spin;
+meet:
+  vote.sync.ballot.b32 %r6, 1, -1;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.u64 %rd4, %rd2, %rd3;
+  st.global.u32 [%rd4], %r6;
+  ret;
+}
 "#;
 
 #[test]
@@ -66,4 +96,17 @@ fn threads_waiting_for_later_threads_and_blocks_get_their_flags() {
         m.launch("chain", &cfg, &params).unwrap();
         assert_eq!(download::<u32>(d, out, n as usize), vec![1u32; n as usize], "{blocks} blocks of {threads}");
     }
+}
+
+#[test]
+fn lanes_that_loop_on_volatile_loads_still_meet_whole_at_a_ballot() {
+    let d = cpu_backend::devices().remove(0);
+    let d: &dyn Device = d.as_ref();
+    let m = d.load_ptx(PTX, &LoadOptions::default()).unwrap();
+    let (input, out) = (upload(d, &[1u32]), upload(d, &[0u32; 128]));
+    let mut params = input.to_le_bytes().to_vec();
+    params.extend_from_slice(&out.to_le_bytes());
+    let cfg = LaunchConfig { grid: [2, 1, 1], block: [128, 1, 1], dynamic_shared_bytes: 0 };
+    m.launch("ballot_after_loops", &cfg, &params).unwrap();
+    assert_eq!(download::<u32>(d, out, 128), vec![u32::MAX; 128]);
 }

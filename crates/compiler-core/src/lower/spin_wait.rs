@@ -5,7 +5,8 @@
 //!
 //! The rule: a loop (a branch back to an earlier label) whose body loads memory as a
 //! thread can see other threads' later stores (`ld.volatile`, `ld.relaxed`, `ld.acquire`,
-//! `atom.cas`, `atom.exch`) gets a spin yield (`nanosleep 0`) just before its branch back.
+//! `atom.cas`, `atom.exch`) gets a spin yield (`nanosleep 0`) just before its branch back,
+//! in functions without warp collectives (whose threads suspend at each collective).
 //! Functions that reach a yield run as fibers, where it lets the block's other threads run
 //! (`regions::plan` keeps such kernels out of barrier regions), and their kernels are
 //! marked `KernelMeta::spin_waits`, so that the CPU device runs a launch's blocks side by
@@ -49,7 +50,11 @@ fn waiting_loops(body: &[Statement]) -> HashSet<Span> {
     }
     let mut items = Vec::new();
     flatten(body, &mut items);
-    if !items.iter().any(|(_, i)| i.is_some_and(waits_on_memory)) {
+    // A function with warp collectives is left alone: its threads suspend at each
+    // collective anyway, and a yield between two collectives would let the lanes of a warp
+    // reach the next one in different rounds, so that it saw only some of them.
+    let collective = items.iter().any(|(_, i)| i.is_some_and(super::warp::is_collective));
+    if collective || !items.iter().any(|(_, i)| i.is_some_and(waits_on_memory)) {
         return HashSet::new();
     }
     let labels: HashMap<&str, usize> = items.iter().enumerate().filter_map(|(k, (l, _))| l.map(|l| (l, k))).collect();
