@@ -52,7 +52,7 @@ pub(crate) fn compile(
     let opt = options.opt_level.min(3);
     let warp_size = if ast.warp_size == 64 { 64 } else { 32 };
     let metas: Vec<KernelMeta> =
-        functions(&ast).filter(|f| f.kind == FunctionKind::Entry && f.body.is_some()).map(|f| kernel_signature(f, warp_size)).collect();
+        ast.functions().filter(|f| f.kind == FunctionKind::Entry && f.body.is_some()).map(|f| kernel_signature(f, warp_size)).collect();
     // The variables' object: everything their initializers refer to must live there.
     let roots: Vec<String> = ast
         .directives
@@ -152,13 +152,6 @@ pub(crate) fn cached_codegen(
         c.store(k, &cache::pack_objects(std::slice::from_ref(&object)));
     }
     Ok(object)
-}
-
-fn functions(m: &Module) -> impl Iterator<Item = &Function> {
-    m.directives.iter().filter_map(|d| match d {
-        Directive::Function(f) => Some(f),
-        _ => None,
-    })
 }
 
 fn initializer_symbols(i: &Initializer) -> Vec<String> {

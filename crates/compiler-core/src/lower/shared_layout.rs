@@ -32,7 +32,7 @@ impl SharedLayout {
     pub(crate) fn new(m: &Module, only: Option<&HashSet<String>>) -> SharedLayout {
         let mentioned = only.map(|only| {
             let mut names = HashSet::new();
-            for f in functions(m).filter(|f| only.contains(&f.name)) {
+            for f in m.functions().filter(|f| only.contains(&f.name)) {
                 mentioned_names(f.body.as_deref().unwrap_or(&[]), &mut names);
             }
             names
@@ -47,13 +47,13 @@ impl SharedLayout {
             }
         }
         let included = |f: &&Function| only.is_none_or(|only| only.contains(&f.name));
-        for f in functions(m).filter(included).filter(|f| f.kind != FunctionKind::Entry) {
+        for f in m.functions().filter(included).filter(|f| f.kind != FunctionKind::Entry) {
             for v in body_shared(f) {
                 end = layout.place(v, end);
             }
         }
         layout.static_end = end;
-        for f in functions(m).filter(included).filter(|f| f.kind == FunctionKind::Entry) {
+        for f in m.functions().filter(included).filter(|f| f.kind == FunctionKind::Entry) {
             let mut own = end;
             for v in body_shared(f) {
                 own = layout.place(v, own);
@@ -94,7 +94,7 @@ impl SharedLayout {
         }
         let reached = reachable(m, std::iter::once(name));
         let mut names = HashSet::new();
-        for f in functions(m).filter(|f| reached.contains(&f.name)) {
+        for f in m.functions().filter(|f| reached.contains(&f.name)) {
             mentioned_names(f.body.as_deref().unwrap_or(&[]), &mut names);
         }
         let mut end = 0u64;
@@ -104,13 +104,6 @@ impl SharedLayout {
         }
         end
     }
-}
-
-fn functions(m: &Module) -> impl Iterator<Item = &Function> {
-    m.directives.iter().filter_map(|d| match d {
-        Directive::Function(f) => Some(f),
-        _ => None,
-    })
 }
 
 /// The `.shared` variables declared in `f`'s body, in order.
@@ -132,8 +125,8 @@ fn body_shared(f: &Function) -> Vec<&VarDecl> {
 /// The functions `roots` can reach: through calls and any other mention of a function's
 /// name (an address taken). A call through a register may reach any function.
 pub(crate) fn reachable<'a>(m: &Module, roots: impl Iterator<Item = &'a str>) -> HashSet<String> {
-    let bodies: HashMap<&str, &[Statement]> = functions(m).filter_map(|f| Some((f.name.as_str(), f.body.as_deref()?))).collect();
-    let names: HashSet<&str> = functions(m).map(|f| f.name.as_str()).collect();
+    let bodies: HashMap<&str, &[Statement]> = m.functions().filter_map(|f| Some((f.name.as_str(), f.body.as_deref()?))).collect();
+    let names: HashSet<&str> = m.functions().map(|f| f.name.as_str()).collect();
     let mut seen: HashSet<String> = HashSet::new();
     let mut work: Vec<String> = roots.filter(|r| names.contains(r)).map(str::to_string).collect();
     while let Some(f) = work.pop() {

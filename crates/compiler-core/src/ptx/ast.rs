@@ -31,6 +31,16 @@ pub struct Module {
     pub directives: Vec<Directive>,
 }
 
+impl Module {
+    /// The functions (kernels and `.func`s), in source order.
+    pub fn functions(&self) -> impl Iterator<Item = &Function> {
+        self.directives.iter().filter_map(|d| match d {
+            Directive::Function(f) => Some(f),
+            _ => None,
+        })
+    }
+}
+
 impl Default for Module {
     fn default() -> Self {
         Module { version: (0, 0), targets: Vec::new(), address_size: 64, warp_size: 32, directives: Vec::new() }
