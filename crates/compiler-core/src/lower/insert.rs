@@ -1,7 +1,7 @@
 //! Adding instructions around chosen instructions of a module before it is lowered (the
-//! execution-order passes `warp_sync` and `spin_wait`). Added instructions carry their own
-//! spans (the chosen instruction's line, a column past any real one), so their call sites
-//! differ from every instruction's.
+//! execution-order passes `warp_sync` and `spin_wait`), and the flat view of a body those
+//! passes search. Added instructions carry their own spans (the chosen instruction's line,
+//! a column past any real one), so their call sites differ from every instruction's.
 
 use crate::ptx::ast::*;
 use std::collections::{HashMap, HashSet};
@@ -67,4 +67,52 @@ pub(crate) fn added(line: u32, col: u32, opcode: &str, modifiers: &[&str], opera
         modifiers: modifiers.iter().map(|m| m.to_string()).collect(),
         operands,
     }
+}
+
+/// A body statement in the flat view: its labels and instructions in order, blocks opened.
+pub(crate) enum Item<'a> {
+    Label(&'a str),
+    Instr(&'a Instruction),
+}
+
+impl<'a> Item<'a> {
+    pub(crate) fn instr(&self) -> Option<&'a Instruction> {
+        match self {
+            Item::Instr(i) => Some(i),
+            Item::Label(_) => None,
+        }
+    }
+}
+
+/// `body`'s labels and instructions in order, with the position of each label.
+pub(crate) fn flatten(body: &[Statement]) -> (Vec<Item<'_>>, HashMap<&str, usize>) {
+    fn walk<'a>(body: &'a [Statement], out: &mut Vec<Item<'a>>) {
+        for s in body {
+            match s {
+                Statement::Instr(i) => out.push(Item::Instr(i)),
+                Statement::Label { name, .. } => out.push(Item::Label(name)),
+                Statement::Block(b) => walk(b, out),
+                _ => {}
+            }
+        }
+    }
+    let mut items = Vec::new();
+    walk(body, &mut items);
+    let labels = items
+        .iter()
+        .enumerate()
+        .filter_map(|(k, i)| match i {
+            Item::Label(name) => Some((*name, k)),
+            Item::Instr(_) => None,
+        })
+        .collect();
+    (items, labels)
+}
+
+/// Where branch `i` goes, if its target is a label of the body.
+pub(crate) fn branch_target(i: &Instruction, labels: &HashMap<&str, usize>) -> Option<usize> {
+    i.operands.iter().find_map(|o| match o {
+        Operand::Ident { name, .. } => labels.get(name.as_str()).copied(),
+        _ => None,
+    })
 }

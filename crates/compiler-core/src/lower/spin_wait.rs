@@ -12,9 +12,9 @@
 //! marked `KernelMeta::spin_waits`, so that the CPU device runs a launch's blocks side by
 //! side instead of one after another (the thread waited for may be in a later block).
 
-use super::insert::added;
+use super::insert::{added, branch_target, flatten, Item};
 use crate::ptx::ast::*;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// The span column of an added yield (the branch's line): unlike any instruction's.
 const YIELD_COL: u32 = 4093;
@@ -38,35 +38,19 @@ fn waits_on_memory(i: &Instruction) -> bool {
 
 /// The spans of the branches back of the loops of `body` that wait.
 fn waiting_loops(body: &[Statement]) -> HashSet<Span> {
-    fn flatten<'a>(body: &'a [Statement], out: &mut Vec<(Option<&'a str>, Option<&'a Instruction>)>) {
-        for s in body {
-            match s {
-                Statement::Label { name, .. } => out.push((Some(name), None)),
-                Statement::Instr(i) => out.push((None, Some(i))),
-                Statement::Block(b) => flatten(b, out),
-                _ => {}
-            }
-        }
-    }
-    let mut items = Vec::new();
-    flatten(body, &mut items);
+    let (items, labels) = flatten(body);
     // A function with warp collectives is left alone: its threads suspend at each
     // collective anyway, and a yield between two collectives would let the lanes of a warp
     // reach the next one in different rounds, so that it saw only some of them.
-    let collective = items.iter().any(|(_, i)| i.is_some_and(super::warp::is_collective));
-    if collective || !items.iter().any(|(_, i)| i.is_some_and(waits_on_memory)) {
+    let instrs = || items.iter().filter_map(Item::instr);
+    if instrs().any(super::warp::is_collective) || !instrs().any(waits_on_memory) {
         return HashSet::new();
     }
-    let labels: HashMap<&str, usize> = items.iter().enumerate().filter_map(|(k, (l, _))| l.map(|l| (l, k))).collect();
     let mut out = HashSet::new();
-    for (k, (_, i)) in items.iter().enumerate() {
-        let Some(i) = i.filter(|i| i.opcode == "bra") else { continue };
-        let target = i.operands.iter().find_map(|o| match o {
-            Operand::Ident { name, .. } => labels.get(name.as_str()).copied(),
-            _ => None,
-        });
-        if let Some(start) = target.filter(|&t| t < k) {
-            if items[start..k].iter().any(|(_, j)| j.is_some_and(waits_on_memory)) {
+    for (k, i) in items.iter().enumerate() {
+        let Some(i) = i.instr().filter(|i| i.opcode == "bra") else { continue };
+        if let Some(start) = branch_target(i, &labels).filter(|&t| t < k) {
+            if items[start..k].iter().filter_map(Item::instr).any(waits_on_memory) {
                 out.insert(i.span);
             }
         }

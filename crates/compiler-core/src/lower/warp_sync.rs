@@ -22,7 +22,7 @@
 //! The meetings are unguarded: every lane that reaches the store's place meets, also those
 //! whose store is predicated off.
 
-use super::insert::added;
+use super::insert::{added, branch_target, flatten, Item};
 use crate::ptx::ast::*;
 use std::collections::{HashMap, HashSet};
 
@@ -42,17 +42,11 @@ pub(crate) fn add_meetings(m: &Module, only: Option<&HashSet<String>>) -> Option
 
 /// The spans of the stores of `body` that get meetings.
 fn communicating_stores(body: &[Statement]) -> HashSet<Span> {
-    let mut items = Vec::new();
-    flatten(body, &mut items);
-    let instrs = || {
-        items.iter().filter_map(|i| match i {
-            Item::Instr(i) => Some(*i),
-            Item::Label(_) => None,
-        })
-    };
+    let (items, labels) = flatten(body);
+    let instrs = || items.iter().filter_map(Item::instr);
     let mut out: HashSet<Span> = instrs().filter(|i| is_volatile_store(i)).map(|i| i.span).collect();
     if instrs().any(super::module::is_barrier) {
-        let graph = Graph::new(&items);
+        let graph = Graph::new(&items, &labels);
         for (k, item) in items.iter().enumerate() {
             if let Item::Instr(i) = item {
                 if is_shared_store(i) && !out.contains(&i.span) && graph.reaches_other_shared_load(&items, k, i) {
@@ -62,22 +56,6 @@ fn communicating_stores(body: &[Statement]) -> HashSet<Span> {
         }
     }
     out
-}
-
-enum Item<'a> {
-    Label(&'a str),
-    Instr(&'a Instruction),
-}
-
-fn flatten<'a>(body: &'a [Statement], out: &mut Vec<Item<'a>>) {
-    for s in body {
-        match s {
-            Statement::Instr(i) => out.push(Item::Instr(i)),
-            Statement::Label { name, .. } => out.push(Item::Label(name)),
-            Statement::Block(b) => flatten(b, out),
-            _ => {}
-        }
-    }
 }
 
 fn space_is_shared(i: &Instruction) -> bool {
@@ -112,15 +90,7 @@ struct Graph {
 }
 
 impl Graph {
-    fn new(items: &[Item]) -> Graph {
-        let labels: HashMap<&str, usize> = items
-            .iter()
-            .enumerate()
-            .filter_map(|(k, i)| match i {
-                Item::Label(name) => Some((*name, k)),
-                Item::Instr(_) => None,
-            })
-            .collect();
+    fn new(items: &[Item], labels: &HashMap<&str, usize>) -> Graph {
         let all_labels: Vec<usize> = labels.values().copied().collect();
         let next = |k: usize| if k + 1 < items.len() { vec![k + 1] } else { Vec::new() };
         let succ = items
@@ -129,14 +99,7 @@ impl Graph {
             .map(|(k, item)| {
                 let Item::Instr(i) = item else { return next(k) };
                 let mut s = match i.opcode.as_str() {
-                    "bra" => i
-                        .operands
-                        .iter()
-                        .find_map(|o| match o {
-                            Operand::Ident { name, .. } => labels.get(name.as_str()).copied(),
-                            _ => None,
-                        })
-                        .map_or_else(|| all_labels.clone(), |t| vec![t]),
+                    "bra" => branch_target(i, labels).map_or_else(|| all_labels.clone(), |t| vec![t]),
                     "brx" => all_labels.clone(),
                     "ret" | "exit" | "trap" => Vec::new(),
                     _ => return next(k),
