@@ -55,12 +55,6 @@ impl Fp8 {
 }
 
 impl FnLowerer<'_> {
-    fn f8(&mut self, s: String) -> String {
-        let t = self.t();
-        self.emit(format!("{t} = {s}"));
-        t
-    }
-
     /// `cvt` to (`narrow`) or from the packed 8-bit floats `f`.
     pub(crate) fn cvt_fp8(&mut self, f: Fp8, narrow: bool, m: &Mods, ops: &[Operand]) -> R<()> {
         let relu = m.has(".relu");
@@ -68,11 +62,11 @@ impl FnLowerer<'_> {
         match (narrow, m.types.as_slice()) {
             (false, [ScalarType::F16x2]) => {
                 let a = self.src(&ops[1], ScalarType::B(16))?;
-                let a = self.f8(format!("zext i16 {a} to i32"));
+                let a = self.value(format!("zext i16 {a} to i32"));
                 let lo = self.fp8_to_half(f, &a, 0, relu);
                 let hi = self.fp8_to_half(f, &a, 8, relu);
-                let hi = self.f8(format!("shl i32 {hi}, 16"));
-                let d = self.f8(format!("or i32 {hi}, {lo}"));
+                let hi = self.value(format!("shl i32 {hi}, 16"));
+                let d = self.value(format!("or i32 {hi}, {lo}"));
                 self.dst(&ops[0], ScalarType::B(32), &d)
             }
             (true, [ScalarType::F32]) => {
@@ -87,10 +81,10 @@ impl FnLowerer<'_> {
                 let a = self.src(&ops[1], ScalarType::B(32))?;
                 let mut halves = Vec::new();
                 for sh in [16, 0] {
-                    let s = self.f8(format!("lshr i32 {a}, {sh}"));
-                    let h = self.f8(format!("trunc i32 {s} to i16"));
-                    let h = self.f8(format!("bitcast i16 {h} to half"));
-                    let x = self.f8(format!("fpext half {h} to float"));
+                    let s = self.value(format!("lshr i32 {a}, {sh}"));
+                    let h = self.value(format!("trunc i32 {s} to i16"));
+                    let h = self.value(format!("bitcast i16 {h} to half"));
+                    let x = self.value(format!("fpext half {h} to float"));
                     halves.push(self.float_to_fp8(f, &x, relu));
                 }
                 self.pack_bytes(&ops[0], &halves[0], &halves[1])
@@ -101,56 +95,56 @@ impl FnLowerer<'_> {
 
     /// `d` (16 bits) = `hi` in the upper byte, `lo` in the lower (both i32 byte values).
     fn pack_bytes(&mut self, d: &Operand, hi: &str, lo: &str) -> R<()> {
-        let hi = self.f8(format!("shl i32 {hi}, 8"));
-        let v = self.f8(format!("or i32 {hi}, {lo}"));
-        let v = self.f8(format!("trunc i32 {v} to i16"));
+        let hi = self.value(format!("shl i32 {hi}, 8"));
+        let v = self.value(format!("or i32 {hi}, {lo}"));
+        let v = self.value(format!("trunc i32 {v} to i16"));
         self.dst(d, ScalarType::B(16), &v)
     }
 
     /// The half (bits, in an i32) of the 8-bit float at bit `shift` of `a` (an i32).
     fn fp8_to_half(&mut self, f: Fp8, a: &str, shift: u32, relu: bool) -> String {
-        let b = self.f8(format!("lshr i32 {a}, {shift}"));
-        let b = self.f8(format!("and i32 {b}, 255"));
-        let sign = self.f8(format!("and i32 {b}, 128"));
-        let sign16 = self.f8(format!("shl i32 {sign}, 8"));
+        let b = self.value(format!("lshr i32 {a}, {shift}"));
+        let b = self.value(format!("and i32 {b}, 255"));
+        let sign = self.value(format!("and i32 {b}, 128"));
+        let sign16 = self.value(format!("shl i32 {sign}, 8"));
         let (h, nan) = match f {
             // The upper byte of a half.
             Fp8::E5M2 => {
-                let h = self.f8(format!("shl i32 {b}, 8"));
-                let mag = self.f8(format!("and i32 {b}, 127"));
-                let nan = self.f8(format!("icmp ugt i32 {mag}, 124"));
+                let h = self.value(format!("shl i32 {b}, 8"));
+                let mag = self.value(format!("and i32 {b}, 127"));
+                let nan = self.value(format!("icmp ugt i32 {mag}, 124"));
                 (h, nan)
             }
             Fp8::E4M3 => {
-                let e = self.f8(format!("lshr i32 {b}, 3"));
-                let e = self.f8(format!("and i32 {e}, 15"));
-                let mant = self.f8(format!("and i32 {b}, 7"));
+                let e = self.value(format!("lshr i32 {b}, 3"));
+                let e = self.value(format!("and i32 {e}, 15"));
+                let mant = self.value(format!("and i32 {b}, 7"));
                 // Normal: exponent rebiased from 7 to 15, mantissa at the top of 10 bits.
-                let ne = self.f8(format!("add i32 {e}, 8"));
-                let ne = self.f8(format!("shl i32 {ne}, 10"));
-                let nm = self.f8(format!("shl i32 {mant}, 7"));
-                let normal = self.f8(format!("or i32 {ne}, {nm}"));
+                let ne = self.value(format!("add i32 {e}, 8"));
+                let ne = self.value(format!("shl i32 {ne}, 10"));
+                let nm = self.value(format!("shl i32 {mant}, 7"));
+                let normal = self.value(format!("or i32 {ne}, {nm}"));
                 // Subnormal: mant * 2^-9, a normal half.
-                let mf = self.f8(format!("uitofp i32 {mant} to half"));
-                let sf = self.f8(format!("fmul half {mf}, 0xH1800"));
-                let sb = self.f8(format!("bitcast half {sf} to i16"));
-                let sb = self.f8(format!("zext i16 {sb} to i32"));
-                let sub = self.f8(format!("icmp eq i32 {e}, 0"));
-                let mag = self.f8(format!("select i1 {sub}, i32 {sb}, i32 {normal}"));
-                let h = self.f8(format!("or i32 {mag}, {sign16}"));
-                let low7 = self.f8(format!("and i32 {b}, 127"));
-                let nan = self.f8(format!("icmp eq i32 {low7}, 127"));
+                let mf = self.value(format!("uitofp i32 {mant} to half"));
+                let sf = self.value(format!("fmul half {mf}, 0xH1800"));
+                let sb = self.value(format!("bitcast half {sf} to i16"));
+                let sb = self.value(format!("zext i16 {sb} to i32"));
+                let sub = self.value(format!("icmp eq i32 {e}, 0"));
+                let mag = self.value(format!("select i1 {sub}, i32 {sb}, i32 {normal}"));
+                let h = self.value(format!("or i32 {mag}, {sign16}"));
+                let low7 = self.value(format!("and i32 {b}, 127"));
+                let nan = self.value(format!("icmp eq i32 {low7}, 127"));
                 (h, nan)
             }
         };
-        let h = self.f8(format!("select i1 {nan}, i32 32767, i32 {h}"));
+        let h = self.value(format!("select i1 {nan}, i32 32767, i32 {h}"));
         if !relu {
             return h;
         }
-        let neg = self.f8(format!("icmp ne i32 {sign}, 0"));
-        let keep = self.f8(format!("xor i1 {nan}, true"));
-        let zero = self.f8(format!("and i1 {neg}, {keep}"));
-        self.f8(format!("select i1 {zero}, i32 0, i32 {h}"))
+        let neg = self.value(format!("icmp ne i32 {sign}, 0"));
+        let keep = self.value(format!("xor i1 {nan}, true"));
+        let zero = self.value(format!("and i1 {neg}, {keep}"));
+        self.value(format!("select i1 {zero}, i32 0, i32 {h}"))
     }
 
     /// The 8-bit float (an i32 byte value) nearest `x` (a float), ties to even, saturated
@@ -158,35 +152,35 @@ impl FnLowerer<'_> {
     fn float_to_fp8(&mut self, f: Fp8, x: &str, relu: bool) -> String {
         let (m, bias) = (f.mantissa_bits(), f.bias());
         let shift = 23 - m;
-        let bits = self.f8(format!("bitcast float {x} to i32"));
-        let sign = self.f8(format!("lshr i32 {bits}, 31"));
-        let abs = self.f8(format!("and i32 {bits}, 2147483647"));
-        let nan = self.f8(format!("icmp ugt i32 {abs}, 2139095040"));
+        let bits = self.value(format!("bitcast float {x} to i32"));
+        let sign = self.value(format!("lshr i32 {bits}, 31"));
+        let abs = self.value(format!("and i32 {bits}, 2147483647"));
+        let nan = self.value(format!("icmp ugt i32 {abs}, 2139095040"));
         // Normal results: round the float's bits below the kept mantissa (ties to even;
         // a carry moves into the exponent), then rebias the exponent.
-        let lsb = self.f8(format!("lshr i32 {abs}, {shift}"));
-        let lsb = self.f8(format!("and i32 {lsb}, 1"));
-        let inc = self.f8(format!("add i32 {lsb}, {}", (1u32 << (shift - 1)) - 1));
-        let r = self.f8(format!("add i32 {abs}, {inc}"));
-        let r = self.f8(format!("lshr i32 {r}, {shift}"));
-        let normal = self.f8(format!("sub i32 {r}, {}", (127 - bias) << m));
+        let lsb = self.value(format!("lshr i32 {abs}, {shift}"));
+        let lsb = self.value(format!("and i32 {lsb}, 1"));
+        let inc = self.value(format!("add i32 {lsb}, {}", (1u32 << (shift - 1)) - 1));
+        let r = self.value(format!("add i32 {abs}, {inc}"));
+        let r = self.value(format!("lshr i32 {r}, {shift}"));
+        let normal = self.value(format!("sub i32 {r}, {}", (127 - bias) << m));
         // Below the smallest normal: the value in units of the smallest subnormal, rounded
         // (reaching 2^m gives the smallest normal's bits).
-        let af = self.f8(format!("bitcast i32 {abs} to float"));
-        let scaled = self.f8(format!("fmul float {af}, {}.0", 1u64 << (bias - 1 + m)));
-        let rounded = self.f8(format!("call float @llvm.roundeven.f32(float {scaled})"));
-        let sub = self.f8(format!("fptoui float {rounded} to i32"));
-        let is_sub = self.f8(format!("icmp ult i32 {abs}, {}", (128 - bias) << 23));
-        let v = self.f8(format!("select i1 {is_sub}, i32 {sub}, i32 {normal}"));
-        let big = self.f8(format!("icmp ugt i32 {v}, {}", f.max_bits()));
-        let v = self.f8(format!("select i1 {big}, i32 {}, i32 {v}", f.max_bits()));
+        let af = self.value(format!("bitcast i32 {abs} to float"));
+        let scaled = self.value(format!("fmul float {af}, {}.0", 1u64 << (bias - 1 + m)));
+        let rounded = self.value(format!("call float @llvm.roundeven.f32(float {scaled})"));
+        let sub = self.value(format!("fptoui float {rounded} to i32"));
+        let is_sub = self.value(format!("icmp ult i32 {abs}, {}", (128 - bias) << 23));
+        let v = self.value(format!("select i1 {is_sub}, i32 {sub}, i32 {normal}"));
+        let big = self.value(format!("icmp ugt i32 {v}, {}", f.max_bits()));
+        let v = self.value(format!("select i1 {big}, i32 {}, i32 {v}", f.max_bits()));
         let v = if relu {
-            let neg = self.f8(format!("icmp ne i32 {sign}, 0"));
-            self.f8(format!("select i1 {neg}, i32 0, i32 {v}"))
+            let neg = self.value(format!("icmp ne i32 {sign}, 0"));
+            self.value(format!("select i1 {neg}, i32 0, i32 {v}"))
         } else {
-            let s = self.f8(format!("shl i32 {sign}, 7"));
-            self.f8(format!("or i32 {v}, {s}"))
+            let s = self.value(format!("shl i32 {sign}, 7"));
+            self.value(format!("or i32 {v}, {s}"))
         };
-        self.f8(format!("select i1 {nan}, i32 127, i32 {v}"))
+        self.value(format!("select i1 {nan}, i32 127, i32 {v}"))
     }
 }

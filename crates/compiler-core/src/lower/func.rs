@@ -314,6 +314,13 @@ impl<'a> FnLowerer<'a> {
         format!("%t{}", self.tmp)
     }
 
+    /// Emit `<new temporary> = rhs` and return the temporary.
+    pub(crate) fn value(&mut self, rhs: String) -> String {
+        let t = self.t();
+        self.emit(format!("{t} = {rhs}"));
+        t
+    }
+
     /// Emit one instruction line into the body, opening an unreachable block first if the
     /// previous instruction was a terminator.
     pub fn emit(&mut self, line: impl AsRef<str>) {

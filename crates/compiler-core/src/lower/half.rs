@@ -14,36 +14,30 @@ pub(crate) fn is_half(ty: ScalarType) -> bool {
 }
 
 impl FnLowerer<'_> {
-    fn h(&mut self, s: String) -> String {
-        let t = self.t();
-        self.emit(format!("{t} = {s}"));
-        t
-    }
-
     /// One lane's bits as an exact double.
     fn lane_to_double(&mut self, x: &str, bf: bool) -> String {
         if bf {
-            let z = self.h(format!("zext i16 {x} to i32"));
-            let s = self.h(format!("shl i32 {z}, 16"));
-            let f = self.h(format!("bitcast i32 {s} to float"));
-            self.h(format!("fpext float {f} to double"))
+            let z = self.value(format!("zext i16 {x} to i32"));
+            let s = self.value(format!("shl i32 {z}, 16"));
+            let f = self.value(format!("bitcast i32 {s} to float"));
+            self.value(format!("fpext float {f} to double"))
         } else {
-            let f = self.h(format!("bitcast i16 {x} to half"));
-            self.h(format!("fpext half {f} to double"))
+            let f = self.value(format!("bitcast i16 {x} to half"));
+            self.value(format!("fpext half {f} to double"))
         }
     }
 
     /// `.ftz` on a lane's bits: a subnormal becomes a zero of its sign.
     fn lane_ftz(&mut self, x: &str) -> String {
-        let a = self.h(format!("and i16 {x}, 32767"));
-        let sub = self.h(format!("icmp ult i16 {a}, 1024"));
-        let z = self.h(format!("and i16 {x}, -32768"));
-        self.h(format!("select i1 {sub}, i16 {z}, i16 {x}"))
+        let a = self.value(format!("and i16 {x}, 32767"));
+        let sub = self.value(format!("icmp ult i16 {a}, 1024"));
+        let z = self.value(format!("and i16 {x}, -32768"));
+        self.value(format!("select i1 {sub}, i16 {z}, i16 {x}"))
     }
 
     fn lane_is_nan(&mut self, x: &str, bf: bool) -> String {
-        let a = self.h(format!("and i16 {x}, 32767"));
-        self.h(format!("icmp ugt i16 {a}, {}", if bf { 0x7f80 } else { 0x7c00 }))
+        let a = self.value(format!("and i16 {x}, 32767"));
+        self.value(format!("icmp ugt i16 {a}, {}", if bf { 0x7f80 } else { 0x7c00 }))
     }
 
     /// One lane of the instruction on 16-bit values `x` (1 to 3 operands).
@@ -51,8 +45,8 @@ impl FnLowerer<'_> {
         let ftz = m.has(".ftz") && !bf;
         let x: Vec<String> = x.iter().map(|v| if ftz { self.lane_ftz(v) } else { v.clone() }).collect();
         match op {
-            "neg" => return self.h(format!("xor i16 {}, -32768", x[0])),
-            "abs" => return self.h(format!("and i16 {}, 32767", x[0])),
+            "neg" => return self.value(format!("xor i16 {}, -32768", x[0])),
+            "abs" => return self.value(format!("and i16 {}, 32767", x[0])),
             "min" | "max" => return self.half_min_max(op == "max", bf, m, &x[0], &x[1]),
             _ => {}
         }
@@ -60,42 +54,42 @@ impl FnLowerer<'_> {
         // The exact result as s + e (e far below s's last place, or 0).
         let (s, e) = match op {
             "add" | "sub" => {
-                let b = if op == "sub" { self.h(format!("fneg double {}", d[1])) } else { d[1].clone() };
+                let b = if op == "sub" { self.value(format!("fneg double {}", d[1])) } else { d[1].clone() };
                 self.two_sum(&d[0], &b)
             }
-            "mul" => (self.h(format!("fmul double {}, {}", d[0], d[1])), "0.0".to_string()),
+            "mul" => (self.value(format!("fmul double {}, {}", d[0], d[1])), "0.0".to_string()),
             _ => {
-                let p = self.h(format!("fmul double {}, {}", d[0], d[1]));
+                let p = self.value(format!("fmul double {}, {}", d[0], d[1]));
                 self.two_sum(&p, &d[2])
             }
         };
         let s = self.round_to_odd(&s, &e);
         let mut r = self.round_to_16(&s, bf, None);
-        let isnan = self.h(format!("fcmp uno double {s}, 0.0"));
-        r = self.h(format!("select i1 {isnan}, i16 32767, i16 {r}"));
+        let isnan = self.value(format!("fcmp uno double {s}, 0.0"));
+        r = self.value(format!("select i1 {isnan}, i16 32767, i16 {r}"));
         if ftz {
             // Tininess before rounding for add/sub/mul, after rounding (unbounded
             // exponent) for fma, as on the H200.
             let bound = if op == "fma" { "0x3F0FFE0000000000" } else { "0x3F10000000000000" }; // 2^-14 (1 - 2^-12), 2^-14
-            let a = self.h(format!("call double @llvm.fabs.f64(double {s})"));
-            let tiny = self.h(format!("fcmp olt double {a}, {bound}"));
-            let z = self.h(format!("and i16 {r}, -32768"));
-            r = self.h(format!("select i1 {tiny}, i16 {z}, i16 {r}"));
+            let a = self.value(format!("call double @llvm.fabs.f64(double {s})"));
+            let tiny = self.value(format!("fcmp olt double {a}, {bound}"));
+            let z = self.value(format!("and i16 {r}, -32768"));
+            r = self.value(format!("select i1 {tiny}, i16 {z}, i16 {r}"));
         }
         if m.has(".sat") {
             let one = if bf { 0x3f80 } else { 0x3c00 };
             let nan = self.lane_is_nan(&r, bf);
-            let neg = self.h(format!("icmp slt i16 {r}, 0"));
-            let zero = self.h(format!("or i1 {nan}, {neg}"));
-            let big = self.h(format!("icmp sgt i16 {r}, {one}"));
-            let c = self.h(format!("select i1 {big}, i16 {one}, i16 {r}"));
-            r = self.h(format!("select i1 {zero}, i16 0, i16 {c}"));
+            let neg = self.value(format!("icmp slt i16 {r}, 0"));
+            let zero = self.value(format!("or i1 {nan}, {neg}"));
+            let big = self.value(format!("icmp sgt i16 {r}, {one}"));
+            let c = self.value(format!("select i1 {big}, i16 {one}, i16 {r}"));
+            r = self.value(format!("select i1 {zero}, i16 0, i16 {c}"));
         }
         if m.has(".relu") {
             let nan = self.lane_is_nan(&r, bf);
-            let neg = self.h(format!("icmp slt i16 {r}, 0"));
-            let z = self.h(format!("select i1 {neg}, i16 0, i16 {r}"));
-            r = self.h(format!("select i1 {nan}, i16 32767, i16 {z}"));
+            let neg = self.value(format!("icmp slt i16 {r}, 0"));
+            let z = self.value(format!("select i1 {neg}, i16 0, i16 {r}"));
+            r = self.value(format!("select i1 {nan}, i16 32767, i16 {z}"));
         }
         if ftz {
             r = self.lane_ftz(&r);
@@ -105,12 +99,12 @@ impl FnLowerer<'_> {
 
     /// TwoSum: a + b = s + e exactly.
     fn two_sum(&mut self, a: &str, b: &str) -> (String, String) {
-        let s = self.h(format!("fadd double {a}, {b}"));
-        let bb = self.h(format!("fsub double {s}, {a}"));
-        let ab = self.h(format!("fsub double {s}, {bb}"));
-        let da = self.h(format!("fsub double {a}, {ab}"));
-        let db = self.h(format!("fsub double {b}, {bb}"));
-        let e = self.h(format!("fadd double {da}, {db}"));
+        let s = self.value(format!("fadd double {a}, {b}"));
+        let bb = self.value(format!("fsub double {s}, {a}"));
+        let ab = self.value(format!("fsub double {s}, {bb}"));
+        let da = self.value(format!("fsub double {a}, {ab}"));
+        let db = self.value(format!("fsub double {b}, {bb}"));
+        let e = self.value(format!("fadd double {da}, {db}"));
         (s, e)
     }
 
@@ -119,30 +113,33 @@ impl FnLowerer<'_> {
     /// result the sign sign(a) ^ sign(b).
     fn half_min_max(&mut self, max: bool, bf: bool, m: &Mods, a0: &str, b0: &str) -> String {
         let xs = m.has(".xorsign");
-        let (a, b) =
-            if xs { (self.h(format!("and i16 {a0}, 32767")), self.h(format!("and i16 {b0}, 32767"))) } else { (a0.to_string(), b0.to_string()) };
+        let (a, b) = if xs {
+            (self.value(format!("and i16 {a0}, 32767")), self.value(format!("and i16 {b0}, 32767")))
+        } else {
+            (a0.to_string(), b0.to_string())
+        };
         let (da, db) = (self.lane_to_double(&a, bf), self.lane_to_double(&b, bf));
-        let lt = self.h(format!("fcmp olt double {da}, {db}"));
-        let eq = self.h(format!("fcmp oeq double {da}, {db}"));
-        let an = self.h(format!("icmp slt i16 {a}, 0"));
-        let bn = self.h(format!("icmp slt i16 {b}, 0"));
-        let nbn = self.h(format!("xor i1 {bn}, true"));
-        let zneg = self.h(format!("and i1 {an}, {nbn}"));
-        let zl = self.h(format!("and i1 {eq}, {zneg}"));
-        let less = self.h(format!("or i1 {lt}, {zl}"));
-        let pick_a = if max { self.h(format!("xor i1 {less}, true")) } else { less };
-        let mut r = self.h(format!("select i1 {pick_a}, i16 {a}, i16 {b}"));
+        let lt = self.value(format!("fcmp olt double {da}, {db}"));
+        let eq = self.value(format!("fcmp oeq double {da}, {db}"));
+        let an = self.value(format!("icmp slt i16 {a}, 0"));
+        let bn = self.value(format!("icmp slt i16 {b}, 0"));
+        let nbn = self.value(format!("xor i1 {bn}, true"));
+        let zneg = self.value(format!("and i1 {an}, {nbn}"));
+        let zl = self.value(format!("and i1 {eq}, {zneg}"));
+        let less = self.value(format!("or i1 {lt}, {zl}"));
+        let pick_a = if max { self.value(format!("xor i1 {less}, true")) } else { less };
+        let mut r = self.value(format!("select i1 {pick_a}, i16 {a}, i16 {b}"));
         let (na, nb) = (self.lane_is_nan(&a, bf), self.lane_is_nan(&b, bf));
-        let r1 = self.h(format!("select i1 {na}, i16 {b}, i16 {r}"));
-        let r2 = self.h(format!("select i1 {nb}, i16 {a}, i16 {r1}"));
-        let canon = if m.has(".NaN") { self.h(format!("or i1 {na}, {nb}")) } else { self.h(format!("and i1 {na}, {nb}")) };
-        r = self.h(format!("select i1 {canon}, i16 32767, i16 {r2}"));
+        let r1 = self.value(format!("select i1 {na}, i16 {b}, i16 {r}"));
+        let r2 = self.value(format!("select i1 {nb}, i16 {a}, i16 {r1}"));
+        let canon = if m.has(".NaN") { self.value(format!("or i1 {na}, {nb}")) } else { self.value(format!("and i1 {na}, {nb}")) };
+        r = self.value(format!("select i1 {canon}, i16 32767, i16 {r2}"));
         if xs {
-            let sx = self.h(format!("xor i16 {a0}, {b0}"));
-            let sgn = self.h(format!("and i16 {sx}, -32768"));
-            let with = self.h(format!("or i16 {r}, {sgn}"));
+            let sx = self.value(format!("xor i16 {a0}, {b0}"));
+            let sgn = self.value(format!("and i16 {sx}, -32768"));
+            let with = self.value(format!("or i16 {r}, {sgn}"));
             let isn = self.lane_is_nan(&r, bf);
-            r = self.h(format!("select i1 {isn}, i16 {r}, i16 {with}"));
+            r = self.value(format!("select i1 {isn}, i16 {r}, i16 {with}"));
         }
         r
     }
@@ -170,16 +167,16 @@ impl FnLowerer<'_> {
             let x: Vec<String> = raw
                 .iter()
                 .map(|v| {
-                    let s = self.h(format!("lshr i32 {v}, {sh}"));
-                    self.h(format!("trunc i32 {s} to i16"))
+                    let s = self.value(format!("lshr i32 {v}, {sh}"));
+                    self.value(format!("trunc i32 {s} to i16"))
                 })
                 .collect();
             halves.push(self.half_lane(op, bf, m, &x));
         }
-        let lo = self.h(format!("zext i16 {} to i32", halves[0]));
-        let hi = self.h(format!("zext i16 {} to i32", halves[1]));
-        let his = self.h(format!("shl i32 {hi}, 16"));
-        let r = self.h(format!("or i32 {his}, {lo}"));
+        let lo = self.value(format!("zext i16 {} to i32", halves[0]));
+        let hi = self.value(format!("zext i16 {} to i32", halves[1]));
+        let his = self.value(format!("shl i32 {hi}, 16"));
+        let r = self.value(format!("or i32 {his}, {lo}"));
         self.dst(&ops[0], ty, &r)
     }
 
@@ -192,8 +189,8 @@ impl FnLowerer<'_> {
         for sh in [0, 16] {
             let mut lane = Vec::new();
             for v in raw {
-                let s = self.h(format!("lshr i32 {v}, {sh}"));
-                let t = self.h(format!("trunc i32 {s} to i16"));
+                let s = self.value(format!("lshr i32 {v}, {sh}"));
+                let t = self.value(format!("trunc i32 {s} to i16"));
                 let t = if ftz { self.lane_ftz(&t) } else { t };
                 lane.push(self.lane_to_double(&t, bf));
             }
