@@ -72,7 +72,7 @@ fn is_shared_load(i: &Instruction) -> bool {
 
 /// A block barrier or an explicit warp meeting: the code orders its memory accesses there
 /// itself.
-fn is_barrier(i: &Instruction) -> bool {
+fn is_barrier_or_meeting(i: &Instruction) -> bool {
     i.opcode == "bar" || i.opcode == "barrier"
 }
 
@@ -129,7 +129,7 @@ impl Graph {
                 return false;
             }
             if let Item::Instr(j) = &items[n] {
-                if is_barrier(j) {
+                if is_barrier_or_meeting(j) {
                     continue;
                 }
                 if is_shared_load(j) && address(j) != own {
