@@ -37,3 +37,6 @@ scripts/build-ctests.sh
 
 echo "== run ctests against $DRIVER_DIR/libcuda.so.1"
 scripts/run-ctests.sh "$DRIVER_DIR"
+
+echo "== math-library programs (ctests/libs) against $DRIVER_DIR"
+scripts/run-libtests.sh "$DRIVER_DIR"

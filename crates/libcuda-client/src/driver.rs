@@ -1,0 +1,60 @@
+//! libcuda's entry points, resolved once from the process's `libcuda.so.1`.
+
+use std::ffi::{c_int, c_uint, c_void};
+use std::sync::OnceLock;
+
+/// `CUresult`.
+pub type CUresult = c_int;
+/// `CUstream` (NULL is the legacy default stream).
+pub type CUstream = *mut c_void;
+/// `CUdeviceptr`.
+pub type CUdeviceptr = u64;
+/// `CUhostFn`.
+pub type CUhostFn = unsafe extern "C" fn(user_data: *mut c_void);
+
+/// `CUDA_ERROR_NOT_INITIALIZED`.
+pub const CUDA_ERROR_NOT_INITIALIZED: CUresult = 3;
+
+/// The driver functions the libraries call.
+pub struct Libcuda {
+    _lib: libloading::Library,
+    pub pointer_get_attribute: unsafe extern "C" fn(data: *mut c_void, attribute: c_uint, ptr: CUdeviceptr) -> CUresult,
+    pub mem_get_address_range: unsafe extern "C" fn(base: *mut CUdeviceptr, size: *mut usize, ptr: CUdeviceptr) -> CUresult,
+    pub launch_host_func: unsafe extern "C" fn(stream: CUstream, f: CUhostFn, user_data: *mut c_void) -> CUresult,
+    pub stream_synchronize: unsafe extern "C" fn(stream: CUstream) -> CUresult,
+    pub ctx_get_current: unsafe extern "C" fn(ctx: *mut *mut c_void) -> CUresult,
+}
+
+// SAFETY: the fields are function addresses of a library that stays loaded.
+unsafe impl Sync for Libcuda {}
+unsafe impl Send for Libcuda {}
+
+impl Libcuda {
+    fn open() -> Result<Libcuda, String> {
+        // SAFETY: opening libcuda runs its initializers, which are safe to run (the
+        // process has usually loaded it already; this takes one more reference).
+        let lib = unsafe { libloading::Library::new("libcuda.so.1") }.map_err(|e| format!("cannot open libcuda.so.1: {e}"))?;
+        /// Resolves one symbol as the field's function type.
+        macro_rules! sym {
+            ($name:literal) => {
+                // SAFETY: the symbol is the driver API function of that name, whose C
+                // signature the field's type spells.
+                *unsafe { lib.get(concat!($name, "\0").as_bytes()) }.map_err(|e| format!("libcuda.so.1 lacks {}: {e}", $name))?
+            };
+        }
+        Ok(Libcuda {
+            pointer_get_attribute: sym!("cuPointerGetAttribute"),
+            mem_get_address_range: sym!("cuMemGetAddressRange_v2"),
+            launch_host_func: sym!("cuLaunchHostFunc"),
+            stream_synchronize: sym!("cuStreamSynchronize"),
+            ctx_get_current: sym!("cuCtxGetCurrent"),
+            _lib: lib,
+        })
+    }
+}
+
+/// The process's driver, opened at the first call; `Err` says why it cannot be.
+pub fn driver() -> Result<&'static Libcuda, &'static str> {
+    static DRIVER: OnceLock<Result<Libcuda, String>> = OnceLock::new();
+    DRIVER.get_or_init(Libcuda::open).as_ref().map_err(String::as_str)
+}

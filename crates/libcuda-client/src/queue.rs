@@ -1,0 +1,53 @@
+//! Host work in stream order.
+//!
+//! A library call is queued on its handle's stream with `cuLaunchHostFunc`, so it runs
+//! after the kernels and copies queued before it and before those queued after it, on
+//! the stream's driver thread. Calls whose results the host reads at once (a dot
+//! product into host memory) wait with [`synchronize`].
+
+use std::ffi::c_void;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use crate::driver::{driver, CUresult, CUstream, CUDA_ERROR_NOT_INITIALIZED};
+
+/// The boxed work behind a `cuLaunchHostFunc` user-data pointer.
+struct Work {
+    library: &'static str,
+    name: &'static str,
+    run: Box<dyn FnOnce() + Send>,
+}
+
+unsafe extern "C" fn run_work(user_data: *mut c_void) {
+    // SAFETY: `enqueue` leaked exactly this box for exactly one call.
+    let work = unsafe { Box::from_raw(user_data.cast::<Work>()) };
+    let Work { library, name, run } = *work;
+    // The driver thread must survive a panic in library code: report it and go on.
+    if catch_unwind(AssertUnwindSafe(run)).is_err() {
+        eprintln!("[{library}] internal error in {name} (queued work panicked); its outputs are undefined");
+    }
+}
+
+/// Queues `run` on `stream`. `Err` is the driver's code (for example an invalid
+/// stream, or no current context); then nothing was queued.
+pub fn enqueue(stream: CUstream, library: &'static str, name: &'static str, run: impl FnOnce() + Send + 'static) -> Result<(), CUresult> {
+    let lib = driver().map_err(|_| CUDA_ERROR_NOT_INITIALIZED)?;
+    let work = Box::into_raw(Box::new(Work { library, name, run: Box::new(run) }));
+    // SAFETY: `run_work` takes back the box exactly once, when the driver runs it.
+    let status = unsafe { (lib.launch_host_func)(stream, run_work, work.cast()) };
+    if status != 0 {
+        // SAFETY: the driver refused the call, so it will never run `run_work`.
+        drop(unsafe { Box::from_raw(work) });
+        return Err(status);
+    }
+    Ok(())
+}
+
+/// Waits until everything queued on `stream` has run.
+pub fn synchronize(stream: CUstream) -> Result<(), CUresult> {
+    let lib = driver().map_err(|_| CUDA_ERROR_NOT_INITIALIZED)?;
+    // SAFETY: a plain driver call on the caller's stream handle.
+    match unsafe { (lib.stream_synchronize)(stream) } {
+        0 => Ok(()),
+        e => Err(e),
+    }
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Build and run the math-library test programs (ctests/libs/*.cu) on our stack: each is
+# built with the wheel's nvcc against OUR library headers (include/: cublas_v2.h, curand.h,
+# cufft.h, ...; gathered under build/lib-include so NVIDIA's runtime headers still come
+# from the wheel) and linked with OUR libraries in the driver directory, then run there
+# with our libcuda.so.1 (CPU device). A program passes when it exits 0 and prints
+# "PASS <name>". A line "// link: -lcublas ..." in a program names what it links.
+#
+# usage: scripts/run-libtests.sh [DRIVER_DIR] [NAME]...   (default: target/release)
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+# shellcheck source=scripts/cuda-env.sh
+source scripts/cuda-env.sh
+driver_dir="$(cd "${1:-target/release}" && pwd)"
+shift || true
+names=" $* "
+
+inc="build/lib-include"
+rm -rf "$inc"
+mkdir -p "$inc" build/libtests build/ctests-logs/libs
+for h in include/cublas*.h include/curand*.h include/cufft*.h include/cusolver*.h include/cusparse*.h include/library_types.h; do
+  [ -f "$h" ] && ln -sf "$ROOT/$h" "$inc/"
+done
+
+passed=0
+failed=0
+for src in ctests/libs/*.cu; do
+  [ -f "$src" ] || continue
+  t="$(basename "$src" .cu)"
+  if [ "$names" != "  " ] && [[ "$names" != *" $t "* ]]; then continue; fi
+  bin="build/libtests/$t"
+  log="build/ctests-logs/libs/$t.log"
+  read -r -a link <<<"$(sed -n 's|^// link: ||p' "$src" | head -n1)"
+  if ! "$NVCC" -arch=sm_80 -O2 -I"$inc" "$src" -o "$bin" -L"$driver_dir" "${link[@]}" -Xlinker -rpath="$driver_dir" >"$log" 2>&1; then
+    failed=$((failed + 1))
+    echo "FAIL libs/$t (does not build; log $log)"
+    tail -n 12 "$log" | sed 's/^/    | /'
+    continue
+  fi
+  LD_LIBRARY_PATH="$driver_dir" timeout -k 10 300 "$bin" >>"$log" 2>&1 </dev/null
+  rc=$?
+  if [ "$rc" -eq 0 ] && grep -qx "PASS $t" "$log"; then
+    passed=$((passed + 1))
+    echo "PASS libs/$t"
+  else
+    failed=$((failed + 1))
+    echo "FAIL libs/$t (exit $rc; log $log)"
+    tail -n 12 "$log" | sed 's/^/    | /'
+  fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
