@@ -26,6 +26,7 @@ APT_PACKAGES=(
   g++ make python3-venv python3-mpmath binutils coreutils
   libhsa-runtime64-1
   pocl-opencl-icd ocl-icd-libopencl1
+  libopenblas0-pthread
 )
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
