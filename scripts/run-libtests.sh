@@ -16,6 +16,9 @@ driver_dir="$(cd "${1:-target/release}" && pwd)"
 shift || true
 names=" $* "
 
+# Generated headers must match the libraries' exports.
+python3 crates/cublas/tools/gen_header.py --check || exit 1
+
 inc="build/lib-include"
 rm -rf "$inc"
 mkdir -p "$inc" build/libtests build/ctests-logs/libs

@@ -23,6 +23,8 @@ pub struct Libcuda {
     pub launch_host_func: unsafe extern "C" fn(stream: CUstream, f: CUhostFn, user_data: *mut c_void) -> CUresult,
     pub stream_synchronize: unsafe extern "C" fn(stream: CUstream) -> CUresult,
     pub ctx_get_current: unsafe extern "C" fn(ctx: *mut *mut c_void) -> CUresult,
+    pub ctx_push_current: unsafe extern "C" fn(ctx: *mut c_void) -> CUresult,
+    pub ctx_pop_current: unsafe extern "C" fn(ctx: *mut *mut c_void) -> CUresult,
 }
 
 // SAFETY: the fields are function addresses of a library that stays loaded.
@@ -48,6 +50,8 @@ impl Libcuda {
             launch_host_func: sym!("cuLaunchHostFunc"),
             stream_synchronize: sym!("cuStreamSynchronize"),
             ctx_get_current: sym!("cuCtxGetCurrent"),
+            ctx_push_current: sym!("cuCtxPushCurrent_v2"),
+            ctx_pop_current: sym!("cuCtxPopCurrent_v2"),
             _lib: lib,
         })
     }

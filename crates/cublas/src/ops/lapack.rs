@@ -1,0 +1,263 @@
+//! cuBLAS's batched LU routines over LAPACK: `getrfBatched` (LU with partial pivoting,
+//! or none when the pivot array is NULL), `getrsBatched` (solve with the factors) and
+//! `getriBatched` (inverse from the factors, out of place). `info` values are LAPACK's:
+//! `i > 0` means `U(i,i)` is exactly zero.
+
+use super::{ch, ensure, least_ld, Call, Elem};
+use crate::operand::{matrix_elems, view, Host};
+use crate::status::{fail, BlasResult, INVALID_VALUE};
+use crate::types::Op;
+
+/// Member `i` of a checked array of device pointers, as a host view of `elems`
+/// elements of `T` (`None`, logged, when it is not a valid matrix).
+fn member<T>(name: &str, array: Host, i: usize, elems: usize) -> Option<Host> {
+    // SAFETY: the array was checked for the batch's count.
+    let p = unsafe { array.ptr::<u64>().add(i).read_unaligned() };
+    view::<T>(p, elems, &format!("{name}: batch member {i}")).ok()
+}
+
+/// An optional device array of `len` `i32`s (pivots, infos).
+fn ints(call: &Call, p: *const i32, len: usize, what: &str) -> BlasResult<Option<Host>> {
+    if p.is_null() {
+        return Ok(None);
+    }
+    view::<i32>(p as u64, len, &format!("{}: {what}", call.name)).map(Some)
+}
+
+/// LU without pivoting (cuBLAS's `getrfBatched` with a NULL pivot array); returns
+/// LAPACK's `info`.
+fn lu_unpivoted<T: super::extensions::Arith + Recip>(a: &mut [T], n: usize, lda: usize) -> i32 {
+    let mut info = 0;
+    for k in 0..n {
+        let pivot = a[k * lda + k];
+        if pivot.is_zero() {
+            if info == 0 {
+                info = k as i32 + 1;
+            }
+            continue;
+        }
+        let inv = pivot.recip();
+        for i in k + 1..n {
+            a[k * lda + i] = a[k * lda + i].mul(inv);
+        }
+        for j in k + 1..n {
+            let ukj = a[j * lda + k];
+            for i in k + 1..n {
+                let l = a[k * lda + i];
+                a[j * lda + i] = a[j * lda + i].add(neg(l.mul(ukj)));
+            }
+        }
+    }
+    info
+}
+
+fn neg<T: super::extensions::Arith + Recip>(v: T) -> T {
+    T::default().add(v.mul(T::minus_one()))
+}
+
+/// `1 / x` and `-1`, for the unpivoted LU.
+pub trait Recip: Sized {
+    fn recip(self) -> Self;
+    fn minus_one() -> Self;
+}
+impl Recip for f32 {
+    fn recip(self) -> Self {
+        1.0 / self
+    }
+    fn minus_one() -> Self {
+        -1.0
+    }
+}
+impl Recip for f64 {
+    fn recip(self) -> Self {
+        1.0 / self
+    }
+    fn minus_one() -> Self {
+        -1.0
+    }
+}
+impl Recip for super::C32 {
+    fn recip(self) -> Self {
+        let d = self[0] * self[0] + self[1] * self[1];
+        [self[0] / d, -self[1] / d]
+    }
+    fn minus_one() -> Self {
+        [-1.0, 0.0]
+    }
+}
+impl Recip for super::C64 {
+    fn recip(self) -> Self {
+        let d = self[0] * self[0] + self[1] * self[1];
+        [self[0] / d, -self[1] / d]
+    }
+    fn minus_one() -> Self {
+        [-1.0, 0.0]
+    }
+}
+
+/// Every trait the LU routines need of an element type.
+pub trait LuElem: Elem + super::extensions::Arith + Recip {}
+impl<T: Elem + super::extensions::Arith + Recip> LuElem for T {}
+
+/// `getrfBatched`.
+pub fn getrf_batched<T: LuElem>(call: Call, n: i32, a: u64, lda: i32, pivots: *mut i32, infos: *mut i32, count: i32) -> BlasResult {
+    ensure!(n >= 0 && count >= 0, "{}: n={n} batchSize={count}", call.name);
+    ensure!(lda >= least_ld(n), "{}: lda={lda} < max(1, n={n})", call.name);
+    if count == 0 {
+        return Ok(());
+    }
+    let array = view::<u64>(a, count as usize, &format!("{}: Aarray", call.name))?;
+    let piv = ints(&call, pivots, n as usize * count as usize, "PivotArray")?;
+    let info =
+        ints(&call, infos, count as usize, "infoArray")?.ok_or_else(|| fail(INVALID_VALUE, format_args!("{}: infoArray is NULL", call.name)))?;
+    let (name, elems) = (call.name, matrix_elems(n, n, lda));
+    call.queue(move |blas| {
+        for i in 0..count as usize {
+            let Some(m) = member::<T>(name, array, i, elems) else { continue };
+            let mut status = 0;
+            if n > 0 {
+                match piv {
+                    Some(p) => {
+                        // SAFETY: the member spans n x n at lda; the pivot slice holds n ints.
+                        unsafe { (T::routines(blas).getrf)(&n, &n, m.ptr(), &lda, p.ptr::<i32>().add(i * n as usize), &mut status) }
+                    }
+                    None => {
+                        // SAFETY: the member spans `elems` elements.
+                        let s = unsafe { std::slice::from_raw_parts_mut(m.ptr::<T>(), elems) };
+                        status = lu_unpivoted(s, n as usize, lda as usize);
+                    }
+                }
+            }
+            // SAFETY: the info array holds `count` ints.
+            unsafe { info.ptr::<i32>().add(i).write(status) };
+        }
+    })
+}
+
+/// Pivots `1..=n` (no interchanges), for factors computed without pivoting.
+fn identity_pivots(n: i32) -> Vec<i32> {
+    (1..=n).collect()
+}
+
+/// `getrsBatched`: solves `op(A_i) X = B_i` with `getrf`'s factors. `info` is a host
+/// pointer: 0, or `-k` when argument `k` is invalid.
+///
+/// # Safety
+/// `info` is NULL or writable.
+#[allow(clippy::too_many_arguments, reason = "cublas?getrsBatched's parameters")]
+pub unsafe fn getrs_batched<T: LuElem>(
+    call: Call,
+    trans: i32,
+    n: i32,
+    nrhs: i32,
+    a: u64,
+    lda: i32,
+    pivots: *const i32,
+    b: u64,
+    ldb: i32,
+    info: *mut i32,
+    count: i32,
+) -> BlasResult {
+    ensure!(!info.is_null(), "{}: info is NULL", call.name);
+    // The position of the first invalid argument, counted as cuBLAS does (handle = 1).
+    let bad = if Op::from_c(trans).is_err() {
+        2
+    } else if n < 0 {
+        3
+    } else if nrhs < 0 {
+        4
+    } else if lda < least_ld(n) {
+        6
+    } else if ldb < least_ld(n) {
+        9
+    } else if count < 0 {
+        11
+    } else {
+        0
+    };
+    // SAFETY: non-NULL host pointer, per the API.
+    unsafe { info.write(-bad) };
+    ensure!(bad == 0, "{}: argument {bad} is invalid", call.name);
+    let op = Op::from_c(trans)?;
+    if n == 0 || nrhs == 0 || count == 0 {
+        return Ok(());
+    }
+    let arrays =
+        [view::<u64>(a, count as usize, &format!("{}: Aarray", call.name))?, view::<u64>(b, count as usize, &format!("{}: Barray", call.name))?];
+    let piv = ints(&call, pivots, n as usize * count as usize, "devIpiv")?;
+    let (name, ea, eb) = (call.name, matrix_elems(n, n, lda), matrix_elems(n, nrhs, ldb));
+    call.queue(move |blas| {
+        let ident = identity_pivots(n);
+        for i in 0..count as usize {
+            let (Some(ma), Some(mb)) = (member::<T>(name, arrays[0], i, ea), member::<T>(name, arrays[1], i, eb)) else { continue };
+            // SAFETY: the pivot slice holds n ints per member.
+            let p = piv.map_or(ident.as_ptr(), |p| unsafe { p.ptr::<i32>().add(i * n as usize) as *const i32 });
+            let (t, mut status) = (op.blas(), 0);
+            // SAFETY: the members span their matrices.
+            unsafe { (T::routines(blas).getrs)(ch(&t), &n, &nrhs, ma.ptr(), &lda, p, mb.ptr(), &ldb, &mut status) };
+        }
+    })?;
+    Ok(())
+}
+
+/// `getriBatched`: `C_i = A_i^-1` from `getrf`'s factors in `A_i`.
+#[allow(clippy::too_many_arguments, reason = "cublas?getriBatched's parameters")]
+pub fn getri_batched<T: LuElem>(
+    call: Call,
+    n: i32,
+    a: u64,
+    lda: i32,
+    pivots: *const i32,
+    c: u64,
+    ldc: i32,
+    infos: *mut i32,
+    count: i32,
+) -> BlasResult {
+    ensure!(n >= 0 && count >= 0, "{}: n={n} batchSize={count}", call.name);
+    ensure!(lda >= least_ld(n) && ldc >= least_ld(n), "{}: lda={lda} ldc={ldc} < max(1, n={n})", call.name);
+    if count == 0 {
+        return Ok(());
+    }
+    let arrays =
+        [view::<u64>(a, count as usize, &format!("{}: Aarray", call.name))?, view::<u64>(c, count as usize, &format!("{}: Carray", call.name))?];
+    let piv = ints(&call, pivots, n as usize * count as usize, "PivotArray")?;
+    let info =
+        ints(&call, infos, count as usize, "infoArray")?.ok_or_else(|| fail(INVALID_VALUE, format_args!("{}: infoArray is NULL", call.name)))?;
+    let (name, ea, ec) = (call.name, matrix_elems(n, n, lda), matrix_elems(n, n, ldc));
+    call.queue(move |blas| {
+        let ident = identity_pivots(n);
+        let mut work = vec![T::default(); (n.max(1) as usize) * 64];
+        let lwork = work.len() as i32;
+        for i in 0..count as usize {
+            let (Some(ma), Some(mc)) = (member::<T>(name, arrays[0], i, ea), member::<T>(name, arrays[1], i, ec)) else { continue };
+            let mut status = 0;
+            if n > 0 {
+                for j in 0..n as usize {
+                    // SAFETY: column j of A and of C lie inside their checked extents.
+                    unsafe { std::ptr::copy(ma.ptr::<T>().add(j * lda as usize), mc.ptr::<T>().add(j * ldc as usize), n as usize) };
+                }
+                // SAFETY: the pivot slice holds n ints per member.
+                let p = piv.map_or(ident.as_ptr(), |p| unsafe { p.ptr::<i32>().add(i * n as usize) as *const i32 });
+                // SAFETY: C holds the factors with leading dimension ldc; `work` has `lwork` elements.
+                unsafe { (T::routines(blas).getri)(&n, mc.ptr(), &ldc, p, work.as_mut_ptr().cast(), &lwork, &mut status) };
+            }
+            // SAFETY: the info array holds `count` ints.
+            unsafe { info.ptr::<i32>().add(i).write(status) };
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unpivoted_lu_reproduces_the_matrix_and_reports_zero_pivots() {
+        // A = [4 3; 6 3] column-major; L = [1 0; 1.5 1], U = [4 3; 0 -1.5].
+        let mut a = [4f64, 6., 3., 3.];
+        assert_eq!(lu_unpivoted(&mut a, 2, 2), 0);
+        assert_eq!(a, [4., 1.5, 3., -1.5]);
+        let mut singular = [0f64, 1., 1., 1.];
+        assert_eq!(lu_unpivoted(&mut singular, 2, 2), 1);
+    }
+}

@@ -1,0 +1,156 @@
+//! Level 1: vector operations (`axpy`, `scal`, `copy`, `swap`, `rot`, `dot`, `nrm2`,
+//! `asum`, `iamax`, `iamin`). As in the reference BLAS, `n <= 0` does nothing, and the
+//! reductions give 0 for `n <= 0` or `incx <= 0` (`iamax`/`iamin` give 1-based indices).
+
+use super::{Call, Elem};
+use crate::operand::{ResultSlot, Scalar};
+use crate::status::BlasResult;
+
+/// `y += alpha * x`.
+///
+/// # Safety
+/// Host-mode scalars must be readable.
+pub unsafe fn axpy<T: Elem>(call: Call, n: i32, alpha: *const T, x: *const T, incx: i32, y: *mut T, incy: i32) -> BlasResult {
+    // SAFETY: forwarded.
+    let alpha = unsafe { call.scalar(alpha, "alpha") }?;
+    if n <= 0 {
+        return Ok(());
+    }
+    let (hx, hy) = (call.vector(x, n, incx, "x")?, call.vector(y, n, incy, "y")?);
+    call.queue(move |b| {
+        let a = alpha.get();
+        // SAFETY: both extents were checked.
+        unsafe { (T::routines(b).axpy)(&n, (&a as *const T).cast(), hx.ptr(), &incx, hy.ptr(), &incy) }
+    })
+}
+
+/// `x *= alpha`; `S` is `T` or, for `csscal`/`zdscal`, `T::Real`.
+///
+/// # Safety
+/// Host-mode scalars must be readable.
+pub unsafe fn scal<T: Elem, S: Copy + Send + 'static>(call: Call, n: i32, alpha: *const S, x: *mut T, incx: i32) -> BlasResult {
+    // SAFETY: forwarded.
+    let alpha: Scalar<S> = unsafe { call.scalar(alpha, "alpha") }?;
+    if n <= 0 || incx <= 0 {
+        return Ok(());
+    }
+    let real = size_of::<S>() != size_of::<T>();
+    let hx = call.vector(x, n, incx, "x")?;
+    call.queue(move |b| {
+        let a = alpha.get();
+        let r = T::routines(b);
+        let f = if real { r.real_scal.expect("complex types have real_scal") } else { r.scal };
+        // SAFETY: the extent was checked; `a` has the routine's scalar type.
+        unsafe { f(&n, (&a as *const S).cast(), hx.ptr(), &incx) }
+    })
+}
+
+/// `y = x` (`swap`: exchange).
+pub fn copy_or_swap<T: Elem>(call: Call, swap: bool, n: i32, x: *mut T, incx: i32, y: *mut T, incy: i32) -> BlasResult {
+    if n <= 0 {
+        return Ok(());
+    }
+    let (hx, hy) = (call.vector(x, n, incx, "x")?, call.vector(y, n, incy, "y")?);
+    call.queue(move |b| {
+        let r = T::routines(b);
+        // SAFETY: both extents were checked.
+        unsafe {
+            if swap {
+                (r.swap)(&n, hx.ptr(), &incx, hy.ptr(), &incy)
+            } else {
+                (r.copy)(&n, hx.ptr(), &incx, hy.ptr(), &incy)
+            }
+        }
+    })
+}
+
+/// Plane rotation with real `c` and `s` (`srot`, `drot`, `csrot`, `zdrot`).
+///
+/// # Safety
+/// Host-mode scalars must be readable.
+pub unsafe fn rot<T: Elem>(call: Call, n: i32, x: *mut T, incx: i32, y: *mut T, incy: i32, c: *const T::Real, s: *const T::Real) -> BlasResult {
+    // SAFETY: forwarded.
+    let (c, s) = unsafe { (call.scalar(c, "c")?, call.scalar(s, "s")?) };
+    if n <= 0 {
+        return Ok(());
+    }
+    let (hx, hy) = (call.vector(x, n, incx, "x")?, call.vector(y, n, incy, "y")?);
+    call.queue(move |b| {
+        let (c, s) = (c.get(), s.get());
+        // SAFETY: both extents were checked.
+        unsafe { (T::routines(b).rot)(&n, hx.ptr(), &incx, hy.ptr(), &incy, (&c as *const T::Real).cast(), (&s as *const T::Real).cast()) }
+    })
+}
+
+/// Queues a reduction writing one `R`; waits when the result goes to host memory.
+fn reduce<R: Copy + Send + 'static>(
+    call: Call,
+    slot: ResultSlot,
+    value: impl FnOnce(&'static crate::openblas::OpenBlas) -> R + Send + 'static,
+) -> BlasResult {
+    call.queue(move |b| slot.store(value(b)))?;
+    if slot.is_host() {
+        call.wait()?;
+    }
+    Ok(())
+}
+
+/// `dot`/`dotu` (`conjugate`: `dotc`).
+///
+/// # Safety
+/// A host-mode `result` must be writable.
+pub unsafe fn dot<T: Elem>(call: Call, conjugate: bool, n: i32, x: *const T, incx: i32, y: *const T, incy: i32, result: *mut T) -> BlasResult {
+    // SAFETY: forwarded.
+    let slot = unsafe { ResultSlot::new(call.state.pointer_mode, result, &format!("{}: result", call.name)) }?;
+    let views = if n > 0 { Some((call.vector(x, n, incx, "x")?, call.vector(y, n, incy, "y")?)) } else { None };
+    reduce(call, slot, move |b| match views {
+        // SAFETY: both extents were checked.
+        Some((hx, hy)) if conjugate => unsafe { T::dotc(b, n, hx.ptr(), incx, hy.ptr(), incy) },
+        // SAFETY: as above.
+        Some((hx, hy)) => unsafe { T::dotu(b, n, hx.ptr(), incx, hy.ptr(), incy) },
+        None => T::default(),
+    })
+}
+
+/// Which one-vector reduction.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Norm {
+    Nrm2,
+    Asum,
+}
+
+/// `nrm2` / `asum`.
+///
+/// # Safety
+/// A host-mode `result` must be writable.
+pub unsafe fn norm<T: Elem>(call: Call, which: Norm, n: i32, x: *const T, incx: i32, result: *mut T::Real) -> BlasResult {
+    // SAFETY: forwarded.
+    let slot = unsafe { ResultSlot::new(call.state.pointer_mode, result, &format!("{}: result", call.name)) }?;
+    let hx = if n > 0 && incx > 0 { Some(call.vector(x, n, incx, "x")?) } else { None };
+    reduce(call, slot, move |b| match hx {
+        // SAFETY: the extent was checked.
+        Some(hx) if which == Norm::Nrm2 => unsafe { T::nrm2(b, n, hx.ptr(), incx) },
+        // SAFETY: as above.
+        Some(hx) => unsafe { T::asum(b, n, hx.ptr(), incx) },
+        None => T::Real::default(),
+    })
+}
+
+/// `iamax` (`max`) / `iamin`: the 1-based index of the first element of largest
+/// (smallest) `|re| + |im|`.
+///
+/// # Safety
+/// A host-mode `result` must be writable.
+pub unsafe fn iamax<T: Elem>(call: Call, max: bool, n: i32, x: *const T, incx: i32, result: *mut i32) -> BlasResult {
+    // SAFETY: forwarded.
+    let slot = unsafe { ResultSlot::new(call.state.pointer_mode, result, &format!("{}: result", call.name)) }?;
+    let hx = if n > 0 && incx > 0 { Some(call.vector(x, n, incx, "x")?) } else { None };
+    reduce(call, slot, move |b| match hx {
+        Some(hx) => {
+            let f = if max { b.reductions.iamax[T::PREFIX] } else { b.reductions.iamin[T::PREFIX] };
+            // SAFETY: the extent was checked.
+            unsafe { f(n, hx.ptr::<T>().cast(), incx) as i32 + 1 }
+        }
+        None => 0i32,
+    })
+}
