@@ -134,11 +134,13 @@ CUBLASAPI cublasStatus_t CUBLASWINAPI cublasCswap_v2(cublasHandle_t h, int n, cu
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasCsymm_v2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuComplex* alpha, const cuComplex* a, int lda, const cuComplex* b, int ldb, const cuComplex* beta, cuComplex* c, int ldc);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasCsyr2k_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex* alpha, const cuComplex* a, int lda, const cuComplex* b, int ldb, const cuComplex* beta, cuComplex* c, int ldc);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasCsyrk_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuComplex* alpha, const cuComplex* a, int lda, const cuComplex* beta, cuComplex* c, int ldc);
+CUBLASAPI cublasStatus_t CUBLASWINAPI cublasCtpttr(cublasHandle_t h, cublasFillMode_t uplo, int n, const cuComplex* ap, cuComplex* a, int lda);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasCtrmm_v2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuComplex* alpha, const cuComplex* a, int lda, const cuComplex* b, int ldb, cuComplex* c, int ldc);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasCtrmv_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex* a, int lda, cuComplex* x, int incx);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasCtrsmBatched(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuComplex* alpha, const cuComplex* const* a, int lda, cuComplex* const* b, int ldb, int count);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasCtrsm_v2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuComplex* alpha, const cuComplex* a, int lda, cuComplex* b, int ldb);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasCtrsv_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuComplex* a, int lda, cuComplex* x, int incx);
+CUBLASAPI cublasStatus_t CUBLASWINAPI cublasCtrttp(cublasHandle_t h, cublasFillMode_t uplo, int n, const cuComplex* a, int lda, cuComplex* ap);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasDasum_v2(cublasHandle_t h, int n, const double* x, int incx, double* result);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasDaxpy_v2(cublasHandle_t h, int n, const double* alpha, const double* x, int incx, double* y, int incy);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasDcopy_v2(cublasHandle_t h, int n, const double* x, int incx, double* y, int incy);
@@ -163,11 +165,13 @@ CUBLASAPI cublasStatus_t CUBLASWINAPI cublasDsymm_v2(cublasHandle_t h, cublasSid
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasDsymv_v2(cublasHandle_t h, cublasFillMode_t uplo, int n, const double* alpha, const double* a, int lda, const double* x, int incx, const double* beta, double* y, int incy);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasDsyr2k_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double* alpha, const double* a, int lda, const double* b, int ldb, const double* beta, double* c, int ldc);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasDsyrk_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const double* alpha, const double* a, int lda, const double* beta, double* c, int ldc);
+CUBLASAPI cublasStatus_t CUBLASWINAPI cublasDtpttr(cublasHandle_t h, cublasFillMode_t uplo, int n, const double* ap, double* a, int lda);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasDtrmm_v2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const double* alpha, const double* a, int lda, const double* b, int ldb, double* c, int ldc);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasDtrmv_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double* a, int lda, double* x, int incx);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasDtrsmBatched(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const double* alpha, const double* const* a, int lda, double* const* b, int ldb, int count);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasDtrsm_v2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const double* alpha, const double* a, int lda, double* b, int ldb);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasDtrsv_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const double* a, int lda, double* x, int incx);
+CUBLASAPI cublasStatus_t CUBLASWINAPI cublasDtrttp(cublasHandle_t h, cublasFillMode_t uplo, int n, const double* a, int lda, double* ap);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasDzasum_v2(cublasHandle_t h, int n, const cuDoubleComplex* x, int incx, double* result);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasDznrm2_v2(cublasHandle_t h, int n, const cuDoubleComplex* x, int incx, double* result);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasGemmBatchedEx(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k, const void* alpha, const void* const* a, cudaDataType atype, int lda, const void* const* b, cudaDataType btype, int ldb, const void* beta, void* const* c, cudaDataType ctype, int ldc, int count, cublasComputeType_t compute, cublasGemmAlgo_t algo);
@@ -231,11 +235,13 @@ CUBLASAPI cublasStatus_t CUBLASWINAPI cublasSsymm_v2(cublasHandle_t h, cublasSid
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasSsymv_v2(cublasHandle_t h, cublasFillMode_t uplo, int n, const float* alpha, const float* a, int lda, const float* x, int incx, const float* beta, float* y, int incy);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasSsyr2k_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float* alpha, const float* a, int lda, const float* b, int ldb, const float* beta, float* c, int ldc);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasSsyrk_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const float* alpha, const float* a, int lda, const float* beta, float* c, int ldc);
+CUBLASAPI cublasStatus_t CUBLASWINAPI cublasStpttr(cublasHandle_t h, cublasFillMode_t uplo, int n, const float* ap, float* a, int lda);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasStrmm_v2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const float* alpha, const float* a, int lda, const float* b, int ldb, float* c, int ldc);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasStrmv_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float* a, int lda, float* x, int incx);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasStrsmBatched(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const float* alpha, const float* const* a, int lda, float* const* b, int ldb, int count);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasStrsm_v2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const float* alpha, const float* a, int lda, float* b, int ldb);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasStrsv_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const float* a, int lda, float* x, int incx);
+CUBLASAPI cublasStatus_t CUBLASWINAPI cublasStrttp(cublasHandle_t h, cublasFillMode_t uplo, int n, const float* a, int lda, float* ap);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasZaxpy_v2(cublasHandle_t h, int n, const cuDoubleComplex* alpha, const cuDoubleComplex* x, int incx, cuDoubleComplex* y, int incy);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasZcopy_v2(cublasHandle_t h, int n, const cuDoubleComplex* x, int incx, cuDoubleComplex* y, int incy);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasZdgmm(cublasHandle_t h, cublasSideMode_t side, int m, int n, const cuDoubleComplex* a, int lda, const cuDoubleComplex* x, int incx, cuDoubleComplex* c, int ldc);
@@ -263,11 +269,13 @@ CUBLASAPI cublasStatus_t CUBLASWINAPI cublasZswap_v2(cublasHandle_t h, int n, cu
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasZsymm_v2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, int m, int n, const cuDoubleComplex* alpha, const cuDoubleComplex* a, int lda, const cuDoubleComplex* b, int ldb, const cuDoubleComplex* beta, cuDoubleComplex* c, int ldc);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasZsyr2k_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex* alpha, const cuDoubleComplex* a, int lda, const cuDoubleComplex* b, int ldb, const cuDoubleComplex* beta, cuDoubleComplex* c, int ldc);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasZsyrk_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, int n, int k, const cuDoubleComplex* alpha, const cuDoubleComplex* a, int lda, const cuDoubleComplex* beta, cuDoubleComplex* c, int ldc);
+CUBLASAPI cublasStatus_t CUBLASWINAPI cublasZtpttr(cublasHandle_t h, cublasFillMode_t uplo, int n, const cuDoubleComplex* ap, cuDoubleComplex* a, int lda);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasZtrmm_v2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuDoubleComplex* alpha, const cuDoubleComplex* a, int lda, const cuDoubleComplex* b, int ldb, cuDoubleComplex* c, int ldc);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasZtrmv_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex* a, int lda, cuDoubleComplex* x, int incx);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasZtrsmBatched(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuDoubleComplex* alpha, const cuDoubleComplex* const* a, int lda, cuDoubleComplex* const* b, int ldb, int count);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasZtrsm_v2(cublasHandle_t h, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int m, int n, const cuDoubleComplex* alpha, const cuDoubleComplex* a, int lda, cuDoubleComplex* b, int ldb);
 CUBLASAPI cublasStatus_t CUBLASWINAPI cublasZtrsv_v2(cublasHandle_t h, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, int n, const cuDoubleComplex* a, int lda, cuDoubleComplex* x, int incx);
+CUBLASAPI cublasStatus_t CUBLASWINAPI cublasZtrttp(cublasHandle_t h, cublasFillMode_t uplo, int n, const cuDoubleComplex* a, int lda, cuDoubleComplex* ap);
 /* END GENERATED DECLARATIONS */
 
 #if defined(__cplusplus)

@@ -20,3 +20,8 @@ for names in "cublas 13 12" "curand 10" "cufft 12 11"; do
   [ -e "$TARGET_DIR/release/lib$lib.so" ] || continue
   for m in $majors; do ln -sf "lib$lib.so" "$TARGET_DIR/release/lib$lib.so.$m"; done
 done
+# cuBLAS's loaders (CuPy's, PyTorch's) load libcublasLt first, as NVIDIA's libcublas
+# depends on it. Ours has no cuBLASLt API yet: the name leads to libcublas itself.
+if [ -e "$TARGET_DIR/release/libcublas.so" ]; then
+  for m in 13 12; do ln -sf libcublas.so "$TARGET_DIR/release/libcublasLt.so.$m"; done
+fi

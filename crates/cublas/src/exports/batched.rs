@@ -132,3 +132,17 @@ export! {
         unsafe { gemm_ex::gemm_ex(call(h, "cublasHgemmStridedBatched")?, x) }
     }
 }
+
+typed! {
+    [cublasStrttp: f32, cublasDtrttp: f64, cublasCtrttp: C32, cublasZtrttp: C64]
+    fn(h: Handle, uplo: c_int, n: c_int, a: *const T, lda: c_int, ap: *mut T) {
+        extensions::pack::<T>(call(h, NAME)?, true, uplo, n, a.cast_mut(), lda, ap)
+    }
+}
+
+typed! {
+    [cublasStpttr: f32, cublasDtpttr: f64, cublasCtpttr: C32, cublasZtpttr: C64]
+    fn(h: Handle, uplo: c_int, n: c_int, ap: *const T, a: *mut T, lda: c_int) {
+        extensions::pack::<T>(call(h, NAME)?, false, uplo, n, a, lda, ap.cast_mut())
+    }
+}

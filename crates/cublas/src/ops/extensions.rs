@@ -158,3 +158,59 @@ pub fn dgmm<T: Arith>(call: Call, side: i32, m: i32, n: i32, a: *const T, lda: i
         }
     })
 }
+
+/// The index in LAPACK's packed storage of element `(i, j)` of an `n` x `n` triangle
+/// (`upper`: `i <= j`, else `i >= j`).
+pub fn packed_index(upper: bool, n: usize, i: usize, j: usize) -> usize {
+    if upper {
+        i + j * (j + 1) / 2
+    } else {
+        i + (2 * n - j - 1) * j / 2
+    }
+}
+
+/// `trttp` (`to_packed`: triangle of `A` into packed `AP`) and `tpttr` (back: only the
+/// triangle of `A` is written).
+#[allow(clippy::too_many_arguments, reason = "cublas?trttp's parameters")]
+pub fn pack<T: Arith>(call: Call, to_packed: bool, uplo: i32, n: i32, a: *mut T, lda: i32, ap: *mut T) -> BlasResult {
+    let upper = crate::types::Fill::from_c(uplo)? == crate::types::Fill::Upper;
+    ensure!(n >= 0, "{}: n={n}", call.name);
+    ensure!(lda >= least_ld(n), "{}: lda={lda} < max(1, n={n})", call.name);
+    if n == 0 {
+        return Ok(());
+    }
+    let packed_len = n as usize * (n as usize + 1) / 2;
+    let (ha, hp) = (call.matrix(a, n, n, lda, "A")?, crate::operand::view::<T>(ap as u64, packed_len, &format!("{}: AP", call.name))?);
+    call.queue(move |_| {
+        let n = n as usize;
+        for j in 0..n {
+            let rows = if upper { 0..j + 1 } else { j..n };
+            for i in rows {
+                let (pa, pp) = (j * lda as usize + i, packed_index(upper, n, i, j));
+                // SAFETY: both indices lie in the checked extents.
+                unsafe {
+                    if to_packed {
+                        hp.ptr::<T>().add(pp).write(ha.ptr::<T>().add(pa).read())
+                    } else {
+                        ha.ptr::<T>().add(pa).write(hp.ptr::<T>().add(pp).read())
+                    }
+                }
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::packed_index;
+
+    #[test]
+    fn packed_indices_enumerate_the_triangle_column_by_column() {
+        let n = 4;
+        let upper: Vec<usize> = (0..n).flat_map(|j| (0..=j).map(move |i| packed_index(true, n, i, j))).collect();
+        let lower: Vec<usize> = (0..n).flat_map(|j| (j..n).map(move |i| packed_index(false, n, i, j))).collect();
+        let want: Vec<usize> = (0..n * (n + 1) / 2).collect();
+        assert_eq!(upper, want);
+        assert_eq!(lower, want);
+    }
+}
