@@ -8,7 +8,7 @@
 use std::ffi::{c_int, c_void};
 use std::time::Instant;
 
-use cublas::openblas::openblas;
+use cpu_blas::openblas;
 
 type CuInit = unsafe extern "C" fn(u32) -> c_int;
 type CuDeviceGet = unsafe extern "C" fn(*mut c_int, c_int) -> c_int;

@@ -30,7 +30,7 @@ export! {
         if out_handle.is_null() {
             return Err(fail(INVALID_VALUE, format_args!("cublasCreate: NULL handle pointer")));
         }
-        crate::openblas::openblas().map_err(|e| fail(NOT_INITIALIZED, format_args!("cublasCreate: {e}")))?;
+        cpu_blas::openblas().map_err(|e| fail(NOT_INITIALIZED, format_args!("cublasCreate: {e}")))?;
         libcuda_client::driver().map_err(|e| fail(NOT_INITIALIZED, format_args!("cublasCreate: {e}")))?;
         // SAFETY: non-NULL, per the API writable.
         unsafe { out_handle.write(handle::create() as Handle) };

@@ -250,7 +250,7 @@ unsafe fn gather<E: FromPair>(p: Host, s: Storage, rows: i32, cols: i32, ld: i32
 /// # Safety
 /// The views span the shape's matrices in the given storages.
 unsafe fn run_in<E: FromPair>(
-    blas: &crate::openblas::OpenBlas,
+    blas: &cpu_blas::OpenBlas,
     sh: &GemmShape,
     ty: &ExTypes,
     alpha: (f64, f64),
@@ -279,7 +279,7 @@ unsafe fn run_in<E: FromPair>(
 ///
 /// # Safety
 /// As [`run_in`].
-unsafe fn run(blas: &crate::openblas::OpenBlas, sh: &GemmShape, ty: &ExTypes, alpha: (f64, f64), beta: (f64, f64), views: [Host; 3]) {
+unsafe fn run(blas: &cpu_blas::OpenBlas, sh: &GemmShape, ty: &ExTypes, alpha: (f64, f64), beta: (f64, f64), views: [Host; 3]) {
     // SAFETY: forwarded.
     unsafe {
         match ty.engine {

@@ -86,7 +86,7 @@ pub unsafe fn rot<T: Elem>(call: Call, n: i32, x: *mut T, incx: i32, y: *mut T, 
 fn reduce<R: Copy + Send + 'static>(
     call: Call,
     slot: ResultSlot,
-    value: impl FnOnce(&'static crate::openblas::OpenBlas) -> R + Send + 'static,
+    value: impl FnOnce(&'static cpu_blas::OpenBlas) -> R + Send + 'static,
 ) -> BlasResult {
     call.queue(move |b| slot.store(value(b)))?;
     if slot.is_host() {

@@ -56,7 +56,7 @@ impl GemmShape {
     ///
     /// # Safety
     /// The views are this shape's, checked by [`GemmShape::views`].
-    pub unsafe fn run<T: Elem>(&self, blas: &crate::openblas::OpenBlas, alpha: T, (a, b, c): (Host, Host, Host), beta: T) {
+    pub unsafe fn run<T: Elem>(&self, blas: &cpu_blas::OpenBlas, alpha: T, (a, b, c): (Host, Host, Host), beta: T) {
         let (ta, tb) = (self.ta.blas(), self.tb.blas());
         // SAFETY: per the contract.
         unsafe {
@@ -258,7 +258,7 @@ impl TriShape {
     ///
     /// # Safety
     /// `a` and `b` span the shape's matrices.
-    pub unsafe fn run<T: Elem>(&self, blas: &crate::openblas::OpenBlas, solve: bool, alpha: T, a: Host, b: Host) {
+    pub unsafe fn run<T: Elem>(&self, blas: &cpu_blas::OpenBlas, solve: bool, alpha: T, a: Host, b: Host) {
         let (s, u, t, d) = (self.side.blas(), self.fill.blas(), self.op.blas(), self.diag.blas());
         let r = T::routines(blas);
         let f = if solve { r.trsm } else { r.trmm };

@@ -1,0 +1,10 @@
+//! The CPU device's dense linear algebra for our math libraries (`libcublas`,
+//! `libcusolver`): OpenBLAS's BLAS and LAPACK entry points opened at run time
+//! ([`openblas`]), and the element types `s`, `d`, `c`, `z` over them ([`elem`]).
+//! Knows nothing of CUDA: callers hand it host memory.
+
+pub mod elem;
+pub mod openblas;
+
+pub use elem::{Elem, C32, C64};
+pub use openblas::{openblas, OpenBlas, Routines};
