@@ -36,10 +36,40 @@ impl Output<'_> {
         self.len() == 0
     }
 
-    /// The element size in bytes.
-    pub fn element_size(&self) -> usize {
+    pub fn kind(&self) -> Kind {
         match self {
-            Output::U32(_) | Output::Poisson(..) | Output::Uniform(_) | Output::Normal(..) | Output::LogNormal(..) => 4,
+            Output::U32(_) => Kind::U32,
+            Output::U64(_) => Kind::U64,
+            Output::Uniform(_) => Kind::Uniform,
+            Output::UniformDouble(_) => Kind::UniformDouble,
+            Output::Normal(..) => Kind::Normal,
+            Output::NormalDouble(..) => Kind::NormalDouble,
+            Output::LogNormal(..) => Kind::LogNormal,
+            Output::LogNormalDouble(..) => Kind::LogNormalDouble,
+            Output::Poisson(_, l) => Kind::Poisson(*l),
+        }
+    }
+}
+
+/// What a call asks for, for checking before any memory is touched.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    U32,
+    U64,
+    Uniform,
+    UniformDouble,
+    Normal,
+    NormalDouble,
+    LogNormal,
+    LogNormalDouble,
+    Poisson(f64),
+}
+
+impl Kind {
+    /// The element size in bytes.
+    pub fn element_size(self) -> usize {
+        match self {
+            Kind::U32 | Kind::Poisson(_) | Kind::Uniform | Kind::Normal | Kind::LogNormal => 4,
             _ => 8,
         }
     }
@@ -144,19 +174,19 @@ impl Generator {
 
     /// Checks a call before any work is queued: the output type against the generator,
     /// lengths and parameters.
-    pub fn check(&self, out: &Output<'_>) -> Result<(), Status> {
-        let n = out.len() as u64;
-        match out {
-            Output::U32(_) if self.rng.is_64bit() => return Err(Status::TypeError),
-            Output::U64(_) if !self.rng.is_64bit() => return Err(Status::TypeError),
-            Output::Poisson(_, l) if !(*l > 0.0) => return Err(Status::OutOfRange),
+    pub fn check(&self, kind: Kind, n: usize) -> Result<(), Status> {
+        let n = n as u64;
+        match kind {
+            Kind::U32 if self.rng.is_64bit() => return Err(Status::TypeError),
+            Kind::U64 if !self.rng.is_64bit() => return Err(Status::TypeError),
+            Kind::Poisson(l) if !(l > 0.0) => return Err(Status::OutOfRange),
             _ => {}
         }
         if self.rng.is_quasi() {
             if n % self.dimensions as u64 != 0 {
                 return Err(Status::LengthNotMultiple);
             }
-        } else if matches!(out, Output::Normal(..) | Output::NormalDouble(..) | Output::LogNormal(..) | Output::LogNormalDouble(..)) && n % 2 != 0 {
+        } else if matches!(kind, Kind::Normal | Kind::NormalDouble | Kind::LogNormal | Kind::LogNormalDouble) && n % 2 != 0 {
             return Err(Status::LengthNotMultiple);
         }
         if matches!(self.rng, RngType::Mtgp32 | RngType::Mt19937 | RngType::ScrambledSobol32 | RngType::ScrambledSobol64) {

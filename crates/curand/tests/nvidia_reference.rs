@@ -117,7 +117,7 @@ fn run(g: &mut Generator, kind: &str, n: usize, lambda: f64) -> Result<Vec<u64>,
         ($t:ty, $variant:expr, $conv:expr) => {{
             let mut v: Vec<$t> = vec![Default::default(); n];
             let out = $variant(&mut v[..]);
-            g.check(&out).map_err(|s| s as i32)?;
+            g.check(out.kind(), out.len()).map_err(|s| s as i32)?;
             g.generate(out);
             Ok(v.into_iter().map($conv).collect())
         }};
