@@ -3,6 +3,10 @@
 //! output's device range to host memory and queue the generation on the generator's
 //! stream; host generators (`curandCreateGeneratorHost`) write host memory at once.
 
+// The exports' safety contract is NVIDIA's documentation of each function (valid handles and
+// out-pointers, outputs of the stated length).
+#![allow(clippy::missing_safety_doc)]
+
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 use std::sync::{Arc, Mutex};
 
@@ -114,7 +118,14 @@ pub unsafe extern "C" fn curandGenerateSeeds(generator: Gen) -> Status {
 
 /// One generation call: checks, then writes host memory now or queues the work.
 /// `make` builds the typed output over the host view of the caller's memory.
-fn generate(name: &'static str, g: Gen, ptr: *mut c_void, n: usize, kind: Kind, make: impl FnOnce(*mut u8, usize) -> Output<'static> + Send + 'static) -> Status {
+fn generate(
+    name: &'static str,
+    g: Gen,
+    ptr: *mut c_void,
+    n: usize,
+    kind: Kind,
+    make: impl FnOnce(*mut u8, usize) -> Output<'static> + Send + 'static,
+) -> Status {
     run(name, || {
         // SAFETY: see `handle`.
         let h = unsafe { handle(g) }?;
@@ -182,17 +193,23 @@ pub unsafe extern "C" fn curandGenerateNormal(generator: Gen, output: *mut f32, 
 
 #[no_mangle]
 pub unsafe extern "C" fn curandGenerateNormalDouble(generator: Gen, output: *mut f64, n: usize, mean: f64, stddev: f64) -> Status {
-    generate("curandGenerateNormalDouble", generator, output.cast(), n, Kind::NormalDouble, move |p, n| Output::NormalDouble(slice_of!(f64)(p, n), mean, stddev))
+    generate("curandGenerateNormalDouble", generator, output.cast(), n, Kind::NormalDouble, move |p, n| {
+        Output::NormalDouble(slice_of!(f64)(p, n), mean, stddev)
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn curandGenerateLogNormal(generator: Gen, output: *mut f32, n: usize, mean: f32, stddev: f32) -> Status {
-    generate("curandGenerateLogNormal", generator, output.cast(), n, Kind::LogNormal, move |p, n| Output::LogNormal(slice_of!(f32)(p, n), mean, stddev))
+    generate("curandGenerateLogNormal", generator, output.cast(), n, Kind::LogNormal, move |p, n| {
+        Output::LogNormal(slice_of!(f32)(p, n), mean, stddev)
+    })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn curandGenerateLogNormalDouble(generator: Gen, output: *mut f64, n: usize, mean: f64, stddev: f64) -> Status {
-    generate("curandGenerateLogNormalDouble", generator, output.cast(), n, Kind::LogNormalDouble, move |p, n| Output::LogNormalDouble(slice_of!(f64)(p, n), mean, stddev))
+    generate("curandGenerateLogNormalDouble", generator, output.cast(), n, Kind::LogNormalDouble, move |p, n| {
+        Output::LogNormalDouble(slice_of!(f64)(p, n), mean, stddev)
+    })
 }
 
 #[no_mangle]

@@ -56,8 +56,15 @@ pub fn box_muller_f64(u: f64, v: f64) -> (f64, f64) {
 /// dimension structure this way. Acklam's rational approximation refined by one Halley
 /// step on erfc, accurate to about 1e-15.
 pub fn normal_quantile(p: f64) -> f64 {
-    const A: [f64; 6] =
-        [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02, 1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00];
+    #[allow(clippy::excessive_precision)] // Acklam's coefficients as published.
+    const A: [f64; 6] = [
+        -3.969683028665376e+01,
+        2.209460984245205e+02,
+        -2.759285104469687e+02,
+        1.383_577_518_672_69e2,
+        -3.066479806614716e+01,
+        2.506628277459239e+00,
+    ];
     const B: [f64; 5] = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02, 6.680131188771972e+01, -1.328068155288572e+01];
     const C: [f64; 6] = [
         -7.784894002430293e-03,

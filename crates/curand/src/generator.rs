@@ -179,14 +179,14 @@ impl Generator {
         match kind {
             Kind::U32 if self.rng.is_64bit() => return Err(Status::TypeError),
             Kind::U64 if !self.rng.is_64bit() => return Err(Status::TypeError),
-            Kind::Poisson(l) if !(l > 0.0) => return Err(Status::OutOfRange),
+            Kind::Poisson(l) if l.is_nan() || l <= 0.0 => return Err(Status::OutOfRange),
             _ => {}
         }
         if self.rng.is_quasi() {
-            if n % self.dimensions as u64 != 0 {
+            if !n.is_multiple_of(self.dimensions as u64) {
                 return Err(Status::LengthNotMultiple);
             }
-        } else if matches!(kind, Kind::Normal | Kind::NormalDouble | Kind::LogNormal | Kind::LogNormalDouble) && n % 2 != 0 {
+        } else if matches!(kind, Kind::Normal | Kind::NormalDouble | Kind::LogNormal | Kind::LogNormalDouble) && !n.is_multiple_of(2) {
             return Err(Status::LengthNotMultiple);
         }
         if matches!(self.rng, RngType::Mtgp32 | RngType::Mt19937 | RngType::ScrambledSobol32 | RngType::ScrambledSobol64) {
@@ -401,7 +401,7 @@ fn pseudo_philox(t: &mut Threads<Philox>, start: u64, out: Output<'_>) {
                 |i, v| o[i] = if log { ((m + sd * v) as f64).exp() as f32 } else { m + sd * v },
             )
         }
-        Output::NormalDouble(o, m, sd) | Output::LogNormalDouble(o, m, sd) => blocks(t, start, n, |s| normal_f64(s), |i, v| o[i] = m + sd * v),
+        Output::NormalDouble(o, m, sd) | Output::LogNormalDouble(o, m, sd) => blocks(t, start, n, normal_f64, |i, v| o[i] = m + sd * v),
         Output::Poisson(o, l) => {
             blocks(t, start, n, |s| four(s).map(|x| crate::poisson::quantile(l, dist::uniform_f64_from_u32(x))), |i, v| o[i] = v)
         }

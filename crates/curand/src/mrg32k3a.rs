@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 pub const M1: u64 = 4_294_967_087;
 pub const M2: u64 = 4_294_944_443;
 /// 1/m1 as cuRAND scales: a value z in [1, m1] becomes the double z * NORM.
-pub const NORM: f64 = 2.328_306_549_837_828_8e-10;
+pub const NORM: f64 = 2.328_306_549_837_829e-10;
 
 type Mat = [[u64; 3]; 3];
 
@@ -86,8 +86,8 @@ impl Mrg32k3a {
     /// The next combined value z in [1, m1].
     #[inline]
     pub fn next_z(&mut self) -> u64 {
-        let p1 = (1_403_580 * self.s1[1] + (M1 - 810_728) * self.s1[0]) % M1;
-        let p2 = (527_612 * self.s2[2] + (M2 - 1_370_589) * self.s2[0]) % M2;
+        let p1 = ((1_403_580 * self.s1[1]) as u128 + (M1 - 810_728) as u128 * self.s1[0] as u128) as u64 % M1;
+        let p2 = ((527_612 * self.s2[2]) as u128 + (M2 - 1_370_589) as u128 * self.s2[0] as u128) as u64 % M2;
         self.s1 = [self.s1[1], self.s1[2], p1];
         self.s2 = [self.s2[1], self.s2[2], p2];
         if p1 > p2 {

@@ -166,7 +166,11 @@ fn compare(file: &str, select: impl Fn(&Name) -> bool) -> (usize, Vec<String>) {
                 None => match make(&n) {
                     Ok(g) => seqs.entry(key).or_insert(g),
                     Err(s) => {
-                        bad.push(format!("{name}: status {s}"));
+                        if s == rec.status {
+                            ok += 1;
+                        } else {
+                            bad.push(name.clone());
+                        }
                         continue;
                     }
                 },
@@ -201,31 +205,56 @@ fn compare(file: &str, select: impl Fn(&Name) -> bool) -> (usize, Vec<String>) {
     (ok, bad)
 }
 
-fn report(file: &str, select: impl Fn(&Name) -> bool) {
-    let (ok, bad) = compare(file, select);
-    for b in &bad {
+/// Every record of `file` is compared; exactly those named in known_differences.txt may
+/// differ (generators, orderings and distributions not reproduced yet).
+fn report(file: &str) {
+    let known: std::collections::BTreeSet<String> =
+        std::fs::read_to_string(format!("{}/tests/data/known_differences.txt", env!("CARGO_MANIFEST_DIR")))
+            .unwrap()
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.is_empty())
+            .map(str::to_string)
+            .collect();
+    let (ok, bad) = compare(file, |_| true);
+    let unexpected: Vec<&String> = bad.iter().filter(|b| !known.contains(*b)).collect();
+    let prefix = file.trim_end_matches(".txt");
+    let fixed: Vec<&String> = known.iter().filter(|k| k.trim_start_matches("host:").starts_with(prefix) && !bad.contains(k)).collect();
+    for b in &unexpected {
         eprintln!("MISMATCH {b}");
     }
-    eprintln!("{file}: {ok} match, {} differ", bad.len());
-    assert!(bad.is_empty(), "{} records of {file} differ from NVIDIA's", bad.len());
+    for f in &fixed {
+        eprintln!("NOW MATCHES (remove from known_differences.txt) {f}");
+    }
+    eprintln!("{file}: {ok} match NVIDIA, {} known differences", bad.len() - unexpected.len());
+    assert!(unexpected.is_empty() && fixed.is_empty(), "{} unexpected mismatches, {} fixed", unexpected.len(), fixed.len());
 }
 
 #[test]
 fn xorwow() {
-    report("xorwow.txt", |n| n.order != 102 && n.kind != "poisson");
+    report("xorwow.txt");
 }
 
 #[test]
 fn philox() {
-    report("philox.txt", |n| n.kind != "poisson");
+    report("philox.txt");
 }
 
 #[test]
 fn mrg32k3a() {
-    report("mrg32k3a.txt", |n| n.kind != "poisson");
+    report("mrg32k3a.txt");
 }
 
 #[test]
-fn sobol() {
-    report("quasi.txt", |n| matches!(n.rng, 201 | 203) && n.kind != "poisson");
+fn mtgp32() {
+    report("mtgp32.txt");
+}
+
+#[test]
+fn mt19937() {
+    report("mt19937.txt");
+}
+
+#[test]
+fn quasi() {
+    report("quasi.txt");
 }

@@ -18,15 +18,15 @@ FILES = ["xorwow", "mrg32k3a", "mtgp32", "mt19937", "philox", "quasi", "device"]
 def windows(name, count):
     if count <= 48:
         return [(0, count)]
-    w = [(0, 24)]
+    w = [(0, 12)]
     for at in (4096, 8192, 65536, 81920):
         if at + 8 <= count:
-            w.append((at - 4, 12))
-    w.append((count - 8, 8))
+            w.append((at - 3, 6))
+    w.append((count - 4, 4))
     if "sample-at" in name or "/seq-" in name:
-        w = [(0, 16)]
+        w = [(0, 8)]
     if name.startswith("dev:"):
-        w = [(0, 16)]
+        w = [(0, 8)]
     return w
 
 
