@@ -94,4 +94,3 @@ real_elem!(f32, 0, sdot, snrm2, sasum);
 real_elem!(f64, 1, ddot, dnrm2, dasum);
 complex_elem!(C32, f32, 2, cdotu, cdotc, scnrm2, scasum);
 complex_elem!(C64, f64, 3, zdotu, zdotc, dznrm2, dzasum);
-

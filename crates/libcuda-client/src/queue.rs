@@ -42,6 +42,7 @@ unsafe extern "C" fn run_work(user_data: *mut c_void) {
 
 /// Queues `run` on `stream`. `Err` is the driver's code (for example an invalid
 /// stream, or no current context); then nothing was queued.
+#[allow(clippy::not_unsafe_ptr_arg_deref, reason = "the stream is an opaque handle, validated by the driver")]
 pub fn enqueue(stream: CUstream, library: &'static str, name: &'static str, run: impl FnOnce() + Send + 'static) -> Result<(), CUresult> {
     let lib = driver().map_err(|_| CUDA_ERROR_NOT_INITIALIZED)?;
     let mut context = std::ptr::null_mut();
@@ -59,6 +60,7 @@ pub fn enqueue(stream: CUstream, library: &'static str, name: &'static str, run:
 }
 
 /// Waits until everything queued on `stream` has run.
+#[allow(clippy::not_unsafe_ptr_arg_deref, reason = "the stream is an opaque handle, validated by the driver")]
 pub fn synchronize(stream: CUstream) -> Result<(), CUresult> {
     let lib = driver().map_err(|_| CUDA_ERROR_NOT_INITIALIZED)?;
     // SAFETY: a plain driver call on the caller's stream handle.

@@ -19,7 +19,8 @@ type CuMemFree = unsafe extern "C" fn(u64) -> c_int;
 type CuHtoD = unsafe extern "C" fn(u64, *const c_void, usize) -> c_int;
 type CuSync = unsafe extern "C" fn() -> c_int;
 type CublasCreate = unsafe extern "C" fn(*mut *mut c_void) -> c_int;
-type Gemm = unsafe extern "C" fn(*mut c_void, c_int, c_int, c_int, c_int, c_int, *const c_void, u64, c_int, u64, c_int, *const c_void, u64, c_int) -> c_int;
+type Gemm =
+    unsafe extern "C" fn(*mut c_void, c_int, c_int, c_int, c_int, c_int, *const c_void, u64, c_int, u64, c_int, *const c_void, u64, c_int) -> c_int;
 
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -32,7 +33,8 @@ fn check(what: &str, code: c_int) {
 
 fn main() {
     // SAFETY: the process's driver and library, by the names programs load.
-    let (cuda, blas) = unsafe { (libloading::Library::new("libcuda.so.1").expect("libcuda.so.1"), libloading::Library::new("libcublas.so").expect("libcublas.so")) };
+    let (cuda, blas) =
+        unsafe { (libloading::Library::new("libcuda.so.1").expect("libcuda.so.1"), libloading::Library::new("libcublas.so").expect("libcublas.so")) };
     // SAFETY: driver API and cuBLAS symbols with their C signatures.
     unsafe {
         let init: libloading::Symbol<CuInit> = cuda.get(b"cuInit\0").unwrap();
@@ -66,8 +68,11 @@ fn main() {
                 }
                 let mut hb: Vec<Vec<u8>> = (0..3).map(|_| host.clone()).collect();
                 let (one64, zero64, one32, zero32) = (1f64, 0f64, 1f32, 0f32);
-                let (alpha, beta): (*const c_void, *const c_void) =
-                    if double { ((&one64 as *const f64).cast(), (&zero64 as *const f64).cast()) } else { ((&one32 as *const f32).cast(), (&zero32 as *const f32).cast()) };
+                let (alpha, beta): (*const c_void, *const c_void) = if double {
+                    ((&one64 as *const f64).cast(), (&zero64 as *const f64).cast())
+                } else {
+                    ((&one32 as *const f32).cast(), (&zero32 as *const f32).cast())
+                };
                 let ni = n as c_int;
                 let (mut ours, mut direct) = (Vec::new(), Vec::new());
                 for _ in 0..reps {
@@ -80,7 +85,21 @@ fn main() {
                     let r = &ob.routines[double as usize];
                     let (a, rest) = hb.split_at_mut(1);
                     let (b, c) = rest.split_at_mut(1);
-                    (r.gemm)(c"N".as_ptr(), c"N".as_ptr(), &ni, &ni, &ni, alpha, a[0].as_ptr().cast(), &ni, b[0].as_ptr().cast(), &ni, beta, c[0].as_mut_ptr().cast(), &ni);
+                    (r.gemm)(
+                        c"N".as_ptr(),
+                        c"N".as_ptr(),
+                        &ni,
+                        &ni,
+                        &ni,
+                        alpha,
+                        a[0].as_ptr().cast(),
+                        &ni,
+                        b[0].as_ptr().cast(),
+                        &ni,
+                        beta,
+                        c[0].as_mut_ptr().cast(),
+                        &ni,
+                    );
                     direct.push(t.elapsed().as_secs_f64() * 1e3);
                 }
                 let (o, dt) = (median(ours), median(direct));

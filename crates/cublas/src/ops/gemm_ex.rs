@@ -249,14 +249,7 @@ unsafe fn gather<E: FromPair>(p: Host, s: Storage, rows: i32, cols: i32, ld: i32
 ///
 /// # Safety
 /// The views span the shape's matrices in the given storages.
-unsafe fn run_in<E: FromPair>(
-    blas: &cpu_blas::OpenBlas,
-    sh: &GemmShape,
-    ty: &ExTypes,
-    alpha: (f64, f64),
-    beta: (f64, f64),
-    [a, b, c]: [Host; 3],
-) {
+unsafe fn run_in<E: FromPair>(blas: &cpu_blas::OpenBlas, sh: &GemmShape, ty: &ExTypes, alpha: (f64, f64), beta: (f64, f64), [a, b, c]: [Host; 3]) {
     let (ar, ac) = stored(sh.ta, sh.m, sh.k);
     let (br, bc) = stored(sh.tb, sh.k, sh.n);
     // SAFETY: per the contract.

@@ -68,6 +68,7 @@ pub fn copy_or_swap<T: Elem>(call: Call, swap: bool, n: i32, x: *mut T, incx: i3
 ///
 /// # Safety
 /// Host-mode scalars must be readable.
+#[allow(clippy::too_many_arguments, reason = "the BLAS routine's parameters")]
 pub unsafe fn rot<T: Elem>(call: Call, n: i32, x: *mut T, incx: i32, y: *mut T, incy: i32, c: *const T::Real, s: *const T::Real) -> BlasResult {
     // SAFETY: forwarded.
     let (c, s) = unsafe { (call.scalar(c, "c")?, call.scalar(s, "s")?) };
@@ -99,6 +100,7 @@ fn reduce<R: Copy + Send + 'static>(
 ///
 /// # Safety
 /// A host-mode `result` must be writable.
+#[allow(clippy::too_many_arguments, reason = "the BLAS routine's parameters")]
 pub unsafe fn dot<T: Elem>(call: Call, conjugate: bool, n: i32, x: *const T, incx: i32, y: *const T, incy: i32, result: *mut T) -> BlasResult {
     // SAFETY: forwarded.
     let slot = unsafe { ResultSlot::new(call.state.pointer_mode, result, &format!("{}: result", call.name)) }?;

@@ -30,6 +30,7 @@ pub struct GemmShape {
 
 impl GemmShape {
     /// cuBLAS's checks of `gemm`'s sizes.
+    #[allow(clippy::too_many_arguments, reason = "the BLAS routine's parameters")]
     pub fn check(name: &str, transa: i32, transb: i32, m: i32, n: i32, k: i32, lda: i32, ldb: i32, ldc: i32) -> BlasResult<GemmShape> {
         let (ta, tb) = (Op::from_c(transa)?, Op::from_c(transb)?);
         ensure!(m >= 0 && n >= 0 && k >= 0, "{name}: m={m} n={n} k={k}");

@@ -12,11 +12,11 @@ pub mod level3;
 use libcuda_client::{enqueue, synchronize};
 
 use crate::handle::{self, HandleState};
-pub use cpu_blas::{Elem, C32, C64};
-use cpu_blas::{openblas, OpenBlas};
 use crate::operand::{matrix_elems, vector_elems, view, Host, Scalar};
 use crate::status::{fail, BlasResult, EXECUTION_FAILED, INVALID_VALUE, NOT_INITIALIZED};
 use crate::LIB;
+use cpu_blas::{openblas, OpenBlas};
+pub use cpu_blas::{Elem, C32, C64};
 
 /// Fails with `INVALID_VALUE` and a log line unless `cond` holds.
 macro_rules! ensure {
