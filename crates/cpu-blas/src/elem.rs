@@ -6,8 +6,72 @@ use crate::openblas::{OpenBlas, Routines};
 pub type C32 = [f32; 2];
 pub type C64 = [f64; 2];
 
+/// Element arithmetic for the loops that BLAS does not cover.
+pub trait Arith: Copy + Default {
+    fn mul(self, o: Self) -> Self;
+    fn add(self, o: Self) -> Self;
+    fn sub(self, o: Self) -> Self;
+    fn conj(self) -> Self;
+    fn recip(self) -> Self;
+    fn is_zero(self) -> bool;
+}
+
+macro_rules! real_arith {
+    ($t:ty) => {
+        impl Arith for $t {
+            fn mul(self, o: Self) -> Self {
+                self * o
+            }
+            fn add(self, o: Self) -> Self {
+                self + o
+            }
+            fn sub(self, o: Self) -> Self {
+                self - o
+            }
+            fn conj(self) -> Self {
+                self
+            }
+            fn recip(self) -> Self {
+                1.0 / self
+            }
+            fn is_zero(self) -> bool {
+                self == 0.0
+            }
+        }
+    };
+}
+macro_rules! complex_arith {
+    ($t:ty) => {
+        impl Arith for $t {
+            fn mul(self, o: Self) -> Self {
+                [self[0] * o[0] - self[1] * o[1], self[0] * o[1] + self[1] * o[0]]
+            }
+            fn add(self, o: Self) -> Self {
+                [self[0] + o[0], self[1] + o[1]]
+            }
+            fn sub(self, o: Self) -> Self {
+                [self[0] - o[0], self[1] - o[1]]
+            }
+            fn conj(self) -> Self {
+                [self[0], -self[1]]
+            }
+            fn recip(self) -> Self {
+                let d = self[0] * self[0] + self[1] * self[1];
+                [self[0] / d, -self[1] / d]
+            }
+            fn is_zero(self) -> bool {
+                self[0] == 0.0 && self[1] == 0.0
+            }
+        }
+    };
+}
+real_arith!(f32);
+real_arith!(f64);
+complex_arith!(C32);
+complex_arith!(C64);
+
 /// An element type of the BLAS routines: `s`, `d`, `c` or `z`.
-pub trait Elem: Copy + Send + Sync + Default + 'static {
+pub trait Elem: Arith + Send + Sync + 'static {
     /// Index into [`OpenBlas::routines`].
     const PREFIX: usize;
     const COMPLEX: bool;
@@ -15,6 +79,9 @@ pub trait Elem: Copy + Send + Sync + Default + 'static {
     type Real: Copy + Send + Sync + Default + 'static;
     fn routines(blas: &OpenBlas) -> &Routines {
         &blas.routines[Self::PREFIX]
+    }
+    fn lapack(blas: &OpenBlas) -> &crate::lapack::Lapack {
+        &blas.lapack[Self::PREFIX]
     }
     /// `x . y` (unconjugated).
     ///

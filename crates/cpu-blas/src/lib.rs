@@ -4,7 +4,9 @@
 //! Knows nothing of CUDA: callers hand it host memory.
 
 pub mod elem;
+pub mod lapack;
+pub mod lu;
 pub mod openblas;
 
-pub use elem::{Elem, C32, C64};
+pub use elem::{Arith, Elem, C32, C64};
 pub use openblas::{openblas, OpenBlas, Routines};

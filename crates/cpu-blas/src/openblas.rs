@@ -10,6 +10,8 @@
 use std::ffi::{c_char, c_int, c_void};
 use std::sync::OnceLock;
 
+use crate::lapack::lapack;
+
 type P = *const c_void;
 type M = *mut c_void;
 type Ch = *const c_char;
@@ -97,6 +99,8 @@ pub struct OpenBlas {
     /// Routines by prefix: `s`, `d`, `c`, `z`.
     pub routines: [Routines; 4],
     pub reductions: Reductions,
+    /// LAPACK by prefix: `s`, `d`, `c`, `z`.
+    pub lapack: [crate::lapack::Lapack; 4],
 }
 
 // SAFETY: function addresses of a library that stays loaded for the process's life.
@@ -186,7 +190,9 @@ impl OpenBlas {
             iamin: [get(&lib, "cblas_isamin")?, get(&lib, "cblas_idamin")?, get(&lib, "cblas_icamin")?, get(&lib, "cblas_izamin")?],
         };
         let routines = [routines(&lib, 's')?, routines(&lib, 'd')?, routines(&lib, 'c')?, routines(&lib, 'z')?];
-        Ok(OpenBlas { _lib: lib, routines, reductions })
+        let get = |name: &str| get::<*const ()>(&lib, name);
+        let lapack = [lapack(&get, 's')?, lapack(&get, 'd')?, lapack(&get, 'c')?, lapack(&get, 'z')?];
+        Ok(OpenBlas { _lib: lib, routines, reductions, lapack })
     }
 }
 

@@ -7,60 +7,11 @@ use crate::operand::Host;
 use crate::status::BlasResult;
 use crate::types::{Op, Side};
 
-/// Element arithmetic the loops need, for the four BLAS types.
-pub trait Arith: Elem {
-    fn mul(self, o: Self) -> Self;
-    fn add(self, o: Self) -> Self;
-    fn conj(self) -> Self;
-    fn is_zero(self) -> bool;
-}
-
-macro_rules! real_arith {
-    ($t:ty) => {
-        impl Arith for $t {
-            fn mul(self, o: Self) -> Self {
-                self * o
-            }
-            fn add(self, o: Self) -> Self {
-                self + o
-            }
-            fn conj(self) -> Self {
-                self
-            }
-            fn is_zero(self) -> bool {
-                self == 0.0
-            }
-        }
-    };
-}
-macro_rules! complex_arith {
-    ($t:ty) => {
-        impl Arith for $t {
-            fn mul(self, o: Self) -> Self {
-                [self[0] * o[0] - self[1] * o[1], self[0] * o[1] + self[1] * o[0]]
-            }
-            fn add(self, o: Self) -> Self {
-                [self[0] + o[0], self[1] + o[1]]
-            }
-            fn conj(self) -> Self {
-                [self[0], -self[1]]
-            }
-            fn is_zero(self) -> bool {
-                self[0] == 0.0 && self[1] == 0.0
-            }
-        }
-    };
-}
-real_arith!(f32);
-real_arith!(f64);
-complex_arith!(super::C32);
-complex_arith!(super::C64);
-
 /// Element `(i, j)` of `op(X)` for `X` stored with leading dimension `ld`.
 ///
 /// # Safety
 /// `(i, j)` is inside `op(X)`'s shape and `x` spans it.
-unsafe fn at<T: Arith>(x: Host, op: Op, ld: i32, i: usize, j: usize) -> T {
+unsafe fn at<T: Elem>(x: Host, op: Op, ld: i32, i: usize, j: usize) -> T {
     let (r, c) = if op == Op::N { (i, j) } else { (j, i) };
     // SAFETY: per the contract.
     let v = unsafe { x.ptr::<T>().add(c * ld as usize + r).read() };
@@ -78,7 +29,7 @@ unsafe fn at<T: Arith>(x: Host, op: Op, ld: i32, i: usize, j: usize) -> T {
 /// # Safety
 /// Host-mode scalars must be readable.
 #[allow(clippy::too_many_arguments, reason = "cublas?geam's parameters")]
-pub unsafe fn geam<T: Arith>(
+pub unsafe fn geam<T: Elem>(
     call: Call,
     transa: i32,
     transb: i32,
@@ -130,7 +81,7 @@ pub unsafe fn geam<T: Arith>(
 /// `dgmm`: `C = A diag(x)` (`side` right) or `diag(x) A` (left); `incx` may be
 /// negative or zero, as in BLAS.
 #[allow(clippy::too_many_arguments, reason = "cublas?dgmm's parameters")]
-pub fn dgmm<T: Arith>(call: Call, side: i32, m: i32, n: i32, a: *const T, lda: i32, x: *const T, incx: i32, c: *mut T, ldc: i32) -> BlasResult {
+pub fn dgmm<T: Elem>(call: Call, side: i32, m: i32, n: i32, a: *const T, lda: i32, x: *const T, incx: i32, c: *mut T, ldc: i32) -> BlasResult {
     let side = Side::from_c(side)?;
     ensure!(m >= 0 && n >= 0, "{}: m={m} n={n}", call.name);
     ensure!(lda >= least_ld(m) && ldc >= least_ld(m), "{}: lda={lda} ldc={ldc} < max(1, m={m})", call.name);
@@ -172,7 +123,7 @@ pub fn packed_index(upper: bool, n: usize, i: usize, j: usize) -> usize {
 /// `trttp` (`to_packed`: triangle of `A` into packed `AP`) and `tpttr` (back: only the
 /// triangle of `A` is written).
 #[allow(clippy::too_many_arguments, reason = "cublas?trttp's parameters")]
-pub fn pack<T: Arith>(call: Call, to_packed: bool, uplo: i32, n: i32, a: *mut T, lda: i32, ap: *mut T) -> BlasResult {
+pub fn pack<T: Elem>(call: Call, to_packed: bool, uplo: i32, n: i32, a: *mut T, lda: i32, ap: *mut T) -> BlasResult {
     let upper = crate::types::Fill::from_c(uplo)? == crate::types::Fill::Upper;
     ensure!(n >= 0, "{}: n={n}", call.name);
     ensure!(lda >= least_ld(n), "{}: lda={lda} < max(1, n={n})", call.name);

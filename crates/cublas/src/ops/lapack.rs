@@ -24,83 +24,8 @@ fn ints(call: &Call, p: *const i32, len: usize, what: &str) -> BlasResult<Option
     view::<i32>(p as u64, len, &format!("{}: {what}", call.name)).map(Some)
 }
 
-/// LU without pivoting (cuBLAS's `getrfBatched` with a NULL pivot array); returns
-/// LAPACK's `info`.
-fn lu_unpivoted<T: super::extensions::Arith + Recip>(a: &mut [T], n: usize, lda: usize) -> i32 {
-    let mut info = 0;
-    for k in 0..n {
-        let pivot = a[k * lda + k];
-        if pivot.is_zero() {
-            if info == 0 {
-                info = k as i32 + 1;
-            }
-            continue;
-        }
-        let inv = pivot.recip();
-        for i in k + 1..n {
-            a[k * lda + i] = a[k * lda + i].mul(inv);
-        }
-        for j in k + 1..n {
-            let ukj = a[j * lda + k];
-            for i in k + 1..n {
-                let l = a[k * lda + i];
-                a[j * lda + i] = a[j * lda + i].add(neg(l.mul(ukj)));
-            }
-        }
-    }
-    info
-}
-
-fn neg<T: super::extensions::Arith + Recip>(v: T) -> T {
-    T::default().add(v.mul(T::minus_one()))
-}
-
-/// `1 / x` and `-1`, for the unpivoted LU.
-pub trait Recip: Sized {
-    fn recip(self) -> Self;
-    fn minus_one() -> Self;
-}
-impl Recip for f32 {
-    fn recip(self) -> Self {
-        1.0 / self
-    }
-    fn minus_one() -> Self {
-        -1.0
-    }
-}
-impl Recip for f64 {
-    fn recip(self) -> Self {
-        1.0 / self
-    }
-    fn minus_one() -> Self {
-        -1.0
-    }
-}
-impl Recip for super::C32 {
-    fn recip(self) -> Self {
-        let d = self[0] * self[0] + self[1] * self[1];
-        [self[0] / d, -self[1] / d]
-    }
-    fn minus_one() -> Self {
-        [-1.0, 0.0]
-    }
-}
-impl Recip for super::C64 {
-    fn recip(self) -> Self {
-        let d = self[0] * self[0] + self[1] * self[1];
-        [self[0] / d, -self[1] / d]
-    }
-    fn minus_one() -> Self {
-        [-1.0, 0.0]
-    }
-}
-
-/// Every trait the LU routines need of an element type.
-pub trait LuElem: Elem + super::extensions::Arith + Recip {}
-impl<T: Elem + super::extensions::Arith + Recip> LuElem for T {}
-
 /// `getrfBatched`.
-pub fn getrf_batched<T: LuElem>(call: Call, n: i32, a: u64, lda: i32, pivots: *mut i32, infos: *mut i32, count: i32) -> BlasResult {
+pub fn getrf_batched<T: Elem>(call: Call, n: i32, a: u64, lda: i32, pivots: *mut i32, infos: *mut i32, count: i32) -> BlasResult {
     ensure!(n >= 0 && count >= 0, "{}: n={n} batchSize={count}", call.name);
     ensure!(lda >= least_ld(n), "{}: lda={lda} < max(1, n={n})", call.name);
     if count == 0 {
@@ -124,7 +49,7 @@ pub fn getrf_batched<T: LuElem>(call: Call, n: i32, a: u64, lda: i32, pivots: *m
                     None => {
                         // SAFETY: the member spans `elems` elements.
                         let s = unsafe { std::slice::from_raw_parts_mut(m.ptr::<T>(), elems) };
-                        status = lu_unpivoted(s, n as usize, lda as usize);
+                        status = cpu_blas::lu::unpivoted(s, n as usize, lda as usize);
                     }
                 }
             }
@@ -145,7 +70,7 @@ fn identity_pivots(n: i32) -> Vec<i32> {
 /// # Safety
 /// `info` is NULL or writable.
 #[allow(clippy::too_many_arguments, reason = "cublas?getrsBatched's parameters")]
-pub unsafe fn getrs_batched<T: LuElem>(
+pub unsafe fn getrs_batched<T: Elem>(
     call: Call,
     trans: i32,
     n: i32,
@@ -202,17 +127,7 @@ pub unsafe fn getrs_batched<T: LuElem>(
 
 /// `getriBatched`: `C_i = A_i^-1` from `getrf`'s factors in `A_i`.
 #[allow(clippy::too_many_arguments, reason = "cublas?getriBatched's parameters")]
-pub fn getri_batched<T: LuElem>(
-    call: Call,
-    n: i32,
-    a: u64,
-    lda: i32,
-    pivots: *const i32,
-    c: u64,
-    ldc: i32,
-    infos: *mut i32,
-    count: i32,
-) -> BlasResult {
+pub fn getri_batched<T: Elem>(call: Call, n: i32, a: u64, lda: i32, pivots: *const i32, c: u64, ldc: i32, infos: *mut i32, count: i32) -> BlasResult {
     ensure!(n >= 0 && count >= 0, "{}: n={n} batchSize={count}", call.name);
     ensure!(lda >= least_ld(n) && ldc >= least_ld(n), "{}: lda={lda} ldc={ldc} < max(1, n={n})", call.name);
     if count == 0 {
@@ -245,19 +160,4 @@ pub fn getri_batched<T: LuElem>(
             unsafe { info.ptr::<i32>().add(i).write(status) };
         }
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn unpivoted_lu_reproduces_the_matrix_and_reports_zero_pivots() {
-        // A = [4 3; 6 3] column-major; L = [1 0; 1.5 1], U = [4 3; 0 -1.5].
-        let mut a = [4f64, 6., 3., 3.];
-        assert_eq!(lu_unpivoted(&mut a, 2, 2), 0);
-        assert_eq!(a, [4., 1.5, 3., -1.5]);
-        let mut singular = [0f64, 1., 1., 1.];
-        assert_eq!(lu_unpivoted(&mut singular, 2, 2), 1);
-    }
 }

@@ -1,0 +1,68 @@
+//! LAPACK's factorizations and eigen/singular value drivers, per element type, from the
+//! same OpenBLAS (which bundles LAPACK). Fortran interface: every argument by reference;
+//! real and complex routines differ where LAPACK's do (`rwork` arguments).
+
+use std::ffi::{c_char, c_int, c_void};
+
+type P = *const c_void;
+type M = *mut c_void;
+type Ch = *const c_char;
+type I = *const c_int;
+type O = *mut c_int;
+
+pub type PotrfFn = unsafe extern "C" fn(Ch, I, M, I, O);
+pub type PotrsFn = unsafe extern "C" fn(Ch, I, I, P, I, M, I, O);
+pub type GeqrfFn = unsafe extern "C" fn(I, I, M, I, M, M, I, O);
+pub type OrgqrFn = unsafe extern "C" fn(I, I, I, M, I, P, M, I, O);
+pub type OrmqrFn = unsafe extern "C" fn(Ch, Ch, I, I, I, P, I, P, M, I, M, I, O);
+pub type GesvdRealFn = unsafe extern "C" fn(Ch, Ch, I, I, M, I, M, M, I, M, I, M, I, O);
+pub type GesvdComplexFn = unsafe extern "C" fn(Ch, Ch, I, I, M, I, M, M, I, M, I, M, I, M, O);
+pub type SyevdFn = unsafe extern "C" fn(Ch, Ch, I, M, I, M, M, I, O, I, O);
+pub type HeevdFn = unsafe extern "C" fn(Ch, Ch, I, M, I, M, M, I, M, I, O, I, O);
+pub type SytrfFn = unsafe extern "C" fn(Ch, I, M, I, O, M, I, O);
+pub type GebrdFn = unsafe extern "C" fn(I, I, M, I, M, M, M, M, M, I, O);
+
+/// The LAPACK routines of one element type.
+pub struct Lapack {
+    pub potrf: PotrfFn,
+    pub potrs: PotrsFn,
+    pub geqrf: GeqrfFn,
+    /// `?orgqr_` (real) / `?ungqr_` (complex).
+    pub orgqr: OrgqrFn,
+    /// `?ormqr_` (real) / `?unmqr_` (complex).
+    pub ormqr: OrmqrFn,
+    pub gesvd_real: Option<GesvdRealFn>,
+    pub gesvd_complex: Option<GesvdComplexFn>,
+    /// `?syevd_` (real).
+    pub syevd: Option<SyevdFn>,
+    /// `?heevd_` (complex).
+    pub heevd: Option<HeevdFn>,
+    pub sytrf: SytrfFn,
+    pub gebrd: GebrdFn,
+}
+
+/// Resolves the LAPACK routines of prefix `p` with `get`.
+pub fn lapack(get: &dyn Fn(&str) -> Result<*const (), String>, p: char) -> Result<Lapack, String> {
+    let complex = matches!(p, 'c' | 'z');
+    let n = |base: &str| format!("{p}{base}_");
+    // SAFETY (every transmute below): the symbol is the LAPACK routine of that name, whose
+    // Fortran signature the target function type spells.
+    macro_rules! f {
+        ($name:expr) => {
+            unsafe { std::mem::transmute::<*const (), _>(get(&$name)?) }
+        };
+    }
+    Ok(Lapack {
+        potrf: f!(n("potrf")),
+        potrs: f!(n("potrs")),
+        geqrf: f!(n("geqrf")),
+        orgqr: f!(n(if complex { "ungqr" } else { "orgqr" })),
+        ormqr: f!(n(if complex { "unmqr" } else { "ormqr" })),
+        gesvd_real: if complex { None } else { Some(f!(n("gesvd"))) },
+        gesvd_complex: if complex { Some(f!(n("gesvd"))) } else { None },
+        syevd: if complex { None } else { Some(f!(n("syevd"))) },
+        heevd: if complex { Some(f!(n("heevd"))) } else { None },
+        sytrf: f!(n("sytrf")),
+        gebrd: f!(n("gebrd")),
+    })
+}
