@@ -12,3 +12,7 @@ ln -sf libcuda.so "$TARGET_DIR/release/libcuda.so.1"
 # names of NVRTC 13 and 12 too.
 ln -sf libnvrtc.so "$TARGET_DIR/release/libnvrtc.so.13"
 ln -sf libnvrtc.so "$TARGET_DIR/release/libnvrtc.so.12"
+# libcudart.so (crate cudart-abi, soname libcudart.so.13): our CUDA runtime, under the names
+# programs linked against CUDA 13's and 12's runtime load, and the one -lcudart links.
+ln -sf libcudart.so "$TARGET_DIR/release/libcudart.so.13"
+ln -sf libcudart.so "$TARGET_DIR/release/libcudart.so.12"

@@ -72,39 +72,56 @@ pub fn register_fatbin(wrapper: *const c_void) -> *mut Handle {
     Box::into_raw(Box::new(Handle { wrapper, index }))
 }
 
-fn fatbin_of(reg: &Registry, handle: *const Handle) -> Option<Arc<Fatbin>> {
-    if handle.is_null() {
-        return None;
-    }
-    // SAFETY: handles come from register_fatbin and are never freed.
-    let index = unsafe { (*handle).index };
-    reg.fatbins.get(index).cloned().flatten()
+/// The handle's slot in the registry.
+///
+/// # Safety
+/// `handle` must be NULL or from [`register_fatbin`] (never freed).
+unsafe fn index_of(handle: *const Handle) -> Option<usize> {
+    // SAFETY: per the contract, a live Handle.
+    (!handle.is_null()).then(|| unsafe { (*handle).index })
+}
+
+fn fatbin_of(reg: &Registry, index: Option<usize>) -> Option<Arc<Fatbin>> {
+    reg.fatbins.get(index?).cloned().flatten()
 }
 
 /// `__cudaRegisterFunction`.
-pub fn register_function(handle: *const Handle, host_fun: usize, name: CString) {
+///
+/// # Safety
+/// `handle` must be NULL or from [`register_fatbin`].
+pub unsafe fn register_function(handle: *const Handle, host_fun: usize, name: CString) {
+    // SAFETY: forwarded contract.
+    let index = unsafe { index_of(handle) };
     let mut reg = registry();
-    if let Some(fatbin) = fatbin_of(&reg, handle) {
+    if let Some(fatbin) = fatbin_of(&reg, index) {
         reg.functions.insert(host_fun, Arc::new(Function { fatbin, name, kernel: OnceLock::new() }));
     }
 }
 
 /// `__cudaRegisterVar` / `__cudaRegisterManagedVar`.
-pub fn register_var(handle: *const Handle, host_var: usize, name: CString, size: usize, managed_slot: Option<usize>) {
+///
+/// # Safety
+/// `handle` must be NULL or from [`register_fatbin`].
+pub unsafe fn register_var(handle: *const Handle, host_var: usize, name: CString, size: usize, managed_slot: Option<usize>) {
+    // SAFETY: forwarded contract.
+    let index = unsafe { index_of(handle) };
     let mut reg = registry();
-    if let Some(fatbin) = fatbin_of(&reg, handle) {
+    if let Some(fatbin) = fatbin_of(&reg, index) {
         reg.vars.insert(host_var, Arc::new(Var { fatbin, name, size, managed_slot }));
     }
 }
 
 /// `__cudaUnregisterFatBinary`: forgets the fatbin's kernels and variables and unloads its
 /// library. At the last one (the program's exit), releases the primary contexts.
-pub fn unregister_fatbin(handle: *const Handle) {
+///
+/// # Safety
+/// `handle` must be NULL or from [`register_fatbin`].
+pub unsafe fn unregister_fatbin(handle: *const Handle) {
+    // SAFETY: forwarded contract.
+    let Some(index) = (unsafe { index_of(handle) }) else { return };
     let (fatbin, last) = {
         let mut reg = registry();
-        let Some(fatbin) = fatbin_of(&reg, handle) else { return };
-        // SAFETY: as in fatbin_of.
-        let index = unsafe { (*handle).index };
+        let Some(fatbin) = fatbin_of(&reg, Some(index)) else { return };
         reg.fatbins[index] = None;
         reg.functions.retain(|_, f| !Arc::ptr_eq(&f.fatbin, &fatbin));
         reg.vars.retain(|_, v| !Arc::ptr_eq(&v.fatbin, &fatbin));
@@ -146,7 +163,7 @@ impl Fatbin {
         }
         let mut lib = std::ptr::null_mut();
         let mut option = CU_LIBRARY_BINARY_IS_PRESERVED;
-        let mut value = 1usize as *mut c_void;
+        let mut value = std::ptr::without_provenance_mut::<c_void>(1);
         // SAFETY: the wrapper is the program's registered image; option arrays of length 1.
         unsafe {
             rt.api().cuLibraryLoadData(
@@ -219,8 +236,13 @@ impl Var {
 }
 
 /// `__cudaInitModule`: loads the fatbin now.
-pub fn load(handle: *const Handle) -> RtResult {
-    let fatbin = fatbin_of(&registry(), handle).ok_or(CudaError::INVALID_VALUE)?;
+///
+/// # Safety
+/// `handle` must be NULL or from [`register_fatbin`].
+pub unsafe fn load(handle: *const Handle) -> RtResult {
+    // SAFETY: forwarded contract.
+    let index = unsafe { index_of(handle) };
+    let fatbin = fatbin_of(&registry(), index).ok_or(CudaError::INVALID_VALUE)?;
     let rt = runtime()?;
     rt.context()?;
     fatbin.library(rt).map(drop)

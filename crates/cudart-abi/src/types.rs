@@ -84,7 +84,9 @@ mod tests {
         assert_eq!(size_of::<FuncAttributes>(), 144);
         assert_eq!(offset_of!(FuncAttributes, max_threads_per_block), 24);
         assert_eq!(offset_of!(FuncAttributes, max_dynamic_shared_size_bytes), 44);
-        assert_eq!(offset_of!(FuncAttributes, non_portable_cluster_size_allowed), 76);
+        assert_eq!(offset_of!(FuncAttributes, cluster_scheduling_policy_preference), 68);
+        assert_eq!(offset_of!(FuncAttributes, non_portable_cluster_size_allowed), 72);
+        assert_eq!(offset_of!(FuncAttributes, reserved), 76);
     }
 
     #[test]

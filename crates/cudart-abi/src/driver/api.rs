@@ -42,6 +42,7 @@ macro_rules! driver_api {
                 ///
                 /// # Safety
                 /// Arguments must be valid as the driver API documents for it.
+                #[allow(clippy::too_many_arguments)]
                 pub unsafe fn $name(&self, $($arg: $ty),*) -> Result<(), CudaError> {
                     match self.$name {
                         // SAFETY: forwarded contract.
