@@ -43,7 +43,7 @@ fi
 # Which libraries does a program really load? ld.so says, as it runs each initializer.
 proof_failed=0
 for v in "${variants[@]}"; do
-  dir="build/ctests/$v"
+  dir="$CTEST_BUILD_DIR/$v"
   [ -d "$dir" ] || continue
   bin="$(find "$dir" -maxdepth 1 -type f -perm -u+x ! -name '*.tmp' | sort | head -n1)"
   [ -n "$bin" ] || continue

@@ -19,6 +19,7 @@
 #                    static variants (NVIDIA's cudart linked in) and the Python
 #                    programs are skipped. See scripts/run-ctests-own-cudart.sh.
 #   CTEST_LOG_DIR    where logs go (default build/ctests-logs)
+#   CTEST_BUILD_DIR  where the programs are (default build/ctests)
 #
 # Each program runs with LD_LIBRARY_PATH=CUDA_DRIVER_DIR, so NVIDIA's cudart
 # (static, or the shared libcudart.so.13 / libcudart.so.12 placed after it
@@ -62,7 +63,7 @@ passed=0
 failed=0
 echo "run-ctests: libcuda.so.1 from $driver_dir, ${cudart} libcudart, timeout ${timeout_s}s"
 for v in "${variants[@]}"; do
-  dir="build/ctests/$v"
+  dir="$CTEST_BUILD_DIR/$v"
   [ -d "$dir" ] || continue
   case "$cudart:$(ctest_variant_cudart "$v")" in
     nvidia:static) libpath="$driver_dir" ;;
@@ -140,7 +141,7 @@ if [ -z "${CTEST_VARIANTS:-}" ] && [ "$cudart" = nvidia ] && [ -x .venv-clients/
 fi
 
 if [ $((passed + failed)) -eq 0 ]; then
-  echo "run-ctests: no ctests found under build/ctests (run scripts/build-ctests.sh)" >&2
+  echo "run-ctests: no ctests found under $CTEST_BUILD_DIR (run scripts/build-ctests.sh)" >&2
   echo "0 passed, 1 failed"
   exit 1
 fi
