@@ -2,10 +2,10 @@
 // the module loads, so the host sees the kernels' writes and the kernels the host's, for a
 // scalar and an array, across launches and after the host's own writes.
 //
-// Not built for the static variants: NVIDIA's static cudart 13 asks the driver for the
-// variable with cuLibraryGetManaged, which our libcuda.so.1 does not implement yet, and
-// then dereferences the NULL it gets (the shared cudart 13 and 12 cope). For the same
-// reason the variables are plain module globals in our driver, which
+// Built for the cu12 variants only: NVIDIA's cudart 13 (static and shared) asks the driver
+// for the variable with cuLibraryGetManaged, which our libcuda.so.1 does not implement
+// yet, and then dereferences the NULL it gets; cudart 12 copes, and so does ours. For the
+// same reason the variables are plain module globals in our driver, which
 // cudaPointerGetAttributes reports as device memory, so their type is not checked.
 #define CTEST_NAME "managed_variables"
 #include "ctest.h"

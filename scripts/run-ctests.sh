@@ -22,7 +22,7 @@
 #   CTEST_BUILD_DIR  where the programs are (default build/ctests)
 #
 # Each program runs with LD_LIBRARY_PATH=CUDA_DRIVER_DIR, so NVIDIA's cudart
-# (static, or the shared libcudart.so.13 / libcudart.so.12 placed after it
+# (static, or the shared libcudart.so.13 / libcudart.so.12, placed before it
 # on the path) loads our libcuda.so.1.  Logs: build/ctests-logs/<variant>/<test>.log
 set -uo pipefail
 
@@ -59,6 +59,14 @@ else
   variants=("${CTEST_ALL_VARIANTS[@]}")
 fi
 
+# NVIDIA's runtimes are searched before CUDA_DRIVER_DIR, which also holds our
+# libcudart.so.13/.12 (scripts/build.sh) that would otherwise win. CUDA 12's directory
+# holds only the runtime (and CuPy finds the headers next to it); CUDA 13's also holds
+# NVIDIA's NVRTC, so its runtime gets a directory of its own.
+nvidia13="$ROOT/build/cudart-tests/nvidia-cudart-13"
+mkdir -p "$nvidia13"
+ln -sfn "$CUDA13_CUDART_DIR/libcudart.so.13" "$nvidia13/libcudart.so.13"
+
 passed=0
 failed=0
 echo "run-ctests: libcuda.so.1 from $driver_dir, ${cudart} libcudart, timeout ${timeout_s}s"
@@ -67,8 +75,8 @@ for v in "${variants[@]}"; do
   [ -d "$dir" ] || continue
   case "$cudart:$(ctest_variant_cudart "$v")" in
     nvidia:static) libpath="$driver_dir" ;;
-    nvidia:13) libpath="$driver_dir:$CUDA13_CUDART_DIR" ;;
-    nvidia:12) libpath="$driver_dir:$CUDA12_CUDART_DIR" ;;
+    nvidia:13) libpath="$nvidia13:$driver_dir:$CUDA13_CUDART_DIR" ;;
+    nvidia:12) libpath="$CUDA12_CUDART_DIR:$driver_dir" ;;
     # Ours: libcudart.so.13 / libcudart.so.12 (links to one library) next to libcuda.so.1.
     ours:13 | ours:12) libpath="$driver_dir" ;;
     ours:static) continue ;;
@@ -125,7 +133,7 @@ if [ -z "${CTEST_VARIANTS:-}" ] && [ "$cudart" = nvidia ] && [ -x .venv-clients/
     # Without NVIDIA's toolkit on PATH (cuda-env.sh put nvcc there): CuPy would add its
     # headers to every compile. Users of this stack have none.
     env -u CUDA_PATH -u CUDA_HOME PATH=/usr/bin:/bin \
-      LD_LIBRARY_PATH="$driver_dir:$CUDA12_CUDART_DIR" CUPY_CACHE_DIR="$ROOT/$cache" \
+      LD_LIBRARY_PATH="$CUDA12_CUDART_DIR:$driver_dir" CUPY_CACHE_DIR="$ROOT/$cache" \
       timeout -k 10 "$timeout_s" .venv-clients/bin/python "$py" >"$log" 2>&1 </dev/null
     rc=$?
     secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
