@@ -6,6 +6,7 @@
 #   -v VARIANT   build only this variant (repeatable; default: all)
 #   -j JOBS      parallel nvcc jobs (default: number of CPUs)
 #   TEST         build only these tests (names without .cu; default: all)
+# environment: CTEST_BUILD_DIR (default build/ctests), see ctest-common.sh
 #
 # A program is rebuilt only when it is missing, older than its source,
 # ctests/*.h or ctests/rdc/*, or its recorded nvcc command line differs.  Each fresh build is
@@ -27,7 +28,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     -v) variants+=("$2"); shift 2 ;;
     -j) jobs="$2"; shift 2 ;;
-    -h | --help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,14p' "$0"; exit 0 ;;
     -*) echo "build-ctests.sh: unknown option $1" >&2; exit 2 ;;
     *) tests+=("${1%.cu}"); shift ;;
   esac
@@ -80,7 +81,7 @@ check_binary() {
 # built, 1 = failed.  Prints "built ..." for fresh builds.
 build_one() {
   local v="$1" t="$2"
-  local dir="build/ctests/$v" src="ctests/$t.cu"
+  local dir="$CTEST_BUILD_DIR/$v" src="ctests/$t.cu"
   local out="$dir/$t" stamp="$dir/.$t.cmd" log="$dir/.$t.log"
   local -a flags extra cmd
   mapfile -t flags < <(ctest_variant_flags "$v" "$t")
@@ -142,4 +143,4 @@ if [ "$failed" -ne 0 ]; then
   echo "build-ctests: $failed of $total builds failed" >&2
   exit 1
 fi
-echo "build-ctests: $total programs up to date in build/ctests ($nvcc_version)"
+echo "build-ctests: $total programs up to date in $CTEST_BUILD_DIR ($nvcc_version)"

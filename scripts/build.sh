@@ -12,10 +12,10 @@ ln -sf libcuda.so "$TARGET_DIR/release/libcuda.so.1"
 # names of NVRTC 13 and 12 too.
 ln -sf libnvrtc.so "$TARGET_DIR/release/libnvrtc.so.13"
 ln -sf libnvrtc.so "$TARGET_DIR/release/libnvrtc.so.12"
-# Our math libraries (crates cublas, curand, cufft; soname set in each build.rs) under
+# Our math libraries (crates cublas, curand, cufft, cusolver; soname set in each build.rs) under
 # every name their clients load: CUDA 13's and CUDA 12's majors (CuPy for CUDA 12 loads
 # libcublas.so.12 and libcufft.so.11).
-for names in "cublas 13 12" "curand 10" "cufft 12 11"; do
+for names in "cublas 13 12" "curand 10" "cufft 12 11" "cusolver 12 11"; do
   read -r lib majors <<<"$names"
   [ -e "$TARGET_DIR/release/lib$lib.so" ] || continue
   for m in $majors; do ln -sf "lib$lib.so" "$TARGET_DIR/release/lib$lib.so.$m"; done
@@ -25,3 +25,7 @@ done
 if [ -e "$TARGET_DIR/release/libcublas.so" ]; then
   for m in 13 12; do ln -sf libcublas.so "$TARGET_DIR/release/libcublasLt.so.$m"; done
 fi
+# libcudart.so (crate cudart-abi, soname libcudart.so.13): our CUDA runtime, under the names
+# programs linked against CUDA 13's and 12's runtime load, and the one -lcudart links.
+ln -sf libcudart.so "$TARGET_DIR/release/libcudart.so.13"
+ln -sf libcudart.so "$TARGET_DIR/release/libcudart.so.12"

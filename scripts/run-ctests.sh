@@ -13,9 +13,16 @@
 #   CUDA13_CUDART_DIR, CUDA12_CUDART_DIR
 #                    where libcudart.so.13 / libcudart.so.12 are (default:
 #                    from scripts/cuda-env.sh, i.e. the .venv wheels)
+#   CTEST_CUDART     "nvidia" (default) or "ours": with "ours", the programs that load
+#                    libcudart dynamically (shared-*, cu12-*) get ours, from
+#                    CUDA_DRIVER_DIR (crate cudart-abi), instead of NVIDIA's; the
+#                    static variants (NVIDIA's cudart linked in) and the Python
+#                    programs are skipped. See scripts/run-ctests-own-cudart.sh.
+#   CTEST_LOG_DIR    where logs go (default build/ctests-logs)
+#   CTEST_BUILD_DIR  where the programs are (default build/ctests)
 #
 # Each program runs with LD_LIBRARY_PATH=CUDA_DRIVER_DIR, so NVIDIA's cudart
-# (static, or the shared libcudart.so.13 / libcudart.so.12 placed after it
+# (static, or the shared libcudart.so.13 / libcudart.so.12, placed before it
 # on the path) loads our libcuda.so.1.  Logs: build/ctests-logs/<variant>/<test>.log
 set -uo pipefail
 
@@ -26,6 +33,12 @@ source scripts/ctest-common.sh
 
 driver_dir="${1:-${CUDA_DRIVER_DIR:-target/release}}"
 timeout_s="${CTEST_TIMEOUT:-120}"
+cudart="${CTEST_CUDART:-nvidia}"
+log_root="${CTEST_LOG_DIR:-build/ctests-logs}"
+case "$cudart" in
+  nvidia | ours) ;;
+  *) echo "run-ctests: CTEST_CUDART must be nvidia or ours, not '$cudart'" >&2; exit 2 ;;
+esac
 case "$driver_dir" in
   /*) ;;
   *) driver_dir="$ROOT/$driver_dir" ;;
@@ -46,19 +59,30 @@ else
   variants=("${CTEST_ALL_VARIANTS[@]}")
 fi
 
+# NVIDIA's runtimes are searched before CUDA_DRIVER_DIR, which also holds our
+# libcudart.so.13/.12 (scripts/build.sh) that would otherwise win. CUDA 12's directory
+# holds only the runtime (and CuPy finds the headers next to it); CUDA 13's also holds
+# NVIDIA's NVRTC, so its runtime gets a directory of its own.
+nvidia13="$ROOT/build/cudart-tests/nvidia-cudart-13"
+mkdir -p "$nvidia13"
+ln -sfn "$CUDA13_CUDART_DIR/libcudart.so.13" "$nvidia13/libcudart.so.13"
+
 passed=0
 failed=0
-echo "run-ctests: libcuda.so.1 from $driver_dir, timeout ${timeout_s}s"
+echo "run-ctests: libcuda.so.1 from $driver_dir, ${cudart} libcudart, timeout ${timeout_s}s"
 for v in "${variants[@]}"; do
-  dir="build/ctests/$v"
+  dir="$CTEST_BUILD_DIR/$v"
   [ -d "$dir" ] || continue
-  case "$(ctest_variant_cudart "$v")" in
-    static) libpath="$driver_dir" ;;
-    13) libpath="$driver_dir:$CUDA13_CUDART_DIR" ;;
-    12) libpath="$driver_dir:$CUDA12_CUDART_DIR" ;;
+  case "$cudart:$(ctest_variant_cudart "$v")" in
+    nvidia:static) libpath="$driver_dir" ;;
+    nvidia:13) libpath="$nvidia13:$driver_dir:$CUDA13_CUDART_DIR" ;;
+    nvidia:12) libpath="$CUDA12_CUDART_DIR:$driver_dir" ;;
+    # Ours: libcudart.so.13 / libcudart.so.12 (links to one library) next to libcuda.so.1.
+    ours:13 | ours:12) libpath="$driver_dir" ;;
+    ours:static) continue ;;
     *) echo "run-ctests: unknown variant directory $dir" >&2; continue ;;
   esac
-  logdir="build/ctests-logs/$v"
+  logdir="$log_root/$v"
   mkdir -p "$logdir"
   for bin in "$dir"/*; do
     [ -f "$bin" ] && [ -x "$bin" ] || continue
@@ -92,8 +116,8 @@ done
 # libcuda.so.1 and the libnvrtc.so.12 next to it, with CUDA 12's cudart. A fresh kernel cache each run, so
 # every kernel goes through our NVRTC. CuPy's default accelerators stay on: its CUB module
 # (22 MB of PTX, for compute_100 only) loads lazily, a kernel at a time.
-if [ -z "${CTEST_VARIANTS:-}" ] && [ -x .venv-clients/bin/python ]; then
-  logdir="build/ctests-logs/python"
+if [ -z "${CTEST_VARIANTS:-}" ] && [ "$cudart" = nvidia ] && [ -x .venv-clients/bin/python ]; then
+  logdir="$log_root/python"
   mkdir -p "$logdir"
   for py in ctests/python/*.py; do
     [ -f "$py" ] || continue
@@ -109,7 +133,7 @@ if [ -z "${CTEST_VARIANTS:-}" ] && [ -x .venv-clients/bin/python ]; then
     # Without NVIDIA's toolkit on PATH (cuda-env.sh put nvcc there): CuPy would add its
     # headers to every compile. Users of this stack have none.
     env -u CUDA_PATH -u CUDA_HOME PATH=/usr/bin:/bin \
-      LD_LIBRARY_PATH="$driver_dir:$CUDA12_CUDART_DIR" CUPY_CACHE_DIR="$ROOT/$cache" \
+      LD_LIBRARY_PATH="$CUDA12_CUDART_DIR:$driver_dir" CUPY_CACHE_DIR="$ROOT/$cache" \
       timeout -k 10 "$timeout_s" .venv-clients/bin/python "$py" >"$log" 2>&1 </dev/null
     rc=$?
     secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
@@ -125,7 +149,7 @@ if [ -z "${CTEST_VARIANTS:-}" ] && [ -x .venv-clients/bin/python ]; then
 fi
 
 if [ $((passed + failed)) -eq 0 ]; then
-  echo "run-ctests: no ctests found under build/ctests (run scripts/build-ctests.sh)" >&2
+  echo "run-ctests: no ctests found under $CTEST_BUILD_DIR (run scripts/build-ctests.sh)" >&2
   echo "0 passed, 1 failed"
   exit 1
 fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's full test: set-up, build, Rust tests, then every CUDA test
 # program (ctests/, built with NVIDIA's nvcc in several variants) run against
-# our libcuda.so.1.  Ends with run-ctests' "N passed, M failed" line.
+# our libcuda.so.1, first under NVIDIA's cudart, then the dynamically linked ones
+# under our libcudart.  Each run ends with run-ctests' "N passed, M failed" line.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -36,7 +37,12 @@ echo "== build ctests"
 scripts/build-ctests.sh
 
 echo "== run ctests against $DRIVER_DIR/libcuda.so.1"
-scripts/run-ctests.sh "$DRIVER_DIR"
+status=0
+scripts/run-ctests.sh "$DRIVER_DIR" || status=1
+
+echo "== run ctests against our libcudart and $DRIVER_DIR/libcuda.so.1"
+scripts/run-ctests-own-cudart.sh "$DRIVER_DIR" || status=1
 
 echo "== math-library programs (ctests/libs) against $DRIVER_DIR"
-scripts/run-libtests.sh "$DRIVER_DIR"
+scripts/run-libtests.sh "$DRIVER_DIR" || status=1
+exit "$status"

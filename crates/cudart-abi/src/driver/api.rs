@@ -1,0 +1,167 @@
+//! The driver entry points the runtime calls: each row is the API name, the CUDA version
+//! whose ABI (signature) we call, as `cuGetProcAddress_v2` takes it, and the arguments.
+//! The versions are those NVIDIA's runtime 13 asks for (see the request lists in
+//! `/work/shared/facts/data` at the time of writing), so `cuMemAlloc @ 3020` is
+//! `cuMemAlloc_v2`. A name the driver does not know leaves its row empty: calling it is
+//! `cudaErrorNotSupported` with one log line.
+
+#![allow(non_snake_case)]
+
+use std::ffi::{c_char, c_int, c_void, CStr};
+
+use super::check;
+use super::types::*;
+use crate::error::CudaError;
+
+macro_rules! driver_api {
+    ($($name:ident @ $ver:literal ($($arg:ident: $ty:ty),* $(,)?);)*) => {
+        /// Resolved driver entry points (`None`: the driver does not provide it).
+        pub struct Api {
+            $($name: Option<unsafe extern "C" fn($($ty),*) -> CUresult>,)*
+        }
+
+        impl Api {
+            /// Resolves every row with `lookup(name, version, flags)`.
+            ///
+            /// # Safety
+            /// `lookup` must return NULL or the address of a function with the row's
+            /// signature.
+            pub(super) unsafe fn resolve(lookup: &dyn Fn(&CStr, c_int, u64) -> *mut c_void) -> Api {
+                Api {
+                    $($name: {
+                        let name = CStr::from_bytes_with_nul(concat!(stringify!($name), "\0").as_bytes()).expect("NUL-terminated");
+                        let p = lookup(name, $ver, 0);
+                        // SAFETY: the caller promises the address has this row's signature.
+                        (!p.is_null()).then(|| unsafe { std::mem::transmute::<*mut c_void, unsafe extern "C" fn($($ty),*) -> CUresult>(p) })
+                    },)*
+                }
+            }
+
+            $(
+                /// Calls the driver entry point of the same name.
+                ///
+                /// # Safety
+                /// Arguments must be valid as the driver API documents for it.
+                #[allow(clippy::too_many_arguments)]
+                pub unsafe fn $name(&self, $($arg: $ty),*) -> Result<(), CudaError> {
+                    match self.$name {
+                        // SAFETY: forwarded contract.
+                        Some(f) => check(unsafe { f($($arg),*) }),
+                        None => Err(missing(stringify!($name))),
+                    }
+                }
+            )*
+        }
+    };
+}
+
+fn missing(name: &str) -> CudaError {
+    crate::boundary::log(&format!("the driver does not provide {name}; returning cudaErrorNotSupported"));
+    CudaError::NOT_SUPPORTED
+}
+
+driver_api! {
+    cuInit @ 2000 (flags: u32);
+    cuDeviceGetCount @ 2000 (count: *mut c_int);
+    cuDeviceGet @ 2000 (dev: *mut CUdevice, ordinal: c_int);
+    cuDeviceGetName @ 2000 (name: *mut c_char, len: c_int, dev: CUdevice);
+    cuDeviceTotalMem @ 3020 (bytes: *mut usize, dev: CUdevice);
+    cuDeviceGetAttribute @ 2000 (value: *mut c_int, attrib: c_int, dev: CUdevice);
+    cuDeviceGetUuid @ 11040 (uuid: *mut u8, dev: CUdevice);
+    cuDevicePrimaryCtxRetain @ 7000 (ctx: *mut CUcontext, dev: CUdevice);
+    cuDevicePrimaryCtxRelease @ 11000 (dev: CUdevice);
+    cuDevicePrimaryCtxReset @ 11000 (dev: CUdevice);
+    cuDevicePrimaryCtxSetFlags @ 11000 (dev: CUdevice, flags: u32);
+    cuDevicePrimaryCtxGetState @ 7000 (dev: CUdevice, flags: *mut u32, active: *mut c_int);
+    cuCtxGetCurrent @ 4000 (ctx: *mut CUcontext);
+    cuCtxSetCurrent @ 4000 (ctx: CUcontext);
+    cuCtxSynchronize @ 2000 ();
+    cuCtxGetLimit @ 3010 (value: *mut usize, limit: c_int);
+    cuCtxSetLimit @ 3010 (limit: c_int, value: usize);
+    cuCtxGetStreamPriorityRange @ 5050 (least: *mut c_int, greatest: *mut c_int);
+    cuLibraryLoadData @ 12000 (
+        library: *mut CUlibrary,
+        code: *const c_void,
+        jit_options: *mut c_int,
+        jit_values: *mut *mut c_void,
+        num_jit: u32,
+        library_options: *mut c_int,
+        library_values: *mut *mut c_void,
+        num_library: u32,
+    );
+    cuLibraryUnload @ 12000 (library: CUlibrary);
+    cuLibraryGetKernel @ 12000 (kernel: *mut CUkernel, library: CUlibrary, name: *const c_char);
+    cuLibraryGetGlobal @ 12000 (dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const c_char);
+    cuLibraryGetManaged @ 12000 (dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const c_char);
+    cuKernelGetFunction @ 12000 (func: *mut CUfunction, kernel: CUkernel);
+    cuKernelSetAttribute @ 12000 (attrib: c_int, value: c_int, kernel: CUkernel, dev: CUdevice);
+    cuFuncGetAttribute @ 2020 (value: *mut c_int, attrib: c_int, func: CUfunction);
+    cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags @ 7000 (
+        blocks: *mut c_int,
+        func: CUfunction,
+        block_size: c_int,
+        dynamic_smem: usize,
+        flags: u32,
+    );
+    cuLaunchKernel @ 4000 (
+        func: CUfunction,
+        gx: u32, gy: u32, gz: u32,
+        bx: u32, by: u32, bz: u32,
+        shared: u32,
+        stream: CUstream,
+        params: *mut *mut c_void,
+        extra: *mut *mut c_void,
+    );
+    cuLaunchCooperativeKernel @ 9000 (
+        func: CUfunction,
+        gx: u32, gy: u32, gz: u32,
+        bx: u32, by: u32, bz: u32,
+        shared: u32,
+        stream: CUstream,
+        params: *mut *mut c_void,
+    );
+    cuLaunchHostFunc @ 10000 (stream: CUstream, func: CUhostFn, data: *mut c_void);
+    cuMemGetInfo @ 3020 (free: *mut usize, total: *mut usize);
+    cuMemAlloc @ 3020 (dptr: *mut CUdeviceptr, size: usize);
+    cuMemAllocPitch @ 3020 (dptr: *mut CUdeviceptr, pitch: *mut usize, width: usize, height: usize, element_size: u32);
+    cuMemFree @ 3020 (dptr: CUdeviceptr);
+    cuMemHostAlloc @ 2020 (ptr: *mut *mut c_void, size: usize, flags: u32);
+    cuMemFreeHost @ 2000 (ptr: *mut c_void);
+    cuMemHostGetDevicePointer @ 3020 (dptr: *mut CUdeviceptr, ptr: *mut c_void, flags: u32);
+    cuMemHostRegister @ 6050 (ptr: *mut c_void, size: usize, flags: u32);
+    cuMemHostUnregister @ 4000 (ptr: *mut c_void);
+    cuMemAllocManaged @ 6000 (dptr: *mut CUdeviceptr, size: usize, flags: u32);
+    cuMemAdvise @ 12020 (dptr: CUdeviceptr, count: usize, advice: c_int, location: CUmemLocation);
+    cuMemPrefetchAsync @ 12020 (dptr: CUdeviceptr, count: usize, location: CUmemLocation, flags: u32, stream: CUstream);
+    cuPointerGetAttributes @ 7000 (count: u32, attributes: *mut c_int, data: *mut *mut c_void, ptr: CUdeviceptr);
+    cuMemcpy @ 4000 (dst: CUdeviceptr, src: CUdeviceptr, size: usize);
+    cuMemcpyAsync @ 4000 (dst: CUdeviceptr, src: CUdeviceptr, size: usize, stream: CUstream);
+    cuMemcpyHtoD @ 3020 (dst: CUdeviceptr, src: *const c_void, size: usize);
+    cuMemcpyDtoH @ 3020 (dst: *mut c_void, src: CUdeviceptr, size: usize);
+    cuMemcpyDtoD @ 3020 (dst: CUdeviceptr, src: CUdeviceptr, size: usize);
+    cuMemcpyHtoDAsync @ 3020 (dst: CUdeviceptr, src: *const c_void, size: usize, stream: CUstream);
+    cuMemcpyDtoHAsync @ 3020 (dst: *mut c_void, src: CUdeviceptr, size: usize, stream: CUstream);
+    cuMemcpyDtoDAsync @ 3020 (dst: CUdeviceptr, src: CUdeviceptr, size: usize, stream: CUstream);
+    cuMemcpy2DUnaligned @ 3020 (copy: *const CudaMemcpy2D);
+    cuMemcpy2DAsync @ 3020 (copy: *const CudaMemcpy2D, stream: CUstream);
+    cuMemsetD8 @ 3020 (dst: CUdeviceptr, value: u8, count: usize);
+    cuMemsetD8Async @ 3020 (dst: CUdeviceptr, value: u8, count: usize, stream: CUstream);
+    cuMemsetD2D8 @ 3020 (dst: CUdeviceptr, pitch: usize, value: u8, width: usize, height: usize);
+    cuMemsetD2D8Async @ 3020 (dst: CUdeviceptr, pitch: usize, value: u8, width: usize, height: usize, stream: CUstream);
+    cuStreamCreate @ 2000 (stream: *mut CUstream, flags: u32);
+    cuStreamCreateWithPriority @ 5050 (stream: *mut CUstream, flags: u32, priority: c_int);
+    cuStreamDestroy @ 4000 (stream: CUstream);
+    cuStreamSynchronize @ 2000 (stream: CUstream);
+    cuStreamQuery @ 2000 (stream: CUstream);
+    cuStreamWaitEvent @ 3020 (stream: CUstream, event: CUevent, flags: u32);
+    cuStreamAddCallback @ 5000 (stream: CUstream, callback: CUstreamCallback, data: *mut c_void, flags: u32);
+    cuStreamGetFlags @ 5050 (stream: CUstream, flags: *mut u32);
+    cuStreamGetPriority @ 5050 (stream: CUstream, priority: *mut c_int);
+    cuEventCreate @ 2000 (event: *mut CUevent, flags: u32);
+    cuEventRecord @ 2000 (event: CUevent, stream: CUstream);
+    cuEventRecordWithFlags @ 11010 (event: CUevent, stream: CUstream, flags: u32);
+    cuEventQuery @ 2000 (event: CUevent);
+    cuEventSynchronize @ 2000 (event: CUevent);
+    cuEventDestroy @ 4000 (event: CUevent);
+    cuEventElapsedTime @ 2000 (ms: *mut f32, start: CUevent, end: CUevent);
+}

@@ -1,0 +1,74 @@
+//! Driver API types as they cross into the driver (C ABI).
+
+use std::ffi::c_void;
+
+pub type CUresult = u32;
+pub type CUdevice = i32;
+pub type CUdeviceptr = u64;
+pub type CUcontext = *mut c_void;
+pub type CUlibrary = *mut c_void;
+pub type CUkernel = *mut c_void;
+pub type CUfunction = *mut c_void;
+pub type CUstream = *mut c_void;
+pub type CUevent = *mut c_void;
+pub type CUhostFn = unsafe extern "C" fn(*mut c_void);
+pub type CUstreamCallback = unsafe extern "C" fn(CUstream, CUresult, *mut c_void);
+
+/// `CU_STREAM_PER_THREAD`: the calling thread's per-thread default stream.
+pub const CU_STREAM_PER_THREAD: CUstream = 2 as CUstream;
+
+pub const CUDA_ERROR_NOT_SUPPORTED: CUresult = 801;
+
+/// `CUmemLocation` (`cudaMemLocation` has the same layout and values).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CUmemLocation {
+    pub kind: i32,
+    pub id: i32,
+}
+
+/// `CUDA_MEMCPY2D`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CudaMemcpy2D {
+    pub src_x_in_bytes: usize,
+    pub src_y: usize,
+    pub src_memory_type: u32,
+    pub src_host: *const c_void,
+    pub src_device: CUdeviceptr,
+    pub src_array: *mut c_void,
+    pub src_pitch: usize,
+    pub dst_x_in_bytes: usize,
+    pub dst_y: usize,
+    pub dst_memory_type: u32,
+    pub dst_host: *mut c_void,
+    pub dst_device: CUdeviceptr,
+    pub dst_array: *mut c_void,
+    pub dst_pitch: usize,
+    pub width_in_bytes: usize,
+    pub height: usize,
+}
+
+/// `CUmemorytype` values.
+pub const CU_MEMORYTYPE_HOST: u32 = 1;
+pub const CU_MEMORYTYPE_DEVICE: u32 = 2;
+pub const CU_MEMORYTYPE_UNIFIED: u32 = 4;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::{offset_of, size_of};
+
+    #[test]
+    fn memcpy2d_layout() {
+        // CUDA_MEMCPY2D as cuda.h documents it: 16 fields, 128 bytes on LP64.
+        assert_eq!(offset_of!(CudaMemcpy2D, src_memory_type), 16);
+        assert_eq!(offset_of!(CudaMemcpy2D, src_host), 24);
+        assert_eq!(offset_of!(CudaMemcpy2D, src_pitch), 48);
+        assert_eq!(offset_of!(CudaMemcpy2D, dst_memory_type), 72);
+        assert_eq!(offset_of!(CudaMemcpy2D, dst_pitch), 104);
+        assert_eq!(offset_of!(CudaMemcpy2D, height), 120);
+        assert_eq!(size_of::<CudaMemcpy2D>(), 128);
+        assert_eq!(size_of::<CUmemLocation>(), 8);
+    }
+}

@@ -1,0 +1,27 @@
+//! The exported runtime API, grouped by the C name's family. Each file's entry points are
+//! thin: convert the arguments, call the driver through `runtime`/`registry`, map errors.
+
+mod device;
+mod error;
+mod event;
+mod launch;
+mod memcpy;
+mod memory;
+mod register;
+mod stream;
+mod symbol;
+
+use std::ffi::c_void;
+
+use crate::driver::{CUstream, CU_STREAM_PER_THREAD};
+
+/// A runtime stream argument as the driver takes it. `cudaStreamLegacy` (1) and
+/// `cudaStreamPerThread` (2) are the driver's own special handles; NULL is the legacy
+/// default stream, or the per-thread one in the `_ptsz`/`_ptds` entry points.
+pub(crate) fn stream(s: *mut c_void, per_thread: bool) -> CUstream {
+    if s.is_null() && per_thread {
+        CU_STREAM_PER_THREAD
+    } else {
+        s
+    }
+}
