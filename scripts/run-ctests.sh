@@ -112,8 +112,11 @@ for v in "${variants[@]}"; do
 done
 
 # Python programs (ctests/python): real NVRTC clients (CuPy, from .venv-clients) and ctypes
-# checks of driver calls against codes NVIDIA's driver returned, on our
-# libcuda.so.1 and the libnvrtc.so.12 next to it, with CUDA 12's cudart. A fresh kernel cache each run, so
+# checks of driver calls against codes NVIDIA's driver returned, on our stack alone: our
+# libcuda.so.1, libcudart.so.12, libnvrtc.so.12 and math libraries (the driver directory),
+# and our headers (CUDA_PATH is this checkout, whose include/ CuPy adds to its compiles;
+# without it CuPy would derive a toolkit root from the loaded libcudart's path, which
+# for NVIDIA's wheel means NVIDIA's headers). A fresh kernel cache each run, so
 # every kernel goes through our NVRTC. CuPy's default accelerators stay on: its CUB module
 # (22 MB of PTX, for compute_100 only) loads lazily, a kernel at a time.
 if [ -z "${CTEST_VARIANTS:-}" ] && [ "$cudart" = nvidia ] && [ -x .venv-clients/bin/python ]; then
@@ -130,10 +133,9 @@ if [ -z "${CTEST_VARIANTS:-}" ] && [ "$cudart" = nvidia ] && [ -x .venv-clients/
     rm -rf "$cache"
     mkdir -p "$cache"
     start=$(date +%s.%N)
-    # Without NVIDIA's toolkit on PATH (cuda-env.sh put nvcc there): CuPy would add its
-    # headers to every compile. Users of this stack have none.
-    env -u CUDA_PATH -u CUDA_HOME PATH=/usr/bin:/bin \
-      LD_LIBRARY_PATH="$CUDA12_CUDART_DIR:$driver_dir" CUPY_CACHE_DIR="$ROOT/$cache" \
+    # Without NVIDIA's toolkit on PATH (cuda-env.sh put nvcc there) or in the environment.
+    env -u CUDA_HOME CUDA_PATH="$ROOT" PATH=/usr/bin:/bin \
+      LD_LIBRARY_PATH="$driver_dir" CUPY_CACHE_DIR="$ROOT/$cache" \
       timeout -k 10 "$timeout_s" .venv-clients/bin/python "$py" >"$log" 2>&1 </dev/null
     rc=$?
     secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
