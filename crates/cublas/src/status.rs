@@ -17,28 +17,29 @@ pub const LICENSE_ERROR: Status = 16;
 /// What a cuBLAS entry point returns on failure.
 pub type BlasResult<T = ()> = Result<T, Status>;
 
-/// `(code, name, description)`, as cuBLAS's `cublasGetStatusName`/`String` give them.
+/// `(code, name, description)`, as NVIDIA's cuBLAS 13.1 `cublasGetStatusName`/`String`
+/// give them (read on an H200).
 const TABLE: [(Status, &str, &str); 10] = [
     (SUCCESS, "CUBLAS_STATUS_SUCCESS\0", "success\0"),
     (NOT_INITIALIZED, "CUBLAS_STATUS_NOT_INITIALIZED\0", "the library was not initialized\0"),
     (ALLOC_FAILED, "CUBLAS_STATUS_ALLOC_FAILED\0", "the resource allocation failed\0"),
-    (INVALID_VALUE, "CUBLAS_STATUS_INVALID_VALUE\0", "an invalid numeric value was used as an argument\0"),
-    (ARCH_MISMATCH, "CUBLAS_STATUS_ARCH_MISMATCH\0", "an absent device architectural feature is required\0"),
+    (INVALID_VALUE, "CUBLAS_STATUS_INVALID_VALUE\0", "an unsupported value or parameter was passed to the function\0"),
+    (ARCH_MISMATCH, "CUBLAS_STATUS_ARCH_MISMATCH\0", "the function requires an architectural feature absent from the device\0"),
     (MAPPING_ERROR, "CUBLAS_STATUS_MAPPING_ERROR\0", "an access to GPU memory space failed\0"),
-    (EXECUTION_FAILED, "CUBLAS_STATUS_EXECUTION_FAILED\0", "the GPU program failed to execute\0"),
+    (EXECUTION_FAILED, "CUBLAS_STATUS_EXECUTION_FAILED\0", "the function failed to launch on the GPU\0"),
     (INTERNAL_ERROR, "CUBLAS_STATUS_INTERNAL_ERROR\0", "an internal operation failed\0"),
-    (NOT_SUPPORTED, "CUBLAS_STATUS_NOT_SUPPORTED\0", "the feature required is not supported\0"),
-    (LICENSE_ERROR, "CUBLAS_STATUS_LICENSE_ERROR\0", "licensing error\0"),
+    (NOT_SUPPORTED, "CUBLAS_STATUS_NOT_SUPPORTED\0", "the requested functionality is not supported\0"),
+    (LICENSE_ERROR, "CUBLAS_STATUS_LICENSE_ERROR\0", "the license check failed\0"),
 ];
 
-/// The NUL-terminated name of `status` (`CUBLAS_STATUS_UNKNOWN` for unknown codes).
+/// The NUL-terminated name of `status` (`unrecognized status` for unknown codes, as NVIDIA's).
 pub fn name(status: Status) -> &'static str {
-    TABLE.iter().find(|e| e.0 == status).map_or("CUBLAS_STATUS_UNKNOWN\0", |e| e.1)
+    TABLE.iter().find(|e| e.0 == status).map_or("unrecognized status\0", |e| e.1)
 }
 
 /// The NUL-terminated description of `status`.
 pub fn description(status: Status) -> &'static str {
-    TABLE.iter().find(|e| e.0 == status).map_or("unknown error\0", |e| e.2)
+    TABLE.iter().find(|e| e.0 == status).map_or("unrecognized status\0", |e| e.2)
 }
 
 /// Logs `why` (with `LIBCUDA_LOG=1`) and returns `status`.
@@ -57,7 +58,7 @@ mod tests {
             assert!(n.ends_with('\0') && d.ends_with('\0'), "{code}");
             assert_eq!(name(code), n);
         }
-        assert_eq!(name(2), "CUBLAS_STATUS_UNKNOWN\0");
-        assert_eq!(description(99), "unknown error\0");
+        assert_eq!(name(2), "unrecognized status\0");
+        assert_eq!(description(99), "unrecognized status\0");
     }
 }

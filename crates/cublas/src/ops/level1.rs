@@ -1,6 +1,9 @@
 //! Level 1: vector operations (`axpy`, `scal`, `copy`, `swap`, `rot`, `dot`, `nrm2`,
-//! `asum`, `iamax`, `iamin`). As in the reference BLAS, `n <= 0` does nothing, and the
-//! reductions give 0 for `n <= 0` or `incx <= 0` (`iamax`/`iamin` give 1-based indices).
+//! `asum`, `iamax`, `iamin`). As in the reference BLAS, `n <= 0` does nothing. A reduction
+//! with nothing to reduce (`n <= 0`; `incx <= 0` for `nrm2`/`asum`/`iamax`/`iamin`, a zero
+//! increment for `dot`) leaves its result untouched, as NVIDIA's cuBLAS 13.1 does
+//! (measured on an H200), where the reference BLAS would store 0. `iamax`/`iamin` give
+//! 1-based indices.
 
 use super::{Call, Elem};
 use crate::operand::{ResultSlot, Scalar};
@@ -104,13 +107,19 @@ fn reduce<R: Copy + Send + 'static>(
 pub unsafe fn dot<T: Elem>(call: Call, conjugate: bool, n: i32, x: *const T, incx: i32, y: *const T, incy: i32, result: *mut T) -> BlasResult {
     // SAFETY: forwarded.
     let slot = unsafe { ResultSlot::new(call.state.pointer_mode, result, &format!("{}: result", call.name)) }?;
-    let views = if n > 0 { Some((call.vector(x, n, incx, "x")?, call.vector(y, n, incy, "y")?)) } else { None };
-    reduce(call, slot, move |b| match views {
+    if n <= 0 || incx == 0 || incy == 0 {
+        return Ok(());
+    }
+    let (hx, hy) = (call.vector(x, n, incx, "x")?, call.vector(y, n, incy, "y")?);
+    reduce(call, slot, move |b| {
         // SAFETY: both extents were checked.
-        Some((hx, hy)) if conjugate => unsafe { T::dotc(b, n, hx.ptr(), incx, hy.ptr(), incy) },
-        // SAFETY: as above.
-        Some((hx, hy)) => unsafe { T::dotu(b, n, hx.ptr(), incx, hy.ptr(), incy) },
-        None => T::default(),
+        unsafe {
+            if conjugate {
+                T::dotc(b, n, hx.ptr(), incx, hy.ptr(), incy)
+            } else {
+                T::dotu(b, n, hx.ptr(), incx, hy.ptr(), incy)
+            }
+        }
     })
 }
 
@@ -128,13 +137,19 @@ pub enum Norm {
 pub unsafe fn norm<T: Elem>(call: Call, which: Norm, n: i32, x: *const T, incx: i32, result: *mut T::Real) -> BlasResult {
     // SAFETY: forwarded.
     let slot = unsafe { ResultSlot::new(call.state.pointer_mode, result, &format!("{}: result", call.name)) }?;
-    let hx = if n > 0 && incx > 0 { Some(call.vector(x, n, incx, "x")?) } else { None };
-    reduce(call, slot, move |b| match hx {
+    if n <= 0 || incx <= 0 {
+        return Ok(());
+    }
+    let hx = call.vector(x, n, incx, "x")?;
+    reduce(call, slot, move |b| {
         // SAFETY: the extent was checked.
-        Some(hx) if which == Norm::Nrm2 => unsafe { T::nrm2(b, n, hx.ptr(), incx) },
-        // SAFETY: as above.
-        Some(hx) => unsafe { T::asum(b, n, hx.ptr(), incx) },
-        None => T::Real::default(),
+        unsafe {
+            if which == Norm::Nrm2 {
+                T::nrm2(b, n, hx.ptr(), incx)
+            } else {
+                T::asum(b, n, hx.ptr(), incx)
+            }
+        }
     })
 }
 
@@ -146,13 +161,13 @@ pub unsafe fn norm<T: Elem>(call: Call, which: Norm, n: i32, x: *const T, incx: 
 pub unsafe fn iamax<T: Elem>(call: Call, max: bool, n: i32, x: *const T, incx: i32, result: *mut i32) -> BlasResult {
     // SAFETY: forwarded.
     let slot = unsafe { ResultSlot::new(call.state.pointer_mode, result, &format!("{}: result", call.name)) }?;
-    let hx = if n > 0 && incx > 0 { Some(call.vector(x, n, incx, "x")?) } else { None };
-    reduce(call, slot, move |b| match hx {
-        Some(hx) => {
-            let f = if max { b.reductions.iamax[T::PREFIX] } else { b.reductions.iamin[T::PREFIX] };
-            // SAFETY: the extent was checked.
-            unsafe { f(n, hx.ptr::<T>().cast(), incx) as i32 + 1 }
-        }
-        None => 0i32,
+    if n <= 0 || incx <= 0 {
+        return Ok(());
+    }
+    let hx = call.vector(x, n, incx, "x")?;
+    reduce(call, slot, move |b| {
+        let f = if max { b.reductions.iamax[T::PREFIX] } else { b.reductions.iamin[T::PREFIX] };
+        // SAFETY: the extent was checked.
+        unsafe { f(n, hx.ptr::<T>().cast(), incx) as i32 + 1 }
     })
 }

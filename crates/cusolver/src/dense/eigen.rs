@@ -96,7 +96,7 @@ pub fn syevd<T: Elem>(call: Call, mode: i32, fill: i32, n: i32, a: *mut T, lda: 
     let count = batch as usize;
     let ha = call.array(a, if count == 0 { 0 } else { stride * (count - 1) + matrix_elems(n, n, lda) }, "A")?;
     let hw = call.array(w, n as usize * count, "W")?;
-    let hi = call.array(info, count, "info")?;
+    let hi = call.info(info, count)?;
     call.queue(move |blas| {
         for i in 0..count {
             let (ai, wi) = (Host(ha.0 + i * stride * size_of::<T>()), Host(hw.0 + i * n as usize * size_of::<T::Real>()));

@@ -11,7 +11,7 @@ pub fn getrf<T: Elem>(call: Call, m: i32, n: i32, a: *mut T, lda: i32, ipiv: *mu
     ensure!(lda >= m.max(1), "{}: lda={lda} < max(1, m={m})", call.name);
     let ha = call.matrix(a, m, n, lda, "A")?;
     let piv = call.optional(ipiv, m.min(n) as usize, "devIpiv")?;
-    let hi = call.array(info, 1, "devInfo")?;
+    let hi = call.info(info, 1)?;
     ensure!(piv.is_some() || m == n, "{}: factoring without pivots needs a square matrix", call.name);
     call.queue(move |blas| {
         let mut status = 0;
@@ -49,7 +49,7 @@ pub fn getrs<T: Elem>(
     ensure!(lda >= n.max(1) && ldb >= n.max(1), "{}: lda={lda} ldb={ldb} < max(1, n={n})", call.name);
     let (ha, hb) = (call.matrix(a, n, n, lda, "A")?, call.matrix(b, n, nrhs, ldb, "B")?);
     let piv = call.optional(ipiv, n as usize, "devIpiv")?;
-    let hi = call.array(info, 1, "devInfo")?;
+    let hi = call.info(info, 1)?;
     call.queue(move |blas| {
         let mut status = 0;
         if n > 0 && nrhs > 0 {
@@ -67,7 +67,7 @@ pub fn potrf<T: Elem>(call: Call, fill: i32, n: i32, a: *mut T, lda: i32, info: 
     let u = uplo(fill)?;
     ensure!(n >= 0, "{}: n={n}", call.name);
     ensure!(lda >= n.max(1), "{}: lda={lda} < max(1, n={n})", call.name);
-    let (ha, hi) = (call.matrix(a, n, n, lda, "A")?, call.array(info, 1, "devInfo")?);
+    let (ha, hi) = (call.matrix(a, n, n, lda, "A")?, call.info(info, 1)?);
     call.queue(move |blas| {
         let mut status = 0;
         if n > 0 {
@@ -84,7 +84,7 @@ pub fn potrs<T: Elem>(call: Call, fill: i32, n: i32, nrhs: i32, a: *const T, lda
     let u = uplo(fill)?;
     ensure!(n >= 0 && nrhs >= 0, "{}: n={n} nrhs={nrhs}", call.name);
     ensure!(lda >= n.max(1) && ldb >= n.max(1), "{}: lda={lda} ldb={ldb} < max(1, n={n})", call.name);
-    let (ha, hb, hi) = (call.matrix(a, n, n, lda, "A")?, call.matrix(b, n, nrhs, ldb, "B")?, call.array(info, 1, "devInfo")?);
+    let (ha, hb, hi) = (call.matrix(a, n, n, lda, "A")?, call.matrix(b, n, nrhs, ldb, "B")?, call.info(info, 1)?);
     call.queue(move |blas| {
         let mut status = 0;
         if n > 0 && nrhs > 0 {
@@ -119,7 +119,7 @@ pub fn potr_batched<T: Elem>(
     }
     let arrays = view::<u64>(a, count as usize, &format!("{}: Aarray", call.name))?;
     let barrays = if nrhs.is_some() { Some(view::<u64>(b, count as usize, &format!("{}: Barray", call.name))?) } else { None };
-    let hi = call.array(info, if nrhs.is_some() { 1 } else { count as usize }, "infoArray")?;
+    let hi = call.info(info, if nrhs.is_some() { 1 } else { count as usize })?;
     let name = call.name;
     call.queue(move |blas| {
         let member = |arr: super::Host, i: usize, elems: usize| {
@@ -161,7 +161,7 @@ pub fn sytrf<T: Elem>(call: Call, fill: i32, n: i32, a: *mut T, lda: i32, ipiv: 
     let u = uplo(fill)?;
     ensure!(n >= 0, "{}: n={n}", call.name);
     ensure!(lda >= n.max(1), "{}: lda={lda} < max(1, n={n})", call.name);
-    let (ha, hp, hi) = (call.matrix(a, n, n, lda, "A")?, call.array(ipiv, n as usize, "ipiv")?, call.array(info, 1, "devInfo")?);
+    let (ha, hp, hi) = (call.matrix(a, n, n, lda, "A")?, call.array(ipiv, n as usize, "ipiv")?, call.info(info, 1)?);
     call.queue(move |blas| {
         let mut status = 0;
         if n > 0 {

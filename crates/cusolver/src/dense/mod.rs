@@ -71,6 +71,16 @@ impl Call {
         view::<T>(p as u64, len, &format!("{}: {what}", self.name))
     }
 
+    /// The host view of a `devInfo` (or `infoArray`) of `len` ints. NULL is
+    /// `CUSOLVER_STATUS_INTERNAL_ERROR`, NVIDIA's answer (measured for `getrf`, whose
+    /// kernel then faults; here nothing is queued).
+    pub fn info(&self, p: *mut i32, len: usize) -> SolverResult<Host> {
+        if p.is_null() {
+            return Err(fail(crate::status::INTERNAL_ERROR, format_args!("{}: devInfo is NULL", self.name)));
+        }
+        self.array(p, len, "devInfo")
+    }
+
     /// An optional device array (NULL allowed: `None`).
     pub fn optional<T>(&self, p: *const T, len: usize, what: &str) -> SolverResult<Option<Host>> {
         if p.is_null() {

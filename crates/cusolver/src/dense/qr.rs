@@ -8,7 +8,7 @@ use crate::status::{ensure, SolverResult};
 pub fn geqrf<T: Elem>(call: Call, m: i32, n: i32, a: *mut T, lda: i32, tau: *mut T, info: *mut i32) -> SolverResult {
     ensure!(m >= 0 && n >= 0, "{}: m={m} n={n}", call.name);
     ensure!(lda >= m.max(1), "{}: lda={lda} < max(1, m={m})", call.name);
-    let (ha, ht, hi) = (call.matrix(a, m, n, lda, "A")?, call.array(tau, m.min(n) as usize, "TAU")?, call.array(info, 1, "devInfo")?);
+    let (ha, ht, hi) = (call.matrix(a, m, n, lda, "A")?, call.array(tau, m.min(n) as usize, "TAU")?, call.info(info, 1)?);
     call.queue(move |blas| {
         let mut status = 0;
         if m > 0 && n > 0 {
@@ -29,7 +29,7 @@ pub fn geqrf<T: Elem>(call: Call, m: i32, n: i32, a: *mut T, lda: i32, tau: *mut
 pub fn orgqr<T: Elem>(call: Call, m: i32, n: i32, k: i32, a: *mut T, lda: i32, tau: *const T, info: *mut i32) -> SolverResult {
     ensure!(m >= 0 && n >= 0 && n <= m && k >= 0 && k <= n, "{}: m={m} n={n} k={k}", call.name);
     ensure!(lda >= m.max(1), "{}: lda={lda} < max(1, m={m})", call.name);
-    let (ha, ht, hi) = (call.matrix(a, m, n, lda, "A")?, call.array(tau, k as usize, "tau")?, call.array(info, 1, "devInfo")?);
+    let (ha, ht, hi) = (call.matrix(a, m, n, lda, "A")?, call.array(tau, k as usize, "tau")?, call.info(info, 1)?);
     call.queue(move |blas| {
         let mut status = 0;
         if n > 0 {
@@ -66,7 +66,7 @@ pub fn ormqr<T: Elem>(
     ensure!(m >= 0 && n >= 0 && k >= 0 && k <= order, "{}: m={m} n={n} k={k}", call.name);
     ensure!(lda >= order.max(1) && ldc >= m.max(1), "{}: lda={lda} ldc={ldc}", call.name);
     let ha = call.matrix(a, order, k, lda, "A")?;
-    let (ht, hc, hi) = (call.array(tau, k as usize, "tau")?, call.matrix(c, m, n, ldc, "C")?, call.array(info, 1, "devInfo")?);
+    let (ht, hc, hi) = (call.array(tau, k as usize, "tau")?, call.matrix(c, m, n, ldc, "C")?, call.info(info, 1)?);
     call.queue(move |blas| {
         let mut status = 0;
         if m > 0 && n > 0 {

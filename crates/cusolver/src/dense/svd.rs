@@ -41,7 +41,7 @@ pub fn gesvd<T: Elem>(
     let hs = call.array(s, n as usize, "S")?;
     let hu = if jobu == b'A' || jobu == b'S' { call.matrix(u, m, ucols, ldu, "U")? } else { super::Host(0) };
     let hv = if jobvt == b'A' || jobvt == b'S' { call.matrix(vt, vrows, n, ldvt, "VT")? } else { super::Host(0) };
-    let hi = call.array(info, 1, "devInfo")?;
+    let hi = call.info(info, 1)?;
     call.queue(move |blas| {
         let mut status = 0;
         if n > 0 {
@@ -103,7 +103,7 @@ pub fn gebrd<T: Elem>(
     let k = n as usize;
     let ha = call.matrix(a, m, n, lda, "A")?;
     let (hd, he) = (call.array(d, k, "D")?, call.array(e, k.saturating_sub(1), "E")?);
-    let (hq, hp, hi) = (call.array(tauq, k, "TAUQ")?, call.array(taup, k, "TAUP")?, call.array(info, 1, "devInfo")?);
+    let (hq, hp, hi) = (call.array(tauq, k, "TAUQ")?, call.array(taup, k, "TAUP")?, call.info(info, 1)?);
     call.queue(move |blas| {
         let mut status = 0;
         if n > 0 {

@@ -226,7 +226,8 @@ fn x_type(name: &str, a: c_int, w: c_int, compute: c_int) -> crate::status::Solv
     TYPES
         .iter()
         .position(|&(ta, tw)| ta == a && tw == w && compute == a)
-        .ok_or_else(|| crate::status::fail(crate::status::NOT_SUPPORTED, format_args!("{name}: dataTypeA={a} dataTypeW={w} computeType={compute}")))
+        // NVIDIA's answer for types it does not take (measured): INVALID_VALUE.
+        .ok_or_else(|| crate::status::fail(crate::status::INVALID_VALUE, format_args!("{name}: dataTypeA={a} dataTypeW={w} computeType={compute}")))
 }
 
 /// An `int64_t` size as the 32-bit LAPACK integer.

@@ -6,8 +6,8 @@ use super::{export, Handle};
 use crate::handle::{self, Object};
 use crate::status::{fail, SolverResult, INVALID_VALUE, NOT_INITIALIZED, NOT_SUPPORTED};
 
-/// The cuSOLVER release this library implements the API of.
-pub const VERSION: (c_int, c_int, c_int) = (12, 0, 0);
+/// The cuSOLVER release this library implements the API of (CUDA 13.0's, 12.0.4).
+pub const VERSION: (c_int, c_int, c_int) = (12, 0, 4);
 
 /// # Safety
 /// A non-NULL `p` is writable.
