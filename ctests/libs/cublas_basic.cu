@@ -140,7 +140,7 @@ static void test_level1(cublasHandle_t h) {
   CHECK(imax == 10 && imin == 1, "isamax %d isamin %d (1-based)", imax, imin);
   imax = 42;
   CUBLAS(cublasIsamax(h, 0, dx, 1, &imax));
-  CHECK(imax == 42, "isamax n=0 wrote %d", imax);
+  CHECK(imax == 0, "isamax n=0 gives %d", imax);
 
   // Device pointer mode: the result lands in device memory, in stream order.
   float* dres;
@@ -352,13 +352,16 @@ static void test_errors(cublasHandle_t h) {
       CUDA(cudaMemcpy(out, dy, sizeof out, cudaMemcpyDeviceToHost));
       for (int i = 0; i < 3; i++) CHECK(out[i] == want[c][i], "sgemv incx=%d incy=%d y[%d]=%g", incs[c][0], incs[c][1], i, out[i]);
     }
-    // Reductions with nothing to reduce leave the result untouched.
+    // Reductions with nothing to reduce store 0.
     float r = -1;
     CUBLAS(cublasSdot(h, -1, dx, 1, dx, 1, &r));
     CUBLAS(cublasSnrm2(h, 3, dx, 0, &r));
     int ir = -1;
     CUBLAS(cublasIsamax(h, 3, dx, -1, &ir));
-    CHECK(r == -1 && ir == -1, "empty reductions wrote %g %d", r, ir);
+    CHECK(r == 0 && ir == 0, "empty reductions gave %g %d", r, ir);
+    // A zero increment in dot repeats x[0]: 1*1 + 1*2 + 1*3.
+    CUBLAS(cublasSdot(h, 3, dx, 0, dx, 1, &r));
+    CHECK(r == 6, "sdot incx=0 gave %g", r);
     cudaFree(dA), cudaFree(dx), cudaFree(dy);
   }
   // Quick returns succeed without touching anything.

@@ -1,8 +1,7 @@
 //! Level 1: vector operations (`axpy`, `scal`, `copy`, `swap`, `rot`, `dot`, `nrm2`,
-//! `asum`, `iamax`, `iamin`). As in the reference BLAS, `n <= 0` does nothing. A reduction
-//! with nothing to reduce (`n <= 0`; `incx <= 0` for `nrm2`/`asum`/`iamax`/`iamin`, a zero
-//! increment for `dot`) leaves its result untouched, as NVIDIA's cuBLAS 13.1 does
-//! (measured on an H200), where the reference BLAS would store 0. `iamax`/`iamin` give
+//! `asum`, `iamax`, `iamin`). As in the reference BLAS, `n <= 0` does nothing, and a
+//! reduction with nothing to reduce (`n <= 0`; `incx <= 0` for `nrm2`/`asum`/`iamax`/
+//! `iamin`) stores 0, as NVIDIA's cuBLAS does (checked on an H200). `iamax`/`iamin` give
 //! 1-based indices.
 
 use super::{Call, Elem};
@@ -107,8 +106,8 @@ fn reduce<R: Copy + Send + 'static>(
 pub unsafe fn dot<T: Elem>(call: Call, conjugate: bool, n: i32, x: *const T, incx: i32, y: *const T, incy: i32, result: *mut T) -> BlasResult {
     // SAFETY: forwarded.
     let slot = unsafe { ResultSlot::new(call.state.pointer_mode, result, &format!("{}: result", call.name)) }?;
-    if n <= 0 || incx == 0 || incy == 0 {
-        return Ok(());
+    if n <= 0 {
+        return reduce(call, slot, |_| T::default());
     }
     let (hx, hy) = (call.vector(x, n, incx, "x")?, call.vector(y, n, incy, "y")?);
     reduce(call, slot, move |b| {
@@ -138,7 +137,7 @@ pub unsafe fn norm<T: Elem>(call: Call, which: Norm, n: i32, x: *const T, incx: 
     // SAFETY: forwarded.
     let slot = unsafe { ResultSlot::new(call.state.pointer_mode, result, &format!("{}: result", call.name)) }?;
     if n <= 0 || incx <= 0 {
-        return Ok(());
+        return reduce(call, slot, |_| T::Real::default());
     }
     let hx = call.vector(x, n, incx, "x")?;
     reduce(call, slot, move |b| {
@@ -162,7 +161,7 @@ pub unsafe fn iamax<T: Elem>(call: Call, max: bool, n: i32, x: *const T, incx: i
     // SAFETY: forwarded.
     let slot = unsafe { ResultSlot::new(call.state.pointer_mode, result, &format!("{}: result", call.name)) }?;
     if n <= 0 || incx <= 0 {
-        return Ok(());
+        return reduce(call, slot, |_| 0i32);
     }
     let hx = call.vector(x, n, incx, "x")?;
     reduce(call, slot, move |b| {
