@@ -432,27 +432,11 @@ pub extern "C" fn cufftExecZ2D(plan: c_int, idata: *mut c_void, odata: *mut c_vo
 
 // ---- versions ------------------------------------------------------------------------------
 
-/// cuFFT's (major, minor, patch): cuFFT 12 (CUDA 13's), or cuFFT 11 when this library was
-/// loaded as `libcufft.so.11`, the name CUDA 12 programs link.
+/// cuFFT's (major, minor, patch): cuFFT 12's, CUDA 13's, under either name. (CUDA 12's
+/// programs, which link libcufft.so.11, check that the run-time version is at least the
+/// one they were built with, 11.x; CuPy loads libcufft.so.12 first when both exist.)
 fn version() -> (c_int, c_int, c_int) {
-    #[repr(C)]
-    struct DlInfo {
-        fname: *const std::ffi::c_char,
-        fbase: *mut c_void,
-        sname: *const std::ffi::c_char,
-        saddr: *mut c_void,
-    }
-    extern "C" {
-        fn dladdr(addr: *const c_void, info: *mut DlInfo) -> c_int;
-    }
-    let mut info = DlInfo { fname: std::ptr::null(), fbase: std::ptr::null_mut(), sname: std::ptr::null(), saddr: std::ptr::null_mut() };
-    // SAFETY: `info` is writable; the address is this library's own function.
-    let found = unsafe { dladdr(cufftGetVersion as *const c_void, &mut info) } != 0 && !info.fname.is_null();
-    // SAFETY: dladdr gives a NUL-terminated path when it succeeds.
-    if found && unsafe { std::ffi::CStr::from_ptr(info.fname) }.to_bytes().ends_with(b".so.11") {
-        return VERSION_11;
-    }
-    VERSION_12
+    VERSION
 }
 
 #[no_mangle]

@@ -15,6 +15,9 @@ use rustfft::{Fft, FftDirection, FftNum, FftPlanner};
 use crate::engine::Engine;
 use crate::types::Kind;
 
+/// How many shapes' engines are kept for plans still to come.
+const MAX_ENGINES: usize = 64;
+
 /// The planners of one precision.
 pub struct Planners<T: Float> {
     complex: FftPlanner<T>,
@@ -68,5 +71,10 @@ pub fn engine<T: Float>(kind: Kind, n: &[usize]) -> Arc<Engine<T>> {
     }
     // Made without the lock held: the engine plans its lengths through it.
     let made = Arc::new(Engine::new(kind, n));
-    lock::<T>().engines.entry((kind, n.to_vec())).or_insert(made).clone()
+    let mut planners = lock::<T>();
+    if planners.engines.len() >= MAX_ENGINES {
+        // Forget the shapes seen so far (their buffers with them); live plans keep theirs.
+        planners.engines.clear();
+    }
+    planners.engines.entry((kind, n.to_vec())).or_insert(made).clone()
 }

@@ -22,10 +22,9 @@ pub const CUFFT_FORWARD: c_int = -1;
 /// `CUFFT_INVERSE`.
 pub const CUFFT_INVERSE: c_int = 1;
 
-/// cuFFT's version as `cufftGetVersion` reports it (major * 1000 + minor * 100 + patch).
-pub const VERSION_12: (c_int, c_int, c_int) = (12, 0, 0);
-/// The version reported when the library was loaded as `libcufft.so.11` (CUDA 12).
-pub const VERSION_11: (c_int, c_int, c_int) = (11, 3, 0);
+/// cuFFT's version (major, minor, patch); `cufftGetVersion` reports
+/// major * 1000 + minor * 100 + patch.
+pub const VERSION: (c_int, c_int, c_int) = (12, 0, 0);
 
 /// A transform's kind, apart from its precision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
