@@ -110,21 +110,23 @@ impl Side {
         self.dims.iter().product()
     }
 
-    /// The strides, in elements, of the batch index and then of each dim.
-    fn strides(&self, batch: usize) -> Vec<(usize, usize)> {
+    /// The (count, stride in elements) of the batch index and then of each dim; `None`
+    /// when a stride overflows.
+    fn strides(&self, batch: usize) -> Option<Vec<(usize, usize)>> {
         let rank = self.dims.len();
         let mut out = vec![(batch, self.dist)];
         for k in 0..rank {
-            let inner: usize = self.embed[k + 1..].iter().product();
-            out.push((self.dims[k], inner * self.stride));
+            let inner = self.embed[k + 1..].iter().try_fold(1usize, |a, &e| a.checked_mul(e))?;
+            out.push((self.dims[k], inner.checked_mul(self.stride)?));
         }
-        out
+        Some(out)
     }
 
-    /// One past the largest element offset that `batch` batches touch (0 when a dim is 0).
+    /// One past the largest element offset that `batch` batches touch (0 when a dim is 0);
+    /// `None` when it overflows.
     pub fn extent(&self, batch: usize) -> Option<usize> {
         let mut last = 0usize;
-        for (count, stride) in self.strides(batch) {
+        for (count, stride) in self.strides(batch)? {
             if count == 0 {
                 return Some(0);
             }
@@ -143,7 +145,10 @@ impl Side {
     /// batch index and the dims sorted by stride, each stride passes the span of all
     /// smaller ones. (A sufficient test; layouts failing it are run one batch at a time.)
     pub fn is_injective(&self, batch: usize) -> bool {
-        let mut strides: Vec<(usize, usize)> = self.strides(batch).into_iter().filter(|&(count, _)| count > 1).collect();
+        let Some(strides) = self.strides(batch) else {
+            return false;
+        };
+        let mut strides: Vec<(usize, usize)> = strides.into_iter().filter(|&(count, _)| count > 1).collect();
         strides.sort_by_key(|&(_, stride)| stride);
         let mut span = 0usize; // the largest offset reached by the smaller strides
         for (count, stride) in strides {

@@ -101,6 +101,13 @@ pub fn validate(r: &Request) -> Result<(Vec<usize>, usize, Option<Advanced>), Cu
     }
     let n: Vec<usize> = r.n.iter().map(|&x| x as usize).collect();
     let batch = r.batch as usize;
+    // The basic layouts' products (padded rows included) must not overflow; `extent`
+    // checks the advanced ones.
+    let basic_bound = n.iter().try_fold(batch.saturating_mul(16), |a, &x| a.checked_mul(x.checked_add(2)?));
+    if basic_bound.is_none_or(|b| b > isize::MAX as usize) {
+        libcuda_client::log!("cufft", "sizes {n:?} batch {batch}: the data would not fit in memory");
+        return Err(CUFFT_INVALID_SIZE);
+    }
     let advanced = match r.advanced {
         None => None,
         Some((inembed, istride, idist, onembed, ostride, odist)) => {
@@ -148,4 +155,46 @@ pub fn make(handle: i32, r: &Request) -> Result<usize, CufftResult> {
     let spec = Spec { ty: r.ty, n, batch, advanced, engine };
     with(handle, |plan| plan.spec = Some(spec))?;
     Ok(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const C2C: FftType = FftType { kind: Kind::C2C, precision: Precision::Single };
+
+    fn check(n: &[i64], advanced: Option<CLayout>, batch: i64) -> Result<(), CufftResult> {
+        validate(&Request { n, advanced, ty: C2C, batch }).map(drop)
+    }
+
+    #[test]
+    fn requests_are_checked_as_cufft_documents() {
+        assert_eq!(check(&[8], None, 1), Ok(()));
+        assert_eq!(check(&[2, 2, 2, 2], None, 1), Err(CUFFT_INVALID_SIZE));
+        assert_eq!(check(&[], None, 1), Err(CUFFT_INVALID_SIZE));
+        assert_eq!(check(&[0], None, 1), Err(CUFFT_INVALID_SIZE));
+        assert_eq!(check(&[8, -1], None, 1), Err(CUFFT_INVALID_SIZE));
+        assert_eq!(check(&[8], None, 0), Err(CUFFT_INVALID_SIZE));
+        let e: &[i64] = &[4, 9];
+        assert_eq!(check(&[4, 8], Some((e, 1, 36, e, 1, 36)), 2), Ok(()));
+        assert_eq!(check(&[4, 8], Some((e, 0, 36, e, 1, 36)), 2), Err(CUFFT_INVALID_VALUE));
+        assert_eq!(check(&[4, 8], Some((e, 1, -1, e, 1, 36)), 2), Err(CUFFT_INVALID_VALUE));
+        assert_eq!(check(&[4, 8], Some((&[4, 0], 1, 36, e, 1, 36)), 2), Err(CUFFT_INVALID_VALUE));
+        // Extents past the address space.
+        assert_eq!(check(&[1 << 30, 1 << 30, 1 << 30], None, 1), Err(CUFFT_INVALID_SIZE));
+        assert_eq!(check(&[4, 8, 8], Some((&[4, 1 << 40, 1 << 40], 1, 0, &[4, 8, 8], 1, 256)), 1), Err(CUFFT_INVALID_SIZE));
+        assert_eq!(check(&[4, 8], Some((e, 1, i64::MAX / 4, e, 1, 36)), 8), Err(CUFFT_INVALID_SIZE));
+    }
+
+    #[test]
+    fn handles_are_positive_and_die_once() {
+        let h = create();
+        assert!(h > 0);
+        assert_eq!(with(h, |p| p.spec.is_none()), Ok(true));
+        assert_eq!(make(h, &Request { n: &[16], advanced: None, ty: C2C, batch: 3 }), Ok(0));
+        assert_eq!(with(h, |p| p.spec.as_ref().map(|s| (s.n.clone(), s.batch))), Ok(Some((vec![16], 3))));
+        assert_eq!(destroy(h), Ok(()));
+        assert_eq!(destroy(h), Err(CUFFT_INVALID_PLAN));
+        assert_eq!(make(h, &Request { n: &[16], advanced: None, ty: C2C, batch: 1 }), Err(CUFFT_INVALID_PLAN));
+    }
 }

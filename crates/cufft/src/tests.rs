@@ -301,6 +301,11 @@ fn many_batches_run_on_threads_and_agree() {
             assert_eq!(a[bi * 2048 + i], b[i * batch + bi]);
         }
     }
+    // In place, on threads too.
+    let mut c = input.clone();
+    let dense = resolve(Kind::C2C, &n, None, true);
+    run(&engine, (c.as_ptr(), c.len()), (c.as_mut_ptr(), c.len()), dense, batch, Direction::Forward);
+    assert!(a == c, "in place differs from out of place");
     // Batch 5 against the naive DFT.
     let values: Vec<C64> = input[5 * 2048..6 * 2048].iter().map(|v| C64::new(v.re as f64, v.im as f64)).collect();
     for (w, g) in naive_dft(&values, &n, -1.0).iter().zip(&a[5 * 2048..]) {
