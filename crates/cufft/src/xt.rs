@@ -1,0 +1,171 @@
+//! cuFFT's extensible API (`cufftXt.h`) on one device, and the entry points this library
+//! does not implement.
+//!
+//! `cufftXtMakePlanMany`/`cufftXtExec` cover the single and double precision types
+//! (half and bfloat16 answer `CUFFT_NOT_SUPPORTED`). Multi-GPU plans and descriptors,
+//! callbacks and plan properties answer `CUFFT_NOT_SUPPORTED` with a log line; they
+//! exist so that programs linking them (CuPy's cufft module does) load.
+
+#![allow(non_snake_case)]
+// The exports' safety contract is the C API's (see `exports`).
+#![allow(clippy::missing_safety_doc)]
+
+use std::ffi::{c_int, c_longlong, c_void};
+
+use crate::exec::exec;
+use crate::exports::{advanced, check_rank, dims, guard, store};
+use crate::plan::{self, Request};
+use crate::types::*;
+
+/// A `cufftXt...Many` request from C arguments.
+///
+/// # Safety
+/// `n` points at `rank` values; the embeds are NULL or do too.
+#[allow(clippy::too_many_arguments)]
+unsafe fn xt_many(
+    rank: c_int,
+    n: *const c_longlong,
+    inembed: *const c_longlong,
+    istride: c_longlong,
+    idist: c_longlong,
+    input_type: c_int,
+    onembed: *const c_longlong,
+    ostride: c_longlong,
+    odist: c_longlong,
+    output_type: c_int,
+    batch: c_longlong,
+    execution_type: c_int,
+    body: impl FnOnce(&Request) -> Result<(), CufftResult>,
+) -> Result<(), CufftResult> {
+    let ty = FftType::from_xt(input_type, output_type, execution_type).inspect_err(|_| {
+        libcuda_client::log!("cufft", "cudaDataType input {input_type}, output {output_type}, execution {execution_type}: only single and double precision transforms are implemented");
+    })?;
+    check_rank(rank)?;
+    // SAFETY: the caller's guarantee.
+    let (n, inembed, onembed) = unsafe { (dims(rank, n), dims(rank, inembed), dims(rank, onembed)) };
+    let n = n.ok_or(CUFFT_INVALID_VALUE)?;
+    let advanced = advanced(&inembed, istride, idist, &onembed, ostride, odist);
+    body(&Request { n: &n, advanced, ty, batch })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cufftXtMakePlanMany(
+    plan: c_int,
+    rank: c_int,
+    n: *const c_longlong,
+    inembed: *const c_longlong,
+    istride: c_longlong,
+    idist: c_longlong,
+    input_type: c_int,
+    onembed: *const c_longlong,
+    ostride: c_longlong,
+    odist: c_longlong,
+    output_type: c_int,
+    batch: c_longlong,
+    work_size: *mut usize,
+    execution_type: c_int,
+) -> CufftResult {
+    // SAFETY: the C API's pointer contracts.
+    guard("cufftXtMakePlanMany", || unsafe {
+        xt_many(rank, n, inembed, istride, idist, input_type, onembed, ostride, odist, output_type, batch, execution_type, |r| {
+            let size = plan::make(plan, r)?;
+            store(work_size, size);
+            Ok(())
+        })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn cufftXtGetSizeMany(
+    plan: c_int,
+    rank: c_int,
+    n: *const c_longlong,
+    inembed: *const c_longlong,
+    istride: c_longlong,
+    idist: c_longlong,
+    input_type: c_int,
+    onembed: *const c_longlong,
+    ostride: c_longlong,
+    odist: c_longlong,
+    output_type: c_int,
+    batch: c_longlong,
+    work_size: *mut usize,
+    execution_type: c_int,
+) -> CufftResult {
+    // SAFETY: the C API's pointer contracts.
+    guard("cufftXtGetSizeMany", || unsafe {
+        xt_many(rank, n, inembed, istride, idist, input_type, onembed, ostride, odist, output_type, batch, execution_type, |r| {
+            plan::with(plan, |_| ())?;
+            plan::validate(r)?;
+            store(work_size, 0);
+            Ok(())
+        })
+    })
+}
+
+/// `cufftXtExec`: the plan's own type; `direction` matters for complex transforms only.
+#[no_mangle]
+pub extern "C" fn cufftXtExec(plan: c_int, input: *mut c_void, output: *mut c_void, direction: c_int) -> CufftResult {
+    guard("cufftXtExec", || exec("cufftXtExec", plan, input as u64, output as u64, direction, None))
+}
+
+/// `cufftXtSetWorkArea` for a single-device plan: the first (only) area is kept, as
+/// `cufftSetWorkArea` keeps it.
+#[no_mangle]
+pub unsafe extern "C" fn cufftXtSetWorkArea(plan: c_int, work_area: *mut *mut c_void) -> CufftResult {
+    guard("cufftXtSetWorkArea", || {
+        // SAFETY: the C API's contract: one pointer per GPU of the plan (here one).
+        let area = if work_area.is_null() { std::ptr::null_mut() } else { unsafe { *work_area } };
+        plan::with(plan, |p| p.work_area = area as u64)
+    })
+}
+
+/// `cufftXtSetWorkAreaPolicy`: every policy is met (the work size is 0 under each).
+#[no_mangle]
+pub unsafe extern "C" fn cufftXtSetWorkAreaPolicy(plan: c_int, policy: c_int, work_size: *mut usize) -> CufftResult {
+    guard("cufftXtSetWorkAreaPolicy", || {
+        if !(0..=2).contains(&policy) {
+            return Err(CUFFT_INVALID_VALUE);
+        }
+        plan::with(plan, |_| ())?;
+        // SAFETY: the C API's pointer contract.
+        unsafe { store(work_size, 0) };
+        Ok(())
+    })
+}
+
+/// Defines exports that answer `CUFFT_NOT_SUPPORTED` with a log line, with their C
+/// parameters (unused).
+macro_rules! not_supported {
+    ($($name:ident($($arg:ident: $ty:ty),*) => $why:literal;)*) => {$(
+        #[no_mangle]
+        pub extern "C" fn $name($(_: $ty),*) -> CufftResult {
+            libcuda_client::log!("cufft", "{} is not implemented: {}; CUFFT_NOT_SUPPORTED", stringify!($name), $why);
+            CUFFT_NOT_SUPPORTED
+        }
+    )*};
+}
+
+not_supported! {
+    cufftXtSetGPUs(plan: c_int, n_gpus: c_int, which: *mut c_int) => "multi-GPU plans";
+    cufftXtMalloc(plan: c_int, descriptor: *mut *mut c_void, format: c_int) => "multi-GPU descriptors";
+    cufftXtMemcpy(plan: c_int, dst: *mut c_void, src: *mut c_void, kind: c_int) => "multi-GPU descriptors";
+    cufftXtFree(descriptor: *mut c_void) => "multi-GPU descriptors";
+    cufftXtExecDescriptorC2C(plan: c_int, input: *mut c_void, output: *mut c_void, direction: c_int) => "multi-GPU descriptors";
+    cufftXtExecDescriptorR2C(plan: c_int, input: *mut c_void, output: *mut c_void) => "multi-GPU descriptors";
+    cufftXtExecDescriptorC2R(plan: c_int, input: *mut c_void, output: *mut c_void) => "multi-GPU descriptors";
+    cufftXtExecDescriptorZ2Z(plan: c_int, input: *mut c_void, output: *mut c_void, direction: c_int) => "multi-GPU descriptors";
+    cufftXtExecDescriptorD2Z(plan: c_int, input: *mut c_void, output: *mut c_void) => "multi-GPU descriptors";
+    cufftXtExecDescriptorZ2D(plan: c_int, input: *mut c_void, output: *mut c_void) => "multi-GPU descriptors";
+    cufftXtExecDescriptor(plan: c_int, input: *mut c_void, output: *mut c_void, direction: c_int) => "multi-GPU descriptors";
+    cufftXtQueryPlan(plan: c_int, info: *mut c_void, query: c_int) => "multi-GPU plan queries";
+    cufftXtSetDistribution(plan: c_int, rank: c_int, lower_in: *const c_longlong, upper_in: *const c_longlong, lower_out: *const c_longlong, upper_out: *const c_longlong, strides_in: *const c_longlong, strides_out: *const c_longlong) => "multi-GPU distributions";
+    cufftXtSetSubformatDefault(plan: c_int, forward: c_int, inverse: c_int) => "multi-GPU subformats";
+    cufftXtSetCallback(plan: c_int, routines: *mut *mut c_void, kind: c_int, info: *mut *mut c_void) => "callbacks (device code run inside the transform)";
+    cufftXtClearCallback(plan: c_int, kind: c_int) => "callbacks (device code run inside the transform)";
+    cufftXtSetCallbackSharedSize(plan: c_int, kind: c_int, bytes: usize) => "callbacks (device code run inside the transform)";
+    cufftXtSetJITCallback(plan: c_int, name: *const c_void, code: *const c_void, size: usize, kind: c_int, info: *mut *mut c_void) => "JIT (LTO) callbacks";
+    cufftSetPlanPropertyInt64(plan: c_int, property: c_int, value: c_longlong) => "plan properties";
+    cufftGetPlanPropertyInt64(plan: c_int, property: c_int, value: *mut c_longlong) => "plan properties";
+    cufftResetPlanProperty(plan: c_int, property: c_int) => "plan properties";
+}

@@ -1,0 +1,147 @@
+/*
+ * cufftXt.h: the extensible cuFFT API of this project's libcufft (crates/cufft), with the
+ * names, types and values of NVIDIA's documented API. Written for this project.
+ *
+ * Implemented: cufftXtMakePlanMany, cufftXtGetSizeMany and cufftXtExec for single and
+ * double precision (CUDA_R_32F/CUDA_C_32F, CUDA_R_64F/CUDA_C_64F; half and bfloat16
+ * answer CUFFT_NOT_SUPPORTED), cufftXtSetWorkArea and cufftXtSetWorkAreaPolicy for one
+ * device. Multi-GPU plans and descriptors and callbacks answer CUFFT_NOT_SUPPORTED.
+ */
+#ifndef CUFFTXT_H_
+#define CUFFTXT_H_
+
+#include "cufft.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MAX_CUDA_DESCRIPTOR_GPUS 64
+
+typedef enum cufftXtSubFormat_t {
+  CUFFT_XT_FORMAT_INPUT = 0x00,
+  CUFFT_XT_FORMAT_OUTPUT = 0x01,
+  CUFFT_XT_FORMAT_INPLACE = 0x02,
+  CUFFT_XT_FORMAT_INPLACE_SHUFFLED = 0x03,
+  CUFFT_XT_FORMAT_1D_INPUT_SHUFFLED = 0x04,
+  CUFFT_XT_FORMAT_DISTRIBUTED_INPUT = 0x05,
+  CUFFT_XT_FORMAT_DISTRIBUTED_OUTPUT = 0x06,
+  CUFFT_FORMAT_UNDEFINED = 0x07
+} cufftXtSubFormat;
+
+typedef enum cufftXtCopyType_t {
+  CUFFT_COPY_HOST_TO_DEVICE = 0x00,
+  CUFFT_COPY_DEVICE_TO_HOST = 0x01,
+  CUFFT_COPY_DEVICE_TO_DEVICE = 0x02,
+  CUFFT_COPY_UNDEFINED = 0x03
+} cufftXtCopyType;
+
+typedef enum cufftXtQueryType_t {
+  CUFFT_QUERY_1D_FACTORS = 0x00,
+  CUFFT_QUERY_UNDEFINED = 0x01
+} cufftXtQueryType;
+
+typedef enum cufftXtWorkAreaPolicy_t {
+  CUFFT_WORKAREA_MINIMAL = 0,
+  CUFFT_WORKAREA_USER = 1,
+  CUFFT_WORKAREA_PERFORMANCE = 2
+} cufftXtWorkAreaPolicy;
+
+typedef enum cufftXtCallbackType_t {
+  CUFFT_CB_LD_COMPLEX = 0x0,
+  CUFFT_CB_LD_COMPLEX_DOUBLE = 0x1,
+  CUFFT_CB_LD_REAL = 0x2,
+  CUFFT_CB_LD_REAL_DOUBLE = 0x3,
+  CUFFT_CB_ST_COMPLEX = 0x4,
+  CUFFT_CB_ST_COMPLEX_DOUBLE = 0x5,
+  CUFFT_CB_ST_REAL = 0x6,
+  CUFFT_CB_ST_REAL_DOUBLE = 0x7,
+  CUFFT_CB_UNDEFINED = 0x8
+} cufftXtCallbackType;
+
+typedef struct cudaXtDesc_t {
+  int version;
+  int nGPUs;
+  int GPUs[MAX_CUDA_DESCRIPTOR_GPUS];
+  void *data[MAX_CUDA_DESCRIPTOR_GPUS];
+  size_t size[MAX_CUDA_DESCRIPTOR_GPUS];
+  void *cudaXtState;
+} cudaXtDesc;
+
+typedef struct cudaLibXtDesc_t {
+  int version;
+  cudaXtDesc *descriptor;
+  int library;
+  int subFormat;
+  void *libDescriptor;
+} cudaLibXtDesc;
+
+typedef struct cufftXt1dFactors_t {
+  long long int size;
+  long long int stringCount;
+  long long int stringLength;
+  long long int substringLength;
+  long long int factor1;
+  long long int factor2;
+  long long int stringMask;
+  long long int substringMask;
+  long long int factor1Mask;
+  long long int factor2Mask;
+  int stringShift;
+  int substringShift;
+  int factor1Shift;
+  int factor2Shift;
+} cufftXt1dFactors;
+
+/* Single-device plans of any precision type pair, 64-bit sizes. */
+cufftResult CUFFTAPI cufftXtMakePlanMany(cufftHandle plan, int rank, long long int *n, long long int *inembed,
+                                         long long int istride, long long int idist, cudaDataType inputtype,
+                                         long long int *onembed, long long int ostride, long long int odist,
+                                         cudaDataType outputtype, long long int batch, size_t *workSize,
+                                         cudaDataType executiontype);
+cufftResult CUFFTAPI cufftXtGetSizeMany(cufftHandle plan, int rank, long long int *n, long long int *inembed,
+                                        long long int istride, long long int idist, cudaDataType inputtype,
+                                        long long int *onembed, long long int ostride, long long int odist,
+                                        cudaDataType outputtype, long long int batch, size_t *workSize,
+                                        cudaDataType executiontype);
+cufftResult CUFFTAPI cufftXtExec(cufftHandle plan, void *input, void *output, int direction);
+cufftResult CUFFTAPI cufftXtSetWorkArea(cufftHandle plan, void **workArea);
+cufftResult CUFFTAPI cufftXtSetWorkAreaPolicy(cufftHandle plan, cufftXtWorkAreaPolicy policy, size_t *workSize);
+
+/* Multi-GPU (not implemented: CUFFT_NOT_SUPPORTED). */
+cufftResult CUFFTAPI cufftXtSetGPUs(cufftHandle handle, int nGPUs, int *whichGPUs);
+cufftResult CUFFTAPI cufftXtMalloc(cufftHandle plan, cudaLibXtDesc **descriptor, cufftXtSubFormat format);
+cufftResult CUFFTAPI cufftXtMemcpy(cufftHandle plan, void *dstPointer, void *srcPointer, cufftXtCopyType type);
+cufftResult CUFFTAPI cufftXtFree(cudaLibXtDesc *descriptor);
+cufftResult CUFFTAPI cufftXtExecDescriptorC2C(cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output,
+                                              int direction);
+cufftResult CUFFTAPI cufftXtExecDescriptorR2C(cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output);
+cufftResult CUFFTAPI cufftXtExecDescriptorC2R(cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output);
+cufftResult CUFFTAPI cufftXtExecDescriptorZ2Z(cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output,
+                                              int direction);
+cufftResult CUFFTAPI cufftXtExecDescriptorD2Z(cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output);
+cufftResult CUFFTAPI cufftXtExecDescriptorZ2D(cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output);
+cufftResult CUFFTAPI cufftXtExecDescriptor(cufftHandle plan, cudaLibXtDesc *input, cudaLibXtDesc *output,
+                                           int direction);
+cufftResult CUFFTAPI cufftXtQueryPlan(cufftHandle plan, void *queryStruct, cufftXtQueryType queryType);
+cufftResult CUFFTAPI cufftXtSetDistribution(cufftHandle plan, int rankIn, const long long int *lowerInput,
+                                            const long long int *upperInput, const long long int *lowerOutput,
+                                            const long long int *upperOutput, const long long int *strideInput,
+                                            const long long int *strideOutput);
+cufftResult CUFFTAPI cufftXtSetSubformatDefault(cufftHandle plan, cufftXtSubFormat subformat_forward,
+                                                cufftXtSubFormat subformat_inverse);
+
+/* Callbacks (not implemented: CUFFT_NOT_SUPPORTED). */
+cufftResult CUFFTAPI cufftXtSetCallback(cufftHandle plan, void **callback_routine, cufftXtCallbackType cbType,
+                                        void **caller_info);
+cufftResult CUFFTAPI cufftXtClearCallback(cufftHandle plan, cufftXtCallbackType cbType);
+cufftResult CUFFTAPI cufftXtSetCallbackSharedSize(cufftHandle plan, cufftXtCallbackType cbType, size_t sharedSize);
+cufftResult CUFFTAPI cufftXtSetJITCallback(cufftHandle plan, const char *lto_callback_symbol_name,
+                                           const void *lto_callback_fatbin, size_t lto_callback_fatbin_size,
+                                           cufftXtCallbackType type, void **caller_info);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUFFTXT_H_ */
