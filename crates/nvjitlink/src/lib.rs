@@ -80,11 +80,22 @@ fn with_link<T>(handle: NvJitLinkHandle, f: impl FnOnce(&mut Link) -> Result<T, 
     f(&mut link)
 }
 
+/// Runs `f` on the link behind `handle` for a call writing through `out`: a NULL `out` is
+/// `NVJITLINK_ERROR_NULL_INPUT` before the link is asked (as NVIDIA's library answers).
+fn with_out<T, P>(handle: NvJitLinkHandle, out: *mut P, f: impl FnOnce(&mut Link) -> Result<T, NvJitLinkResult>) -> Result<T, NvJitLinkResult> {
+    let cell = cell(handle)?;
+    if out.is_null() {
+        return Err(NVJITLINK_ERROR_NULL_INPUT);
+    }
+    let mut link = cell.lock().unwrap_or_else(|e| e.into_inner());
+    f(&mut link)
+}
+
 /// A C string argument; NULL is `NVJITLINK_ERROR_NULL_INPUT`.
 ///
 /// # Safety
 /// `s` is NULL or a NUL-terminated string.
-unsafe fn c_str<'a>(s: *const c_char) -> Result<String, NvJitLinkResult> {
+unsafe fn c_str(s: *const c_char) -> Result<String, NvJitLinkResult> {
     if s.is_null() {
         return Err(NVJITLINK_ERROR_NULL_INPUT);
     }
@@ -261,7 +272,7 @@ pub unsafe extern "C" fn nvJitLinkComplete(handle: NvJitLinkHandle) -> NvJitLink
 #[no_mangle]
 pub unsafe extern "C" fn nvJitLinkGetLinkedCubinSize(handle: NvJitLinkHandle, size: *mut usize) -> NvJitLinkResult {
     // SAFETY: forwarded.
-    guard("nvJitLinkGetLinkedCubinSize", || with_link(handle, |l| l.cubin().map(<[u8]>::len)).and_then(|n| unsafe { put_size(size, n) }))
+    guard("nvJitLinkGetLinkedCubinSize", || with_out(handle, size, |l| l.cubin().map(<[u8]>::len)).and_then(|n| unsafe { put_size(size, n) }))
 }
 
 /// `nvJitLinkGetLinkedCubin`: copies the linked "cubin", which `cuModuleLoadData` loads.
@@ -271,7 +282,7 @@ pub unsafe extern "C" fn nvJitLinkGetLinkedCubinSize(handle: NvJitLinkHandle, si
 #[no_mangle]
 pub unsafe extern "C" fn nvJitLinkGetLinkedCubin(handle: NvJitLinkHandle, cubin: *mut c_void) -> NvJitLinkResult {
     // SAFETY: forwarded.
-    guard("nvJitLinkGetLinkedCubin", || with_link(handle, |l| l.cubin().and_then(|b| unsafe { put_bytes(cubin, b) })))
+    guard("nvJitLinkGetLinkedCubin", || with_out(handle, cubin, |l| l.cubin().and_then(|b| unsafe { put_bytes(cubin, b) })))
 }
 
 /// `nvJitLinkGetLinkedPtxSize`: the size of the linked PTX with its NUL.
@@ -281,7 +292,7 @@ pub unsafe extern "C" fn nvJitLinkGetLinkedCubin(handle: NvJitLinkHandle, cubin:
 #[no_mangle]
 pub unsafe extern "C" fn nvJitLinkGetLinkedPtxSize(handle: NvJitLinkHandle, size: *mut usize) -> NvJitLinkResult {
     // SAFETY: forwarded.
-    guard("nvJitLinkGetLinkedPtxSize", || with_link(handle, |l| l.ptx().map(<[u8]>::len)).and_then(|n| unsafe { put_size(size, n) }))
+    guard("nvJitLinkGetLinkedPtxSize", || with_out(handle, size, |l| l.ptx().map(<[u8]>::len)).and_then(|n| unsafe { put_size(size, n) }))
 }
 
 /// `nvJitLinkGetLinkedPtx`: copies the linked PTX, NUL-terminated.
@@ -291,7 +302,7 @@ pub unsafe extern "C" fn nvJitLinkGetLinkedPtxSize(handle: NvJitLinkHandle, size
 #[no_mangle]
 pub unsafe extern "C" fn nvJitLinkGetLinkedPtx(handle: NvJitLinkHandle, ptx: *mut c_char) -> NvJitLinkResult {
     // SAFETY: forwarded.
-    guard("nvJitLinkGetLinkedPtx", || with_link(handle, |l| l.ptx().and_then(|b| unsafe { put_bytes(ptx.cast(), b) })))
+    guard("nvJitLinkGetLinkedPtx", || with_out(handle, ptx, |l| l.ptx().and_then(|b| unsafe { put_bytes(ptx.cast(), b) })))
 }
 
 /// `nvJitLinkGetLinkedLTOIRSize`: there is no LTO-IR output (`NVJITLINK_ERROR_INVALID_INPUT`).
@@ -301,7 +312,7 @@ pub unsafe extern "C" fn nvJitLinkGetLinkedPtx(handle: NvJitLinkHandle, ptx: *mu
 #[no_mangle]
 pub unsafe extern "C" fn nvJitLinkGetLinkedLTOIRSize(handle: NvJitLinkHandle, size: *mut usize) -> NvJitLinkResult {
     // SAFETY: forwarded.
-    guard("nvJitLinkGetLinkedLTOIRSize", || with_link(handle, |l| l.ltoir().map(<[u8]>::len)).and_then(|n| unsafe { put_size(size, n) }))
+    guard("nvJitLinkGetLinkedLTOIRSize", || with_out(handle, size, |l| l.ltoir().map(<[u8]>::len)).and_then(|n| unsafe { put_size(size, n) }))
 }
 
 /// `nvJitLinkGetLinkedLTOIR`: as [`nvJitLinkGetLinkedLTOIRSize`].
@@ -311,7 +322,7 @@ pub unsafe extern "C" fn nvJitLinkGetLinkedLTOIRSize(handle: NvJitLinkHandle, si
 #[no_mangle]
 pub unsafe extern "C" fn nvJitLinkGetLinkedLTOIR(handle: NvJitLinkHandle, ltoir: *mut c_void) -> NvJitLinkResult {
     // SAFETY: forwarded.
-    guard("nvJitLinkGetLinkedLTOIR", || with_link(handle, |l| l.ltoir().and_then(|b| unsafe { put_bytes(ltoir, b) })))
+    guard("nvJitLinkGetLinkedLTOIR", || with_out(handle, ltoir, |l| l.ltoir().and_then(|b| unsafe { put_bytes(ltoir, b) })))
 }
 
 /// `nvJitLinkGetErrorLogSize`: the error log's size with its NUL (0 when empty).
@@ -321,7 +332,7 @@ pub unsafe extern "C" fn nvJitLinkGetLinkedLTOIR(handle: NvJitLinkHandle, ltoir:
 #[no_mangle]
 pub unsafe extern "C" fn nvJitLinkGetErrorLogSize(handle: NvJitLinkHandle, size: *mut usize) -> NvJitLinkResult {
     // SAFETY: forwarded.
-    guard("nvJitLinkGetErrorLogSize", || with_link(handle, |l| Ok(log_size(&l.error_log()))).and_then(|n| unsafe { put_size(size, n) }))
+    guard("nvJitLinkGetErrorLogSize", || with_out(handle, size, |l| Ok(log_size(&l.error_log()))).and_then(|n| unsafe { put_size(size, n) }))
 }
 
 /// `nvJitLinkGetErrorLog`: copies the error log, NUL-terminated.
@@ -331,7 +342,7 @@ pub unsafe extern "C" fn nvJitLinkGetErrorLogSize(handle: NvJitLinkHandle, size:
 #[no_mangle]
 pub unsafe extern "C" fn nvJitLinkGetErrorLog(handle: NvJitLinkHandle, log: *mut c_char) -> NvJitLinkResult {
     // SAFETY: forwarded.
-    guard("nvJitLinkGetErrorLog", || with_link(handle, |l| unsafe { put_log(log, &l.error_log()) }))
+    guard("nvJitLinkGetErrorLog", || with_out(handle, log, |l| unsafe { put_log(log, &l.error_log()) }))
 }
 
 /// `nvJitLinkGetInfoLogSize`: the info log's size with its NUL (0 when empty).
@@ -341,7 +352,7 @@ pub unsafe extern "C" fn nvJitLinkGetErrorLog(handle: NvJitLinkHandle, log: *mut
 #[no_mangle]
 pub unsafe extern "C" fn nvJitLinkGetInfoLogSize(handle: NvJitLinkHandle, size: *mut usize) -> NvJitLinkResult {
     // SAFETY: forwarded.
-    guard("nvJitLinkGetInfoLogSize", || with_link(handle, |l| Ok(log_size(&l.info_log()))).and_then(|n| unsafe { put_size(size, n) }))
+    guard("nvJitLinkGetInfoLogSize", || with_out(handle, size, |l| Ok(log_size(&l.info_log()))).and_then(|n| unsafe { put_size(size, n) }))
 }
 
 /// `nvJitLinkGetInfoLog`: copies the info log, NUL-terminated.
@@ -351,7 +362,7 @@ pub unsafe extern "C" fn nvJitLinkGetInfoLogSize(handle: NvJitLinkHandle, size: 
 #[no_mangle]
 pub unsafe extern "C" fn nvJitLinkGetInfoLog(handle: NvJitLinkHandle, log: *mut c_char) -> NvJitLinkResult {
     // SAFETY: forwarded.
-    guard("nvJitLinkGetInfoLog", || with_link(handle, |l| unsafe { put_log(log, &l.info_log()) }))
+    guard("nvJitLinkGetInfoLog", || with_out(handle, log, |l| unsafe { put_log(log, &l.info_log()) }))
 }
 
 /// `nvJitLinkVersion`: the nvJitLink version this library implements ([`VERSION`]).

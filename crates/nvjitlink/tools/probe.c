@@ -5,7 +5,10 @@
  *   ./probe path/to/libnvJitLink.so.13
  *
  * The declarations below are written from the documentation (nvJitLink.h is not used, so
- * the same program runs against both libraries; it binds the unversioned names). */
+ * the same program runs against both libraries; it binds the unversioned names).
+ * probe-nvidia-13.5.txt is its output for NVIDIA's libnvJitLink.so.13 from the
+ * nvidia-nvjitlink 13.5.37 wheel; diffing ours against it shows the differences
+ * crates/nvjitlink/src/link.rs documents. */
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
