@@ -22,7 +22,7 @@ python3 crates/cublas/tools/gen_header.py --check || exit 1
 inc="build/lib-include"
 rm -rf "$inc"
 mkdir -p "$inc" build/libtests build/ctests-logs/libs
-for h in include/cublas*.h include/curand*.h include/cufft*.h include/cusolver*.h include/cusparse*.h include/library_types.h; do
+for h in include/cublas*.h include/curand*.h include/cufft*.h include/cusolver*.h include/cusparse*.h include/nvJitLink.h include/library_types.h; do
   [ -f "$h" ] && ln -sf "$ROOT/$h" "$inc/"
 done
 

@@ -390,7 +390,7 @@ fn link_errors_have_nvidia_codes_and_log_lines() {
         ),
         (vec![(input_type::PTX, ptx("this is not ptx;"), "bad")], CuError::INVALID_PTX, "error   : 'bad': PTX does not compile"),
         (vec![(99, ptx(LIB), "odd")], CuError::INVALID_VALUE, "error   : 'odd': unknown CUjitInputType 99"),
-        (vec![(input_type::NVVM, vec![0x42, 0x43, 0xC0, 0xDE], "lto")], CuError::JIT_COMPILER_NOT_FOUND, "error   : 'lto': LTO-IR (CU_JIT_INPUT_NVVM) input is not supported"),
+        (vec![(input_type::NVVM, vec![0x42, 0x43, 0xC0, 0xDE], "lto")], CuError::JIT_COMPILER_NOT_FOUND, "error   : 'lto': LTO-IR input is not supported"),
         (vec![(input_type::CUBIN, sass_cubin.clone(), "sass.cubin")], CuError::NO_BINARY_FOR_GPU, "error   : 'sass.cubin': an NVIDIA cubin holds only SASS"),
         (vec![(input_type::FATBINARY, fatbin_entry(2, &sass_cubin), "sass.fatbin")], CuError::NO_BINARY_FOR_GPU, "error   : 'sass.fatbin': no binary for this device"),
         (vec![(input_type::LIBRARY, b"!<arch>\nbroken".to_vec(), "broken.a")], CuError::INVALID_IMAGE, "error   : 'broken.a': invalid kernel image: archive"),
