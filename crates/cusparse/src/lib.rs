@@ -1,0 +1,3 @@
+pub mod kernels;
+pub mod status;
+pub const LIB: &str = "libcusparse";
