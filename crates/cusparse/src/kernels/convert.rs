@@ -7,9 +7,10 @@ use super::{pos, row_range, Index, KResult, Layout, Sparse, Value};
 
 /// The transpose of an `m` x `n` compressed matrix (CSR to CSC, or CSC to CSR): a
 /// stable counting sort, so each output row's entries keep the input's order.
-/// `values` and `out_values` are `None` for the structure alone (`ACTION_SYMBOLIC`).
+/// `values` and `out_values` are `None` for the structure alone (`ACTION_SYMBOLIC`);
+/// values are only moved, so any element type will do.
 #[allow(clippy::too_many_arguments, reason = "the two compressed arrays of each side")]
-pub fn transpose<T: Value, I: Index>(
+pub fn transpose<T: Copy, I: Index>(
     m: usize,
     n: usize,
     offsets: &[I],

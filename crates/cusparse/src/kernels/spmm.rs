@@ -5,17 +5,7 @@ use super::{Index, KResult, Layout, Op, Sparse, Value};
 /// `C = alpha * op(A) * op(B) + beta * C`, `B` and `C` dense in either order;
 /// `beta == 0` ignores what `C` held.
 #[allow(clippy::too_many_arguments, reason = "cusparseSpMM's operands")]
-pub fn spmm<T: Value, I: Index>(
-    op_a: Op,
-    a: &Sparse<T, I>,
-    op_b: Op,
-    b: &[T],
-    lb: Layout,
-    alpha: T,
-    beta: T,
-    c: &mut [T],
-    lc: Layout,
-) -> KResult {
+pub fn spmm<T: Value, I: Index>(op_a: Op, a: &Sparse<T, I>, op_b: Op, b: &[T], lb: Layout, alpha: T, beta: T, c: &mut [T], lc: Layout) -> KResult {
     let (m, k) = if op_a.trans { (a.cols, a.rows) } else { (a.rows, a.cols) };
     let (kb, n) = if op_b.trans { (lb.cols, lb.rows) } else { (lb.rows, lb.cols) };
     if k != kb || lc.rows != m || lc.cols != n {

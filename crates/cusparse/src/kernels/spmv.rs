@@ -54,6 +54,7 @@ mod tests {
     use super::super::test_util::*;
     use super::*;
 
+    #[allow(clippy::too_many_arguments, reason = "a reference product")]
     fn dense_mv(d: &[f64], rows: usize, cols: usize, trans: bool, alpha: f64, x: &[f64], beta: f64, y: &[f64]) -> Vec<f64> {
         let (m, n) = if trans { (cols, rows) } else { (rows, cols) };
         (0..m)
