@@ -170,21 +170,21 @@ impl Call {
 }
 
 /// Index-base argument (`cusparseIndexBase_t`).
-pub fn index_base(v: i32) -> SparseResult<i64> {
+pub fn index_base(name: &str, v: i32) -> SparseResult<i64> {
     match v {
         0 | 1 => Ok(v as i64),
-        _ => Err(fail(INVALID_VALUE, format_args!("invalid cusparseIndexBase_t {v}"))),
+        _ => Err(fail(INVALID_VALUE, format_args!("{name}: invalid cusparseIndexBase_t {v}"))),
     }
 }
 
 /// `cusparseOperation_t` as a kernel operation.
-pub fn operation(v: i32) -> SparseResult<crate::kernels::Op> {
+pub fn operation(name: &str, v: i32) -> SparseResult<crate::kernels::Op> {
     use crate::kernels::Op;
     match v {
         0 => Ok(Op::N),
         1 => Ok(Op::T),
         2 => Ok(Op::H),
-        _ => Err(fail(INVALID_VALUE, format_args!("invalid cusparseOperation_t {v}"))),
+        _ => Err(fail(INVALID_VALUE, format_args!("{name}: invalid cusparseOperation_t {v}"))),
     }
 }
 

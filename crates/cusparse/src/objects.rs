@@ -235,3 +235,20 @@ pub mod kind {
         matches!(o, Object::Info(_))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn objects_are_recognized_by_kind_and_forgotten_once() {
+        let d = create(Object::MatDescr(MatDescr { kind: 0, fill: 0, diag: 0, base: 1 }));
+        assert_eq!(mat_descr(d).unwrap().base, 1);
+        assert_eq!(spmat(d), Err(INVALID_VALUE));
+        assert_eq!(handle(d), Err(NOT_INITIALIZED));
+        assert_eq!(destroy(d, kind::spmat, "cusparseSpMatDescr_t"), Err(INVALID_VALUE));
+        assert_eq!(destroy(d, kind::mat_descr, "cusparseMatDescr_t"), Ok(()));
+        assert_eq!(destroy(d, kind::mat_descr, "cusparseMatDescr_t"), Err(INVALID_VALUE));
+        assert_eq!(mat_descr(0), Err(INVALID_VALUE));
+    }
+}

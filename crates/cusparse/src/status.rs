@@ -60,3 +60,18 @@ pub fn name(status: Status) -> *const c_char {
 pub fn description(status: Status) -> *const c_char {
     usize::try_from(status).ok().and_then(|i| TABLE.get(i)).map_or("unknown error\0", |e| e.1).as_ptr().cast()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_descriptions_are_c_strings_for_every_status() {
+        let s = |p: *const c_char| unsafe { std::ffi::CStr::from_ptr(p) }.to_str().unwrap().to_string();
+        assert_eq!(s(name(INVALID_VALUE)), "CUSPARSE_STATUS_INVALID_VALUE");
+        assert_eq!(s(name(INSUFFICIENT_RESOURCES)), "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES");
+        assert_eq!(s(name(-1)), "CUSPARSE_STATUS_UNKNOWN");
+        assert_eq!(s(description(NOT_SUPPORTED)), "operation not supported");
+        assert_eq!(s(description(99)), "unknown error");
+    }
+}

@@ -25,7 +25,7 @@ fn create_spmat(
     value_type: c_int,
 ) -> SparseResult {
     ensure!(rows >= 0 && cols >= 0 && nnz >= 0, "create {format:?} descriptor: rows={rows} cols={cols} nnz={nnz}");
-    index_base(base)?;
+    index_base("cusparseCreate{Csr,Csc,Coo}", base)?;
     let m = SpMat {
         format,
         rows,
@@ -116,7 +116,7 @@ fn create_dnvec(d: *mut Handle, size: i64, values: *mut c_void, value_type: c_in
 #[allow(clippy::too_many_arguments, reason = "cusparseCreateSpVec's parameters")]
 fn create_spvec(d: *mut Handle, size: i64, nnz: i64, indices: *mut c_void, values: *mut c_void, it: c_int, base: c_int, vt: c_int) -> SparseResult {
     ensure!(size >= 0 && nnz >= 0 && nnz <= size, "cusparseCreateSpVec: size={size} nnz={nnz}");
-    index_base(base)?;
+    index_base("cusparseCreateSpVec", base)?;
     let v = SpVec { size, nnz, indices: indices as u64, values: values as u64, index_type: IndexType::from_c(it)?, base, value_type: vt };
     // SAFETY: per the API.
     unsafe { out(d, objects::create(Object::SpVec(v)) as Handle) }

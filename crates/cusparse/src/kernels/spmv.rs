@@ -123,3 +123,52 @@ mod tests {
         assert_eq!(v, [3.0, 1.0]);
     }
 }
+
+/// `cargo test -p cusparse --release -- --ignored --nocapture spmv_throughput`: the
+/// single-threaded CSR SpMV rate on this machine, and the same rows split over two
+/// scoped threads (the question of whether threads pay).
+#[cfg(test)]
+mod bench {
+    use super::super::test_util::Rng;
+    use super::*;
+
+    #[test]
+    #[ignore]
+    fn spmv_throughput() {
+        let (rows, per_row) = (1usize << 20, 10usize);
+        let mut rng = Rng(1);
+        let offsets: Vec<i32> = (0..=rows).map(|r| (r * per_row) as i32).collect();
+        let indices: Vec<i32> = (0..rows * per_row).map(|_| rng.below(rows) as i32).collect();
+        let values: Vec<f64> = (0..rows * per_row).map(|_| rng.next()).collect();
+        let x: Vec<f64> = (0..rows).map(|_| rng.next()).collect();
+        let mut y = vec![0.0; rows];
+        let a = Sparse { rows, cols: rows, layout: Rows::Compressed(&offsets[..]), indices: &indices[..], values: &values[..], base: 0 };
+        let time = |f: &mut dyn FnMut()| {
+            f();
+            let t = std::time::Instant::now();
+            for _ in 0..5 {
+                f();
+            }
+            t.elapsed().as_secs_f64() / 5.0
+        };
+        let one = time(&mut || spmv(Op::N, &a, 1.0, &x, 0.0, &mut y).unwrap());
+        let two = time(&mut || {
+            let (lo, hi) = y.split_at_mut(rows / 2);
+            std::thread::scope(|s| {
+                let top = Sparse { rows: rows / 2, ..a };
+                let bottom_offsets = &offsets[rows / 2..];
+                let bottom = Sparse { rows: rows - rows / 2, layout: Rows::Compressed(bottom_offsets), ..a };
+                let xr = &x[..];
+                s.spawn(move || spmv(Op::N, &top, 1.0, xr, 0.0, lo).unwrap());
+                spmv(Op::N, &bottom, 1.0, &x, 0.0, hi).unwrap();
+            })
+        });
+        let nnz = (rows * per_row) as f64;
+        println!(
+            "CSR SpMV, {rows} rows, {nnz} nonzeros: 1 thread {:.1} ms ({:.2} Gnnz/s), 2 threads {:.1} ms",
+            one * 1e3,
+            nnz / one / 1e9,
+            two * 1e3
+        );
+    }
+}

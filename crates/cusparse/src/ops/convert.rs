@@ -50,7 +50,7 @@ pub fn csr2csc(call: Call, a: Csr2Csc, run: bool) -> SparseResult {
     ensure!(a.m >= 0 && a.n >= 0 && a.nnz >= 0, "{}: m={} n={} nnz={}", call.name, a.m, a.n, a.nnz);
     ensure!(a.alg == 1 || a.alg == 2, "{}: invalid cusparseCsr2CscAlg_t {}", call.name, a.alg);
     ensure!(a.copy_values == 0 || a.copy_values == 1, "{}: invalid cusparseAction_t {}", call.name, a.copy_values);
-    let base = index_base(a.base)?;
+    let base = index_base(call.name, a.base)?;
     let bytes = element_bytes(a.val_type)
         .ok_or_else(|| fail(crate::status::INVALID_VALUE, format_args!("{}: invalid cudaDataType {}", call.name, a.val_type)))?;
     let (m, n, nnz) = (a.m as usize, a.n as usize, a.nnz as usize);
@@ -94,7 +94,7 @@ pub fn csr2csc(call: Call, a: Csr2Csc, run: bool) -> SparseResult {
 /// `cusparseXcoo2csr` (`to_csr`) or `cusparseXcsr2coo`.
 pub fn coo_csr(call: Call, coo_rows: *const i32, nnz: i32, m: i32, row_ptr: *const i32, base: i32, to_csr: bool) -> SparseResult {
     ensure!(m >= 0 && nnz >= 0, "{}: m={m} nnz={nnz}", call.name);
-    let base = index_base(base)?;
+    let base = index_base(call.name, base)?;
     let (rows, offsets) = (call.array(coo_rows, nnz as usize, "cooRowInd")?, call.array(row_ptr, m as usize + 1, "csrRowPtr")?);
     call.queue(move || {
         // SAFETY: the views were checked; one of them is written.

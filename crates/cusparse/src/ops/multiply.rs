@@ -23,7 +23,7 @@ pub fn spmv(
     alg: i32,
     run: bool,
 ) -> SparseResult {
-    let op = operation(op)?;
+    let op = operation(call.name, op)?;
     ensure!((0..=5).contains(&alg), "{}: invalid cusparseSpMVAlg_t {alg}", call.name);
     let (ma, vx, vy) = (objects::spmat(a)?, objects::dnvec(x)?, objects::dnvec(y)?);
     with_value_type!(compute, call.name, |T| {
@@ -67,7 +67,7 @@ pub fn spmm(
     alg: i32,
     run: bool,
 ) -> SparseResult {
-    let (op_a, op_b) = (operation(op_a)?, operation(op_b)?);
+    let (op_a, op_b) = (operation(call.name, op_a)?, operation(call.name, op_b)?);
     ensure!(matches!(alg, 0..=6 | 12..=14), "{}: invalid cusparseSpMMAlg_t {alg}", call.name);
     let (ma, db, dc) = (objects::spmat(a)?, objects::dnmat(b)?, objects::dnmat(c)?);
     with_value_type!(compute, call.name, |T| {
@@ -109,7 +109,7 @@ fn spmm_typed<T: Value, I: Index>(
 
 /// `result = op(X) . Y` for a sparse `X`, to a host or device pointer per the pointer mode.
 pub fn spvv(call: Call, op: i32, x: usize, y: usize, result: *mut c_void, compute: i32, run: bool) -> SparseResult {
-    let op = operation(op)?;
+    let op = operation(call.name, op)?;
     ensure!(!op.trans || op.conj, "{}: opX must be NON_TRANSPOSE or CONJUGATE_TRANSPOSE", call.name);
     let (sx, dy) = (objects::spvec(x)?, objects::dnvec(y)?);
     ensure!(sx.size == dy.size, "{}: X has size {}, Y {}", call.name, sx.size, dy.size);

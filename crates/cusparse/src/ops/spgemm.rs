@@ -45,7 +45,7 @@ pub struct Args {
 /// One phase; `size` and `buffer` are the C arguments (unused by `copy`).
 #[allow(clippy::not_unsafe_ptr_arg_deref, reason = "a C argument of the calling export, valid as the API documents")]
 pub fn spgemm_phase(call: Call, args: Args, phase: Phase, size: *mut usize, buffer: *mut c_void) -> SparseResult {
-    let (op_a, op_b) = (operation(args.op_a)?, operation(args.op_b)?);
+    let (op_a, op_b) = (operation(call.name, args.op_a)?, operation(call.name, args.op_b)?);
     if op_a.trans || op_b.trans {
         return Err(fail(NOT_SUPPORTED, format_args!("{}: only non-transposed operands are supported", call.name)));
     }
