@@ -12,11 +12,11 @@ ln -sf libcuda.so "$TARGET_DIR/release/libcuda.so.1"
 # names of NVRTC 13 and 12 too.
 ln -sf libnvrtc.so "$TARGET_DIR/release/libnvrtc.so.13"
 ln -sf libnvrtc.so "$TARGET_DIR/release/libnvrtc.so.12"
-# Our math libraries (crates cublas, curand, cufft, cusolver; soname set in each build.rs) and
-# libnvJitLink (crate nvjitlink) under every name their clients load: CUDA 13's and CUDA 12's
-# majors (CuPy for CUDA 12 loads libcublas.so.12 and libcufft.so.11; cuda.pathfinder loads
-# libnvJitLink.so.13 or .12 before libcusolver/libcusparse).
-for names in "cublas 13 12" "curand 10" "cufft 12 11" "cusolver 12 11" "nvJitLink 13 12"; do
+# Our math libraries (crates cublas, curand, cufft, cusolver, cusparse; soname set in each
+# build.rs) and libnvJitLink (crate nvjitlink) under every name their clients load: CUDA 13's
+# and CUDA 12's majors (CuPy for CUDA 12 loads libcublas.so.12 and libcufft.so.11;
+# cuda.pathfinder loads libnvJitLink.so.13 or .12 before libcusolver/libcusparse).
+for names in "cublas 13 12" "curand 10" "cufft 12 11" "cusolver 12 11" "cusparse 12" "nvJitLink 13 12"; do
   read -r lib majors <<<"$names"
   [ -e "$TARGET_DIR/release/lib$lib.so" ] || continue
   for m in $majors; do ln -sf "lib$lib.so" "$TARGET_DIR/release/lib$lib.so.$m"; done
