@@ -136,7 +136,12 @@ impl Device for CpuDevice {
     }
 
     fn alloc(&self, size: usize) -> Result<DevicePtr, DeviceError> {
-        let layout = Layout::from_size_align(size.max(1), ALLOC_ALIGN).map_err(|_| DeviceError::OutOfMemory)?;
+        // Rounded up to whole 256-byte units, as NVIDIA's allocator hands out memory: a
+        // kernel that writes a little past the size it asked for (found in public sample
+        // programs) then stays inside its own allocation, as it does on a GPU, instead of
+        // corrupting the host heap. The driver still records and checks the requested size.
+        let padded = size.max(1).checked_next_multiple_of(ALLOC_ALIGN).ok_or(DeviceError::OutOfMemory)?;
+        let layout = Layout::from_size_align(padded, ALLOC_ALIGN).map_err(|_| DeviceError::OutOfMemory)?;
         // SAFETY: the layout has a non-zero size.
         let p = unsafe { std::alloc::alloc(layout) };
         if p.is_null() {
@@ -205,6 +210,21 @@ impl Device for CpuDevice {
 
 #[cfg(test)]
 mod tests {
+    use backend_api::Device as _;
+
+    #[test]
+    fn allocations_are_whole_256_byte_units() {
+        let device = super::CpuDevice::new();
+        for (asked, held) in [(1, 256), (80, 256), (256, 256), (257, 512)] {
+            let p = device.alloc(asked).unwrap();
+            assert_eq!(device.allocations.lock().unwrap()[&p].size(), held, "{asked} bytes");
+            // A kernel writing up to the unit's end stays inside the allocation.
+            // SAFETY: the allocation holds `held` bytes.
+            unsafe { std::ptr::write_bytes(p as *mut u8, 0xab, held) };
+            device.free(p).unwrap();
+        }
+    }
+
     #[test]
     fn small_hosts_report_enough_multiprocessors_for_grid_sizing() {
         // The only test here reading the variable; it is unset in the test environment.

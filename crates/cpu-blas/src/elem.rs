@@ -83,6 +83,9 @@ pub trait Elem: Arith + Send + Sync + 'static {
     fn lapack(blas: &OpenBlas) -> &crate::lapack::Lapack {
         &blas.lapack[Self::PREFIX]
     }
+    fn level2(blas: &OpenBlas) -> &crate::level2::Level2 {
+        &blas.level2[Self::PREFIX]
+    }
     /// `x . y` (unconjugated).
     ///
     /// # Safety

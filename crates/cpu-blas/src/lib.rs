@@ -5,6 +5,7 @@
 
 pub mod elem;
 pub mod lapack;
+pub mod level2;
 pub mod lu;
 pub mod openblas;
 

@@ -11,6 +11,23 @@ use std::ffi::{c_char, c_int, c_void};
 use std::sync::OnceLock;
 
 use crate::lapack::lapack;
+use crate::level2::level2;
+
+/// `?rotg_(a, b, c, s)`.
+pub type RotgFn = unsafe extern "C" fn(M, M, M, M);
+/// `?rotm_(n, x, incx, y, incy, param)`.
+pub type RotmFn = unsafe extern "C" fn(I, M, I, M, I, P);
+/// `?rotmg_(d1, d2, x1, y1, param)`.
+pub type RotmgFn = unsafe extern "C" fn(M, M, M, P, M);
+
+/// Plane rotations beyond `rot`.
+pub struct Rotations {
+    pub rotg: [RotgFn; 4],
+    pub rotm: [RotmFn; 2],
+    pub rotmg: [RotmgFn; 2],
+    /// `crot_`/`zrot_`: complex vectors, real `c`, complex `s`.
+    pub complex_rot: [RotFn; 2],
+}
 
 type P = *const c_void;
 type M = *mut c_void;
@@ -101,6 +118,11 @@ pub struct OpenBlas {
     pub reductions: Reductions,
     /// LAPACK by prefix: `s`, `d`, `c`, `z`.
     pub lapack: [crate::lapack::Lapack; 4],
+    /// Level 2's banded, packed and rank-update routines by prefix.
+    pub level2: [crate::level2::Level2; 4],
+    /// The plane rotation generators and modified rotations (`rotg` for every prefix;
+    /// `rotm`/`rotmg` for `s`, `d` only), and `crot_`/`zrot_` (complex `s`).
+    pub rotations: Rotations,
 }
 
 // SAFETY: function addresses of a library that stays loaded for the process's life.
@@ -192,7 +214,23 @@ impl OpenBlas {
         let routines = [routines(&lib, 's')?, routines(&lib, 'd')?, routines(&lib, 'c')?, routines(&lib, 'z')?];
         let get = |name: &str| get::<*const ()>(&lib, name);
         let lapack = [lapack(&get, 's')?, lapack(&get, 'd')?, lapack(&get, 'c')?, lapack(&get, 'z')?];
-        Ok(OpenBlas { _lib: lib, routines, reductions, lapack })
+        let level2 = [level2(&get, 's')?, level2(&get, 'd')?, level2(&get, 'c')?, level2(&get, 'z')?];
+        let r = |name: &str| get(name);
+        // SAFETY (each transmute): the named BLAS routine has the field's Fortran signature.
+        let rotations = unsafe {
+            Rotations {
+                rotg: [
+                    std::mem::transmute(r("srotg_")?),
+                    std::mem::transmute(r("drotg_")?),
+                    std::mem::transmute(r("crotg_")?),
+                    std::mem::transmute(r("zrotg_")?),
+                ],
+                rotm: [std::mem::transmute(r("srotm_")?), std::mem::transmute(r("drotm_")?)],
+                rotmg: [std::mem::transmute(r("srotmg_")?), std::mem::transmute(r("drotmg_")?)],
+                complex_rot: [std::mem::transmute(r("crot_")?), std::mem::transmute(r("zrot_")?)],
+            }
+        };
+        Ok(OpenBlas { _lib: lib, routines, reductions, lapack, level2, rotations })
     }
 }
 

@@ -20,7 +20,9 @@ ELEM = {"f32": ("float", "float"), "f64": ("double", "double"), "C32": ("cuCompl
 ENUMS = {"transa": "cublasOperation_t", "transb": "cublasOperation_t", "trans": "cublasOperation_t",
          "uplo": "cublasFillMode_t", "side": "cublasSideMode_t", "diag": "cublasDiagType_t",
          "atype": "cudaDataType", "btype": "cudaDataType", "ctype": "cudaDataType",
-         "compute": "cublasComputeType_t", "_algo": "cublasGemmAlgo_t", "kind": "libraryPropertyType"}
+         "compute": "cublasComputeType_t", "_algo": "cublasGemmAlgo_t", "kind": "libraryPropertyType",
+         "alpha_type": "cudaDataType", "xtype": "cudaDataType", "ytype": "cudaDataType", "rtype": "cudaDataType",
+         "cs_type": "cudaDataType", "exec": "cudaDataType"}
 MODES = {"cublasSetPointerMode_v2": "cublasPointerMode_t", "cublasGetPointerMode_v2": "cublasPointerMode_t",
          "cublasSetAtomicsMode": "cublasAtomicsMode_t", "cublasGetAtomicsMode": "cublasAtomicsMode_t",
          "cublasSetMathMode": "cublasMath_t", "cublasGetMathMode": "cublasMath_t"}
@@ -28,7 +30,7 @@ MODES = {"cublasSetPointerMode_v2": "cublasPointerMode_t", "cublasGetPointerMode
 
 def c_type(rust, fn, param, elem):
     t = rust.strip()
-    t = t.replace("<T as crate::ops::Elem>::Real", "R").replace("<T as Elem>::Real", "R")
+    t = t.replace("<T as crate::ops::Elem>::Real", "R").replace("<T as Elem>::Real", "R").replace("std::ffi::c_void", "c_void")
     ptrs = []
     while True:
         m = re.match(r"\*(const|mut)\s+(.*)", t)
@@ -37,11 +39,14 @@ def c_type(rust, fn, param, elem):
         ptrs.append(m.group(1))
         t = m.group(2).strip()
     base = {"c_int": "int", "i64": "long long int", "usize": "size_t", "c_void": "void", "f32": "float",
-            "u16": "__half", "Handle": "cublasHandle_t", "T": elem[0] if elem else None, "R": elem[1] if elem else None}[t]
+            "u16": "__half", "Handle": "cublasHandle_t", "C32": "cuComplex", "C64": "cuDoubleComplex",
+            "T": elem[0] if elem else None, "R": elem[1] if elem else None}[t]
     if t == "c_int" and not ptrs:
         base = MODES.get(fn, ENUMS.get(param, "int")) if param in ("mode", *ENUMS) else "int"
     if t == "c_int" and ptrs and param == "mode":
         base = MODES[fn]
+    if t == "c_int" and ptrs and param in ("transa", "transb"):
+        base = "cublasOperation_t"
     if t == "c_void" and param == "stream" and len(ptrs) == 1:
         return "cudaStream_t"
     if t == "c_void" and param == "stream" and len(ptrs) == 2:

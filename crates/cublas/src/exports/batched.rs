@@ -146,3 +146,45 @@ typed! {
         extensions::pack::<T>(call(h, NAME)?, false, uplo, n, a, lda, ap.cast_mut())
     }
 }
+
+typed! {
+    [cublasSgemmGroupedBatched: f32, cublasDgemmGroupedBatched: f64]
+    fn(h: Handle, transa: *const c_int, transb: *const c_int, m: *const c_int, n: *const c_int, k: *const c_int, alpha: *const T, a: *const *const T, lda: *const c_int, b: *const *const T, ldb: *const c_int, beta: *const T, c: *const *mut T, ldc: *const c_int, count: c_int, size: *const c_int) {
+        let groups = batched::Groups { transa, transb, m, n, k, lda, ldb, ldc, size, count };
+        // SAFETY: the caller's host arrays of `count` entries, per the API.
+        for (gi, g) in unsafe { groups.read(NAME) }?.into_iter().enumerate() {
+            let at = |p: u64, elem: usize| p + (g.first * elem) as u64;
+            let args = BatchArgs::Pointers([at(a as u64, 8), at(b as u64, 8), at(c as u64, 8)]);
+            // SAFETY: group g's scalars in the host scalar arrays.
+            unsafe {
+                let [gm, gn, gk] = g.mnk;
+                batched::gemm_batched::<T>(call(h, NAME)?, g.transa, g.transb, gm, gn, gk, alpha.add(gi), g.lds, beta.add(gi), args, g.size)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+export! {
+    /// `cublasGemmGroupedBatchedEx(handle, transa[], transb[], m[], n[], k[], alpha[],
+    /// Aarray, Atype, lda[], Barray, Btype, ldb[], beta[], Carray, Ctype, ldc[],
+    /// group_count, group_size[], computeType)`: scalars per group, of the compute type's
+    /// scalar type.
+    fn cublasGemmGroupedBatchedEx(h: Handle, transa: *const c_int, transb: *const c_int, m: *const c_int, n: *const c_int, k: *const c_int, alpha: *const c_void, a: *const *const c_void, atype: c_int, lda: *const c_int, b: *const *const c_void, btype: c_int, ldb: *const c_int, beta: *const c_void, c: *const *mut c_void, ctype: c_int, ldc: *const c_int, count: c_int, size: *const c_int, compute: c_int) {
+        const NAME: &str = "cublasGemmGroupedBatchedEx";
+        let scalar = gemm_ex::ex_types(NAME, atype, btype, ctype, compute)?.scalar.size();
+        let groups = batched::Groups { transa, transb, m, n, k, lda, ldb, ldc, size, count };
+        // SAFETY: the caller's host arrays of `count` entries, per the API.
+        for (gi, g) in unsafe { groups.read(NAME) }?.into_iter().enumerate() {
+            let at = |p: u64| p + (g.first * 8) as u64;
+            let batch = BatchArgs::Pointers([at(a as u64), at(b as u64), at(c as u64)]);
+            let [gm, gn, gk] = g.mnk;
+            // SAFETY: group gi's scalars, `scalar` bytes each.
+            let (al, be) = unsafe { (alpha.cast::<u8>().add(gi * scalar), beta.cast::<u8>().add(gi * scalar)) };
+            let x = ExArgs { transa: g.transa, transb: g.transb, m: gm, n: gn, k: gk, alpha: al, beta: be, lds: g.lds, types: [atype, btype, ctype, compute], batch, count: g.size };
+            // SAFETY: as above.
+            unsafe { gemm_ex::gemm_ex(call(h, NAME)?, x) }?;
+        }
+        Ok(())
+    }
+}

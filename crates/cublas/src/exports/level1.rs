@@ -1,8 +1,9 @@
 //! Level 1 exports (`cublas?axpy_v2`, ...).
 
-use std::ffi::c_int;
+use std::ffi::{c_int, c_void};
 
 use super::{call, typed, Handle, C32, C64};
+use crate::ops::ex_level1;
 use crate::ops::level1::{self, Norm};
 
 typed! {
@@ -96,5 +97,67 @@ typed! {
     fn(h: Handle, n: c_int, x: *const T, incx: c_int, result: *mut c_int) {
         // SAFETY: as above.
         unsafe { level1::iamax::<T>(call(h, NAME)?, false, n, x, incx, result) }
+    }
+}
+
+typed! {
+    [cublasCrot_v2: C32, cublasZrot_v2: C64]
+    fn(h: Handle, n: c_int, x: *mut T, incx: c_int, y: *mut T, incy: c_int, c: *const <T as crate::ops::Elem>::Real, s: *const T) {
+        // SAFETY: as above.
+        unsafe { level1::complex_rot::<T>(call(h, NAME)?, n, x, incx, y, incy, c, s) }
+    }
+}
+
+typed! {
+    [cublasSrotg_v2: f32, cublasDrotg_v2: f64, cublasCrotg_v2: C32, cublasZrotg_v2: C64]
+    fn(h: Handle, a: *mut T, b: *mut T, c: *mut <T as crate::ops::Elem>::Real, s: *mut T) {
+        level1::rotg::<T>(call(h, NAME)?, a, b, c, s)
+    }
+}
+
+typed! {
+    [cublasSrotm_v2: f32, cublasDrotm_v2: f64]
+    fn(h: Handle, n: c_int, x: *mut T, incx: c_int, y: *mut T, incy: c_int, param: *const T) {
+        level1::rotm::<T>(call(h, NAME)?, n, x, incx, y, incy, param)
+    }
+}
+
+typed! {
+    [cublasSrotmg_v2: f32, cublasDrotmg_v2: f64]
+    fn(h: Handle, d1: *mut T, d2: *mut T, x1: *mut T, y1: *const T, param: *mut T) {
+        level1::rotmg::<T>(call(h, NAME)?, d1, d2, x1, y1, param)
+    }
+}
+
+super::export! {
+    /// `cublasAxpyEx(handle, n, alpha, alphaType, x, xType, incx, y, yType, incy, executiontype)`.
+    fn cublasAxpyEx(h: Handle, n: c_int, alpha: *const c_void, alpha_type: c_int, x: *const c_void, xtype: c_int, incx: c_int, y: *mut c_void, ytype: c_int, incy: c_int, exec: c_int) {
+        // SAFETY: the caller's pointers, per the API.
+        unsafe { ex_level1::axpy_scal(call(h, "cublasAxpyEx")?, n, alpha.cast(), alpha_type, (x as *mut u8, xtype, incx), Some((y.cast(), ytype, incy)), exec) }
+    }
+    /// `cublasScalEx(handle, n, alpha, alphaType, x, xType, incx, executionType)`.
+    fn cublasScalEx(h: Handle, n: c_int, alpha: *const c_void, alpha_type: c_int, x: *mut c_void, xtype: c_int, incx: c_int, exec: c_int) {
+        // SAFETY: as above.
+        unsafe { ex_level1::axpy_scal(call(h, "cublasScalEx")?, n, alpha.cast(), alpha_type, (x.cast(), xtype, incx), None, exec) }
+    }
+    /// `cublasDotEx(handle, n, x, xType, incx, y, yType, incy, result, resultType, executionType)`.
+    fn cublasDotEx(h: Handle, n: c_int, x: *const c_void, xtype: c_int, incx: c_int, y: *const c_void, ytype: c_int, incy: c_int, result: *mut c_void, rtype: c_int, exec: c_int) {
+        // SAFETY: as above.
+        unsafe { ex_level1::dot(call(h, "cublasDotEx")?, false, n, (x.cast(), xtype, incx), (y.cast(), ytype, incy), result.cast(), rtype, exec) }
+    }
+    /// `cublasDotcEx(...)`: `conj(x) . y`.
+    fn cublasDotcEx(h: Handle, n: c_int, x: *const c_void, xtype: c_int, incx: c_int, y: *const c_void, ytype: c_int, incy: c_int, result: *mut c_void, rtype: c_int, exec: c_int) {
+        // SAFETY: as above.
+        unsafe { ex_level1::dot(call(h, "cublasDotcEx")?, true, n, (x.cast(), xtype, incx), (y.cast(), ytype, incy), result.cast(), rtype, exec) }
+    }
+    /// `cublasNrm2Ex(handle, n, x, xType, incx, result, resultType, executionType)`.
+    fn cublasNrm2Ex(h: Handle, n: c_int, x: *const c_void, xtype: c_int, incx: c_int, result: *mut c_void, rtype: c_int, exec: c_int) {
+        // SAFETY: as above.
+        unsafe { ex_level1::nrm2(call(h, "cublasNrm2Ex")?, n, (x.cast(), xtype, incx), result.cast(), rtype, exec) }
+    }
+    /// `cublasRotEx(handle, n, x, xType, incx, y, yType, incy, c, s, csType, executiontype)`.
+    fn cublasRotEx(h: Handle, n: c_int, x: *mut c_void, xtype: c_int, incx: c_int, y: *mut c_void, ytype: c_int, incy: c_int, c: *const c_void, s: *const c_void, cs_type: c_int, exec: c_int) {
+        // SAFETY: as above.
+        unsafe { ex_level1::rot(call(h, "cublasRotEx")?, n, (x.cast(), xtype, incx), (y.cast(), ytype, incy), c.cast(), s.cast(), cs_type, exec) }
     }
 }

@@ -190,3 +190,49 @@ pub unsafe fn trsm_batched<T: Elem>(
         });
     })
 }
+
+/// The per-group arguments of the grouped batched GEMMs, host arrays of `group_count`.
+pub struct Groups {
+    pub transa: *const i32,
+    pub transb: *const i32,
+    pub m: *const i32,
+    pub n: *const i32,
+    pub k: *const i32,
+    pub lda: *const i32,
+    pub ldb: *const i32,
+    pub ldc: *const i32,
+    pub size: *const i32,
+    pub count: i32,
+}
+
+/// One group's arguments and the index of its first problem.
+pub struct Group {
+    pub transa: i32,
+    pub transb: i32,
+    pub mnk: [i32; 3],
+    pub lds: [i32; 3],
+    pub size: i32,
+    pub first: usize,
+}
+
+impl Groups {
+    /// Reads the host arrays, group by group.
+    ///
+    /// # Safety
+    /// Every array holds `count` ints.
+    pub unsafe fn read(&self, name: &str) -> BlasResult<Vec<Group>> {
+        ensure!(self.count >= 0, "{name}: group_count={}", self.count);
+        let arrays = [self.transa, self.transb, self.m, self.n, self.k, self.lda, self.ldb, self.ldc, self.size];
+        ensure!(self.count == 0 || arrays.iter().all(|p| !p.is_null()), "{name}: a NULL argument array");
+        let mut first = 0usize;
+        let mut out = Vec::with_capacity(self.count as usize);
+        for g in 0..self.count as usize {
+            // SAFETY: per the contract.
+            let v: [i32; 9] = arrays.map(|p| unsafe { p.add(g).read() });
+            ensure!(v[8] >= 0, "{name}: group_size[{g}]={}", v[8]);
+            out.push(Group { transa: v[0], transb: v[1], mnk: [v[2], v[3], v[4]], lds: [v[5], v[6], v[7]], size: v[8], first });
+            first += v[8] as usize;
+        }
+        Ok(out)
+    }
+}

@@ -119,8 +119,8 @@ pub unsafe fn ger<T: Elem>(
     })
 }
 
-/// `y = alpha * A x + beta * y` with `A` symmetric (`hemv` for complex types) and
-/// stored in its `uplo` triangle (`band = Some(k)`: `sbmv`/`hbmv`, `k` super-diagonals
+/// `y = alpha * A x + beta * y` with `A` symmetric (`hemv` for complex types, unless
+/// `complex_symmetric`: `Csymv`/`Zsymv`) and stored in its `uplo` triangle (`band = Some(k)`: `sbmv`/`hbmv`, `k` super-diagonals
 /// in band storage, `lda >= k + 1`).
 ///
 /// # Safety
@@ -128,6 +128,7 @@ pub unsafe fn ger<T: Elem>(
 #[allow(clippy::too_many_arguments, reason = "cublas?symv's parameters")]
 pub unsafe fn symv<T: Elem>(
     call: Call,
+    complex_symmetric: bool,
     uplo: i32,
     n: i32,
     band: Option<i32>,
@@ -160,7 +161,10 @@ pub unsafe fn symv<T: Elem>(
         unsafe {
             match band {
                 Some(k) => (r.sbmv)(ch(&u), &n, &k, alp, ha.ptr(), &lda, hx.ptr(), &incx, bep, hy.ptr(), &incy),
-                None => (r.symv)(ch(&u), &n, alp, ha.ptr(), &lda, hx.ptr(), &incx, bep, hy.ptr(), &incy),
+                None => {
+                    let f = if complex_symmetric { T::level2(b).csymv.expect("complex") } else { r.symv };
+                    f(ch(&u), &n, alp, ha.ptr(), &lda, hx.ptr(), &incx, bep, hy.ptr(), &incy)
+                }
             }
         }
     })

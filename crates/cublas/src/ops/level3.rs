@@ -374,3 +374,98 @@ pub unsafe fn trmm<T: Elem>(
         unsafe { in_place.run::<T>(blas, false, alpha.get(), ha, hc) }
     })
 }
+
+/// `syrkx`/`herkx`: `C = alpha op(A) op(B)^T + beta C` (`herkx`: `op(B)^H`, real `beta`)
+/// on the `uplo` triangle of `C` only; cuBLAS's variant of `syr2k` for when
+/// `op(A) op(B)^T` is known to be symmetric. One GEMM into a scratch matrix, then the
+/// triangle is combined.
+///
+/// # Safety
+/// Host-mode scalars must be readable.
+#[allow(clippy::too_many_arguments, reason = "cublas?syrkx's parameters")]
+pub unsafe fn rank_kx<T: Elem, SB: Copy + Send + 'static>(
+    call: Call,
+    hermitian: bool,
+    uplo: i32,
+    trans: i32,
+    n: i32,
+    k: i32,
+    alpha: *const T,
+    a: *const T,
+    lda: i32,
+    b: *const T,
+    ldb: i32,
+    beta: *const SB,
+    c: *mut T,
+    ldc: i32,
+) -> BlasResult {
+    let (fill, mut op) = (Fill::from_c(uplo)?, Op::from_c(trans)?);
+    if T::COMPLEX && op != Op::N {
+        op = if hermitian { Op::C } else { Op::T };
+    }
+    ensure!(n >= 0 && k >= 0, "{}: n={n} k={k}", call.name);
+    let (rows, cols) = stored(op, n, k);
+    ensure!(lda >= least_ld(rows) && ldb >= least_ld(rows), "{}: lda={lda} ldb={ldb} < max(1, {rows})", call.name);
+    ensure!(ldc >= least_ld(n), "{}: ldc={ldc} < max(1, n={n})", call.name);
+    // SAFETY: forwarded.
+    let (alpha, beta) = unsafe { (call.scalar(alpha, "alpha")?, call.scalar(beta, "beta")?) };
+    if n == 0 {
+        return Ok(());
+    }
+    let (ha, hb, hc) = (call.matrix(a, rows, cols, lda, "A")?, call.matrix(b, rows, cols, ldb, "B")?, call.matrix(c, n, n, ldc, "C")?);
+    call.queue(move |blas| {
+        let (al, be) = (alpha.get(), beta.get());
+        // beta as an element: a real beta (herkx) becomes (beta, 0).
+        let mut beta_elem = T::default();
+        // SAFETY: SB is T or T's real type, which is T's first field.
+        unsafe { std::ptr::copy_nonoverlapping((&be as *const SB).cast::<u8>(), (&mut beta_elem as *mut T).cast::<u8>(), size_of::<SB>()) };
+        let second = if op == Op::N {
+            if hermitian && T::COMPLEX {
+                Op::C
+            } else {
+                Op::T
+            }
+        } else {
+            Op::N
+        };
+        let mut scratch = vec![T::default(); n as usize * n as usize];
+        let product = GemmShape { ta: op, tb: second, m: n, n, k, lda, ldb, ldc: n };
+        // SAFETY: A and B were checked for op's shapes; the scratch is n x n.
+        unsafe { product.run::<T>(blas, al, (ha, hb, Host(scratch.as_mut_ptr() as usize)), T::default()) };
+        for j in 0..n as usize {
+            let rows = if fill == Fill::Upper { 0..j + 1 } else { j..n as usize };
+            for i in rows {
+                // SAFETY: (i, j) is inside C's checked extent.
+                let cij = unsafe { hc.ptr::<T>().add(j * ldc as usize + i) };
+                let old = if beta_elem.is_zero() { T::default() } else { unsafe { cij.read() }.mul(beta_elem) };
+                let mut v = scratch[j * n as usize + i].add(old);
+                if hermitian && T::COMPLEX && i == j {
+                    // The diagonal of a Hermitian result is real.
+                    v = v.add(v.conj()).mul(half::<T>());
+                }
+                // SAFETY: as above.
+                unsafe { cij.write(v) };
+            }
+        }
+    })
+}
+
+/// 1/2 as an element.
+fn half<T: Elem>() -> T {
+    let one = T::default().add(unit::<T>());
+    one.add(one).recip()
+}
+
+/// 1 as an element (its first field, the real part, set to 1).
+fn unit<T: Elem>() -> T {
+    let mut v = T::default();
+    // SAFETY: every element type starts with its real part, f32 or f64.
+    unsafe {
+        if size_of::<T::Real>() == 4 {
+            (&mut v as *mut T).cast::<f32>().write(1.0)
+        } else {
+            (&mut v as *mut T).cast::<f64>().write(1.0)
+        }
+    }
+    v
+}

@@ -1,7 +1,9 @@
 //! The BLAS families, generic over the element type; each checks its arguments as
 //! cuBLAS documents and queues the arithmetic on the handle's stream.
 
+pub mod band_packed;
 pub mod batched;
+pub mod ex_level1;
 pub mod extensions;
 pub mod gemm_ex;
 pub mod lapack;
