@@ -169,9 +169,18 @@ static void typed_level1(cublasHandle_t h) {
   CUBLAS(cublasAxpyEx(h, 4, &alpha, CUDA_R_32F, dx, CUDA_R_16F, 1, dy, CUDA_R_16F, 1, CUDA_R_32F));
   back(y, dy, 4);
   for (int i = 0; i < 4; i++) CHECK(__half2float(y[i]) == 2 * (i + 1) + 0.5f, "axpyEx [%d] %g", i, __half2float(y[i]));
-  CUBLAS(cublasDotEx(h, 4, dx, CUDA_R_16F, 1, dx, CUDA_R_16F, 1, &dot, CUDA_R_32F, CUDA_R_32F));
-  CUBLAS(cublasNrm2Ex(h, 4, dx, CUDA_R_16F, 1, &nrm, CUDA_R_32F, CUDA_R_32F));
-  CHECK(dot == 30 && fabsf(nrm - sqrtf(30)) < 1e-6, "dotEx %g nrm2Ex %g", dot, nrm);
+  // The result has the vectors' type (half here), computed in float.
+  __half hdot, hnrm;
+  CUBLAS(cublasDotEx(h, 4, dx, CUDA_R_16F, 1, dx, CUDA_R_16F, 1, &hdot, CUDA_R_16F, CUDA_R_32F));
+  CUBLAS(cublasNrm2Ex(h, 4, dx, CUDA_R_16F, 1, &hnrm, CUDA_R_16F, CUDA_R_32F));
+  CHECK(__half2float(hdot) == 30 && fabsf(__half2float(hnrm) - sqrtf(30)) < 4e-3, "dotEx %g nrm2Ex %g", __half2float(hdot), __half2float(hnrm));
+  CHECK(cublasDotEx(h, 4, dx, CUDA_R_16F, 1, dx, CUDA_R_16F, 1, &dot, CUDA_R_32F, CUDA_R_32F) == CUBLAS_STATUS_NOT_SUPPORTED,
+        "half vectors with a float result");
+  float fx[2] = {3, 4};
+  float* dfx = dev(fx, 2);
+  CUBLAS(cublasNrm2Ex(h, 2, dfx, CUDA_R_32F, 1, &nrm, CUDA_R_32F, CUDA_R_32F));
+  CHECK(nrm == 5, "nrm2Ex float %g", nrm);
+  cudaFree(dfx);
   CHECK(cublasDotEx(h, 4, dx, CUDA_R_8I, 1, dx, CUDA_R_8I, 1, &dot, CUDA_R_32F, CUDA_R_32F) == CUBLAS_STATUS_NOT_SUPPORTED, "int8 dotEx");
   cudaFree(dx), cudaFree(dy);
 }

@@ -85,7 +85,10 @@ pub unsafe fn axpy_scal(
     }
     let vx = Vector::new(&call, x.0, xt, n, x.2, "x")?;
     let vy = match y {
-        Some((p, t, inc)) => Some(Vector::new(&call, p, storage(call.name, t)?, n, inc, "y")?),
+        Some((p, t, inc)) => {
+            combination(call.name, storage(call.name, t)? == xt)?;
+            Some(Vector::new(&call, p, xt, n, inc, "y")?)
+        }
         None => None,
     };
     call.queue(move |_| {
@@ -100,6 +103,25 @@ pub unsafe fn axpy_scal(
             }
         }
     })
+}
+
+/// The real type of a storage (a complex one's parts).
+fn real_of(s: Storage) -> Storage {
+    match s {
+        Storage::C32 => Storage::F32,
+        Storage::C64 => Storage::F64,
+        other => other,
+    }
+}
+
+/// `NOT_SUPPORTED` unless `ok`: cuBLAS documents the type combinations each extension
+/// takes (the vectors and the result share one type; `Nrm2Ex`'s result is real).
+fn combination(name: &str, ok: bool) -> BlasResult {
+    if ok {
+        Ok(())
+    } else {
+        Err(fail(NOT_SUPPORTED, format_args!("{name}: this combination of types is not one cuBLAS takes")))
+    }
 }
 
 /// `DotEx` / `DotcEx` (`conjugate`): the result in `result_type`, per the pointer mode.
@@ -119,6 +141,7 @@ pub unsafe fn dot(
 ) -> BlasResult {
     execution(call.name, exec)?;
     let (xt, yt, rt) = (storage(call.name, x.1)?, storage(call.name, y.1)?, storage(call.name, result_type)?);
+    combination(call.name, xt == yt && yt == rt)?;
     // SAFETY: forwarded.
     let slot = unsafe { ResultSlot::new(call.state.pointer_mode, result, &format!("{}: result", call.name)) }?;
     let views = if n > 0 { Some((Vector::new(&call, x.0, xt, n, x.2, "x")?, Vector::new(&call, y.0, yt, n, y.2, "y")?)) } else { None };
@@ -142,6 +165,7 @@ pub unsafe fn dot(
 pub unsafe fn nrm2(call: Call, n: i32, x: (*const u8, i32, i32), result: *mut u8, result_type: i32, exec: i32) -> BlasResult {
     execution(call.name, exec)?;
     let (xt, rt) = (storage(call.name, x.1)?, storage(call.name, result_type)?);
+    combination(call.name, rt == real_of(xt))?;
     // SAFETY: forwarded.
     let slot = unsafe { ResultSlot::new(call.state.pointer_mode, result, &format!("{}: result", call.name)) }?;
     let vx = if n > 0 && x.2 > 0 { Some(Vector::new(&call, x.0, xt, n, x.2, "x")?) } else { None };
@@ -173,11 +197,7 @@ pub unsafe fn rot(
 ) -> BlasResult {
     execution(call.name, exec)?;
     let st = storage(call.name, cs_type)?;
-    let ct = match st {
-        Storage::C32 => Storage::F32,
-        Storage::C64 => Storage::F64,
-        other => other,
-    };
+    let ct = real_of(st);
     // SAFETY: forwarded.
     let (c, s) = unsafe { (RawScalar::new(&call, c, ct, "c")?, RawScalar::new(&call, s, st, "s")?) };
     if n <= 0 {
