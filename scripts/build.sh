@@ -22,9 +22,10 @@ for names in "cublas 13 12" "curand 10" "cufft 12 11" "cusolver 12 11" "cusparse
   for m in $majors; do ln -sf "lib$lib.so" "$TARGET_DIR/release/lib$lib.so.$m"; done
 done
 # cuBLAS's loaders (CuPy's, PyTorch's) load libcublasLt first, as NVIDIA's libcublas
-# depends on it. Ours has no cuBLASLt API yet: the name leads to libcublas itself.
+# depends on it. Ours serves the cuBLASLt API from libcublas itself, under these names.
 if [ -e "$TARGET_DIR/release/libcublas.so" ]; then
   for m in 13 12; do ln -sf libcublas.so "$TARGET_DIR/release/libcublasLt.so.$m"; done
+  ln -sf libcublas.so "$TARGET_DIR/release/libcublasLt.so"
 fi
 # libcudart.so (crate cudart-abi, soname libcudart.so.13): our CUDA runtime, under the names
 # programs linked against CUDA 13's and 12's runtime load, and the one -lcudart links.

@@ -13,6 +13,7 @@
 
 pub mod exports;
 pub mod handle;
+pub mod lt;
 pub mod operand;
 pub mod ops;
 pub mod status;

@@ -272,7 +272,7 @@ unsafe fn run_in<E: FromPair>(blas: &cpu_blas::OpenBlas, sh: &GemmShape, ty: &Ex
 ///
 /// # Safety
 /// As [`run_in`].
-unsafe fn run(blas: &cpu_blas::OpenBlas, sh: &GemmShape, ty: &ExTypes, alpha: (f64, f64), beta: (f64, f64), views: [Host; 3]) {
+pub(crate) unsafe fn run(blas: &cpu_blas::OpenBlas, sh: &GemmShape, ty: &ExTypes, alpha: (f64, f64), beta: (f64, f64), views: [Host; 3]) {
     // SAFETY: forwarded.
     unsafe {
         match ty.engine {
