@@ -67,6 +67,18 @@ for dtype, tol in ((np.float32, 2e-3), (np.float64, 1e-10), (np.complex64, 2e-3)
     check(f"batched solve {name}", close(stack @ xs, rhs_s, tol))
     check(f"batched inv {name}", close(cp.asnumpy(cp.linalg.inv(cp.asarray(stack))) @ stack, np.broadcast_to(np.eye(6), stack.shape), tol))
 
+    # General eigenproblem (cuSOLVER Xgeev): A V = V diag(w), eigenvalues as NumPy's.
+    g = sample((7, 7), dtype)
+    w, v = (cp.asnumpy(t) for t in cp.linalg.eig(cp.asarray(g)))
+    key = lambda z: (round(z.real, 3), round(z.imag, 3))
+    check(f"eig {name}", close(sorted(w, key=key), sorted(np.linalg.eigvals(g), key=key), tol * 10) and close(g @ v, v * w, tol * 10),
+          np.abs(g @ v - v * w).max())
+    # Batched small SVDs (cuSOLVER gesvdjBatched): singular values as NumPy's, and U S V^H = A.
+    st = sample((3, 5, 4), dtype)
+    u, s, vh = (cp.asnumpy(t) for t in cp.linalg.svd(cp.asarray(st), full_matrices=False))
+    check(f"batched svd {name}", close(s, np.linalg.svd(st, compute_uv=False), tol) and close((u * s[:, None, :]) @ vh, st, tol * 10))
+    check(f"batched pinv {name}", close(cp.asnumpy(cp.linalg.pinv(cp.asarray(st))), np.linalg.pinv(st), tol * 10))
+
 singular = np.ones((4, 4))
 try:
     cp.linalg.cholesky(cp.asarray(singular))

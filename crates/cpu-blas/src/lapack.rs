@@ -21,6 +21,10 @@ pub type SyevdFn = unsafe extern "C" fn(Ch, Ch, I, M, I, M, M, I, O, I, O);
 pub type HeevdFn = unsafe extern "C" fn(Ch, Ch, I, M, I, M, M, I, M, I, O, I, O);
 pub type SytrfFn = unsafe extern "C" fn(Ch, I, M, I, O, M, I, O);
 pub type GebrdFn = unsafe extern "C" fn(I, I, M, I, M, M, M, M, M, I, O);
+/// `?geev_` real: `(jobvl, jobvr, n, a, lda, wr, wi, vl, ldvl, vr, ldvr, work, lwork, info)`.
+pub type GeevRealFn = unsafe extern "C" fn(Ch, Ch, I, M, I, M, M, M, I, M, I, M, I, O);
+/// `?geev_` complex: `(jobvl, jobvr, n, a, lda, w, vl, ldvl, vr, ldvr, work, lwork, rwork, info)`.
+pub type GeevComplexFn = unsafe extern "C" fn(Ch, Ch, I, M, I, M, M, I, M, I, M, I, M, O);
 
 /// The LAPACK routines of one element type.
 pub struct Lapack {
@@ -39,6 +43,8 @@ pub struct Lapack {
     pub heevd: Option<HeevdFn>,
     pub sytrf: SytrfFn,
     pub gebrd: GebrdFn,
+    pub geev_real: Option<GeevRealFn>,
+    pub geev_complex: Option<GeevComplexFn>,
 }
 
 /// Resolves the LAPACK routines of prefix `p` with `get`.
@@ -64,5 +70,7 @@ pub fn lapack(get: &dyn Fn(&str) -> Result<*const (), String>, p: char) -> Resul
         heevd: if complex { Some(f!(n("heevd"))) } else { None },
         sytrf: f!(n("sytrf")),
         gebrd: f!(n("gebrd")),
+        geev_real: if complex { None } else { Some(f!(n("geev"))) },
+        geev_complex: if complex { Some(f!(n("geev"))) } else { None },
     })
 }

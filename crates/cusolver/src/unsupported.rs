@@ -31,11 +31,7 @@ unsupported! {
     cusolverDnZKgels cusolverDnZKgels_bufferSize cusolverDnZKgesv cusolverDnZKgesv_bufferSize
     cusolverDnZYgels cusolverDnZYgels_bufferSize cusolverDnZYgesv cusolverDnZYgesv_bufferSize
     cusolverDnZZgels cusolverDnZZgels_bufferSize cusolverDnZZgesv cusolverDnZZgesv_bufferSize
-    // Jacobi SVD and the approximate strided-batched SVD.
-    cusolverDnSgesvdj cusolverDnSgesvdj_bufferSize cusolverDnSgesvdjBatched cusolverDnSgesvdjBatched_bufferSize
-    cusolverDnDgesvdj cusolverDnDgesvdj_bufferSize cusolverDnDgesvdjBatched cusolverDnDgesvdjBatched_bufferSize
-    cusolverDnCgesvdj cusolverDnCgesvdj_bufferSize cusolverDnCgesvdjBatched cusolverDnCgesvdjBatched_bufferSize
-    cusolverDnZgesvdj cusolverDnZgesvdj_bufferSize cusolverDnZgesvdjBatched cusolverDnZgesvdjBatched_bufferSize
+    // The approximate strided-batched SVD.
     cusolverDnSgesvdaStridedBatched cusolverDnSgesvdaStridedBatched_bufferSize
     cusolverDnDgesvdaStridedBatched cusolverDnDgesvdaStridedBatched_bufferSize
     cusolverDnCgesvdaStridedBatched cusolverDnCgesvdaStridedBatched_bufferSize

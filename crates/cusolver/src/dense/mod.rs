@@ -3,6 +3,7 @@
 
 pub mod eigen;
 pub mod factor;
+pub mod geev;
 pub mod qr;
 pub mod svd;
 

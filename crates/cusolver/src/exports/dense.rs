@@ -3,7 +3,7 @@
 use std::ffi::{c_char, c_int};
 
 use super::{no_workspace, typed, Handle, C32, C64};
-use crate::dense::{eigen, factor, qr, svd, Call};
+use crate::dense::{eigen, factor, geev, qr, svd, Call};
 use crate::handle;
 
 fn call(h: Handle, name: &'static str) -> crate::status::SolverResult<Call> {
@@ -263,4 +263,82 @@ super::export! {
             _ => eigen::syevd::<C64>(c, jobz, uplo, n, a.cast(), lda, w.cast(), info, 1),
         }
     }
+}
+
+typed! {
+    [cusolverDnSgesvdj_bufferSize: f32, cusolverDnDgesvdj_bufferSize: f64, cusolverDnCgesvdj_bufferSize: C32, cusolverDnZgesvdj_bufferSize: C64]
+    fn(h: Handle, _jobz: c_int, _econ: c_int, _m: c_int, _n: c_int, _a: *const T, _lda: c_int, _s: *const R, _u: *const T, _ldu: c_int, _v: *const T, _ldv: c_int, lwork: *mut c_int, params: Handle) {
+        handle::dense_stream(h as usize)?;
+        handle::jacobi(params as usize)?;
+        // SAFETY: per the API.
+        unsafe { no_workspace(lwork) }
+    }
+}
+
+typed! {
+    [cusolverDnSgesvdj: f32, cusolverDnDgesvdj: f64, cusolverDnCgesvdj: C32, cusolverDnZgesvdj: C64]
+    fn(h: Handle, jobz: c_int, econ: c_int, m: c_int, n: c_int, a: *mut T, lda: c_int, s: *mut R, u: *mut T, ldu: c_int, v: *mut T, ldv: c_int, _work: *mut T, _lwork: c_int, info: *mut c_int, params: Handle) {
+        handle::jacobi(params as usize)?;
+        let vectors = eigen::jobz(jobz)? == b'V';
+        svd::gesvdj::<T>(call(h, NAME)?, vectors, econ != 0, m, n, a, lda, s, (u, ldu), (v, ldv), info, None)
+    }
+}
+
+typed! {
+    [cusolverDnSgesvdjBatched_bufferSize: f32, cusolverDnDgesvdjBatched_bufferSize: f64, cusolverDnCgesvdjBatched_bufferSize: C32, cusolverDnZgesvdjBatched_bufferSize: C64]
+    fn(h: Handle, _jobz: c_int, _m: c_int, _n: c_int, _a: *const T, _lda: c_int, _s: *const R, _u: *const T, _ldu: c_int, _v: *const T, _ldv: c_int, lwork: *mut c_int, params: Handle, _count: c_int) {
+        handle::dense_stream(h as usize)?;
+        handle::jacobi(params as usize)?;
+        // SAFETY: per the API.
+        unsafe { no_workspace(lwork) }
+    }
+}
+
+typed! {
+    [cusolverDnSgesvdjBatched: f32, cusolverDnDgesvdjBatched: f64, cusolverDnCgesvdjBatched: C32, cusolverDnZgesvdjBatched: C64]
+    fn(h: Handle, jobz: c_int, m: c_int, n: c_int, a: *mut T, lda: c_int, s: *mut R, u: *mut T, ldu: c_int, v: *mut T, ldv: c_int, _work: *mut T, _lwork: c_int, info: *mut c_int, params: Handle, count: c_int) {
+        handle::jacobi(params as usize)?;
+        let vectors = eigen::jobz(jobz)? == b'V';
+        svd::gesvdj::<T>(call(h, NAME)?, vectors, false, m, n, a, lda, s, (u, ldu), (v, ldv), info, Some(count))
+    }
+}
+
+super::export! {
+    /// `cusolverDnXgeev_bufferSize(handle, params, jobvl, jobvr, n, dataTypeA, A, lda,
+    /// dataTypeW, W, dataTypeVL, VL, ldvl, dataTypeVR, VR, ldvr, computeType, size_t*
+    /// deviceBytes, size_t* hostBytes)`: no workspace.
+    fn cusolverDnXgeev_bufferSize(h: Handle, params: Handle, _jobvl: c_int, _jobvr: c_int, _n: i64, ta: c_int, _a: *const std::ffi::c_void, _lda: i64, tw: c_int, _w: *const std::ffi::c_void, _tvl: c_int, _vl: *const std::ffi::c_void, _ldvl: i64, tvr: c_int, _vr: *const std::ffi::c_void, _ldvr: i64, compute: c_int, device_bytes: *mut usize, host_bytes: *mut usize) {
+        handle::dense_stream(h as usize)?;
+        handle::get(params as usize)?;
+        geev_type("cusolverDnXgeev_bufferSize", ta, tw, tvr, compute)?;
+        if device_bytes.is_null() || host_bytes.is_null() {
+            return Err(crate::status::fail(crate::status::INVALID_VALUE, format_args!("cusolverDnXgeev_bufferSize: NULL size pointer")));
+        }
+        // SAFETY: non-NULL, per the API writable.
+        unsafe { (device_bytes.write(0), host_bytes.write(0)) };
+        Ok(())
+    }
+
+    /// `cusolverDnXgeev(...)`: the general eigenproblem (right eigenvectors only).
+    fn cusolverDnXgeev(h: Handle, params: Handle, jobvl: c_int, jobvr: c_int, n: i64, ta: c_int, a: *mut std::ffi::c_void, lda: i64, tw: c_int, w: *mut std::ffi::c_void, _tvl: c_int, _vl: *mut std::ffi::c_void, _ldvl: i64, tvr: c_int, vr: *mut std::ffi::c_void, ldvr: i64, compute: c_int, _dev: *mut std::ffi::c_void, _dev_bytes: usize, _host: *mut std::ffi::c_void, _host_bytes: usize, info: *mut c_int) {
+        const NAME: &str = "cusolverDnXgeev";
+        handle::get(params as usize)?;
+        let (n, lda, ldvr) = (i32_of(NAME, n)?, i32_of(NAME, lda)?, i32_of(NAME, ldvr)?);
+        let c = call(h, NAME)?;
+        match geev_type(NAME, ta, tw, tvr, compute)? {
+            0 => geev::geev::<f32>(c, jobvl, jobvr, n, a.cast(), lda, w.cast(), vr.cast(), ldvr, info),
+            1 => geev::geev::<f64>(c, jobvl, jobvr, n, a.cast(), lda, w.cast(), vr.cast(), ldvr, info),
+            2 => geev::geev::<C32>(c, jobvl, jobvr, n, a.cast(), lda, w.cast(), vr.cast(), ldvr, info),
+            _ => geev::geev::<C64>(c, jobvl, jobvr, n, a.cast(), lda, w.cast(), vr.cast(), ldvr, info),
+        }
+    }
+}
+
+/// `Xgeev`'s element type: `A`, `VR` and the compute type agree; `W` is the complex type
+/// of `A`'s precision (CUDA_R_32F 0, R_64F 1, C_32F 4, C_64F 5).
+fn geev_type(name: &str, a: c_int, w: c_int, vr: c_int, compute: c_int) -> crate::status::SolverResult<usize> {
+    const TYPES: [(c_int, c_int); 4] = [(0, 4), (1, 5), (4, 4), (5, 5)];
+    TYPES.iter().position(|&(ta, tw)| ta == a && tw == w && vr == a && compute == a).ok_or_else(|| {
+        crate::status::fail(crate::status::INVALID_VALUE, format_args!("{name}: dataTypeA={a} dataTypeW={w} dataTypeVR={vr} computeType={compute}"))
+    })
 }
