@@ -8,6 +8,7 @@ pub type C64 = [f64; 2];
 
 /// Element arithmetic for the loops that BLAS does not cover.
 pub trait Arith: Copy + Default {
+    fn one() -> Self;
     fn mul(self, o: Self) -> Self;
     fn add(self, o: Self) -> Self;
     fn sub(self, o: Self) -> Self;
@@ -19,6 +20,9 @@ pub trait Arith: Copy + Default {
 macro_rules! real_arith {
     ($t:ty) => {
         impl Arith for $t {
+            fn one() -> Self {
+                1.0
+            }
             fn mul(self, o: Self) -> Self {
                 self * o
             }
@@ -43,6 +47,9 @@ macro_rules! real_arith {
 macro_rules! complex_arith {
     ($t:ty) => {
         impl Arith for $t {
+            fn one() -> Self {
+                [1.0, 0.0]
+            }
             fn mul(self, o: Self) -> Self {
                 [self[0] * o[0] - self[1] * o[1], self[0] * o[1] + self[1] * o[0]]
             }

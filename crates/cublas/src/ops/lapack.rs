@@ -125,7 +125,7 @@ pub unsafe fn getrs_batched<T: Elem>(
     Ok(())
 }
 
-/// `getriBatched`: `C_i = A_i^-1` from `getrf`'s factors in `A_i`.
+/// `getriBatched`: `C_i = A_i^-1` from `getrf`'s factors in `A_i` (out of place).
 #[allow(clippy::too_many_arguments, reason = "cublas?getriBatched's parameters")]
 pub fn getri_batched<T: Elem>(call: Call, n: i32, a: u64, lda: i32, pivots: *const i32, c: u64, ldc: i32, infos: *mut i32, count: i32) -> BlasResult {
     ensure!(n >= 0 && count >= 0, "{}: n={n} batchSize={count}", call.name);
@@ -141,20 +141,28 @@ pub fn getri_batched<T: Elem>(call: Call, n: i32, a: u64, lda: i32, pivots: *con
     let (name, ea, ec) = (call.name, matrix_elems(n, n, lda), matrix_elems(n, n, ldc));
     call.queue(move |blas| {
         let ident = identity_pivots(n);
-        let mut work = vec![T::default(); (n.max(1) as usize) * 64];
-        let lwork = work.len() as i32;
+        let one = T::one();
         for i in 0..count as usize {
             let (Some(ma), Some(mc)) = (member::<T>(name, arrays[0], i, ea), member::<T>(name, arrays[1], i, ec)) else { continue };
             let mut status = 0;
             if n > 0 {
+                // C = identity, then solved in place with the factors: C = A^-1. Unlike
+                // LAPACK's getri, this does not stop at an exactly zero pivot: like NVIDIA's
+                // getriBatched it carries on, and a singular matrix's inverse holds inf/NaN
+                // (CuPy's cond of a singular stack expects inf).
                 for j in 0..n as usize {
-                    // SAFETY: column j of A and of C lie inside their checked extents.
-                    unsafe { std::ptr::copy(ma.ptr::<T>().add(j * lda as usize), mc.ptr::<T>().add(j * ldc as usize), n as usize) };
+                    for r in 0..n as usize {
+                        // SAFETY: (r, j) lies inside C's checked extent.
+                        unsafe { mc.ptr::<T>().add(j * ldc as usize + r).write(if r == j { one } else { T::default() }) };
+                    }
                 }
                 // SAFETY: the pivot slice holds n ints per member.
                 let p = piv.map_or(ident.as_ptr(), |p| unsafe { p.ptr::<i32>().add(i * n as usize) as *const i32 });
-                // SAFETY: C holds the factors with leading dimension ldc; `work` has `lwork` elements.
-                unsafe { (T::routines(blas).getri)(&n, mc.ptr(), &ldc, p, work.as_mut_ptr().cast(), &lwork, &mut status) };
+                let no = b'N';
+                // SAFETY: A holds the factors at lda, C the n x n right-hand sides at ldc.
+                unsafe { (T::routines(blas).getrs)(ch(&no), &n, &n, ma.ptr(), &lda, p, mc.ptr(), &ldc, &mut status) };
+                // getri's info: the first exactly zero pivot of U.
+                status = (0..n as usize).find(|&k| unsafe { ma.ptr::<T>().add(k * lda as usize + k).read() }.is_zero()).map_or(0, |k| k as i32 + 1);
             }
             // SAFETY: the info array holds `count` ints.
             unsafe { info.ptr::<i32>().add(i).write(status) };

@@ -452,20 +452,6 @@ pub unsafe fn rank_kx<T: Elem, SB: Copy + Send + 'static>(
 
 /// 1/2 as an element.
 fn half<T: Elem>() -> T {
-    let one = T::default().add(unit::<T>());
+    let one = T::one();
     one.add(one).recip()
-}
-
-/// 1 as an element (its first field, the real part, set to 1).
-fn unit<T: Elem>() -> T {
-    let mut v = T::default();
-    // SAFETY: every element type starts with its real part, f32 or f64.
-    unsafe {
-        if size_of::<T::Real>() == 4 {
-            (&mut v as *mut T).cast::<f32>().write(1.0)
-        } else {
-            (&mut v as *mut T).cast::<f64>().write(1.0)
-        }
-    }
-    v
 }
