@@ -232,7 +232,8 @@ QUALIFIERS uint4 curand_poisson4(curandStatePhilox4_32_10_t *state, double lambd
   return r;
 }
 
-/* ---- Sobol: quantiles rather than Box-Muller (keeps the dimension structure) ---- */
+/* ---- Sobol: quantiles rather than Box-Muller (keeps the dimension structure); as the
+ * host API: Sobol32 doubles x * 2^-32 + 2^-32, Sobol64 floats from the upper 32 bits ---- */
 
 #define __CURAND_SOBOL32_DISTS(STATE_T)                                                               \
   QUALIFIERS float curand_uniform(STATE_T *state) { return _curand_uniform(curand(state)); }          \
@@ -246,12 +247,12 @@ QUALIFIERS uint4 curand_poisson4(curandStatePhilox4_32_10_t *state, double lambd
     return exp(mean + stddev * _curand_normal_icdf_double(curand(state)));                            \
   }
 #define __CURAND_SOBOL64_DISTS(STATE_T)                                                               \
-  QUALIFIERS float curand_uniform(STATE_T *state) { return (float)_curand_uniform_double_64(curand(state)); } \
+  QUALIFIERS float curand_uniform(STATE_T *state) { return _curand_uniform((unsigned int)(curand(state) >> 32)); } \
   QUALIFIERS double curand_uniform_double(STATE_T *state) { return _curand_uniform_double_64(curand(state)); } \
-  QUALIFIERS float curand_normal(STATE_T *state) { return (float)_curand_normal_icdf_double_64(curand(state)); } \
+  QUALIFIERS float curand_normal(STATE_T *state) { return _curand_normal_icdf((unsigned int)(curand(state) >> 32)); } \
   QUALIFIERS double curand_normal_double(STATE_T *state) { return _curand_normal_icdf_double_64(curand(state)); } \
   QUALIFIERS float curand_log_normal(STATE_T *state, float mean, float stddev) {                      \
-    return expf(mean + stddev * (float)_curand_normal_icdf_double_64(curand(state)));                 \
+    return expf(mean + stddev * _curand_normal_icdf((unsigned int)(curand(state) >> 32)));            \
   }                                                                                                   \
   QUALIFIERS double curand_log_normal_double(STATE_T *state, double mean, double stddev) {            \
     return exp(mean + stddev * _curand_normal_icdf_double_64(curand(state)));                         \

@@ -256,14 +256,19 @@ impl Generator {
             for j in 0..per_dim {
                 let (x32, x64) = (buf32[j], buf64[j]);
                 let u = if is64 { dist::uniform_f64_from_u64(x64) } else { dist::uniform_f64_from_u32(x32) };
+                // Sobol32's uniform doubles are x * 2^-32 + 2^-32 (NVIDIA's); its normals use
+                // (x + 1/2) * 2^-32, Sobol64's float normals the same of its upper 32 bits.
+                let ud = if is64 { u } else { x32 as f64 * TWO_M32 + TWO_M32 };
+                let uf = if is64 { dist::uniform_f64_from_u32((x64 >> 32) as u32) } else { u };
                 match &mut out {
                     Output::U32(o) => o[base + j] = x32,
                     Output::U64(o) => o[base + j] = x64,
-                    Output::Uniform(o) => o[base + j] = if is64 { u as f32 } else { dist::uniform_f32(x32) },
-                    Output::UniformDouble(o) => o[base + j] = u,
-                    Output::Normal(o, m, s) => o[base + j] = (*m as f64 + *s as f64 * dist::normal_quantile(u)) as f32,
+                    // Sobol64's floats come from its upper 32 bits.
+                    Output::Uniform(o) => o[base + j] = dist::uniform_f32(if is64 { (x64 >> 32) as u32 } else { x32 }),
+                    Output::UniformDouble(o) => o[base + j] = ud,
+                    Output::Normal(o, m, s) => o[base + j] = (*m as f64 + *s as f64 * dist::normal_quantile(uf)) as f32,
                     Output::NormalDouble(o, m, s) => o[base + j] = *m + *s * dist::normal_quantile(u),
-                    Output::LogNormal(o, m, s) => o[base + j] = (*m as f64 + *s as f64 * dist::normal_quantile(u)).exp() as f32,
+                    Output::LogNormal(o, m, s) => o[base + j] = (*m as f64 + *s as f64 * dist::normal_quantile(uf)).exp() as f32,
                     Output::LogNormalDouble(o, m, s) => o[base + j] = (*m + *s * dist::normal_quantile(u)).exp(),
                     Output::Poisson(o, l) => o[base + j] = crate::poisson::quantile(*l, u),
                 }
@@ -279,6 +284,8 @@ struct Call {
     offset: u64,
     first: u64,
 }
+
+const TWO_M32: f64 = 1.0 / 4_294_967_296.0;
 
 /// Runs `make` for the `n` results of a call, in the layout of XORWOW and MRG32k3a (see
 /// `streams`): `OUTS` results and `ins` stream values per slot, written through
