@@ -186,7 +186,11 @@ impl Generator {
             if !n.is_multiple_of(self.dimensions as u64) {
                 return Err(Status::LengthNotMultiple);
             }
-        } else if matches!(kind, Kind::Normal | Kind::NormalDouble | Kind::LogNormal | Kind::LogNormalDouble) && !n.is_multiple_of(2) {
+        } else if matches!(kind, Kind::Normal | Kind::NormalDouble | Kind::LogNormal | Kind::LogNormalDouble)
+            && !n.is_multiple_of(2)
+            && self.rng != RngType::Philox
+        {
+            // Philox writes whole blocks of four and cuts the last (NVIDIA accepts n = 8191).
             return Err(Status::LengthNotMultiple);
         }
         if matches!(self.rng, RngType::Mtgp32 | RngType::Mt19937 | RngType::ScrambledSobol32 | RngType::ScrambledSobol64) {
@@ -219,14 +223,16 @@ impl Generator {
     }
 
     fn generate_pseudo(&mut self, out: Output<'_>) {
-        let start = self.offset + self.consumed;
+        let (offset, start) = (self.offset, self.offset + self.consumed);
         let n = out.len() as u64;
-        self.consumed += n;
-        match self.engine() {
-            Engine::Xorwow(t) => pseudo_32(t, start, out, false),
-            Engine::Philox(t) => pseudo_philox(t, start, out),
-            Engine::Mrg(t) => pseudo_mrg(t, start, out),
-        }
+        self.consumed += match self.engine() {
+            Engine::Xorwow(t) => pseudo_32(t, Call { offset, first: start }, out),
+            Engine::Philox(t) => {
+                pseudo_philox(t, start, out);
+                n
+            }
+            Engine::Mrg(t) => pseudo_mrg(t, Call { offset, first: start }, out),
+        };
     }
 
     fn generate_quasi(&mut self, out: Output<'_>) {
@@ -250,14 +256,19 @@ impl Generator {
             for j in 0..per_dim {
                 let (x32, x64) = (buf32[j], buf64[j]);
                 let u = if is64 { dist::uniform_f64_from_u64(x64) } else { dist::uniform_f64_from_u32(x32) };
+                // Sobol32's uniform doubles are x * 2^-32 + 2^-32 (NVIDIA's); its normals use
+                // (x + 1/2) * 2^-32, Sobol64's float normals the same of its upper 32 bits.
+                let ud = if is64 { u } else { x32 as f64 * TWO_M32 + TWO_M32 };
+                let uf = if is64 { dist::uniform_f64_from_u32((x64 >> 32) as u32) } else { u };
                 match &mut out {
                     Output::U32(o) => o[base + j] = x32,
                     Output::U64(o) => o[base + j] = x64,
-                    Output::Uniform(o) => o[base + j] = if is64 { u as f32 } else { dist::uniform_f32(x32) },
-                    Output::UniformDouble(o) => o[base + j] = u,
-                    Output::Normal(o, m, s) => o[base + j] = (*m as f64 + *s as f64 * dist::normal_quantile(u)) as f32,
+                    // Sobol64's floats come from its upper 32 bits.
+                    Output::Uniform(o) => o[base + j] = dist::uniform_f32(if is64 { (x64 >> 32) as u32 } else { x32 }),
+                    Output::UniformDouble(o) => o[base + j] = ud,
+                    Output::Normal(o, m, s) => o[base + j] = (*m as f64 + *s as f64 * dist::normal_quantile(uf)) as f32,
                     Output::NormalDouble(o, m, s) => o[base + j] = *m + *s * dist::normal_quantile(u),
-                    Output::LogNormal(o, m, s) => o[base + j] = (*m as f64 + *s as f64 * dist::normal_quantile(u)).exp() as f32,
+                    Output::LogNormal(o, m, s) => o[base + j] = (*m as f64 + *s as f64 * dist::normal_quantile(uf)).exp() as f32,
                     Output::LogNormalDouble(o, m, s) => o[base + j] = (*m + *s * dist::normal_quantile(u)).exp(),
                     Output::Poisson(o, l) => o[base + j] = crate::poisson::quantile(*l, u),
                 }
@@ -266,34 +277,46 @@ impl Generator {
     }
 }
 
-/// Runs `make` for the `n` results of a call at generator offset `offset`, in the
-/// layout of XORWOW and MRG32k3a (see `streams`): `OUTS` results and `ins` stream values
-/// per slot, written through `put(result index, value)`.
+/// Where a call of XORWOW or MRG32k3a starts: the generator's offset (where each
+/// thread's stream starts) and the call's first slot.
+#[derive(Clone, Copy)]
+struct Call {
+    offset: u64,
+    first: u64,
+}
+
+const TWO_M32: f64 = 1.0 / 4_294_967_296.0;
+
+/// Runs `make` for the `n` results of a call, in the layout of XORWOW and MRG32k3a (see
+/// `streams`): `OUTS` results and `ins` stream values per slot, written through
+/// `put(result index, value)`. Returns the number of slots.
 fn slots<S: Stream, T: Copy + Default, const OUTS: usize>(
     t: &mut Threads<S>,
-    offset: u64,
+    call: Call,
     n: u64,
     ins: u64,
     mut make: impl FnMut(&mut S) -> [T; OUTS],
     mut put: impl FnMut(usize, T),
-) {
+) -> u64 {
     let outs = OUTS as u64;
     let count = t.count();
+    let Call { offset, first } = call;
     t.for_slots(
-        offset,
+        first,
         n.div_ceil(outs),
         ins,
-        |th| (offset + count - 1 - th) / count,
+        |th, kept| kept.unwrap_or((offset + count - 1 - th) / count),
         |g, s| {
             let vals = make(s);
             for (j, v) in vals.into_iter().enumerate() {
-                let r = (g - offset) * outs + j as u64;
+                let r = (g - first) * outs + j as u64;
                 if r < n {
                     put(r as usize, v);
                 }
             }
         },
     );
+    n.div_ceil(outs)
 }
 
 /// The same for Philox, which counts in values: result offset + i is value
@@ -302,6 +325,7 @@ fn blocks<T: Copy + Default, const OUTS: usize>(
     t: &mut Threads<Philox>,
     offset: u64,
     n: u64,
+    ins: u64,
     mut make: impl FnMut(&mut Philox) -> [T; OUTS],
     mut put: impl FnMut(usize, T),
 ) {
@@ -312,8 +336,8 @@ fn blocks<T: Copy + Default, const OUTS: usize>(
     t.for_slots(
         first,
         last - first,
-        4,
-        |th| ((first + count - 1 - th) / count) * 4,
+        ins,
+        |th, _| ((first + count - 1 - th) / count) * ins,
         |g, s| {
             let vals = make(s);
             for (j, v) in vals.into_iter().enumerate() {
@@ -327,11 +351,11 @@ fn blocks<T: Copy + Default, const OUTS: usize>(
 }
 
 /// XORWOW: one value per 32-bit result, two per double, Box-Muller pairs side by side.
-fn pseudo_32<S: Stream>(t: &mut Threads<S>, start: u64, out: Output<'_>, _unused: bool) {
+fn pseudo_32<S: Stream>(t: &mut Threads<S>, start: Call, out: Output<'_>) -> u64 {
     let n = out.len() as u64;
     match out {
         Output::U32(o) => slots(t, start, n, 1, |s| [s.next_u32()], |i, v| o[i] = v),
-        Output::U64(_) => {}
+        Output::U64(_) => 0,
         Output::Uniform(o) => slots(t, start, n, 1, |s| [dist::uniform_f32(s.next_u32())], |i, v| o[i] = v),
         Output::UniformDouble(o) => slots(t, start, n, 2, |s| [dist::uniform_f64(s.next_u32(), s.next_u32())], |i, v| o[i] = v),
         Output::Normal(o, m, sd) => slots(
@@ -368,49 +392,44 @@ fn normal_f64<S: Stream>(s: &mut S) -> [f64; 2] {
     [a, b]
 }
 
-/// Philox: the four values of one counter per slot.
+/// Philox: the four values of one counter per slot; doubles take two counters for four
+/// results (53-bit uniforms from pairs of values, Box-Muller on pairs of those).
 fn pseudo_philox(t: &mut Threads<Philox>, start: u64, out: Output<'_>) {
     let n = out.len() as u64;
     let four = |s: &mut Philox| [s.next_u32(), s.next_u32(), s.next_u32(), s.next_u32()];
+    let doubles = |s: &mut Philox| {
+        let (a, b) = (four(s), four(s));
+        [dist::uniform_f64(a[0], a[1]), dist::uniform_f64(a[2], a[3]), dist::uniform_f64(b[0], b[1]), dist::uniform_f64(b[2], b[3])]
+    };
+    let normals = |s: &mut Philox| {
+        let v = four(s);
+        let (a, b) = dist::box_muller_f32(v[0], v[1]);
+        let (c, d) = dist::box_muller_f32(v[2], v[3]);
+        [a, b, c, d]
+    };
+    let normals_f64 = |s: &mut Philox| {
+        let u = doubles(s);
+        let (a, b) = dist::box_muller_f64(u[0], u[1]);
+        let (c, d) = dist::box_muller_f64(u[2], u[3]);
+        [a, b, c, d]
+    };
     match out {
-        Output::U32(o) => blocks(t, start, n, four, |i, v| o[i] = v),
-        Output::Uniform(o) => blocks(t, start, n, |s| four(s).map(dist::uniform_f32), |i, v| o[i] = v),
-        Output::UniformDouble(o) => slots(
-            t,
-            start,
-            n,
-            4,
-            |s| {
-                let v = four(s);
-                [dist::uniform_f64(v[0], v[1]), dist::uniform_f64(v[2], v[3])]
-            },
-            |i, v| o[i] = v,
-        ),
-        Output::Normal(o, m, sd) | Output::LogNormal(o, m, sd) => {
-            let log = false;
-            blocks(
-                t,
-                start,
-                n,
-                |s| {
-                    let v = four(s);
-                    let (a, b) = dist::box_muller_f32(v[0], v[1]);
-                    let (c, d) = dist::box_muller_f32(v[2], v[3]);
-                    [a, b, c, d]
-                },
-                |i, v| o[i] = if log { ((m + sd * v) as f64).exp() as f32 } else { m + sd * v },
-            )
-        }
-        Output::NormalDouble(o, m, sd) | Output::LogNormalDouble(o, m, sd) => blocks(t, start, n, normal_f64, |i, v| o[i] = m + sd * v),
+        Output::U32(o) => blocks(t, start, n, 4, four, |i, v| o[i] = v),
+        Output::Uniform(o) => blocks(t, start, n, 4, |s| four(s).map(dist::uniform_f32), |i, v| o[i] = v),
+        Output::UniformDouble(o) => blocks(t, start, n, 8, doubles, |i, v| o[i] = v),
+        Output::Normal(o, m, sd) => blocks(t, start, n, 4, normals, |i, v| o[i] = m + sd * v),
+        Output::LogNormal(o, m, sd) => blocks(t, start, n, 4, normals, |i, v| o[i] = ((m + sd * v) as f64).exp() as f32),
+        Output::NormalDouble(o, m, sd) => blocks(t, start, n, 8, normals_f64, |i, v| o[i] = m + sd * v),
+        Output::LogNormalDouble(o, m, sd) => blocks(t, start, n, 8, normals_f64, |i, v| o[i] = (m + sd * v).exp()),
         Output::Poisson(o, l) => {
-            blocks(t, start, n, |s| four(s).map(|x| crate::poisson::quantile(l, dist::uniform_f64_from_u32(x))), |i, v| o[i] = v)
+            blocks(t, start, n, 4, |s| four(s).map(|x| crate::poisson::quantile(l, dist::uniform_f64_from_u32(x))), |i, v| o[i] = v)
         }
         Output::U64(_) => {}
     }
 }
 
 /// MRG32k3a: native doubles.
-fn pseudo_mrg(t: &mut Threads<Mrg32k3a>, start: u64, out: Output<'_>) {
+fn pseudo_mrg(t: &mut Threads<Mrg32k3a>, start: Call, out: Output<'_>) -> u64 {
     let n = out.len() as u64;
     match out {
         Output::U32(o) => slots(t, start, n, 1, |s| [s.next_u32()], |i, v| o[i] = v),
@@ -461,6 +480,6 @@ fn pseudo_mrg(t: &mut Threads<Mrg32k3a>, start: u64, out: Output<'_>) {
             |i, v| o[i] = (m + sd * v).exp(),
         ),
         Output::Poisson(o, l) => slots(t, start, n, 1, |s| [crate::poisson::quantile(l, s.next_f64())], |i, v| o[i] = v),
-        Output::U64(_) => {}
+        Output::U64(_) => 0,
     }
 }

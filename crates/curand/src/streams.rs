@@ -9,12 +9,13 @@
 //! two values in and two results out, Philox writes the four values of one counter
 //! together. Thread states are kept between calls and skipped forward as needed.
 //!
-//! Where a call starts: NVIDIA's generators keep one offset, advanced by the number of
-//! results of each call, whatever the distribution. For XORWOW and MRG32k3a the call's
-//! slot g is offset + i / outputs, and thread t's stream starts at value
-//! ceil((offset - t) / T), the number of earlier results that fell to it (counted as
-//! one value each, although a double or a Box-Muller pair consumed two). Philox counts
-//! in values: result offset + i is value j of slot (offset + i) / 4.
+//! Where a call starts: for XORWOW and MRG32k3a NVIDIA's generators count slots, not
+//! results. The call's slot g is S + i / outputs, where S is the offset set by
+//! `curandSetGeneratorOffset` plus the slots of earlier calls (a Box-Muller pair or a
+//! double is one slot); each thread's stream carries on where its last slot left it
+//! (a pair or a double consumed two values), starting at value ceil((offset - t) / T)
+//! (observed on an H100: a normal call of 2 then one of 6 takes its pairs from threads 1,
+//! 2 and 3). Philox counts in values: result offset + i is value j of slot (offset + i) / 4.
 
 use crate::mrg32k3a::Mrg32k3a;
 use crate::philox::Philox;
@@ -95,13 +96,14 @@ impl<S: Stream> Threads<S> {
     /// Runs `slot(g, stream)` for global slots g in [first, first + n), thread by thread.
     /// Thread t's first slot of the call reads its stream from value `start(t)`; each slot
     /// consumes exactly `inputs` values.
-    pub fn for_slots(&mut self, first: u64, n: u64, inputs: u64, start: impl Fn(u64) -> u64, mut slot: impl FnMut(u64, &mut S)) {
+    /// `start(t, kept)` gets the position thread t was left at by earlier calls, if any.
+    pub fn for_slots(&mut self, first: u64, n: u64, inputs: u64, start: impl Fn(u64, Option<u64>) -> u64, mut slot: impl FnMut(u64, &mut S)) {
         let t_count = self.count();
         let threads = n.min(t_count);
         for i in 0..threads {
             let g0 = first + i;
             let t = g0 % t_count;
-            let mut pos = start(t);
+            let mut pos = start(t, self.states[t as usize].as_ref().map(|(p, _)| *p));
             let mut s = self.get(t, pos).clone();
             let mut g = g0;
             while g < first + n {

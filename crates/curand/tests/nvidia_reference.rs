@@ -217,8 +217,8 @@ fn report(file: &str) {
             .collect();
     let (ok, bad) = compare(file, |_| true);
     let unexpected: Vec<&String> = bad.iter().filter(|b| !known.contains(*b)).collect();
-    let prefix = file.trim_end_matches(".txt");
-    let fixed: Vec<&String> = known.iter().filter(|k| k.trim_start_matches("host:").starts_with(prefix) && !bad.contains(k)).collect();
+    let names = load(file);
+    let fixed: Vec<&String> = known.iter().filter(|k| names.contains_key(*k) && !bad.contains(k)).collect();
     for b in &unexpected {
         eprintln!("MISMATCH {b}");
     }

@@ -25,8 +25,10 @@ def windows(name, count):
     w.append((count - 4, 4))
     if "sample-at" in name or "/seq-" in name:
         w = [(0, 8)]
-    if name.startswith("dev:"):
-        w = [(0, 8)]
+    if name.startswith("dev:sobol32/scrambled=0"):
+        w = [(0, count)]
+    elif name.startswith("dev:"):
+        w = [(0, 32)]
     return w
 
 
