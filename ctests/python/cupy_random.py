@@ -47,6 +47,18 @@ def main():
     assert abs(float(cupy.log(ln).mean())) < 0.01
     r = cupy.random.randint(0, 10, size=100000)
     assert int(r.min()) == 0 and int(r.max()) == 9
+    # Reseeding while earlier generations may still be queued: each call runs with the
+    # seed and position it was called with, so the same seed gives the same numbers.
+    runs = []
+    for _ in range(2):
+        rs = cupy.random.RandomState(1234)
+        first = rs.standard_normal(5000)
+        rs.seed(1234)
+        second = rs.standard_normal(5000)
+        runs.append((cupy.asnumpy(first), cupy.asnumpy(second)))
+    for first, second in runs:
+        assert numpy.array_equal(first, second), "reseeded generator diverged"
+    assert numpy.array_equal(runs[0][0], runs[1][0])
     print("PASS cupy_random")
 
 

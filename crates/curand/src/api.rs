@@ -8,6 +8,7 @@
 #![allow(clippy::missing_safety_doc)]
 
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use libcuda_client::boundary::guard;
@@ -20,8 +21,18 @@ use crate::status::{self, RngType, Status};
 const LIB: &str = "curand";
 
 /// What a `curandGenerator_t` points to.
+///
+/// A device generator's options change in stream order: a setter checks and records the
+/// new options in `options` (what later calls are checked against) and queues the change
+/// of `gen` behind the generations already queued, which therefore run with the options
+/// they were called with (as NVIDIA's kernels, launched with their parameters, do).
 pub struct Handle {
     gen: Arc<Mutex<Generator>>,
+    /// Generations queued and not yet run: with none, a setter changes `gen` at once
+    /// (possible before the program has a context, as CuPy seeds at construction).
+    pending: Arc<AtomicUsize>,
+    /// The options as the caller last set them (no engine state).
+    options: Generator,
     host: bool,
     stream: CUstream,
 }
@@ -43,7 +54,13 @@ fn create(out: *mut Gen, rng: c_uint, host: bool) -> Result<(), Status> {
         return Err(Status::NotInitialized);
     }
     let rng = RngType::from_c(rng).ok_or(Status::TypeError)?;
-    let h = Box::new(Handle { gen: Arc::new(Mutex::new(Generator::new(rng))), host, stream: std::ptr::null_mut() });
+    let h = Box::new(Handle {
+        gen: Arc::new(Mutex::new(Generator::new(rng))),
+        pending: Arc::default(),
+        options: Generator::new(rng),
+        host,
+        stream: std::ptr::null_mut(),
+    });
     // SAFETY: `out` is the caller's non-NULL out-pointer.
     unsafe { *out = Box::into_raw(h) };
     Ok(())
@@ -81,33 +98,44 @@ pub unsafe extern "C" fn curandSetStream(generator: Gen, stream: CUstream) -> St
     })
 }
 
-fn with_gen(name: &str, g: Gen, f: impl FnOnce(&mut Generator) -> Result<(), Status>) -> Status {
+fn with_gen(name: &'static str, g: Gen, f: impl Fn(&mut Generator) -> Result<(), Status> + Send + 'static) -> Status {
     run(name, || {
         // SAFETY: see `handle`.
         let h = unsafe { handle(g) }?;
-        let mut gen = h.gen.lock().unwrap_or_else(|e| e.into_inner());
-        f(&mut gen)
+        f(&mut h.options)?;
+        if h.host || h.pending.load(Ordering::Acquire) == 0 {
+            return f(&mut h.gen.lock().unwrap_or_else(|e| e.into_inner()));
+        }
+        let gen = h.gen.clone();
+        enqueue(h.stream, LIB, name, move || {
+            // Checked against the same options above, so it cannot fail here.
+            let _ = f(&mut gen.lock().unwrap_or_else(|e| e.into_inner()));
+        })
+        .map_err(|e| {
+            log!(LIB, "{name}: cuLaunchHostFunc failed with {e}");
+            Status::LaunchFailure
+        })
     })
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn curandSetPseudoRandomGeneratorSeed(generator: Gen, seed: c_ulonglong) -> Status {
-    with_gen("curandSetPseudoRandomGeneratorSeed", generator, |g| g.set_seed(seed))
+    with_gen("curandSetPseudoRandomGeneratorSeed", generator, move |g| g.set_seed(seed))
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn curandSetGeneratorOffset(generator: Gen, offset: c_ulonglong) -> Status {
-    with_gen("curandSetGeneratorOffset", generator, |g| g.set_offset(offset))
+    with_gen("curandSetGeneratorOffset", generator, move |g| g.set_offset(offset))
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn curandSetGeneratorOrdering(generator: Gen, order: c_uint) -> Status {
-    with_gen("curandSetGeneratorOrdering", generator, |g| g.set_ordering(order))
+    with_gen("curandSetGeneratorOrdering", generator, move |g| g.set_ordering(order))
 }
 
 #[no_mangle]
 pub unsafe extern "C" fn curandSetQuasiRandomGeneratorDimensions(generator: Gen, num_dimensions: c_uint) -> Status {
-    with_gen("curandSetQuasiRandomGeneratorDimensions", generator, |g| g.set_dimensions(num_dimensions))
+    with_gen("curandSetQuasiRandomGeneratorDimensions", generator, move |g| g.set_dimensions(num_dimensions))
 }
 
 #[no_mangle]
@@ -129,7 +157,7 @@ fn generate(
     run(name, || {
         // SAFETY: see `handle`.
         let h = unsafe { handle(g) }?;
-        h.gen.lock().unwrap_or_else(|e| e.into_inner()).check(kind, n)?;
+        h.options.check(kind, n)?;
         if n == 0 {
             return Ok(());
         }
@@ -144,13 +172,17 @@ fn generate(
             log!(LIB, "{name}: {e}");
             Status::LaunchFailure
         })?;
-        let gen = h.gen.clone();
+        let (gen, pending) = (h.gen.clone(), h.pending.clone());
         let addr = host as usize;
+        pending.fetch_add(1, Ordering::AcqRel);
+        let done = pending.clone();
         enqueue(h.stream, LIB, name, move || {
             let mut gen = gen.lock().unwrap_or_else(|e| e.into_inner());
             gen.generate(make(addr as *mut u8, n));
+            done.fetch_sub(1, Ordering::AcqRel);
         })
         .map_err(|e| {
+            pending.fetch_sub(1, Ordering::AcqRel);
             log!(LIB, "{name}: cuLaunchHostFunc failed with {e}");
             Status::LaunchFailure
         })
