@@ -4,6 +4,8 @@
 
 use std::ffi::{c_char, c_int, c_void};
 
+use crate::openblas::get;
+
 type P = *const c_void;
 type M = *mut c_void;
 type Ch = *const c_char;
@@ -47,30 +49,23 @@ pub struct Lapack {
     pub geev_complex: Option<GeevComplexFn>,
 }
 
-/// Resolves the LAPACK routines of prefix `p` with `get`.
-pub fn lapack(get: &dyn Fn(&str) -> Result<*const (), String>, p: char) -> Result<Lapack, String> {
+/// Resolves the LAPACK routines of prefix `p` in `lib`.
+pub fn lapack(lib: &libloading::Library, p: char) -> Result<Lapack, String> {
     let complex = matches!(p, 'c' | 'z');
     let n = |base: &str| format!("{p}{base}_");
-    // SAFETY (every transmute below): the symbol is the LAPACK routine of that name, whose
-    // Fortran signature the target function type spells.
-    macro_rules! f {
-        ($name:expr) => {
-            unsafe { std::mem::transmute::<*const (), _>(get(&$name)?) }
-        };
-    }
     Ok(Lapack {
-        potrf: f!(n("potrf")),
-        potrs: f!(n("potrs")),
-        geqrf: f!(n("geqrf")),
-        orgqr: f!(n(if complex { "ungqr" } else { "orgqr" })),
-        ormqr: f!(n(if complex { "unmqr" } else { "ormqr" })),
-        gesvd_real: if complex { None } else { Some(f!(n("gesvd"))) },
-        gesvd_complex: if complex { Some(f!(n("gesvd"))) } else { None },
-        syevd: if complex { None } else { Some(f!(n("syevd"))) },
-        heevd: if complex { Some(f!(n("heevd"))) } else { None },
-        sytrf: f!(n("sytrf")),
-        gebrd: f!(n("gebrd")),
-        geev_real: if complex { None } else { Some(f!(n("geev"))) },
-        geev_complex: if complex { Some(f!(n("geev"))) } else { None },
+        potrf: get(lib, &n("potrf"))?,
+        potrs: get(lib, &n("potrs"))?,
+        geqrf: get(lib, &n("geqrf"))?,
+        orgqr: get(lib, &n(if complex { "ungqr" } else { "orgqr" }))?,
+        ormqr: get(lib, &n(if complex { "unmqr" } else { "ormqr" }))?,
+        gesvd_real: if complex { None } else { Some(get(lib, &n("gesvd"))?) },
+        gesvd_complex: if complex { Some(get(lib, &n("gesvd"))?) } else { None },
+        syevd: if complex { None } else { Some(get(lib, &n("syevd"))?) },
+        heevd: if complex { Some(get(lib, &n("heevd"))?) } else { None },
+        sytrf: get(lib, &n("sytrf"))?,
+        gebrd: get(lib, &n("gebrd"))?,
+        geev_real: if complex { None } else { Some(get(lib, &n("geev"))?) },
+        geev_complex: if complex { Some(get(lib, &n("geev"))?) } else { None },
     })
 }

@@ -5,6 +5,8 @@
 
 use std::ffi::{c_char, c_int, c_void};
 
+use crate::openblas::get;
+
 type P = *const c_void;
 type M = *mut c_void;
 type Ch = *const c_char;
@@ -43,30 +45,23 @@ pub struct Level2 {
     pub csymv: Option<SymvFn>,
 }
 
-/// Resolves prefix `p`'s routines with `get`.
-pub fn level2(get: &dyn Fn(&str) -> Result<*const (), String>, p: char) -> Result<Level2, String> {
+/// Resolves prefix `p`'s routines in `lib`.
+pub fn level2(lib: &libloading::Library, p: char) -> Result<Level2, String> {
     let complex = matches!(p, 'c' | 'z');
     let n = |base: &str| format!("{p}{base}_");
-    // SAFETY (every transmute below): the symbol is the BLAS routine of that name, whose
-    // Fortran signature the target function type spells.
-    macro_rules! f {
-        ($name:expr) => {
-            unsafe { std::mem::transmute::<*const (), _>(get(&$name)?) }
-        };
-    }
     Ok(Level2 {
-        gbmv: f!(n("gbmv")),
-        tbmv: f!(n("tbmv")),
-        tbsv: f!(n("tbsv")),
-        tpmv: f!(n("tpmv")),
-        tpsv: f!(n("tpsv")),
-        spmv: f!(n(if complex { "hpmv" } else { "spmv" })),
-        spr: f!(n(if complex { "hpr" } else { "spr" })),
-        spr2: f!(n(if complex { "hpr2" } else { "spr2" })),
-        syr: f!(n("syr")),
-        her: if complex { Some(f!(n("her"))) } else { None },
-        syr2: f!(n("syr2")),
-        her2: if complex { Some(f!(n("her2"))) } else { None },
-        csymv: if complex { Some(f!(n("symv"))) } else { None },
+        gbmv: get(lib, &n("gbmv"))?,
+        tbmv: get(lib, &n("tbmv"))?,
+        tbsv: get(lib, &n("tbsv"))?,
+        tpmv: get(lib, &n("tpmv"))?,
+        tpsv: get(lib, &n("tpsv"))?,
+        spmv: get(lib, &n(if complex { "hpmv" } else { "spmv" }))?,
+        spr: get(lib, &n(if complex { "hpr" } else { "spr" }))?,
+        spr2: get(lib, &n(if complex { "hpr2" } else { "spr2" }))?,
+        syr: get(lib, &n("syr"))?,
+        her: if complex { Some(get(lib, &n("her"))?) } else { None },
+        syr2: get(lib, &n("syr2"))?,
+        her2: if complex { Some(get(lib, &n("her2"))?) } else { None },
+        csymv: if complex { Some(get(lib, &n("symv"))?) } else { None },
     })
 }

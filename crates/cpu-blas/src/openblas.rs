@@ -132,7 +132,7 @@ unsafe impl Sync for OpenBlas {}
 /// The names tried, in order (Debian's runtime package installs the first).
 const LIBRARY_NAMES: [&str; 2] = ["libopenblas.so.0", "libopenblas.so"];
 
-fn get<T: Copy>(lib: &libloading::Library, name: &str) -> Result<T, String> {
+pub(crate) fn get<T: Copy>(lib: &libloading::Library, name: &str) -> Result<T, String> {
     let mut symbol = name.as_bytes().to_vec();
     symbol.push(0);
     // SAFETY: each caller names a BLAS/LAPACK/CBLAS routine whose C signature is `T`.
@@ -212,23 +212,13 @@ impl OpenBlas {
             iamin: [get(&lib, "cblas_isamin")?, get(&lib, "cblas_idamin")?, get(&lib, "cblas_icamin")?, get(&lib, "cblas_izamin")?],
         };
         let routines = [routines(&lib, 's')?, routines(&lib, 'd')?, routines(&lib, 'c')?, routines(&lib, 'z')?];
-        let get = |name: &str| get::<*const ()>(&lib, name);
-        let lapack = [lapack(&get, 's')?, lapack(&get, 'd')?, lapack(&get, 'c')?, lapack(&get, 'z')?];
-        let level2 = [level2(&get, 's')?, level2(&get, 'd')?, level2(&get, 'c')?, level2(&get, 'z')?];
-        let r = |name: &str| get(name);
-        // SAFETY (each transmute): the named BLAS routine has the field's Fortran signature.
-        let rotations = unsafe {
-            Rotations {
-                rotg: [
-                    std::mem::transmute(r("srotg_")?),
-                    std::mem::transmute(r("drotg_")?),
-                    std::mem::transmute(r("crotg_")?),
-                    std::mem::transmute(r("zrotg_")?),
-                ],
-                rotm: [std::mem::transmute(r("srotm_")?), std::mem::transmute(r("drotm_")?)],
-                rotmg: [std::mem::transmute(r("srotmg_")?), std::mem::transmute(r("drotmg_")?)],
-                complex_rot: [std::mem::transmute(r("crot_")?), std::mem::transmute(r("zrot_")?)],
-            }
+        let lapack = [lapack(&lib, 's')?, lapack(&lib, 'd')?, lapack(&lib, 'c')?, lapack(&lib, 'z')?];
+        let level2 = [level2(&lib, 's')?, level2(&lib, 'd')?, level2(&lib, 'c')?, level2(&lib, 'z')?];
+        let rotations = Rotations {
+            rotg: [get(&lib, "srotg_")?, get(&lib, "drotg_")?, get(&lib, "crotg_")?, get(&lib, "zrotg_")?],
+            rotm: [get(&lib, "srotm_")?, get(&lib, "drotm_")?],
+            rotmg: [get(&lib, "srotmg_")?, get(&lib, "drotmg_")?],
+            complex_rot: [get(&lib, "crot_")?, get(&lib, "zrot_")?],
         };
         Ok(OpenBlas { _lib: lib, routines, reductions, lapack, level2, rotations })
     }

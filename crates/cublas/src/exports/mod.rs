@@ -13,50 +13,23 @@ pub use crate::status::{BlasResult, Status};
 /// `cublasHandle_t`.
 pub type Handle = *mut std::ffi::c_void;
 
-/// Defines exported entry points: `fn name(args) { body }` becomes
-/// `#[no_mangle] pub unsafe extern "C" fn name(args) -> cublasStatus_t` whose body
-/// returns [`BlasResult`] and runs behind the panic firewall.
+/// The library's exports: `fn name(args) { body }` becomes an `extern "C"` symbol
+/// returning the library's status, behind the panic firewall (`libcuda_client::c_exports!`).
 macro_rules! export {
-    ($(
-        $(#[doc = $doc:literal])*
-        fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $body:block
-    )*) => {$(
-        $(#[doc = $doc])*
-        ///
-        /// # Safety
-        /// Pointer arguments must be valid as cuBLAS documents for this function.
-        #[no_mangle]
-        pub unsafe extern "C" fn $name($($arg: $ty),*) -> $crate::status::Status {
-            libcuda_client::boundary::guard(
-                $crate::LIB,
-                stringify!($name),
-                $crate::status::SUCCESS,
-                $crate::status::INTERNAL_ERROR,
-                move || -> $crate::status::BlasResult { $body },
-            )
+    ($($t:tt)*) => {
+        libcuda_client::c_exports! {
+            { lib: $crate::LIB, status: $crate::status::Status, result: $crate::status::BlasResult, ok: $crate::status::SUCCESS, panic: $crate::status::INTERNAL_ERROR }
+            $($t)*
         }
-    )*};
+    };
 }
 pub(crate) use export;
 
-/// One export per element type: `[cublasSfoo: f32, cublasDfoo: f64, ...] fn(args) { body }`
-/// where the arguments and body name the element type `T`. Each export lives in a
-/// module of its own name, where `T` is its type.
+/// One export per element type (`libcuda_client::typed_c_exports!`): `T` is the type.
 macro_rules! typed {
-    ([$($name:ident: $t:ty),* $(,)?] fn $params:tt $body:block) => {$(
-        #[allow(non_snake_case)]
-        pub mod $name {
-            #[allow(unused_imports)]
-            use super::*;
-            /// This export's element type.
-            pub type T = $t;
-            /// This export's C name, for log lines.
-            pub const NAME: &str = stringify!($name);
-            $crate::exports::export! {
-                fn $name $params $body
-            }
-        }
-    )*};
+    ($($t:tt)*) => {
+        libcuda_client::typed_c_exports! { (crate::exports::export), {  } $($t)* }
+    };
 }
 pub(crate) use typed;
 

@@ -61,7 +61,9 @@ pub fn ormqr<T: Elem>(
     info: *mut i32,
 ) -> SolverResult {
     let (s, t) = (side(side_mode)?, trans(op)?);
-    ensure!(!(T::COMPLEX && t == b'T') && !(!T::COMPLEX && t == b'C'), "{}: trans={op} for this type", call.name);
+    // Real types take N or T; complex ones N or C.
+    let allowed = if T::COMPLEX { t != b'T' } else { t != b'C' };
+    ensure!(allowed, "{}: trans={op} for this type", call.name);
     let order = if s == b'L' { m } else { n };
     ensure!(m >= 0 && n >= 0 && k >= 0 && k <= order, "{}: m={m} n={n} k={k}", call.name);
     ensure!(lda >= order.max(1) && ldc >= m.max(1), "{}: lda={lda} ldc={ldc}", call.name);

@@ -8,47 +8,23 @@ pub use cpu_blas::{Elem, C32, C64};
 /// `cusolverDnHandle_t` and the other opaque handles.
 pub type Handle = *mut std::ffi::c_void;
 
-/// `fn name(args) { body }` -> `#[no_mangle] pub unsafe extern "C" fn name(args) -> cusolverStatus_t`,
-/// the body behind the panic firewall.
+/// The library's exports: `fn name(args) { body }` becomes an `extern "C"` symbol
+/// returning the library's status, behind the panic firewall (`libcuda_client::c_exports!`).
 macro_rules! export {
-    ($(
-        $(#[doc = $doc:literal])*
-        fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $body:block
-    )*) => {$(
-        $(#[doc = $doc])*
-        ///
-        /// # Safety
-        /// Pointer arguments must be valid as cuSOLVER documents for this function.
-        #[no_mangle]
-        pub unsafe extern "C" fn $name($($arg: $ty),*) -> $crate::status::Status {
-            libcuda_client::boundary::guard(
-                $crate::LIB,
-                stringify!($name),
-                $crate::status::SUCCESS,
-                $crate::status::INTERNAL_ERROR,
-                move || -> $crate::status::SolverResult { $body },
-            )
+    ($($t:tt)*) => {
+        libcuda_client::c_exports! {
+            { lib: $crate::LIB, status: $crate::status::Status, result: $crate::status::SolverResult, ok: $crate::status::SUCCESS, panic: $crate::status::INTERNAL_ERROR }
+            $($t)*
         }
-    )*};
+    };
 }
 pub(crate) use export;
 
-/// One export per element type, `T` (and `R`, its real type) naming it in a module of
-/// the export's own name.
+/// One export per element type (`libcuda_client::typed_c_exports!`): `T` is the type, `R` its real type.
 macro_rules! typed {
-    ([$($name:ident: $t:ty),* $(,)?] fn $params:tt $body:block) => {$(
-        #[allow(non_snake_case)]
-        pub mod $name {
-            #[allow(unused_imports)]
-            use super::*;
-            pub type T = $t;
-            pub type R = <$t as cpu_blas::Elem>::Real;
-            pub const NAME: &str = stringify!($name);
-            $crate::exports::export! {
-                fn $name $params $body
-            }
-        }
-    )*};
+    ($($t:tt)*) => {
+        libcuda_client::typed_c_exports! { (crate::exports::export), { pub type R = <T as cpu_blas::Elem>::Real; } $($t)* }
+    };
 }
 pub(crate) use typed;
 

@@ -9,46 +9,23 @@ pub mod management;
 /// `cusparseHandle_t` and the other opaque handles.
 pub type Handle = *mut std::ffi::c_void;
 
-/// `fn name(args) { body }` -> `#[no_mangle] pub unsafe extern "C" fn name(args) -> cusparseStatus_t`,
-/// the body behind the panic firewall.
+/// The library's exports: `fn name(args) { body }` becomes an `extern "C"` symbol
+/// returning the library's status, behind the panic firewall (`libcuda_client::c_exports!`).
 macro_rules! export {
-    ($(
-        $(#[doc = $doc:literal])*
-        fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $body:block
-    )*) => {$(
-        $(#[doc = $doc])*
-        ///
-        /// # Safety
-        /// Pointer arguments must be valid as cuSPARSE documents for this function.
-        #[no_mangle]
-        #[allow(clippy::too_many_arguments, reason = "the C signature")]
-        pub unsafe extern "C" fn $name($($arg: $ty),*) -> $crate::status::Status {
-            libcuda_client::boundary::guard(
-                $crate::LIB,
-                stringify!($name),
-                $crate::status::SUCCESS,
-                $crate::status::INTERNAL_ERROR,
-                move || -> $crate::status::SparseResult { $body },
-            )
+    ($($t:tt)*) => {
+        libcuda_client::c_exports! {
+            { lib: $crate::LIB, status: $crate::status::Status, result: $crate::status::SparseResult, ok: $crate::status::SUCCESS, panic: $crate::status::INTERNAL_ERROR }
+            $($t)*
         }
-    )*};
+    };
 }
 pub(crate) use export;
 
-/// One export per element type, `T` naming it in a module of the export's own name.
+/// One export per element type (`libcuda_client::typed_c_exports!`): `T` is the type.
 macro_rules! typed {
-    ([$($name:ident: $t:ty),* $(,)?] fn $params:tt $body:block) => {$(
-        #[allow(non_snake_case)]
-        pub mod $name {
-            #[allow(unused_imports)]
-            use super::*;
-            pub type T = $t;
-            pub const NAME: &str = stringify!($name);
-            $crate::exports::export! {
-                fn $name $params $body
-            }
-        }
-    )*};
+    ($($t:tt)*) => {
+        libcuda_client::typed_c_exports! { (crate::exports::export), {  } $($t)* }
+    };
 }
 pub(crate) use typed;
 
