@@ -460,10 +460,19 @@ impl Driver {
         if pool.max_reserved.is_some_and(|max| blocks.reserved.saturating_add(size) > max) {
             return Err(oom("maxSize reached"));
         }
-        let size_usize = usize::try_from(size).map_err(|_| oom("size"))?;
-        let base =
-            self.devices[pool.device].backend.alloc(size_usize).map_err(|e| fail(crate::error::from_device(&e), format_args!("memory pool: {e}")))?;
-        blocks.add_segment(base, size);
+        let backend = &self.devices[pool.device].backend;
+        let alloc = |bytes: u64| {
+            let bytes = usize::try_from(bytes).map_err(|_| oom("size"))?;
+            backend.alloc(bytes).map_err(|e| fail(crate::error::from_device(&e), format_args!("memory pool: {e}")))
+        };
+        // Blocks start at multiples of 512 bytes, as NVIDIA's do; a backend that aligns
+        // less (the CPU device: 256) is asked for a little more.
+        let mut backend_base = alloc(size)?;
+        if !backend_base.is_multiple_of(blocks::ALIGN) {
+            let _ = backend.free(backend_base);
+            backend_base = alloc(size + blocks::ALIGN)?;
+        }
+        blocks.add_segment(backend_base, backend_base.next_multiple_of(blocks::ALIGN), size);
         Ok(())
     }
 

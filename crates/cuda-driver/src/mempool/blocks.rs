@@ -27,6 +27,9 @@ struct Free {
 
 /// One backend allocation and its free blocks (by address).
 struct Segment {
+    /// The backend allocation's address (the segment starts at the next multiple of
+    /// [`ALIGN`]).
+    backend_base: u64,
     size: u64,
     free: BTreeMap<u64, Free>,
 }
@@ -55,11 +58,12 @@ pub(crate) fn rounded(size: u64) -> Option<u64> {
 }
 
 impl Blocks {
-    /// Adds a segment of fresh backend memory, all free.
-    pub(crate) fn add_segment(&mut self, base: u64, size: u64) {
+    /// Adds a segment of fresh backend memory, all free: `size` bytes from `base` (a
+    /// multiple of [`ALIGN`]) in the backend allocation at `backend_base`.
+    pub(crate) fn add_segment(&mut self, backend_base: u64, base: u64, size: u64) {
         let mut free = BTreeMap::new();
         free.insert(base, Free { size, after: Vec::new() });
-        self.segments.insert(base, Segment { size, free });
+        self.segments.insert(base, Segment { backend_base, size, free });
         self.reserved += size;
         self.reserved_high = self.reserved_high.max(self.reserved);
     }
@@ -139,7 +143,7 @@ impl Blocks {
     }
 
     /// Unlinks whole free segments whose last work has completed while at least `keep`
-    /// bytes stay reserved; returns their addresses, for the caller to free.
+    /// bytes stay reserved; returns their backend allocations, for the caller to free.
     pub(crate) fn trim(&mut self, keep: u64) -> Vec<u64> {
         let idle: Vec<(u64, u64)> = self
             .segments
@@ -152,9 +156,9 @@ impl Blocks {
             if self.reserved - size < keep {
                 continue;
             }
-            self.segments.remove(&base);
+            let segment = self.segments.remove(&base).expect("listed above");
             self.reserved -= size;
-            released.push(base);
+            released.push(segment.backend_base);
         }
         released
     }

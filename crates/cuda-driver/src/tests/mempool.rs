@@ -57,6 +57,7 @@ fn default_pool_packs_allocations_and_reports_watermarks() {
     let ptrs: Vec<u64> = sizes.iter().map(|&n| driver.mem_alloc_async(n as usize, s).unwrap()).collect();
     let offsets: Vec<u64> = ptrs.iter().map(|p| p - ptrs[0]).collect();
     assert_eq!(offsets, [0, 512, 1024, 1536, 2560, 6656], "packed at 512-byte steps, as NVIDIA's pools");
+    assert!(ptrs.iter().all(|p| p % 512 == 0), "512-byte aligned");
     assert_eq!(get(&driver, pool, RESERVED_MEM_CURRENT), CHUNK);
     assert_eq!(get(&driver, pool, USED_MEM_CURRENT), sizes.iter().sum::<u64>());
     assert_eq!(driver.pointer_attribute(17, ptrs[5]).unwrap(), PointerAttrValue::U64(pool.0));
