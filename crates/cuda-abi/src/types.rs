@@ -81,6 +81,21 @@ pub struct CUmemAccessDesc {
     pub flags: c_uint,
 }
 
+/// `CUmemPoolProps` (88 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CUmemPoolProps {
+    /// `CUmemAllocationType`.
+    pub allocType: c_uint,
+    /// `CUmemAllocationHandleType` bits.
+    pub handleTypes: c_uint,
+    pub location: CUmemLocation,
+    pub win32SecurityAttributes: *mut c_void,
+    pub maxSize: usize,
+    pub usage: u16,
+    pub reserved: [u8; 54],
+}
+
 /// Declares opaque handle types: `CUxxx` is `*mut CUxxx_st`.
 macro_rules! opaque_handles {
     ($($handle:ident => $strukt:ident),* $(,)?) => {$(
@@ -257,3 +272,4 @@ const _: () = assert!(std::mem::size_of::<CUlaunchConfig>() == 56);
 const _: () = assert!(std::mem::size_of::<CUctxCreateParams>() == 24);
 const _: () = assert!(std::mem::size_of::<CUmemAllocationProp>() == 32);
 const _: () = assert!(std::mem::size_of::<CUmemAccessDesc>() == 12);
+const _: () = assert!(std::mem::size_of::<CUmemPoolProps>() == 88);

@@ -20,6 +20,7 @@ use cuda::exports::library::*;
 use cuda::exports::link::*;
 use cuda::exports::memcpy::*;
 use cuda::exports::memory::*;
+use cuda::exports::mempool::*;
 use cuda::exports::module::*;
 use cuda::exports::stream::*;
 use cuda::proc_table::cuGetProcAddress_v2;

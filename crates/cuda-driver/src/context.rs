@@ -346,6 +346,7 @@ impl Driver {
     /// reports the sticky error or the first pending asynchronous error.
     pub(crate) fn device_synchronize(&self, context: &Context) -> CuResult<()> {
         let pending = context.queues().drain_all();
+        self.pools_after_sync(None);
         let device = &self.devices[context.device].backend;
         let backend = device.synchronize();
         self.flush_output(context);

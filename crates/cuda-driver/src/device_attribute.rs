@@ -3,7 +3,7 @@
 //! Values that describe the device come from [`DeviceProperties`]; texture/surface limits
 //! are those of recent NVIDIA GPUs (textures are not implemented, but cudart queries the
 //! limits at init and fails unless each call succeeds); features we lack (cooperative and
-//! cluster launch, memory pools, IPC, RDMA, ...) answer 0 so programs take their
+//! cluster launch, IPC, RDMA, ...) answer 0 so programs take their
 //! fallback paths. Ids follow `cuda.h` of CUDA 13 (`CU_DEVICE_ATTRIBUTE_MAX` = 148 in
 //! 13.0; 148, `ATOMIC_REDUCTION_SUPPORTED`, appeared in a later 13.x and answers 0).
 
@@ -126,8 +126,8 @@ pub(crate) fn attribute(p: &DeviceProperties, managed: Option<ManagedMemory>, or
         112 => 0,       // SPARSE_CUDA_ARRAY_SUPPORTED
         113 => 1,       // READ_ONLY_HOST_REGISTER_SUPPORTED
         114 => 0,       // TIMELINE_SEMAPHORE_INTEROP_SUPPORTED
-        115 => 0,       // MEMORY_POOLS_SUPPORTED (no cuMemPool* yet)
-        116..=119 => 0, // GPU Direct RDMA, mempool handle types
+        115 => 1,       // MEMORY_POOLS_SUPPORTED (crate::mempool, any backend)
+        116..=119 => 0, // GPU Direct RDMA, mempool handle types (pools cannot be shared)
         120 => 0,       // CLUSTER_LAUNCH
         121 => 0,       // DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED
         122 | 123 => 0, // 64-bit stream mem ops, wait value NOR

@@ -110,6 +110,7 @@ impl Driver {
         let e = self.event(event)?;
         if let Some(m) = e.marker() {
             m.wait();
+            self.pools_after_sync(Some(m.queue()));
         }
         let ctx = self.context(e.ctx)?;
         self.flush_output(&ctx);

@@ -143,6 +143,8 @@ struct QState {
 
 /// The operations of one stream.
 pub(crate) struct Queue {
+    /// Unique in the process (never reused, unlike the queue's address).
+    id: u64,
     pub(crate) kind: QueueKind,
     /// Blocking w.r.t. the legacy default stream (everything but `CU_STREAM_NON_BLOCKING`).
     pub(crate) blocking: bool,
@@ -155,6 +157,10 @@ pub(crate) struct Queue {
     cv: Condvar,
     /// Parameter buffers of this queue's launches that have run, for the next ones.
     spare_params: SpareParams,
+    /// `(queue id, seq)`: the furthest point of each other queue that this queue's later
+    /// work waits for through `cuStreamWaitEvent` (what stream-ordered allocation may
+    /// follow, [`Queue::follows`]).
+    waits: Mutex<Vec<(u64, u64)>>,
 }
 
 /// The point right after operation `seq` of `queue`.
@@ -176,11 +182,23 @@ impl Marker {
     pub(crate) fn queue(&self) -> &Arc<Queue> {
         &self.queue
     }
+
+    /// Whether `other` names a point of the same queue.
+    pub(crate) fn same_queue(&self, other: &Marker) -> bool {
+        self.queue.id == other.queue.id
+    }
+
+    /// The operation's sequence number in its queue.
+    pub(crate) fn seq(&self) -> u64 {
+        self.seq
+    }
 }
 
 impl Queue {
     pub(crate) fn new(kind: QueueKind, blocking: bool, ctx: Weak<Context>, device: Arc<dyn Device>) -> Arc<Queue> {
+        static NEXT_QUEUE_ID: AtomicU64 = AtomicU64::new(1);
         Arc::new(Queue {
+            id: NEXT_QUEUE_ID.fetch_add(1, Ordering::Relaxed),
             kind,
             blocking,
             ctx,
@@ -190,7 +208,35 @@ impl Queue {
             state: Mutex::new(QState { ops: VecDeque::new(), running: false, worker: false, orphaned: false, error: None, waiters: 0 }),
             cv: Condvar::new(),
             spare_params: SpareParams::default(),
+            waits: Mutex::new(Vec::new()),
         })
+    }
+
+    /// Records that this queue's later work waits for `m` (`cuStreamWaitEvent`).
+    pub(crate) fn note_wait(&self, m: &Marker) {
+        let mut waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
+        match waits.iter_mut().find(|(id, _)| *id == m.queue.id) {
+            Some((_, seq)) => *seq = (*seq).max(m.seq),
+            None => waits.push((m.queue.id, m.seq)),
+        }
+    }
+
+    /// Whether work submitted to this queue from now on runs after the point `m` in
+    /// stream order: `m` is on this queue, or (with `dependencies`) this queue waits for
+    /// it through an event or CUDA's legacy-stream rules (the legacy default stream and a
+    /// blocking stream of the same context follow each other). Direct waits only: a wait
+    /// for a queue that itself waited for `m` does not count.
+    pub(crate) fn follows(&self, m: &Marker, dependencies: bool) -> bool {
+        let other = &m.queue;
+        if other.id == self.id {
+            return true;
+        }
+        if !dependencies {
+            return false;
+        }
+        let implicit = Weak::ptr_eq(&self.ctx, &other.ctx)
+            && ((self.kind == QueueKind::Legacy && other.blocking) || (self.blocking && other.kind == QueueKind::Legacy));
+        implicit || self.waits.lock().unwrap_or_else(|e| e.into_inner()).iter().any(|&(id, seq)| id == other.id && seq >= m.seq)
     }
 
     fn state(&self) -> MutexGuard<'_, QState> {

@@ -24,7 +24,8 @@
 //!
 //! What each kind answers for a bad handle is decided by the caller through [`Lookup`]:
 //! `CUDA_ERROR_INVALID_CONTEXT` for contexts, `CUDA_ERROR_INVALID_VALUE` for allocation
-//! handles (the code the "Virtual Memory Management" calls document),
+//! handles and memory pools (the codes the "Virtual Memory Management" and "Stream Ordered
+//! Memory Allocator" calls document),
 //! `CUDA_ERROR_INVALID_HANDLE` for the rest.
 
 use std::ffi::c_void;
@@ -43,12 +44,23 @@ pub enum Kind {
     Event = 0x47,
     Link = 0x48,
     MemAllocation = 0x49,
+    MemPool = 0x4A,
 }
 
 impl Kind {
     /// Every kind, in tag order.
-    pub const ALL: [Kind; 9] =
-        [Kind::Context, Kind::Module, Kind::Function, Kind::Library, Kind::Kernel, Kind::Stream, Kind::Event, Kind::Link, Kind::MemAllocation];
+    pub const ALL: [Kind; 10] = [
+        Kind::Context,
+        Kind::Module,
+        Kind::Function,
+        Kind::Library,
+        Kind::Kernel,
+        Kind::Stream,
+        Kind::Event,
+        Kind::Link,
+        Kind::MemAllocation,
+        Kind::MemPool,
+    ];
 }
 
 /// Why a handle did not resolve.
@@ -131,6 +143,8 @@ handle_types! {
     LinkHandle => Link;
     /// A `CUmemGenericAllocationHandle` (an `unsigned long long`, not a pointer, in C).
     MemHandle => MemAllocation;
+    /// A `CUmemoryPool`.
+    PoolHandle => MemPool;
 }
 
 /// Ties a handle newtype to its [`Kind`].

@@ -43,6 +43,7 @@ pub mod library;
 pub mod link;
 pub mod managed;
 pub mod memory;
+pub mod mempool;
 pub mod module;
 pub mod occupancy;
 mod params;
@@ -54,7 +55,9 @@ use std::sync::{Arc, OnceLock};
 
 pub use context::{ClsDestructor, Limit};
 pub use error::{CuError, CuResult};
-pub use handle::{CtxHandle, EventHandle, FunctionHandle, KernelHandle, LibraryHandle, LinkHandle, MemHandle, ModuleHandle, StreamHandle};
+pub use handle::{
+    CtxHandle, EventHandle, FunctionHandle, KernelHandle, LibraryHandle, LinkHandle, MemHandle, ModuleHandle, PoolHandle, StreamHandle,
+};
 
 /// The `cuDriverGetVersion` answer: CUDA 13.2. cudart 13 refuses drivers older than 13000
 /// (cudaErrorInsufficientDriver); cudart 13.x minor-version compatibility accepts an older
@@ -111,6 +114,8 @@ pub struct Driver {
     pub(crate) memory: memory::Registry,
     /// Reservations, physical allocations and mappings (`cuMemAddressReserve`, `cuMemCreate`, `cuMemMap`).
     pub(crate) vmm: vmm::State,
+    /// Memory pools (`cuMemPoolCreate`, each device's default pool) and their blocks.
+    pub(crate) pools: mempool::State,
 }
 
 impl std::fmt::Debug for Driver {
@@ -124,6 +129,7 @@ impl Driver {
     /// tests pass fakes.
     pub fn new(devices: Vec<Arc<dyn backend_api::Device>>) -> Driver {
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+        let pools = mempool::State::new(devices.len());
         Driver {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             devices: devices.into_iter().map(|backend| DeviceSlot { backend, primary: OnceLock::new() }).collect(),
@@ -137,6 +143,7 @@ impl Driver {
             links: Default::default(),
             memory: Default::default(),
             vmm: Default::default(),
+            pools,
         }
     }
 }

@@ -44,12 +44,15 @@ pub enum MemoryKind {
     /// A `cuMemMap` mapping (host memory of a host-addressable device, [`crate::vmm`]);
     /// owned by no context: it lives until `cuMemUnmap`.
     Mapped,
+    /// `cuMemAllocAsync`/`cuMemAllocFromPoolAsync`: a block of a memory pool's backend
+    /// memory ([`crate::mempool`]); `owner` is the pool's handle.
+    Pool,
 }
 
 impl MemoryKind {
     /// Whether the backend owns the bytes (copies go through `backend_api::Device`).
     pub fn is_backend(self) -> bool {
-        matches!(self, MemoryKind::Device | MemoryKind::Managed | MemoryKind::ModuleGlobal)
+        matches!(self, MemoryKind::Device | MemoryKind::Managed | MemoryKind::ModuleGlobal | MemoryKind::Pool)
     }
 }
 
@@ -69,7 +72,8 @@ pub struct Allocation {
     /// `CU_POINTER_ATTRIBUTE_BUFFER_ID`: unique per allocation.
     pub buffer_id: u64,
     /// For [`MemoryKind::ModuleGlobal`]: the owning module's handle value; for
-    /// [`MemoryKind::Mapped`]: the `CUmemGenericAllocationHandle` mapped; else 0.
+    /// [`MemoryKind::Mapped`]: the `CUmemGenericAllocationHandle` mapped; for
+    /// [`MemoryKind::Pool`]: the `CUmemoryPool`; else 0.
     pub owner: u64,
 }
 
@@ -213,6 +217,8 @@ pub struct PointerInfo {
     /// `CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES`: the shareable handle types of a
     /// `cuMemCreate` allocation.
     pub allowed_handle_types: u64,
+    /// `CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE`: the pool of a pool allocation, else 0.
+    pub mempool: u64,
 }
 
 /// One value of `cuPointerGetAttribute`, typed as `cuda.h` documents the attribute.
@@ -257,32 +263,6 @@ impl Driver {
         Ok(ptr)
     }
 
-    /// `cuMemAllocAsync`: allocates at once (earlier than stream order requires, which is
-    /// indistinguishable for the program).
-    pub fn mem_alloc_async(&self, size: usize, stream: crate::StreamHandle) -> CuResult<DevicePtr> {
-        self.stream_context(stream)?;
-        self.mem_alloc(size)
-    }
-
-    /// `cuMemFreeAsync`: the pointer is invalid for new work at once; the memory is given
-    /// back when the stream's earlier work has completed. Unlike `cuMemFree`, 0 is
-    /// `INVALID_VALUE`.
-    pub fn mem_free_async(&self, ptr: DevicePtr, stream: crate::StreamHandle) -> CuResult<()> {
-        let (ctx, q) = self.stream_queue(stream)?;
-        if ptr == 0 {
-            return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemFreeAsync(0)")));
-        }
-        match self.memory.find(ptr) {
-            Some(a) if a.base == ptr && matches!(a.kind, MemoryKind::Device | MemoryKind::Managed) => {}
-            other => return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemFreeAsync({ptr:#x}): not an allocation base ({other:?})"))),
-        }
-        let allocation = self.memory.remove(ptr).ok_or(CuError::INVALID_VALUE)?;
-        let backend = self.devices[allocation.device].backend.clone();
-        let free: crate::exec::RunFn = Box::new(move || backend.free(allocation.base));
-        self.submit(&ctx, &q, None, crate::exec::Work::Run(free), false);
-        Ok(())
-    }
-
     /// `cuMemAllocManaged`: `flags` must be `CU_MEM_ATTACH_GLOBAL` (1) or `_HOST` (2).
     /// Only devices with managed memory (`backend_api::Device::managed_memory`) support it
     /// (`NOT_SUPPORTED` otherwise, as CUDA answers where `CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY`
@@ -310,14 +290,15 @@ impl Driver {
     }
 
     /// `cuMemFree_v2`: 0 is a no-op; anything but the base of a `cuMemAlloc*` allocation
-    /// answers `INVALID_VALUE`.
+    /// answers `INVALID_VALUE`. A pool allocation (`cuMemAllocAsync`) may be freed so too:
+    /// its block goes back to its pool once the context's work is done.
     pub fn mem_free(&self, ptr: DevicePtr) -> CuResult<()> {
         self.check_initialized_context()?;
         if ptr == 0 {
             return Ok(());
         }
         match self.memory.find(ptr) {
-            Some(a) if a.base == ptr && matches!(a.kind, MemoryKind::Device | MemoryKind::Managed) => {}
+            Some(a) if a.base == ptr && matches!(a.kind, MemoryKind::Device | MemoryKind::Managed | MemoryKind::Pool) => {}
             other => return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemFree({ptr:#x}): not an allocation base ({other:?})"))),
         }
         self.drain_owner(ptr);
@@ -355,6 +336,7 @@ impl Driver {
                     unsafe { std::alloc::dealloc(a.base as usize as *mut u8, layout) };
                 }
             }
+            MemoryKind::Pool => self.pool_give_back(a, None),
             MemoryKind::HostRegistered | MemoryKind::ModuleGlobal | MemoryKind::Mapped => {}
         }
     }
@@ -495,7 +477,9 @@ impl Driver {
         let host_addressable = self.backend_of(a.device).properties().host_addressable_memory;
         let is_host = matches!(a.kind, MemoryKind::HostAlloc | MemoryKind::HostRegistered);
         Ok(Some(PointerInfo {
-            context: a.ctx,
+            // Pool memory belongs to its pool, not to a context (NVIDIA's driver answered
+            // another context than the allocating stream's).
+            context: if a.kind == MemoryKind::Pool { CtxHandle::NULL } else { a.ctx },
             memory_type: if is_host { memory_type::HOST } else { memory_type::DEVICE },
             device_pointer: ptr,
             host_pointer: (is_host || a.kind == MemoryKind::Managed || host_addressable).then_some(ptr),
@@ -507,11 +491,12 @@ impl Driver {
             mapped: true,
             access_flags: if a.kind == MemoryKind::Mapped { a.flags } else { 3 },
             allowed_handle_types: if a.kind == MemoryKind::Mapped { self.allowed_handle_types(crate::MemHandle(a.owner)) } else { 0 },
+            mempool: if a.kind == MemoryKind::Pool { a.owner } else { 0 },
         }))
     }
 
     /// `cuPointerGetAttribute(attribute, ptr)`. Unregistered pointers and attributes that
-    /// do not apply answer `INVALID_VALUE`; P2P tokens and memory pools `NOT_SUPPORTED`.
+    /// do not apply answer `INVALID_VALUE`; P2P tokens `NOT_SUPPORTED`.
     pub fn pointer_attribute(&self, attribute: i32, ptr: u64) -> CuResult<PointerAttrValue> {
         use PointerAttrValue as V;
         let info = self
@@ -522,8 +507,9 @@ impl Driver {
             2 => V::U32(info.memory_type),
             3 => V::U64(info.device_pointer),
             4 => V::U64(info.host_pointer.ok_or(CuError::INVALID_VALUE)?),
-            5 | 17 => return Err(CuError::NOT_SUPPORTED), // P2P_TOKENS, MEMPOOL_HANDLE
-            6 => V::Bool(false),                          // SYNC_MEMOPS
+            5 => return Err(CuError::NOT_SUPPORTED), // P2P_TOKENS
+            17 => V::U64(info.mempool),              // MEMPOOL_HANDLE (NULL outside pools)
+            6 => V::Bool(false),                     // SYNC_MEMOPS
             7 => V::U64(info.buffer_id),
             8 => V::Bool(info.is_managed),
             9 => V::I32(info.device_ordinal),

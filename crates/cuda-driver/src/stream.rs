@@ -170,6 +170,7 @@ impl Driver {
     pub fn stream_synchronize(&self, stream: StreamHandle) -> CuResult<()> {
         let (ctx, q) = self.stream_queue(stream)?;
         ctx.queues().with_sync_markers(&q, |markers| markers.iter().for_each(|m| m.wait()));
+        self.pools_after_sync((q.kind != QueueKind::Legacy).then_some(&q));
         self.flush_output(&ctx);
         if let Some(err) = ctx.sticky_error() {
             return Err(fail(err, format_args!("cuStreamSynchronize: sticky error from an earlier kernel fault")));
@@ -245,6 +246,7 @@ impl Driver {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuStreamWaitEvent: flags {flags:#x}")));
         }
         if let Some(marker) = e.marker() {
+            q.note_wait(&marker);
             if !marker.is_complete() && !Arc::ptr_eq(marker.queue(), &q) {
                 self.submit(&ctx, &q, Some(marker), Work::Nop, true);
             }

@@ -61,29 +61,6 @@ export! {
         drv()?.mem_free(dptr)
     }
 
-    /// `cuMemAllocAsync(CUdeviceptr* dptr, size_t bytesize, CUstream hStream)`: stream-ordered
-    /// allocation (from the device's default pool).
-    fn cuMemAllocAsync(dptr: *mut CUdeviceptr, bytesize: usize, h_stream: CUstream) {
-        // SAFETY: NULL or writable, per the API.
-        let out = unsafe { Out::new(dptr) }?;
-        out.write(drv()?.mem_alloc_async(bytesize, stream_handle(h_stream))?);
-        Ok(())
-    }
-    fn cuMemAllocAsync_ptsz(dptr: *mut CUdeviceptr, bytesize: usize, h_stream: CUstream) {
-        // SAFETY: NULL or writable, per the API.
-        let out = unsafe { Out::new(dptr) }?;
-        out.write(drv()?.mem_alloc_async(bytesize, stream_ptsz(h_stream))?);
-        Ok(())
-    }
-
-    /// `cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream)`: freed in stream order.
-    fn cuMemFreeAsync(dptr: CUdeviceptr, h_stream: CUstream) {
-        drv()?.mem_free_async(dptr, stream_handle(h_stream))
-    }
-    fn cuMemFreeAsync_ptsz(dptr: CUdeviceptr, h_stream: CUstream) {
-        drv()?.mem_free_async(dptr, stream_ptsz(h_stream))
-    }
-
     /// `cuMemGetInfo_v2(size_t* free, size_t* total)`.
     fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) {
         // SAFETY: NULL or writable, per the API.

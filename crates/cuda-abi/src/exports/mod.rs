@@ -23,6 +23,7 @@ pub mod library;
 pub mod link;
 pub mod memcpy;
 pub mod memory;
+pub mod mempool;
 pub mod module;
 pub mod profiler;
 pub mod stream;

@@ -164,4 +164,22 @@ driver_api! {
     cuEventSynchronize @ 2000 (event: CUevent);
     cuEventDestroy @ 4000 (event: CUevent);
     cuEventElapsedTime @ 2000 (ms: *mut f32, start: CUevent, end: CUevent);
+    // Stream-ordered allocation and memory pools (`exports/mempool.rs`). The property,
+    // access-descriptor and location structures have the runtime's layouts.
+    cuMemAllocAsync @ 11020 (dptr: *mut CUdeviceptr, size: usize, stream: CUstream);
+    cuMemAllocFromPoolAsync @ 11020 (dptr: *mut CUdeviceptr, size: usize, pool: CUmemoryPool, stream: CUstream);
+    cuMemFreeAsync @ 11020 (dptr: CUdeviceptr, stream: CUstream);
+    cuMemPoolCreate @ 11020 (pool: *mut CUmemoryPool, props: *const c_void);
+    cuMemPoolDestroy @ 11020 (pool: CUmemoryPool);
+    cuMemPoolSetAttribute @ 11020 (pool: CUmemoryPool, attr: c_int, value: *mut c_void);
+    cuMemPoolGetAttribute @ 11020 (pool: CUmemoryPool, attr: c_int, value: *mut c_void);
+    cuMemPoolTrimTo @ 11020 (pool: CUmemoryPool, keep: usize);
+    cuMemPoolSetAccess @ 11020 (pool: CUmemoryPool, descs: *const c_void, count: usize);
+    cuMemPoolGetAccess @ 11020 (flags: *mut c_int, pool: CUmemoryPool, location: *mut CUmemLocation);
+    cuDeviceGetDefaultMemPool @ 11020 (pool: *mut CUmemoryPool, dev: CUdevice);
+    cuDeviceGetMemPool @ 11020 (pool: *mut CUmemoryPool, dev: CUdevice);
+    cuDeviceSetMemPool @ 11020 (dev: CUdevice, pool: CUmemoryPool);
+    cuMemGetDefaultMemPool @ 13000 (pool: *mut CUmemoryPool, location: *mut CUmemLocation, kind: c_int);
+    cuMemGetMemPool @ 13000 (pool: *mut CUmemoryPool, location: *mut CUmemLocation, kind: c_int);
+    cuMemSetMemPool @ 13000 (location: *mut CUmemLocation, kind: c_int, pool: CUmemoryPool);
 }

@@ -11,6 +11,7 @@ pub type CUkernel = *mut c_void;
 pub type CUfunction = *mut c_void;
 pub type CUstream = *mut c_void;
 pub type CUevent = *mut c_void;
+pub type CUmemoryPool = *mut c_void;
 pub type CUhostFn = unsafe extern "C" fn(*mut c_void);
 pub type CUstreamCallback = unsafe extern "C" fn(CUstream, CUresult, *mut c_void);
 

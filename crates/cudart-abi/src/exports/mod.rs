@@ -7,6 +7,7 @@ mod event;
 mod launch;
 mod memcpy;
 mod memory;
+mod mempool;
 mod register;
 mod stream;
 mod symbol;
