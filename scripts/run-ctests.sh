@@ -20,6 +20,9 @@
 #                    programs are skipped. See scripts/run-ctests-own-cudart.sh.
 #   CTEST_LOG_DIR    where logs go (default build/ctests-logs)
 #   CTEST_BUILD_DIR  where the programs are (default build/ctests)
+#   CTEST_PRELOAD    a library to preload into each program (LD_PRELOAD), e.g. the
+#                    sanitizer runtime that an instrumented libcuda.so.1 needs
+#                    (scripts/sanitizers.sh)
 #
 # Each program runs with LD_LIBRARY_PATH=CUDA_DRIVER_DIR, so NVIDIA's cudart
 # (static, or the shared libcudart.so.13 / libcudart.so.12, placed before it
@@ -93,7 +96,8 @@ for v in "${variants[@]}"; do
     fi
     log="$logdir/$t.log"
     start=$(date +%s.%N)
-    LD_LIBRARY_PATH="$libpath" timeout -k 10 "$timeout_s" "$bin" >"$log" 2>&1 </dev/null
+    env ${CTEST_PRELOAD:+LD_PRELOAD="$CTEST_PRELOAD"} LD_LIBRARY_PATH="$libpath" \
+      timeout -k 10 "$timeout_s" "$bin" >"$log" 2>&1 </dev/null
     rc=$?
     secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
     if [ "$rc" -eq 0 ] && grep -qx "PASS $t" "$log"; then
@@ -134,7 +138,7 @@ if [ -z "${CTEST_VARIANTS:-}" ] && [ "$cudart" = nvidia ] && [ -x .venv-clients/
     mkdir -p "$cache"
     start=$(date +%s.%N)
     # Without NVIDIA's toolkit on PATH (cuda-env.sh put nvcc there) or in the environment.
-    env -u CUDA_HOME CUDA_PATH="$ROOT" PATH=/usr/bin:/bin \
+    env -u CUDA_HOME CUDA_PATH="$ROOT" PATH=/usr/bin:/bin ${CTEST_PRELOAD:+LD_PRELOAD="$CTEST_PRELOAD"} \
       LD_LIBRARY_PATH="$driver_dir" CUPY_CACHE_DIR="$ROOT/$cache" \
       timeout -k 10 "$timeout_s" .venv-clients/bin/python "$py" >"$log" 2>&1 </dev/null
     rc=$?

@@ -183,21 +183,26 @@ impl LaunchShape<'_> {
             let _armed = Armed::outer(co.trap_handler(), self.fault);
             co.resume(())
         };
-        match result {
-            CoroutineResult::Return(Exit::Done) => {}
-            CoroutineResult::Return(Exit::Faulted) => {}
+        let abandoned = match result {
+            CoroutineResult::Return(Exit::Done) => false,
+            CoroutineResult::Return(Exit::Faulted) => true,
             CoroutineResult::Yield(_) => {
                 // `trap`/`assert` in a thread-loop kernel: abandon the block.
                 // SAFETY: nothing on the outer stack needs dropping (see module docs).
                 unsafe { co.force_reset() };
+                true
             }
-        }
+        };
         if self.fault.load(Ordering::Relaxed) != 0 {
             cursor.stop();
             // Blocks of this launch on other threads may wait for this one forever.
             fault::interrupt(self.fault);
         }
-        scratch.outer_stack = Some(co.into_stack());
+        let stack = co.into_stack();
+        if abandoned {
+            crate::sanitizer::forget_frames(&stack);
+        }
+        scratch.outer_stack = Some(stack);
     }
 
     /// Grows `scratch` to what running this launch's blocks needs (the outer coroutine's
@@ -496,7 +501,9 @@ unsafe fn write_arrival(at: *mut u8, size: usize, mask: u64) {
     }
 }
 
-/// Resets every unfinished fiber (without unwinding) and keeps the stacks.
+/// Resets every unfinished fiber (without unwinding) and keeps the stacks. A finished
+/// fiber here may have been ended by the fault handler, so every stack's abandoned frames
+/// are forgotten ([`crate::sanitizer::forget_frames`]).
 fn abandon(scratch: &mut BlockScratch) {
     for mut f in scratch.fibers.drain(..).flatten() {
         if !f.done() {
@@ -505,7 +512,9 @@ fn abandon(scratch: &mut BlockScratch) {
             // before suspending.
             unsafe { f.force_reset() };
         }
-        scratch.stacks.push(f.into_stack());
+        let stack = f.into_stack();
+        crate::sanitizer::forget_frames(&stack);
+        scratch.stacks.push(stack);
     }
 }
 
