@@ -10,6 +10,7 @@
 #   CTEST_TIMEOUT    seconds per program (default 120)
 #   CTEST_VARIANTS   space-separated variants to run (default: all built)
 #   CTEST_NAMES      space-separated tests to run (default: all built)
+#   CTEST_SKIP       space-separated tests not to run
 #   CUDA13_CUDART_DIR, CUDA12_CUDART_DIR
 #                    where libcudart.so.13 / libcudart.so.12 are (default:
 #                    from scripts/cuda-env.sh, i.e. the .venv wheels)
@@ -94,6 +95,7 @@ for v in "${variants[@]}"; do
     if [ -n "${CTEST_NAMES:-}" ] && [[ " $CTEST_NAMES " != *" $t "* ]]; then
       continue
     fi
+    [[ " ${CTEST_SKIP:-} " == *" $t "* ]] && continue
     log="$logdir/$t.log"
     start=$(date +%s.%N)
     env ${CTEST_PRELOAD:+LD_PRELOAD="$CTEST_PRELOAD"} LD_LIBRARY_PATH="$libpath" \
