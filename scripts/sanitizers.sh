@@ -73,10 +73,10 @@ else
     exit 2
   fi
   build_std=(-Zbuild-std)
-  # die_after_fork=0: nvrtc-abi tests/fork.rs compiles in a child forked from a process
+  # allocator_may_return_null=1 as for asan; die_after_fork=0: nvrtc-abi tests/fork.rs compiles in a child forked from a process
   # with threads (as Python's multiprocessing does); TSan would end such a child at its
   # first thread.
-  export TSAN_OPTIONS="suppressions=$supp/tsan.supp:halt_on_error=0:report_signal_unsafe=0:history_size=4:die_after_fork=0:${TSAN_OPTIONS:-}"
+  export TSAN_OPTIONS="suppressions=$supp/tsan.supp:halt_on_error=0:report_signal_unsafe=0:history_size=4:die_after_fork=0:allocator_may_return_null=1:${TSAN_OPTIONS:-}"
   runtime="$rt_dir/libclang_rt.tsan-x86_64.so"
   cxx_flag="-fsanitize=thread"
   report='WARNING: ThreadSanitizer'

@@ -47,6 +47,8 @@ pub struct BlockScratch {
     stacks: Vec<DefaultStack>,
     outer_stack: Option<DefaultStack>,
     fibers: Vec<Option<Fiber>>,
+    /// ThreadSanitizer's fiber of each of `fibers` (zero-sized otherwise).
+    tsan_fibers: Vec<crate::sanitizer::TsanFiber>,
     fiber_rt: Vec<FiberRuntime>,
     ctxs: Vec<ThreadCtx>,
     warps: Vec<WarpExchange>,
@@ -181,7 +183,7 @@ impl LaunchShape<'_> {
         };
         let result = {
             let _armed = Armed::outer(co.trap_handler(), self.fault);
-            co.resume(())
+            crate::sanitizer::TsanFiber::new().run(|| co.resume(()))
         };
         let abandoned = match result {
             CoroutineResult::Return(Exit::Done) => false,
@@ -377,6 +379,7 @@ impl LaunchShape<'_> {
             };
             let ctx = &mut scratch.ctxs[i] as *mut ThreadCtx as usize;
             let rt = &mut scratch.fiber_rt[i] as *mut FiberRuntime as usize;
+            scratch.tsan_fibers.push(crate::sanitizer::TsanFiber::new());
             scratch.fibers.push(Some(Coroutine::with_stack(stack, move |y: &Yielder<(), Suspend>, ()| {
                 let ctx = ctx as *mut ThreadCtx;
                 let rt = rt as *mut FiberRuntime;
@@ -399,7 +402,7 @@ impl LaunchShape<'_> {
             for i in 0..n {
                 let Some(f) = &mut scratch.fibers[i] else { continue };
                 Armed::set_inner(f.trap_handler());
-                let result = f.resume(());
+                let result = scratch.tsan_fibers[i].run(|| f.resume(()));
                 Armed::clear_inner();
                 match result {
                     CoroutineResult::Yield(Suspend::Wait) => {}
@@ -439,6 +442,7 @@ impl LaunchShape<'_> {
             }
         }
         scratch.fibers.clear();
+        scratch.tsan_fibers.clear();
     }
 }
 
@@ -505,6 +509,7 @@ unsafe fn write_arrival(at: *mut u8, size: usize, mask: u64) {
 /// fiber here may have been ended by the fault handler, so every stack's abandoned frames
 /// are forgotten ([`crate::sanitizer::forget_frames`]).
 fn abandon(scratch: &mut BlockScratch) {
+    scratch.tsan_fibers.clear();
     for mut f in scratch.fibers.drain(..).flatten() {
         if !f.done() {
             // SAFETY: fiber stacks hold no objects that need dropping: the fiber closure

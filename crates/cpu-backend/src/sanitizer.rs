@@ -8,6 +8,13 @@
 //! fiber, whose frames lie elsewhere on it, and ASan reported their ordinary writes as
 //! `stack-buffer-underflow` (first found by the sanitizer run over `tests/faults.rs`).
 //! [`forget_frames`] clears the shadow of a stack whose frames were abandoned.
+//!
+//! ThreadSanitizer keeps one shadow call stack per thread; frames entered on a coroutine
+//! that then suspends are never exited on that thread's stack, so without annotations the
+//! shadow stack grew by a fiber's frames at every barrier until `__tsan_func_entry`
+//! wrote past its end (SIGSEGV in `ctests/cross_block` under TSan, and the slowness of
+//! `tests/interleave.rs`: every allocation hashes the whole shadow stack). [`TsanFiber`]
+//! gives each coroutine a TSan fiber of its own (`__tsan_switch_to_fiber`).
 
 use corosensei::stack::Stack;
 
@@ -26,6 +33,69 @@ pub fn forget_frames(stack: &impl Stack) {
     }
     #[cfg(not(sanitize_address))]
     let _ = stack;
+}
+
+/// ThreadSanitizer's fiber for one coroutine (a zero-sized no-op unless built with
+/// `-Zsanitizer=thread`).
+pub struct TsanFiber {
+    #[cfg(sanitize_thread)]
+    fiber: *mut std::ffi::c_void,
+}
+
+#[cfg(sanitize_thread)]
+extern "C" {
+    fn __tsan_get_current_fiber() -> *mut std::ffi::c_void;
+    fn __tsan_create_fiber(flags: u32) -> *mut std::ffi::c_void;
+    fn __tsan_destroy_fiber(fiber: *mut std::ffi::c_void);
+    fn __tsan_switch_to_fiber(fiber: *mut std::ffi::c_void, flags: u32);
+}
+
+impl TsanFiber {
+    pub fn new() -> TsanFiber {
+        // SAFETY: the TSan runtime is linked into every process running TSan-built code.
+        #[cfg(sanitize_thread)]
+        return TsanFiber { fiber: unsafe { __tsan_create_fiber(0) } };
+        #[cfg(not(sanitize_thread))]
+        TsanFiber {}
+    }
+
+    /// Runs `resume` (which resumes this fiber's coroutine) with TSan switched to the
+    /// fiber, and switches back after. The resume call's own frames are entered on the
+    /// fiber's shadow stack and left after the switch back: balanced at every round.
+    #[inline]
+    pub fn run<R>(&self, resume: impl FnOnce() -> R) -> R {
+        #[cfg(sanitize_thread)]
+        // SAFETY: both fibers are live; switching with synchronization (flags 0) orders
+        // the coroutine's accesses after the resumer's, as they are on one OS thread.
+        unsafe {
+            let me = __tsan_get_current_fiber();
+            __tsan_switch_to_fiber(self.fiber, 0);
+            let r = resume();
+            __tsan_switch_to_fiber(me, 0);
+            r
+        }
+        #[cfg(not(sanitize_thread))]
+        resume()
+    }
+}
+
+impl Default for TsanFiber {
+    fn default() -> Self {
+        TsanFiber::new()
+    }
+}
+
+// SAFETY: a TSan fiber handle may be used from any thread (a worker's scratch moves
+// between threads only while none of its coroutines runs).
+#[cfg(sanitize_thread)]
+unsafe impl Send for TsanFiber {}
+
+#[cfg(sanitize_thread)]
+impl Drop for TsanFiber {
+    fn drop(&mut self) {
+        // SAFETY: created by `new`, not the current fiber (`run` switched back).
+        unsafe { __tsan_destroy_fiber(self.fiber) };
+    }
 }
 
 #[cfg(all(test, sanitize_address))]
