@@ -23,6 +23,7 @@ log() { echo "bootstrap: $*"; }
 # --- 1. Debian packages ------------------------------------------------------
 APT_PACKAGES=(
   llvm-19-dev libclang-19-dev libclang-cpp19-dev libpolly-19-dev clang-19 lld-19 libzstd-dev
+  libclang-rt-19-dev
   g++ make python3-venv python3-mpmath binutils coreutils
   libhsa-runtime64-1
   pocl-opencl-icd ocl-icd-libopencl1

@@ -48,7 +48,7 @@ for v in "${variants[@]}"; do
   bin="$(find "$dir" -maxdepth 1 -type f -perm -u+x ! -name '*.tmp' | sort | head -n1)"
   [ -n "$bin" ] || continue
   want="libcudart.so.$(ctest_variant_cudart "$v")"
-  trace="$(LD_LIBRARY_PATH="$driver_dir" LD_DEBUG=libs timeout -k 10 120 "$bin" 2>&1 >/dev/null </dev/null)"
+  trace="$(env ${CTEST_PRELOAD:+LD_PRELOAD="$CTEST_PRELOAD"} LD_LIBRARY_PATH="$driver_dir" LD_DEBUG=libs timeout -k 10 120 "$bin" 2>&1 >/dev/null </dev/null)"
   inits="$(sed -n 's/.*calling init: //p' <<<"$trace" | sort -u)"
   cudart_from="$(grep "/$want\$" <<<"$inits" || true)"
   driver_from="$(grep '/libcuda\.so\.1$' <<<"$inits" || true)"

@@ -10,6 +10,7 @@
 #   CTEST_TIMEOUT    seconds per program (default 120)
 #   CTEST_VARIANTS   space-separated variants to run (default: all built)
 #   CTEST_NAMES      space-separated tests to run (default: all built)
+#   CTEST_SKIP       space-separated tests not to run
 #   CUDA13_CUDART_DIR, CUDA12_CUDART_DIR
 #                    where libcudart.so.13 / libcudart.so.12 are (default:
 #                    from scripts/cuda-env.sh, i.e. the .venv wheels)
@@ -20,6 +21,9 @@
 #                    programs are skipped. See scripts/run-ctests-own-cudart.sh.
 #   CTEST_LOG_DIR    where logs go (default build/ctests-logs)
 #   CTEST_BUILD_DIR  where the programs are (default build/ctests)
+#   CTEST_PRELOAD    a library to preload into each program (LD_PRELOAD), e.g. the
+#                    sanitizer runtime that an instrumented libcuda.so.1 needs
+#                    (scripts/sanitizers.sh)
 #
 # Each program runs with LD_LIBRARY_PATH=CUDA_DRIVER_DIR, so NVIDIA's cudart
 # (static, or the shared libcudart.so.13 / libcudart.so.12, placed before it
@@ -91,9 +95,11 @@ for v in "${variants[@]}"; do
     if [ -n "${CTEST_NAMES:-}" ] && [[ " $CTEST_NAMES " != *" $t "* ]]; then
       continue
     fi
+    [[ " ${CTEST_SKIP:-} " == *" $t "* ]] && continue
     log="$logdir/$t.log"
     start=$(date +%s.%N)
-    LD_LIBRARY_PATH="$libpath" timeout -k 10 "$timeout_s" "$bin" >"$log" 2>&1 </dev/null
+    env ${CTEST_PRELOAD:+LD_PRELOAD="$CTEST_PRELOAD"} LD_LIBRARY_PATH="$libpath" \
+      timeout -k 10 "$timeout_s" "$bin" >"$log" 2>&1 </dev/null
     rc=$?
     secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
     if [ "$rc" -eq 0 ] && grep -qx "PASS $t" "$log"; then
@@ -134,7 +140,7 @@ if [ -z "${CTEST_VARIANTS:-}" ] && [ "$cudart" = nvidia ] && [ -x .venv-clients/
     mkdir -p "$cache"
     start=$(date +%s.%N)
     # Without NVIDIA's toolkit on PATH (cuda-env.sh put nvcc there) or in the environment.
-    env -u CUDA_HOME CUDA_PATH="$ROOT" PATH=/usr/bin:/bin \
+    env -u CUDA_HOME CUDA_PATH="$ROOT" PATH=/usr/bin:/bin ${CTEST_PRELOAD:+LD_PRELOAD="$CTEST_PRELOAD"} \
       LD_LIBRARY_PATH="$driver_dir" CUPY_CACHE_DIR="$ROOT/$cache" \
       timeout -k 10 "$timeout_s" .venv-clients/bin/python "$py" >"$log" 2>&1 </dev/null
     rc=$?

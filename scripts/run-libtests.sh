@@ -7,6 +7,10 @@
 # "PASS <name>". A line "// link: -lcublas ..." in a program names what it links.
 #
 # usage: scripts/run-libtests.sh [DRIVER_DIR] [NAME]...   (default: target/release)
+# environment: LIBTESTS_BUILD_DIR, LIBTESTS_LOG_DIR (default build/libtests,
+# build/ctests-logs/libs): where programs and logs go; CTEST_PRELOAD: a library preloaded
+# into each program (the sanitizer runtime, scripts/sanitizers.sh); LIBTESTS_LDFLAGS: more
+# arguments for nvcc's link.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -21,7 +25,9 @@ python3 crates/cublas/tools/gen_header.py --check || exit 1
 
 inc="build/lib-include"
 rm -rf "$inc"
-mkdir -p "$inc" build/libtests build/ctests-logs/libs
+bin_dir="${LIBTESTS_BUILD_DIR:-build/libtests}"
+log_dir="${LIBTESTS_LOG_DIR:-build/ctests-logs/libs}"
+mkdir -p "$inc" "$bin_dir" "$log_dir"
 for h in include/cublas*.h include/curand*.h include/cufft*.h include/cusolver*.h include/cusparse*.h include/nvJitLink.h include/library_types.h; do
   [ -f "$h" ] && ln -sf "$ROOT/$h" "$inc/"
 done
@@ -32,16 +38,16 @@ for src in ctests/libs/*.cu; do
   [ -f "$src" ] || continue
   t="$(basename "$src" .cu)"
   if [ "$names" != "  " ] && [[ "$names" != *" $t "* ]]; then continue; fi
-  bin="build/libtests/$t"
-  log="build/ctests-logs/libs/$t.log"
+  bin="$bin_dir/$t"
+  log="$log_dir/$t.log"
   read -r -a link <<<"$(sed -n 's|^// link: ||p' "$src" | head -n1)"
-  if ! "$NVCC" -arch=sm_80 -O2 -I"$inc" "$src" -o "$bin" -L"$driver_dir" "${link[@]}" -Xlinker -rpath="$driver_dir" >"$log" 2>&1; then
+  if ! "$NVCC" -arch=sm_80 -O2 -I"$inc" "$src" -o "$bin" -L"$driver_dir" "${link[@]}" -Xlinker -rpath="$driver_dir" ${LIBTESTS_LDFLAGS:-} >"$log" 2>&1; then
     failed=$((failed + 1))
     echo "FAIL libs/$t (does not build; log $log)"
     tail -n 12 "$log" | sed 's/^/    | /'
     continue
   fi
-  LD_LIBRARY_PATH="$driver_dir" timeout -k 10 300 "$bin" >>"$log" 2>&1 </dev/null
+  env ${CTEST_PRELOAD:+LD_PRELOAD="$CTEST_PRELOAD"} LD_LIBRARY_PATH="$driver_dir" timeout -k 10 300 "$bin" >>"$log" 2>&1 </dev/null
   rc=$?
   if [ "$rc" -eq 0 ] && grep -qx "PASS $t" "$log"; then
     passed=$((passed + 1))

@@ -54,4 +54,12 @@ scripts/run-ctests-own-cudart.sh "$DRIVER_DIR" || status=1
 
 echo "== math-library programs (ctests/libs) against $DRIVER_DIR"
 scripts/run-libtests.sh "$DRIVER_DIR" || status=1
+
+# The concurrent crates' tests under AddressSanitizer (a few minutes; target/asan): the
+# full ASan and TSan runs are scripts/sanitizers.sh asan|tsan (docs/SANITIZERS.md says
+# when they run). SANITIZERS=0 leaves this out.
+if [ "${SANITIZERS:-1}" != 0 ]; then
+  echo "== AddressSanitizer: cuda-driver, cpu-backend, cuda-abi tests"
+  SAN_PACKAGES="cuda-driver cpu-backend cuda-abi" scripts/sanitizers.sh asan tests || status=1
+fi
 exit "$status"

@@ -47,6 +47,8 @@ pub struct BlockScratch {
     stacks: Vec<DefaultStack>,
     outer_stack: Option<DefaultStack>,
     fibers: Vec<Option<Fiber>>,
+    /// ThreadSanitizer's fiber of each of `fibers` (zero-sized otherwise).
+    tsan_fibers: Vec<crate::sanitizer::TsanFiber>,
     fiber_rt: Vec<FiberRuntime>,
     ctxs: Vec<ThreadCtx>,
     warps: Vec<WarpExchange>,
@@ -181,23 +183,28 @@ impl LaunchShape<'_> {
         };
         let result = {
             let _armed = Armed::outer(co.trap_handler(), self.fault);
-            co.resume(())
+            crate::sanitizer::TsanFiber::new().run(|| co.resume(()))
         };
-        match result {
-            CoroutineResult::Return(Exit::Done) => {}
-            CoroutineResult::Return(Exit::Faulted) => {}
+        let abandoned = match result {
+            CoroutineResult::Return(Exit::Done) => false,
+            CoroutineResult::Return(Exit::Faulted) => true,
             CoroutineResult::Yield(_) => {
                 // `trap`/`assert` in a thread-loop kernel: abandon the block.
                 // SAFETY: nothing on the outer stack needs dropping (see module docs).
                 unsafe { co.force_reset() };
+                true
             }
-        }
+        };
         if self.fault.load(Ordering::Relaxed) != 0 {
             cursor.stop();
             // Blocks of this launch on other threads may wait for this one forever.
             fault::interrupt(self.fault);
         }
-        scratch.outer_stack = Some(co.into_stack());
+        let stack = co.into_stack();
+        if abandoned {
+            crate::sanitizer::forget_frames(&stack);
+        }
+        scratch.outer_stack = Some(stack);
     }
 
     /// Grows `scratch` to what running this launch's blocks needs (the outer coroutine's
@@ -372,6 +379,7 @@ impl LaunchShape<'_> {
             };
             let ctx = &mut scratch.ctxs[i] as *mut ThreadCtx as usize;
             let rt = &mut scratch.fiber_rt[i] as *mut FiberRuntime as usize;
+            scratch.tsan_fibers.push(crate::sanitizer::TsanFiber::new());
             scratch.fibers.push(Some(Coroutine::with_stack(stack, move |y: &Yielder<(), Suspend>, ()| {
                 let ctx = ctx as *mut ThreadCtx;
                 let rt = rt as *mut FiberRuntime;
@@ -394,7 +402,7 @@ impl LaunchShape<'_> {
             for i in 0..n {
                 let Some(f) = &mut scratch.fibers[i] else { continue };
                 Armed::set_inner(f.trap_handler());
-                let result = f.resume(());
+                let result = scratch.tsan_fibers[i].run(|| f.resume(()));
                 Armed::clear_inner();
                 match result {
                     CoroutineResult::Yield(Suspend::Wait) => {}
@@ -434,6 +442,7 @@ impl LaunchShape<'_> {
             }
         }
         scratch.fibers.clear();
+        scratch.tsan_fibers.clear();
     }
 }
 
@@ -496,8 +505,11 @@ unsafe fn write_arrival(at: *mut u8, size: usize, mask: u64) {
     }
 }
 
-/// Resets every unfinished fiber (without unwinding) and keeps the stacks.
+/// Resets every unfinished fiber (without unwinding) and keeps the stacks. A finished
+/// fiber here may have been ended by the fault handler, so every stack's abandoned frames
+/// are forgotten ([`crate::sanitizer::forget_frames`]).
 fn abandon(scratch: &mut BlockScratch) {
+    scratch.tsan_fibers.clear();
     for mut f in scratch.fibers.drain(..).flatten() {
         if !f.done() {
             // SAFETY: fiber stacks hold no objects that need dropping: the fiber closure
@@ -505,7 +517,9 @@ fn abandon(scratch: &mut BlockScratch) {
             // before suspending.
             unsafe { f.force_reset() };
         }
-        scratch.stacks.push(f.into_stack());
+        let stack = f.into_stack();
+        crate::sanitizer::forget_frames(&stack);
+        scratch.stacks.push(stack);
     }
 }
 

@@ -21,6 +21,7 @@ pub mod fault;
 pub mod module;
 pub mod pool;
 pub mod printf;
+mod sanitizer;
 pub mod specialize;
 pub mod watchdog;
 

@@ -228,12 +228,17 @@ class WorkerPool {
         std::lock_guard<std::mutex> g(mu_);
         ++idle_;
       }
+      // Notify while holding the job's lock: `run` returns (destroying the job, which lives
+      // on its stack) as soon as it sees `done` under that lock, so a notify after the
+      // unlock could touch a destroyed condition variable (ThreadSanitizer found it:
+      // pthread_cond_signal here racing with pthread_cond_destroy in `run`,
+      // nvrtc-abi tests/abi.rs concurrent_compiles_are_independent).
       {
         std::lock_guard<std::mutex> g(job->mu);
         job->completed = completed;
         job->done = true;
+        job->cv.notify_one();
       }
-      job->cv.notify_one();
     }
   }
   std::mutex mu_;

@@ -15,15 +15,20 @@ fn include_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../include")
 }
 
+/// The system compiler (`cc`/`c++`), or `$CC`/`$CXX`, with the words of
+/// `$C_PROGRAMS_CFLAGS` added: scripts/sanitizers.sh builds the programs with clang and
+/// `-fsanitize=...`, since the instrumented library needs the sanitizer's runtime.
 fn build(src: &str, cxx: bool, out: &Path) {
-    let compiler = if cxx { "c++" } else { "cc" };
+    let compiler = std::env::var(if cxx { "CXX" } else { "CC" }).unwrap_or_else(|_| (if cxx { "c++" } else { "cc" }).to_string());
+    let flags = std::env::var("C_PROGRAMS_CFLAGS").unwrap_or_default();
     let dir = deps_dir();
     // The library's soname is libnvrtc.so.13 (what the program will ask the loader for).
     let link = dir.join("libnvrtc.so.13");
     if !link.exists() {
         let _ = std::os::unix::fs::symlink("libnvrtc.so", &link);
     }
-    let st = Command::new(compiler)
+    let st = Command::new(&compiler)
+        .args(flags.split_whitespace())
         .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/c").join(src))
         .arg("-I")
         .arg(include_dir())
