@@ -1,22 +1,11 @@
 //! Operands: the extents BLAS arguments touch, scalars by pointer mode, host views.
 
+pub use cpu_blas::matrix_elems;
+pub use libcuda_client::Host;
 use libcuda_client::{host_range, AccessError};
 
 use crate::status::{fail, BlasResult, INVALID_VALUE, NOT_SUPPORTED};
 use crate::types::PointerMode;
-
-/// A host address usable from the stream's thread (device memory seen by the host).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Host(pub usize);
-
-impl Host {
-    pub fn ptr<T>(self) -> *mut T {
-        self.0 as *mut T
-    }
-}
-
-// The address is only dereferenced by the queued work, in stream order.
-unsafe impl Send for Host {}
 
 /// Elements a vector of `n` elements with increment `inc` spans (BLAS: a negative
 /// increment walks the same span backwards; 0 revisits one element).
@@ -25,15 +14,6 @@ pub fn vector_elems(n: i32, inc: i32) -> usize {
         0
     } else {
         (n as usize - 1) * inc.unsigned_abs() as usize + 1
-    }
-}
-
-/// Elements a column-major `rows` x `cols` matrix with leading dimension `ld` spans.
-pub fn matrix_elems(rows: i32, cols: i32, ld: i32) -> usize {
-    if rows <= 0 || cols <= 0 {
-        0
-    } else {
-        (cols as usize - 1) * ld as usize + rows as usize
     }
 }
 

@@ -14,6 +14,17 @@ use crate::driver::{driver, CUdeviceptr};
 /// `CU_POINTER_ATTRIBUTE_HOST_POINTER`.
 const POINTER_ATTRIBUTE_HOST_POINTER: u32 = 4;
 
+/// A host address of device memory (what [`host_range`] returns), to be dereferenced by
+/// work queued in stream order on another thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Host(pub usize);
+
+impl Host {
+    pub fn ptr<T>(self) -> *mut T {
+        self.0 as *mut T
+    }
+}
+
 /// Why a device range cannot be used from the host.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum AccessError {

@@ -13,7 +13,7 @@ pub mod boundary;
 pub mod driver;
 pub mod queue;
 
-pub use access::{host_range, AccessError};
+pub use access::{host_range, AccessError, Host};
 pub use driver::{driver, CUresult, CUstream, Libcuda};
 pub use queue::{enqueue, synchronize};
 

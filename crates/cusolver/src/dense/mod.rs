@@ -14,26 +14,8 @@ use crate::handle;
 use crate::status::{fail, SolverResult, EXECUTION_FAILED, INVALID_VALUE, NOT_INITIALIZED, NOT_SUPPORTED};
 use crate::LIB;
 
-pub use cpu_blas::{Elem, C32, C64};
-
-/// A host address of device memory, usable from the stream's thread.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Host(pub usize);
-
-impl Host {
-    pub fn ptr<T>(self) -> *mut T {
-        self.0 as *mut T
-    }
-}
-
-/// Elements a column-major `rows` x `cols` matrix with leading dimension `ld` spans.
-pub fn matrix_elems(rows: i32, cols: i32, ld: i32) -> usize {
-    if rows <= 0 || cols <= 0 {
-        0
-    } else {
-        (cols as usize - 1) * ld as usize + rows as usize
-    }
-}
+pub use cpu_blas::{matrix_elems, Elem, C32, C64};
+pub use libcuda_client::Host;
 
 /// The host view of `elems` elements of `T` at device address `ptr`.
 pub fn view<T>(ptr: u64, elems: usize, what: &str) -> SolverResult<Host> {
