@@ -54,7 +54,10 @@ export CUDA_CACHE_PATH="$logs/kernel-cache"
 # the runtime statically and export these (and only these, so that a test that dlopens
 # libcuda.so still gets the library's own cuInit, not the rlib copy in the executable).
 printf '{\n  __asan_*;\n  __lsan_*;\n  __tsan_*;\n  __sanitizer_*;\n  __ubsan_*;\n};\n' >"$CARGO_TARGET_DIR/sanitizer-exports.list"
-rustflags="-Cforce-frame-pointers=yes -Clink-arg=-Wl,--dynamic-list=$CARGO_TARGET_DIR/sanitizer-exports.list"
+# Line tables only and no incremental state: reports keep file:line, and the test
+# executables take a third of the disk that full debug info takes (CI's disk is small).
+export CARGO_INCREMENTAL=0
+rustflags="-Cforce-frame-pointers=yes -Cdebuginfo=line-tables-only -Clink-arg=-Wl,--dynamic-list=$CARGO_TARGET_DIR/sanitizer-exports.list"
 build_std=()
 if [ "$kind" = asan ]; then
   export RUSTFLAGS="-Zsanitizer=address $rustflags"
