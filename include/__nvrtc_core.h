@@ -66,8 +66,12 @@ struct __nv_extended_lambda_kind<_T, decltype((void)sizeof(typename _T::__nv_ext
 #define __NVD __device__ __forceinline__
 #define __NVHD __host__ __device__ __forceinline__
 
+#ifdef __CUDACC_RTC__
 typedef __SIZE_TYPE__ size_t;
 typedef __PTRDIFF_TYPE__ ptrdiff_t;
+#else
+#include <stddef.h>
+#endif
 
 /* device_types.h's rounding modes, which NVRTC declares implicitly (cuda_fp8.h uses them). */
 enum cudaRoundMode { cudaRoundNearest, cudaRoundZero, cudaRoundPosInf, cudaRoundMinInf };
@@ -75,7 +79,9 @@ enum cudaRoundMode { cudaRoundNearest, cudaRoundZero, cudaRoundPosInf, cudaRound
 #define NULL 0
 #endif
 
-#if __cplusplus >= 201103L
+/* NVRTC has no standard library; in nvcc mode (host and device passes of a .cu file) the
+   system's <initializer_list>, <utility> and <new> serve, and these would redefine them. */
+#if defined(__CUDACC_RTC__) && __cplusplus >= 201103L
 namespace std {
 template <class _E> class initializer_list {
   const _E *__begin_;
@@ -114,7 +120,7 @@ __host__ __device__ constexpr _T &&forward(typename __nv_remove_reference<_T>::t
 }  // namespace std
 #endif
 
-#ifndef __NV_PLACEMENT_NEW_DEFINED
+#if defined(__CUDACC_RTC__) && !defined(__NV_PLACEMENT_NEW_DEFINED)
 #define __NV_PLACEMENT_NEW_DEFINED
 __host__ __device__ inline void *operator new(size_t, void *__p) __NV_NOEXCEPT { return __p; }
 __host__ __device__ inline void *operator new[](size_t, void *__p) __NV_NOEXCEPT { return __p; }

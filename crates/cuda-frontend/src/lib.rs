@@ -106,7 +106,7 @@ impl CompileResult {
 pub(crate) const NAME_EXPR_PREFIX: &str = "__nvrtc_name_expr_";
 
 /// The effective target of a compile.
-pub(crate) struct Target {
+pub struct Target {
     pub arch: Arch,
     pub warp_size: u32,
 }
@@ -181,10 +181,22 @@ fn config_args(o: &Options, t: &Target) -> Vec<String> {
     push("-idirafter");
     push(&format!("{BUILTIN_DIR}/fallback"));
     // Macros of NVRTC and of the target.
+    let mut defs = device_macros(o, t);
+    defs.insert(1, ("__CUDACC_RTC__".into(), "1".into()));
+    // clang defines __CUDA_ARCH__ from the processor, which may be an older one.
+    a.push("-U__CUDA_ARCH__".into());
+    for (k, v) in defs {
+        a.push(format!("-D{k}={v}"));
+    }
+    a
+}
+
+/// The macros a device compile of CUDA C++ defines, ours and NVIDIA's, for the options and
+/// target: shared by NVRTC (which adds `__CUDACC_RTC__`) and our nvcc's device passes.
+pub fn device_macros(o: &Options, t: &Target) -> Vec<(String, String)> {
     let (major, minor) = VERSION;
     let mut defs: Vec<(String, String)> = vec![
         ("__CUDACC__".into(), "1".into()),
-        ("__CUDACC_RTC__".into(), "1".into()),
         ("__NVCC_DIAG_PRAGMA_SUPPORT__".into(), "1".into()),
         ("__CUDACC_VER_MAJOR__".into(), major.to_string()),
         ("__CUDACC_VER_MINOR__".into(), minor.to_string()),
@@ -217,12 +229,7 @@ fn config_args(o: &Options, t: &Target) -> Vec<String> {
     if o.fast_math {
         defs.push(("__NVRTC_FAST_MATH__".into(), "1".into()));
     }
-    // clang defines __CUDA_ARCH__ from the processor, which may be an older one.
-    a.push("-U__CUDA_ARCH__".into());
-    for (k, v) in defs {
-        a.push(format!("-D{k}={v}"));
-    }
-    a
+    defs
 }
 
 /// The client's part of the arguments: -I, -D/-U, --pre-include, -default-device.

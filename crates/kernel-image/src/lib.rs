@@ -33,6 +33,7 @@ mod le;
 mod relocatable;
 mod select;
 mod wrapper;
+mod write;
 
 #[cfg(test)]
 mod tests;
@@ -48,3 +49,4 @@ pub use extract::{extract_ptx, extract_ptx_limited, PtxSource, ANY_PTX_ISA};
 pub use relocatable::{archive_members, container_ptx, entries_ptx, object_fatbins, split_containers};
 pub use select::{select_ptx, Selected};
 pub use wrapper::{image_from_ptr, Image, MAX_IMAGE_SIZE, WRAPPER_SIZE};
+pub use write::{ptx_isa_of, write_ptx_container, PtxEntry};

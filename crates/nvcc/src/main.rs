@@ -1,0 +1,160 @@
+//! `nvcc`: an nvcc-compatible compiler driver (ARCHITECTURE.md, "nvcc").
+//!
+//! `cli` reads nvcc's command line, `arch` resolves the GPU architectures, `plan` turns
+//! the request into steps (clang 19 device and host passes, our fatbin writer, the host
+//! compiler and linker), and this file runs them: each command printed as `#$ ...` under
+//! `--verbose` or `--dryrun`, temporary files removed unless `--keep`.
+
+mod arch;
+mod cli;
+mod plan;
+mod toolkit;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use cli::Fatal;
+use plan::{Planner, Step};
+
+const VERSION_TEXT: &str = "nvcc: CUDA compiler driver (cuda-cpu, over clang 19)
+Cuda compilation tools, release 13.0, V13.0.88
+Build cuda-cpu_13.0
+";
+
+const HELP_TEXT: &str = "Usage  : nvcc [options] <inputs>
+
+An nvcc-compatible compiler driver: .cu files are compiled by clang 19 (device code to PTX,
+packed in a fatbin; host code to an object that registers it), .c/.cpp files by the host
+compiler (-ccbin, default gcc/g++), and linked against this toolkit's libcudart.
+Options are nvcc's (see NVIDIA's nvcc documentation); relocatable device code (-rdc/-dc/
+-dlink), -cubin and AMD targets are not supported yet.
+";
+
+fn fatal(msg: &str) -> ExitCode {
+    eprintln!("nvcc fatal   : {msg}");
+    ExitCode::from(1)
+}
+
+fn quote(arg: &str) -> String {
+    if !arg.is_empty() && arg.chars().all(|c| c.is_ascii_alphanumeric() || "-_=./,+:@%".contains(c)) {
+        arg.to_string()
+    } else {
+        format!("\"{}\"", arg.replace('\\', "\\\\").replace('"', "\\\""))
+    }
+}
+
+/// Packs the PTX files into one fatbin container.
+fn write_fatbin(ptx: &[(PathBuf, u32)], debug: bool, out: &Path) -> Result<(), String> {
+    let texts: Vec<(Vec<u8>, u32)> = ptx
+        .iter()
+        .map(|(p, sm)| std::fs::read(p).map(|t| (t, *sm)).map_err(|e| format!("cannot read {}: {e}", p.display())))
+        .collect::<Result<_, _>>()?;
+    let entries: Vec<kernel_image::PtxEntry> = texts
+        .iter()
+        .map(|(text, sm)| kernel_image::PtxEntry {
+            text,
+            sm_arch: *sm,
+            isa: kernel_image::ptx_isa_of(text).unwrap_or((8, 0)),
+            debug,
+            ptxas_options: if debug { "-O0 -g" } else { "" },
+        })
+        .collect();
+    std::fs::write(out, kernel_image::write_ptx_container(&entries)).map_err(|e| format!("cannot write {}: {e}", out.display()))
+}
+
+fn run_steps(steps: &[Step], echo: bool, execute: bool) -> Result<(), ExitCode> {
+    for step in steps {
+        match step {
+            Step::Run(cmd) => {
+                if echo {
+                    eprintln!("#$ {}", cmd.iter().map(|a| quote(a)).collect::<Vec<_>>().join(" "));
+                }
+                if !execute {
+                    continue;
+                }
+                let status = Command::new(&cmd[0]).args(&cmd[1..]).status().map_err(|e| fatal(&format!("Could not run '{}': {e}", cmd[0])))?;
+                if !status.success() {
+                    // The compiler or linker has said why.
+                    return Err(ExitCode::from(status.code().map_or(1, |c| c.clamp(1, 255) as u8)));
+                }
+            }
+            Step::Fatbin { ptx, debug, out } => {
+                if echo {
+                    let inputs: Vec<String> = ptx.iter().map(|(p, sm)| format!("--image3=kind=ptx,sm={sm},file={}", p.display())).collect();
+                    eprintln!("#$ fatbinary(built-in) --create={} {}", out.display(), inputs.join(" "));
+                }
+                if execute {
+                    write_fatbin(ptx, *debug, out).map_err(|e| fatal(&e))?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn device_options(inv: &cli::Invocation) -> Result<cuda_frontend::options::Options, Fatal> {
+    let args: Vec<&str> = inv.device_options.iter().map(String::as_str).collect();
+    cuda_frontend::options::parse(&args).map_err(|e| Fatal(e.0.trim_start_matches("nvrtc: error: ").to_string()))
+}
+
+/// A directory for the intermediate files: `--keep-dir`, the working directory under
+/// `--keep`, else a fresh directory under TMPDIR, removed afterwards.
+fn temp_dir(inv: &cli::Invocation) -> Result<(PathBuf, bool), String> {
+    if let Some(d) = &inv.keep_dir {
+        std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
+        return Ok((d.clone(), false));
+    }
+    if inv.keep {
+        return Ok((PathBuf::from("."), false));
+    }
+    let base = std::env::temp_dir();
+    for n in 0..1000u32 {
+        let d = base.join(format!("nvcc-{}-{n}", std::process::id()));
+        match std::fs::create_dir(&d) {
+            Ok(()) => return Ok((d, true)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(format!("cannot create a temporary directory in {}: {e}", base.display())),
+        }
+    }
+    Err(format!("cannot create a temporary directory in {}", base.display()))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let inv = match cli::parse(&args) {
+        Ok(inv) => inv,
+        Err(Fatal(m)) => return fatal(&m),
+    };
+    if inv.version {
+        print!("{VERSION_TEXT}");
+        return ExitCode::SUCCESS;
+    }
+    if inv.help {
+        print!("{HELP_TEXT}");
+        return ExitCode::SUCCESS;
+    }
+    let toolkit = match toolkit::Toolkit::locate() {
+        Ok(t) => t,
+        Err(m) => return fatal(&m),
+    };
+    let (virtuals, device) = match (arch::resolve(&inv.arch, &inv.code, &inv.gencode), device_options(&inv)) {
+        (Ok(v), Ok(d)) => (v, d),
+        (Err(Fatal(m)), _) | (_, Err(Fatal(m))) => return fatal(&m),
+    };
+    let (tmp, remove_tmp) = match temp_dir(&inv) {
+        Ok(t) => t,
+        Err(m) => return fatal(&m),
+    };
+    let planner = Planner { inv: &inv, toolkit: &toolkit, virtuals, device, tmp: tmp.clone() };
+    let result = match planner.steps() {
+        Ok(steps) => run_steps(&steps, inv.verbose || inv.dryrun, !inv.dryrun),
+        Err(Fatal(m)) => Err(fatal(&m)),
+    };
+    if remove_tmp {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(code) => code,
+    }
+}

@@ -1,0 +1,360 @@
+//! From an [`Invocation`] to the steps that carry it out.
+//!
+//! A `.cu` file takes three steps, as clang's CUDA compilation does them (clang's "Compiling
+//! CUDA with clang"): one device pass per virtual architecture (`--cuda-device-only`, PTX
+//! out), our fatbin writer packing the PTX, and the host pass (`--cuda-host-only`) that
+//! embeds the fatbin and emits the `__cudaRegisterFatBinary`/`__cudaRegisterFunction` calls
+//! and `cudaLaunchKernel` stubs cudart serves. Both passes see `cuda_runtime.h` first, as
+//! nvcc's do. C and C++ files go to the host compiler; the link is the host compiler's,
+//! with our libcudart.
+
+use std::path::{Path, PathBuf};
+
+use crate::arch::{arch_list_macro, Virtual};
+use crate::cli::{Cudart, Fatal, Input, Invocation, Lang, Phase};
+use crate::toolkit::Toolkit;
+use cuda_frontend::options::Options;
+use cuda_frontend::Target;
+
+/// One thing to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// Run a program.
+    Run(Vec<String>),
+    /// Pack PTX files, one per virtual architecture, into a fatbin container.
+    Fatbin { ptx: Vec<(PathBuf, u32)>, debug: bool, out: PathBuf },
+}
+
+/// The clang CUDA version whose host-side ABI we ask for: clang emits the CUDA 9.2+ launch
+/// sequence (`__cudaPushCallConfiguration`, `cudaLaunchKernel`) only for a known SDK
+/// version, and 12.x is the newest clang 19 knows.
+const CLANG_SDK_VERSION: &str = "12.0";
+
+pub struct Planner<'a> {
+    pub inv: &'a Invocation,
+    pub toolkit: &'a Toolkit,
+    pub virtuals: Vec<Virtual>,
+    pub device: Options,
+    pub tmp: PathBuf,
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into())
+}
+
+fn s(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+impl Planner<'_> {
+    fn host_compiler(&self, lang: Lang) -> String {
+        match (&self.inv.ccbin, lang) {
+            // -ccbin names a directory or a compiler.
+            (Some(c), Lang::C) if Path::new(c).is_dir() => s(&Path::new(c).join("gcc")),
+            (Some(c), _) if Path::new(c).is_dir() => s(&Path::new(c).join("g++")),
+            (Some(c), _) => c.clone(),
+            (None, Lang::C) => "gcc".into(),
+            (None, _) => "g++".into(),
+        }
+    }
+
+    /// Macros both passes define: ours and NVIDIA's (the device macros without the
+    /// per-architecture ones), nvcc's `__NVCC__`, and the architecture list.
+    fn common_macros(&self) -> Vec<String> {
+        let t = Target { arch: self.virtuals[0].arch.clone(), warp_size: 32 };
+        let mut m: Vec<String> = cuda_frontend::device_macros(&self.device, &t)
+            .into_iter()
+            .filter(|(k, _)| !k.starts_with("__CUDA_ARCH"))
+            .map(|(k, v)| format!("-D{k}={v}"))
+            .collect();
+        m.push("-D__NVCC__=1".into());
+        m.push(format!("-D__CUDA_ARCH_LIST__={}", arch_list_macro(&self.virtuals)));
+        if self.inv.per_thread_default_stream {
+            m.push("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1".into());
+        }
+        m
+    }
+
+    fn std_flag(&self) -> String {
+        format!("-std={}", self.inv.std.as_deref().unwrap_or("c++17"))
+    }
+
+    /// What both clang passes of a `.cu` file take.
+    fn clang_cuda_common(&self) -> Vec<String> {
+        let mut a: Vec<String> = vec![
+            self.toolkit.clang.clone(),
+            "-x".into(),
+            "cuda".into(),
+            "-nocudainc".into(),
+            "-nocudalib".into(),
+            "-Xclang".into(),
+            format!("-target-sdk-version={CLANG_SDK_VERSION}"),
+            self.std_flag(),
+            // NVIDIA's pragmas (nv_diag_suppress, ...) and `#pragma unroll (N)`.
+            "-Wno-unknown-pragmas".into(),
+            "-Wno-cuda-compat".into(),
+            "-Wno-unknown-cuda-version".into(),
+            "-Wno-unknown-warning-option".into(),
+        ];
+        a.extend(self.inv.preprocessor.iter().cloned());
+        a.push(format!("-I{}", s(&self.toolkit.include)));
+        a.extend(self.common_macros());
+        if self.inv.no_warnings {
+            a.push("-w".into());
+        }
+        if self.inv.werror {
+            a.push("-Werror".into());
+        }
+        a.extend(["-include".into(), "cuda_runtime.h".into()]);
+        a
+    }
+
+    fn device_pass(&self, input: &Path, v: &Virtual, out: &Path) -> Vec<String> {
+        let mut a = self.clang_cuda_common();
+        let t = Target { arch: v.arch.clone(), warp_size: 32 };
+        a.push("--cuda-device-only".into());
+        a.push(format!("--cuda-gpu-arch={}", v.arch.llvm_cpu()));
+        a.extend(["-Xclang".into(), "-target-feature".into(), "-Xclang".into(), v.arch.llvm_ptx_feature().into()]);
+        // The processor clang targets may be older than the architecture asked for.
+        a.push("-U__CUDA_ARCH__".into());
+        for (k, val) in cuda_frontend::device_macros(&self.device, &t) {
+            if k.starts_with("__CUDA_ARCH") && k != "__CUDA_ARCH_LIST__" {
+                a.push(format!("-D{k}={val}"));
+            }
+        }
+        a.push(if self.device.optimize() { "-O3" } else { "-O0" }.into());
+        a.push(if self.device.fmad { "-ffp-contract=fast" } else { "-ffp-contract=off" }.into());
+        if self.device.ftz {
+            a.push("-fcuda-flush-denormals-to-zero".into());
+        }
+        if self.inv.rdc {
+            a.push("-fgpu-rdc".into());
+        }
+        a.extend(["-S".into(), "-o".into(), s(out), s(input)]);
+        a
+    }
+
+    fn host_flags(&self) -> Vec<String> {
+        let mut a = Vec::new();
+        if let Some(o) = &self.inv.host_optimize {
+            a.push(format!("-O{o}"));
+        }
+        if self.inv.host_debug {
+            a.push("-g".into());
+        }
+        a.extend(self.inv.host_options.iter().cloned());
+        a
+    }
+
+    fn deps_flags(&self, object: &Path) -> Vec<String> {
+        let d = &self.inv.deps;
+        if !d.enabled {
+            return Vec::new();
+        }
+        let mut a = vec![if d.system_headers { "-MD" } else { "-MMD" }.to_string()];
+        let file = d.file.clone().unwrap_or_else(|| s(&object.with_extension("d")));
+        a.extend(["-MF".into(), file]);
+        a.extend(["-MT".into(), d.target.clone().unwrap_or_else(|| s(object))]);
+        if d.phony_targets {
+            a.push("-MP".into());
+        }
+        a
+    }
+
+    fn host_pass(&self, input: &Path, fatbin: Option<&Path>, out: &Path) -> Vec<String> {
+        let mut a = self.clang_cuda_common();
+        a.push("--cuda-host-only".into());
+        if let Some(f) = fatbin {
+            a.extend(["-Xclang".into(), "-fcuda-include-gpubinary".into(), "-Xclang".into(), s(f)]);
+        }
+        if self.inv.rdc {
+            a.push("-fgpu-rdc".into());
+        }
+        a.extend(self.host_flags());
+        a.extend(self.deps_flags(out));
+        a.extend(["-c".into(), "-o".into(), s(out), s(input)]);
+        a
+    }
+
+    fn host_compile(&self, input: &Input, out: &Path) -> Vec<String> {
+        let mut a = vec![self.host_compiler(input.lang)];
+        if input.lang == Lang::Cxx {
+            a.push(self.std_flag());
+        }
+        a.extend(self.inv.preprocessor.iter().cloned());
+        a.push(format!("-I{}", s(&self.toolkit.include)));
+        if self.inv.per_thread_default_stream {
+            a.push("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1".into());
+        }
+        a.extend(self.host_flags());
+        a.extend(self.deps_flags(out));
+        a.extend(["-c".into(), "-o".into(), s(out), s(&input.path)]);
+        a
+    }
+
+    /// The device passes and the fatbin of one `.cu` file.
+    fn device_steps(&self, input: &Path, fatbin: &Path) -> Vec<Step> {
+        let mut steps = Vec::new();
+        let mut ptx = Vec::new();
+        for v in &self.virtuals {
+            let out = self.tmp.join(format!("{}.compute_{}.ptx", stem(input), v.arch.number_string()));
+            steps.push(Step::Run(self.device_pass(input, v, &out)));
+            ptx.push((out, v.number()));
+        }
+        steps.push(Step::Fatbin { ptx, debug: self.device.device_debug, out: fatbin.to_path_buf() });
+        steps
+    }
+
+    /// Steps that turn one input into an object file.
+    fn object_steps(&self, input: &Input, object: &Path) -> Result<Vec<Step>, Fatal> {
+        Ok(match input.lang {
+            Lang::Cu => {
+                let fatbin = self.tmp.join(format!("{}.fatbin", stem(&input.path)));
+                let mut steps = self.device_steps(&input.path, &fatbin);
+                steps.push(Step::Run(self.host_pass(&input.path, Some(&fatbin), object)));
+                steps
+            }
+            Lang::Cxx | Lang::C => vec![Step::Run(self.host_compile(input, object))],
+            Lang::Ptx => return Err(Fatal(format!("Don't know what to do with '{}'", input.path.display()))),
+            Lang::Linkable => Vec::new(),
+        })
+    }
+
+    fn output_for(&self, input: &Path, ext: &str) -> PathBuf {
+        let name = format!("{}.{ext}", stem(input));
+        match &self.inv.output_dir {
+            Some(d) => d.join(name),
+            None => PathBuf::from(name),
+        }
+    }
+
+    fn single_output(&self, input: &Path, ext: &str) -> Result<PathBuf, Fatal> {
+        if self.inv.output.is_some() && self.inv.inputs.len() > 1 {
+            return Err(Fatal("A single input file is required for a non-link phase when an outputfile is specified".into()));
+        }
+        Ok(self.inv.output.clone().unwrap_or_else(|| self.output_for(input, ext)))
+    }
+
+    /// All steps of the invocation.
+    pub fn steps(&self) -> Result<Vec<Step>, Fatal> {
+        let inv = self.inv;
+        if inv.inputs.is_empty() {
+            return Err(Fatal("No input files specified; use option --help for more information".into()));
+        }
+        if inv.rdc || inv.phase == Phase::DeviceLink {
+            return Err(Fatal("Relocatable device code (-rdc, -dc, -dlink) is not supported by this nvcc yet".into()));
+        }
+        let mut steps = Vec::new();
+        match inv.phase {
+            Phase::Cubin => {
+                return Err(Fatal("Option '--cubin' needs NVIDIA's ptxas, which this toolkit does not have; use --ptx or --fatbin".into()))
+            }
+            Phase::Ptx | Phase::Fatbin => {
+                for input in &inv.inputs {
+                    if input.lang != Lang::Cu {
+                        return Err(Fatal(format!("Don't know what to do with '{}'", input.path.display())));
+                    }
+                    if inv.phase == Phase::Ptx {
+                        let out = self.single_output(&input.path, "ptx")?;
+                        steps.push(Step::Run(self.device_pass(&input.path, &self.virtuals[0], &out)));
+                    } else {
+                        let out = self.single_output(&input.path, "fatbin")?;
+                        steps.extend(self.device_steps(&input.path, &out));
+                    }
+                }
+            }
+            Phase::Preprocess | Phase::Dependencies => {
+                for input in &inv.inputs {
+                    let mut cmd = match input.lang {
+                        Lang::Cu => {
+                            let mut c = self.clang_cuda_common();
+                            c.push("--cuda-host-only".into());
+                            c
+                        }
+                        _ => {
+                            let mut c = vec![self.host_compiler(input.lang)];
+                            c.extend(inv.preprocessor.iter().cloned());
+                            c.push(format!("-I{}", s(&self.toolkit.include)));
+                            c
+                        }
+                    };
+                    if inv.phase == Phase::Preprocess {
+                        cmd.push("-E".into());
+                    } else {
+                        cmd.push(if inv.deps.system_headers { "-M" } else { "-MM" }.into());
+                        if let Some(t) = &inv.deps.target {
+                            cmd.extend(["-MT".into(), t.clone()]);
+                        }
+                        if let Some(f) = &inv.deps.file {
+                            cmd.extend(["-MF".into(), f.clone()]);
+                        }
+                    }
+                    if let Some(o) = &inv.output {
+                        cmd.extend(["-o".into(), s(o)]);
+                    }
+                    cmd.push(s(&input.path));
+                    steps.push(Step::Run(cmd));
+                }
+            }
+            Phase::Compile => {
+                for input in &inv.inputs {
+                    if input.lang == Lang::Linkable {
+                        continue;
+                    }
+                    let out = self.single_output(&input.path, "o")?;
+                    steps.extend(self.object_steps(input, &out)?);
+                }
+            }
+            Phase::Link | Phase::Lib => {
+                let mut objects = Vec::new();
+                for input in &inv.inputs {
+                    if input.lang == Lang::Linkable {
+                        objects.push(s(&input.path));
+                        continue;
+                    }
+                    let obj = self.tmp.join(format!("{}.o", stem(&input.path)));
+                    steps.extend(self.object_steps(input, &obj)?);
+                    objects.push(s(&obj));
+                }
+                steps.push(Step::Run(if inv.phase == Phase::Lib { self.archive(&objects) } else { self.link(&objects) }));
+            }
+            Phase::DeviceLink => unreachable!("refused above"),
+        }
+        Ok(steps)
+    }
+
+    fn archive(&self, objects: &[String]) -> Vec<String> {
+        let out = self.inv.output.clone().unwrap_or_else(|| PathBuf::from("a.a"));
+        let mut a = vec!["ar".to_string(), "rcs".into(), s(&out)];
+        a.extend(objects.iter().cloned());
+        a
+    }
+
+    fn link(&self, objects: &[String]) -> Vec<String> {
+        let inv = self.inv;
+        let mut a = vec![self.host_compiler(Lang::Cxx)];
+        if inv.shared {
+            a.push("-shared".into());
+        }
+        a.extend(self.host_flags());
+        a.extend(objects.iter().cloned());
+        for o in &inv.linker_options {
+            a.push(format!("-Wl,{o}"));
+        }
+        a.extend(inv.libraries.iter().cloned());
+        a.push(format!("-L{}", s(&self.toolkit.lib)));
+        match inv.cudart {
+            Cudart::None => {}
+            Cudart::Shared => a.push("-lcudart".into()),
+            // There is no static libcudart here: the shared one, found through the run
+            // path, so that the program runs without LD_LIBRARY_PATH as a static one does.
+            Cudart::Static => {
+                a.push("-lcudart".into());
+                a.push(format!("-Wl,-rpath,{}", s(&self.toolkit.lib)));
+            }
+        }
+        a.extend(["-lpthread".into(), "-ldl".into(), "-lrt".into()]);
+        a.extend(["-o".into(), s(&inv.output.clone().unwrap_or_else(|| PathBuf::from("a.out")))]);
+        a
+    }
+}
