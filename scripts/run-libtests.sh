@@ -5,6 +5,7 @@
 # from the wheel) and linked with OUR libraries in the driver directory, then run there
 # with our libcuda.so.1 (CPU device). A program passes when it exits 0 and prints
 # "PASS <name>". A line "// link: -lcublas ..." in a program names what it links.
+# Then the driver-API host programs of ctests/host (see below).
 #
 # usage: scripts/run-libtests.sh [DRIVER_DIR] [NAME]...   (default: target/release)
 # environment: LIBTESTS_BUILD_DIR, LIBTESTS_LOG_DIR (default build/libtests,
@@ -58,5 +59,41 @@ for src in ctests/libs/*.cu; do
     tail -n 12 "$log" | sed 's/^/    | /'
   fi
 done
+# Host programs of the driver API (ctests/host/*.c): compiled by the host compiler against
+# our include/cuda.h only (no NVIDIA header, no nvcc) and linked with -lcuda from the driver
+# directory. Each runs as C99, as C11 with the per-thread default stream (the _ptds/_ptsz
+# symbols), and as C++17 (-pedantic), the header's three common host uses.
+for src in ctests/host/*.c; do
+  [ -f "$src" ] || continue
+  t="$(basename "$src" .c)"
+  if [ "$names" != "  " ] && [[ "$names" != *" $t "* ]]; then continue; fi
+  for variant in c99 c11-ptds cxx17; do
+    case "$variant" in
+      c99) build=(cc -std=c99 -x c) ;;
+      c11-ptds) build=(cc -std=c11 -DCUDA_API_PER_THREAD_DEFAULT_STREAM -x c) ;;
+      cxx17) build=(c++ -std=c++17 -x c++) ;;
+    esac
+    bin="$bin_dir/host_${t}_$variant"
+    log="$log_dir/host_${t}_$variant.log"
+    if ! "${build[@]}" -Wall -Wextra -Werror -pedantic -Iinclude "$src" -o "$bin" -L"$driver_dir" -lcuda \
+      -Wl,-rpath,"$driver_dir" >"$log" 2>&1; then
+      failed=$((failed + 1))
+      echo "FAIL host/$t [$variant] (does not build; log $log)"
+      tail -n 12 "$log" | sed 's/^/    | /'
+      continue
+    fi
+    env ${CTEST_PRELOAD:+LD_PRELOAD="$CTEST_PRELOAD"} LD_LIBRARY_PATH="$driver_dir" timeout -k 10 120 "$bin" >>"$log" 2>&1 </dev/null
+    rc=$?
+    if [ "$rc" -eq 0 ] && grep -qx "PASS $t" "$log"; then
+      passed=$((passed + 1))
+      echo "PASS host/$t [$variant]"
+    else
+      failed=$((failed + 1))
+      echo "FAIL host/$t [$variant] (exit $rc; log $log)"
+      tail -n 12 "$log" | sed 's/^/    | /'
+    fi
+  done
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

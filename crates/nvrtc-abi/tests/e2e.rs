@@ -180,3 +180,31 @@ fn cooperative_groups_tiles_and_reductions() {
         }
     }
 }
+
+#[test]
+fn cuda_h_serves_device_code() {
+    // Kernels name driver types (CUdeviceptr in parameter structs, CUtensorMap for TMA);
+    // include/cuda.h is a host header that must also compile without system headers here,
+    // with the driver's layouts.
+    let c = compile_ok(
+        r#"#include <cuda.h>
+           extern "C" __global__ void facts(CUdeviceptr p, long long* out) {
+             out[0] = sizeof(CUdeviceptr);
+             out[1] = CUDA_ERROR_INVALID_DEVICE;
+             out[2] = sizeof(CUDA_MEMCPY2D);
+             out[3] = alignof(CUtensorMap);
+             out[4] = CU_DEVICE_ATTRIBUTE_WARP_SIZE;
+             out[5] = CUDA_VERSION;
+             out[6] = sizeof(CUlaunchAttributeValue);
+             out[7] = (long long)(p + 1);
+           }"#,
+        &["-arch=compute_80"],
+    );
+    let gpu = Gpu::new();
+    let m = gpu.load(c.ptx.as_bytes());
+    let bo = gpu.alloc(&[0i64; 8]);
+    let (mut p, mut po) = (41u64, bo.ptr);
+    gpu.launch(m.func("facts"), (1, 1, 1), (1, 1, 1), 0, &mut [arg(&mut p), arg(&mut po)]);
+    let out: Vec<i64> = gpu.read(&bo);
+    assert_eq!(out, [8, 101, 128, 128, 10, 13000, 64, 42]);
+}
