@@ -400,32 +400,7 @@ __NVD unsigned int __fns(unsigned int __m, unsigned int __base, int __offset) {
   }
   return 0xffffffffu;
 }
-/* SIMD-within-a-word: the common ones. */
-__NVD unsigned int __vadd2(unsigned int __a, unsigned int __b) { return ((__a & 0xffff0000u) + (__b & 0xffff0000u)) | ((__a + __b) & 0xffffu); }
-__NVD unsigned int __vsub2(unsigned int __a, unsigned int __b) { return ((__a & 0xffff0000u) - (__b & 0xffff0000u)) | ((__a - __b) & 0xffffu); }
-__NVD unsigned int __vadd4(unsigned int __a, unsigned int __b) {
-  unsigned int __s = (__a & 0x7f7f7f7fu) + (__b & 0x7f7f7f7fu);
-  return __s ^ ((__a ^ __b) & 0x80808080u);
-}
-__NVD unsigned int __vsub4(unsigned int __a, unsigned int __b) {
-  unsigned int __d = (__a | 0x80808080u) - (__b & 0x7f7f7f7fu);
-  return __d ^ ((__a ^ ~__b) & 0x80808080u);
-}
-__NVD unsigned int __vabsdiffu4(unsigned int __a, unsigned int __b) {
-  unsigned int __r = 0;
-  for (int __i = 0; __i < 32; __i += 8) {
-    unsigned int __x = (__a >> __i) & 0xff, __y = (__b >> __i) & 0xff;
-    __r |= (__x > __y ? __x - __y : __y - __x) << __i;
-  }
-  return __r;
-}
-__NVD unsigned int __vavgu4(unsigned int __a, unsigned int __b) { return (__a | __b) - (((__a ^ __b) >> 1) & 0x7f7f7f7fu); }
-__NVD unsigned int __vcmpeq4(unsigned int __a, unsigned int __b) {
-  unsigned int __r = 0;
-  for (int __i = 0; __i < 32; __i += 8)
-    if (((__a >> __i) & 0xff) == ((__b >> __i) & 0xff)) __r |= 0xffu << __i;
-  return __r;
-}
+#include "__nvrtc_simd.h"
 
 /* ---- loads and stores with cache hints ----------------------------------------------------
  * __ldg is a non-coherent (read-only) global load; the other hints do not change meaning,
@@ -517,9 +492,17 @@ extern "C" __device__ int printf(const char *, ...);
 extern "C" __device__ int vprintf(const char *, void *);
 extern "C" __device__ void __assertfail(const char *__msg, const char *__file, unsigned int __line, const char *__func,
                                         size_t __char_size);
+#if defined(__CUDACC_RTC__)
 /* NVIDIA's NVRTC makes assert usable without #include <cassert> (CuPy's carray.cuh relies on
  * it); <cassert>/<assert.h> redefine it, honouring an NDEBUG defined by then. */
 #ifndef assert
 #include "fallback/assert.h"
+#endif
+#else
+/* With a C library (nvcc mode), <assert.h>'s assert calls glibc's __assert_fail: device code
+ * gets one that reports through __assertfail, as on NVIDIA's toolchain. */
+extern "C" __device__ inline void __assert_fail(const char *__msg, const char *__file, unsigned int __line, const char *__func) {
+  __assertfail(__msg, __file, __line, __func, sizeof(char));
+}
 #endif
 #endif

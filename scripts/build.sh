@@ -31,3 +31,21 @@ fi
 # programs linked against CUDA 13's and 12's runtime load, and the one -lcudart links.
 ln -sf libcudart.so "$TARGET_DIR/release/libcudart.so.13"
 ln -sf libcudart.so "$TARGET_DIR/release/libcudart.so.12"
+
+# Our toolkit in the layout build systems look for (CUDA_HOME: bin/nvcc, include/, lib64/,
+# version.json): torch.utils.cpp_extension, CMake's CUDA language and Makefiles find it
+# with CUDA_HOME=build/toolkit or PATH=build/toolkit/bin:$PATH. nvcc finds the headers and
+# libraries beside itself, so it is a copy (a hard link where possible), not a symlink.
+toolkit="$ROOT/build/toolkit"
+mkdir -p "$toolkit/bin"
+ln -f "$TARGET_DIR/release/nvcc" "$toolkit/bin/nvcc" 2>/dev/null || cp -f "$TARGET_DIR/release/nvcc" "$toolkit/bin/nvcc"
+ln -sfn "$ROOT/include" "$toolkit/include"
+ln -sfn "$TARGET_DIR/release" "$toolkit/lib64"
+cat >"$toolkit/version.json" <<'JSON'
+{
+  "cuda": { "name": "CUDA SDK", "version": "13.0.0" },
+  "cuda_cudart": { "name": "CUDA Runtime (cudart)", "version": "13.0.88" },
+  "cuda_nvcc": { "name": "CUDA NVCC", "version": "13.0.88" },
+  "cuda_nvrtc": { "name": "CUDA NVRTC", "version": "13.0.88" }
+}
+JSON
