@@ -16,6 +16,7 @@ pub mod context;
 pub mod device;
 pub mod error;
 pub mod event;
+pub mod graph;
 pub mod init;
 mod jit;
 pub mod launch;
