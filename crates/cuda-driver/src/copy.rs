@@ -625,7 +625,15 @@ impl Driver {
     }
 
     /// A validated fill of `height` rows of `width` elements (`None`: nothing to fill).
-    pub(crate) fn fill_work(&self, dst: DevicePtr, pitch: usize, value: u32, elem_size: usize, width: usize, height: usize) -> CuResult<Option<RunFn>> {
+    pub(crate) fn fill_work(
+        &self,
+        dst: DevicePtr,
+        pitch: usize,
+        value: u32,
+        elem_size: usize,
+        width: usize,
+        height: usize,
+    ) -> CuResult<Option<RunFn>> {
         if !matches!(elem_size, 1 | 2 | 4) || !dst.is_multiple_of(elem_size as u64) {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemset: {dst:#x} not aligned to {elem_size}")));
         }

@@ -331,9 +331,13 @@ impl Driver {
     pub fn graph_node_find_in_clone(&self, original: GraphNodeHandle, clone: GraphHandle) -> CuResult<GraphNodeHandle> {
         let graph = self.graph(clone)?;
         let state = graph.lock();
-        state.clone_map.iter().find(|(o, _)| *o == original).map(|&(_, c)| c).filter(|&c| state.node(c).is_some()).ok_or_else(|| {
-            fail(CuError::INVALID_VALUE, format_args!("cuGraphNodeFindInClone: {:#x} has no clone in {:#x}", original.0, clone.0))
-        })
+        state
+            .clone_map
+            .iter()
+            .find(|(o, _)| *o == original)
+            .map(|&(_, c)| c)
+            .filter(|&c| state.node(c).is_some())
+            .ok_or_else(|| fail(CuError::INVALID_VALUE, format_args!("cuGraphNodeFindInClone: {:#x} has no clone in {:#x}", original.0, clone.0)))
     }
 
     /// `cuGraph*NodeGetParams`: the node's parameters (a child graph node: its graph).
@@ -388,3 +392,7 @@ impl Driver {
         Ok(out)
     }
 }
+
+#[cfg(test)]
+#[path = "tests/graphs.rs"]
+mod tests;

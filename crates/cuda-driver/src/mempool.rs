@@ -402,7 +402,10 @@ impl Driver {
     pub fn mem_alloc_async(&self, size: usize, stream: StreamHandle) -> CuResult<DevicePtr> {
         let (ctx, q) = self.stream_queue(stream)?;
         if self.capture_gate(&ctx, &q, false)? {
-            return Err(fail(CuError::NOT_SUPPORTED, format_args!("stream-ordered allocation during stream capture (memory nodes) is not supported")));
+            return Err(fail(
+                CuError::NOT_SUPPORTED,
+                format_args!("stream-ordered allocation during stream capture (memory nodes) is not supported"),
+            ));
         }
         if size == 0 {
             return Ok(0);
@@ -417,7 +420,10 @@ impl Driver {
         let pool = self.pool(handle)?;
         let (ctx, q) = self.stream_queue(stream)?;
         if self.capture_gate(&ctx, &q, false)? {
-            return Err(fail(CuError::NOT_SUPPORTED, format_args!("stream-ordered allocation during stream capture (memory nodes) is not supported")));
+            return Err(fail(
+                CuError::NOT_SUPPORTED,
+                format_args!("stream-ordered allocation during stream capture (memory nodes) is not supported"),
+            ));
         }
         if size == 0 {
             return Ok(0);
@@ -489,7 +495,10 @@ impl Driver {
     pub fn mem_free_async(&self, ptr: DevicePtr, stream: StreamHandle) -> CuResult<()> {
         let (ctx, q) = self.stream_queue(stream)?;
         if self.capture_gate(&ctx, &q, false)? {
-            return Err(fail(CuError::NOT_SUPPORTED, format_args!("stream-ordered allocation during stream capture (memory nodes) is not supported")));
+            return Err(fail(
+                CuError::NOT_SUPPORTED,
+                format_args!("stream-ordered allocation during stream capture (memory nodes) is not supported"),
+            ));
         }
         if ptr == 0 {
             return Ok(());

@@ -239,8 +239,7 @@ fn kernel_of(n: CUgraphNode) -> AbiResult<KernelParams> {
 }
 
 fn memset_of(p: &MemsetNodeParams, ctx: CtxHandle) -> AbiResult<NodeParams> {
-    let params =
-        MemsetParams { dst: p.dst, pitch: p.pitch, value: p.value, element_size: p.element_size, width: p.width, height: p.height, ctx };
+    let params = MemsetParams { dst: p.dst, pitch: p.pitch, value: p.value, element_size: p.element_size, width: p.width, height: p.height, ctx };
     Ok(NodeParams::Memset(drv()?.memset_params(params)?))
 }
 
@@ -343,7 +342,14 @@ unsafe fn instantiate_v1(out: *mut CUgraphExec, g: CUgraph, err_node: *mut CUgra
         if let Some(out) = Out::optional(err_node) {
             out.write(node.map_or(null_mut(), |n| n.as_raw()));
         }
-        crate::boundary::write_c_string(log, log_size, &format!("graph instantiation failed: {}", cuda_driver::error::name(code.code()).map_or(std::borrow::Cow::Borrowed("?"), |n| n.to_string_lossy())));
+        crate::boundary::write_c_string(
+            log,
+            log_size,
+            &format!(
+                "graph instantiation failed: {}",
+                cuda_driver::error::name(code.code()).map_or(std::borrow::Cow::Borrowed("?"), |n| n.to_string_lossy())
+            ),
+        );
     }
     Err(code)
 }

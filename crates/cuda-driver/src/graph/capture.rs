@@ -355,7 +355,10 @@ impl Driver {
         if q.kind == QueueKind::Legacy {
             let conflict = self.graphs.captures.list().iter().any(|c| c.ctx == ctx.handle && c.has_blocking_member());
             if conflict {
-                return Err(fail(CuError::STREAM_CAPTURE_IMPLICIT, format_args!("capture query of the legacy stream while a blocking stream captures")));
+                return Err(fail(
+                    CuError::STREAM_CAPTURE_IMPLICIT,
+                    format_args!("capture query of the legacy stream while a blocking stream captures"),
+                ));
             }
         }
         let slot = slot(&q);

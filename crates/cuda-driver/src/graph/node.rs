@@ -186,25 +186,22 @@ impl Driver {
     }
 
     /// Kernel parameters from an already packed block (stream capture of a launch).
-    pub(crate) fn kernel_params_packed(&self, function: FunctionHandle, resolved: Arc<Function>, grid: [u32; 3], block: [u32; 3], shared_bytes: u32, packed: &[u8]) -> KernelParams {
+    pub(crate) fn kernel_params_packed(
+        &self,
+        function: FunctionHandle,
+        resolved: Arc<Function>,
+        grid: [u32; 3],
+        block: [u32; 3],
+        shared_bytes: u32,
+        packed: &[u8],
+    ) -> KernelParams {
         let len = packed.len();
         let mut args = vec![0u64; len.div_ceil(8)].into_boxed_slice();
         // SAFETY: `args` holds at least `len` bytes.
         unsafe { std::ptr::copy_nonoverlapping(packed.as_ptr(), args.as_mut_ptr().cast::<u8>(), len) };
         let base = args.as_ptr() as usize;
         let arg_ptrs = resolved.info.params.iter().map(|p| base + p.offset).collect();
-        KernelParams {
-            kernel: None,
-            function,
-            ctx: resolved.ctx,
-            resolved,
-            grid,
-            block,
-            shared_bytes,
-            args,
-            len,
-            arg_ptrs,
-        }
+        KernelParams { kernel: None, function, ctx: resolved.ctx, resolved, grid, block, shared_bytes, args, len, arg_ptrs }
     }
 
     /// Checks a memcpy node's description against the registry (`cuGraphAddMemcpyNode`).

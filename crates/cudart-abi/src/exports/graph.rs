@@ -141,7 +141,15 @@ fn instantiate(out: *mut CUgraphExec, graph: CUgraph, flags: u64) -> RtResult {
     Ok(())
 }
 
-fn capture_info(s: CUstream, status: *mut c_int, id: *mut u64, graph: *mut CUgraph, deps: *mut *const CUgraphNode, edges: *mut *const c_void, n: *mut usize) -> RtResult {
+fn capture_info(
+    s: CUstream,
+    status: *mut c_int,
+    id: *mut u64,
+    graph: *mut CUgraph,
+    deps: *mut *const CUgraphNode,
+    edges: *mut *const c_void,
+    n: *mut usize,
+) -> RtResult {
     if status.is_null() {
         return Err(CudaError::INVALID_VALUE);
     }
