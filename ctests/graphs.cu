@@ -35,9 +35,11 @@ static void CUDART_CB count_call(void *arg) {
   if (arg) *(int *)arg += 1;
 }
 
+// Checks an expected failure and clears it from the runtime's last error.
 static void expect_code(cudaError_t got, cudaError_t want, const char *what) {
   EXPECT(got == want, "%s: got %d (%s), want %d (%s)", what, (int)got, cudaGetErrorName(got), (int)want,
          cudaGetErrorName(want));
+  cudaGetLastError();
 }
 
 static const int N = 256;
@@ -87,10 +89,9 @@ static void manual_graph(int *x, int *y, int *acc) {
   CHECK(cudaGraphAddHostNode(&host, g, &add, 1, &hp));
 
   EXPECT(count_nodes(g) == 5, "manual graph: %zu nodes", count_nodes(g));
-  size_t roots = 0, edges = 0;
+  size_t roots = 0;
   CHECK(cudaGraphGetRootNodes(g, nullptr, &roots));
-  CHECK(cudaGraphGetEdges(g, nullptr, nullptr, &edges));
-  EXPECT(roots == 1 && edges == 4, "roots %zu edges %zu", roots, edges);
+  EXPECT(roots == 1, "roots %zu", roots);
   cudaGraphNode_t root;
   roots = 1;
   CHECK(cudaGraphGetRootNodes(g, &root, &roots));
@@ -102,12 +103,21 @@ static void manual_graph(int *x, int *y, int *acc) {
   EXPECT(t == cudaGraphNodeTypeMemcpy, "memcpy node type %d", (int)t);
   CHECK(cudaGraphNodeGetType(host, &t));
   EXPECT(t == cudaGraphNodeTypeHost, "host node type %d", (int)t);
-  cudaGraphNode_t dep = nullptr;
-  size_t ndeps = 1;
-  CHECK(cudaGraphNodeGetDependencies(add, &dep, &ndeps));
-  EXPECT(ndeps == 1 && dep == copy, "accumulate depends on the copy");
-  // An edge that exists already cannot be added again.
-  expect_code(cudaGraphAddDependencies(g, &set, &kern, 1), cudaErrorInvalidValue, "duplicate edge");
+  // The edge queries and edits took edge data in CUDA 13; the cu12 variants (CUDA 13
+  // headers, CUDA 12's runtime) would call them with the wrong arguments.
+  int runtime = 0;
+  CHECK(cudaRuntimeGetVersion(&runtime));
+  if (runtime >= 13000) {
+    size_t edges = 0;
+    CHECK(cudaGraphGetEdges(g, nullptr, nullptr, nullptr, &edges));
+    EXPECT(edges == 4, "edges %zu", edges);
+    cudaGraphNode_t dep = nullptr;
+    size_t ndeps = 1;
+    CHECK(cudaGraphNodeGetDependencies(add, &dep, nullptr, &ndeps));
+    EXPECT(ndeps == 1 && dep == copy, "accumulate depends on the copy");
+    // An edge that exists already cannot be added again.
+    expect_code(cudaGraphAddDependencies(g, &set, &kern, nullptr, 1), cudaErrorInvalidValue, "duplicate edge");
+  }
 
   CHECK(cudaMemset(acc, 0, N * sizeof(int)));
   cudaGraphExec_t exec;

@@ -191,6 +191,10 @@ driver_api! {
     cuGraphExecKernelNodeSetParams @ 12000 (exec: CUgraphExec, node: CUgraphNode, params: *const c_void);
     cuGraphAddMemcpyNode @ 10000 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, copy: *const c_void, ctx: CUcontext);
     cuGraphAddMemsetNode @ 10000 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, params: *const c_void, ctx: CUcontext);
+    cuGraphMemsetNodeSetParams @ 10000 (node: CUgraphNode, params: *const c_void);
+    cuGraphHostNodeSetParams @ 10000 (node: CUgraphNode, params: *const c_void);
+    cuGraphExecMemsetNodeSetParams @ 10020 (exec: CUgraphExec, node: CUgraphNode, params: *const c_void, ctx: CUcontext);
+    cuGraphExecHostNodeSetParams @ 10020 (exec: CUgraphExec, node: CUgraphNode, params: *const c_void);
     cuGraphAddHostNode @ 10000 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, params: *const c_void);
     cuGraphAddEmptyNode @ 10000 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize);
     cuGraphAddChildGraphNode @ 10000 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, child: CUgraph);

@@ -157,6 +157,29 @@ fn capture_info(
     unsafe { api()?.cuStreamGetCaptureInfo(s, status, id, graph, deps, edges, n) }
 }
 
+/// Edge data given by the caller: NULL or default edges only (programmatic dependencies
+/// are not supported).
+fn default_edges(edge_data: *const u64, n: usize) -> RtResult {
+    if edge_data.is_null() || n == 0 {
+        return Ok(());
+    }
+    // SAFETY: `n` readable entries (caller).
+    if unsafe { std::slice::from_raw_parts(edge_data, n) }.iter().any(|&e| e != 0) {
+        return Err(CudaError::NOT_SUPPORTED);
+    }
+    Ok(())
+}
+
+/// Fills the edge data of a list query: every edge is a default one (all zero).
+fn zero_edges(count_only: bool, edge_data: *mut u64, n: *mut usize) -> RtResult {
+    if count_only || edge_data.is_null() || n.is_null() {
+        return Ok(());
+    }
+    // SAFETY: the driver wrote `*n` entries; the caller's edge array has room for them.
+    unsafe { std::slice::from_raw_parts_mut(edge_data, n.read()).fill(0) };
+    Ok(())
+}
+
 /// `cudaGraphExecUpdateResultInfo` / the driver's `CUgraphExecUpdateResultInfo`.
 #[repr(C)]
 pub struct UpdateResultInfo {
@@ -215,6 +238,31 @@ export! {
         add_node(node, |api, out| unsafe { api.cuGraphAddMemsetNode(out, graph, deps, n, std::ptr::addr_of!(params).cast(), ctx) })
     }
 
+    fn cudaGraphMemsetNodeSetParams(node: CUgraphNode, p: *const MemsetParams) {
+        let params = read(p)?;
+        // SAFETY: the same layout as CUDA_MEMSET_NODE_PARAMS.
+        unsafe { api()?.cuGraphMemsetNodeSetParams(node, std::ptr::addr_of!(params).cast()) }
+    }
+
+    fn cudaGraphExecMemsetNodeSetParams(exec: CUgraphExec, node: CUgraphNode, p: *const MemsetParams) {
+        let params = read(p)?;
+        let ctx = current_ctx()?;
+        // SAFETY: the same layout as CUDA_MEMSET_NODE_PARAMS.
+        unsafe { api()?.cuGraphExecMemsetNodeSetParams(exec, node, std::ptr::addr_of!(params).cast(), ctx) }
+    }
+
+    fn cudaGraphHostNodeSetParams(node: CUgraphNode, p: *const HostNodeParams) {
+        let params = read(p)?;
+        // SAFETY: the same layout as CUDA_HOST_NODE_PARAMS.
+        unsafe { api()?.cuGraphHostNodeSetParams(node, std::ptr::addr_of!(params).cast()) }
+    }
+
+    fn cudaGraphExecHostNodeSetParams(exec: CUgraphExec, node: CUgraphNode, p: *const HostNodeParams) {
+        let params = read(p)?;
+        // SAFETY: the same layout as CUDA_HOST_NODE_PARAMS.
+        unsafe { api()?.cuGraphExecHostNodeSetParams(exec, node, std::ptr::addr_of!(params).cast()) }
+    }
+
     fn cudaGraphAddHostNode(node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, p: *const HostNodeParams) {
         let params = read(p)?;
         // SAFETY: the same layout as CUDA_HOST_NODE_PARAMS.
@@ -241,12 +289,16 @@ export! {
         add_node(node, |api, out| unsafe { api.cuGraphAddEventWaitNode(out, graph, deps, n, event) })
     }
 
-    fn cudaGraphAddDependencies(graph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, n: usize) {
+    /// CUDA 13's signature (edge data; only default edges).
+    fn cudaGraphAddDependencies(graph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edge_data: *const u64, n: usize) {
+        default_edges(edge_data, n)?;
         // SAFETY: the caller's lists.
         unsafe { api()?.cuGraphAddDependencies(graph, from, to, n) }
     }
 
-    fn cudaGraphRemoveDependencies(graph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, n: usize) {
+    /// CUDA 13's signature (edge data; only default edges).
+    fn cudaGraphRemoveDependencies(graph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edge_data: *const u64, n: usize) {
+        default_edges(edge_data, n)?;
         // SAFETY: the caller's lists.
         unsafe { api()?.cuGraphRemoveDependencies(graph, from, to, n) }
     }
@@ -261,9 +313,11 @@ export! {
         unsafe { api()?.cuGraphGetRootNodes(graph, nodes, n) }
     }
 
-    fn cudaGraphGetEdges(graph: CUgraph, from: *mut CUgraphNode, to: *mut CUgraphNode, n: *mut usize) {
+    /// CUDA 13's signature (edge data, all default edges here).
+    fn cudaGraphGetEdges(graph: CUgraph, from: *mut CUgraphNode, to: *mut CUgraphNode, edge_data: *mut u64, n: *mut usize) {
         // SAFETY: the caller's arrays, per the API.
-        unsafe { api()?.cuGraphGetEdges(graph, from, to, n) }
+        unsafe { api()?.cuGraphGetEdges(graph, from, to, n) }?;
+        zero_edges(from.is_null(), edge_data, n)
     }
 
     /// `cudaGraphNodeType` has the driver's values.
@@ -276,14 +330,18 @@ export! {
         Ok(())
     }
 
-    fn cudaGraphNodeGetDependencies(node: CUgraphNode, deps: *mut CUgraphNode, n: *mut usize) {
+    /// CUDA 13's signature (edge data, all default edges here).
+    fn cudaGraphNodeGetDependencies(node: CUgraphNode, deps: *mut CUgraphNode, edge_data: *mut u64, n: *mut usize) {
         // SAFETY: the caller's arrays, per the API.
-        unsafe { api()?.cuGraphNodeGetDependencies(node, deps, n) }
+        unsafe { api()?.cuGraphNodeGetDependencies(node, deps, n) }?;
+        zero_edges(deps.is_null(), edge_data, n)
     }
 
-    fn cudaGraphNodeGetDependentNodes(node: CUgraphNode, deps: *mut CUgraphNode, n: *mut usize) {
+    /// CUDA 13's signature (edge data, all default edges here).
+    fn cudaGraphNodeGetDependentNodes(node: CUgraphNode, deps: *mut CUgraphNode, edge_data: *mut u64, n: *mut usize) {
         // SAFETY: the caller's arrays, per the API.
-        unsafe { api()?.cuGraphNodeGetDependentNodes(node, deps, n) }
+        unsafe { api()?.cuGraphNodeGetDependentNodes(node, deps, n) }?;
+        zero_edges(deps.is_null(), edge_data, n)
     }
 
     fn cudaGraphClone(clone: *mut CUgraph, graph: CUgraph) {
