@@ -17,6 +17,7 @@ pub mod device;
 pub mod error;
 pub mod event;
 pub mod graph;
+mod graph_params;
 pub mod init;
 mod jit;
 pub mod launch;
