@@ -276,9 +276,14 @@ impl Driver {
         self.devices.iter().map(|d| d.backend.clone()).collect()
     }
 
-    /// Runs or queues a copy on its stream, as the module docs describe.
-    fn copy(&self, ctx: &Context, on: On, plan: CopyPlan) -> CuResult<()> {
+    /// Runs or queues a copy on its stream, as the module docs describe; on a capturing
+    /// stream, adds a memcpy node described by `desc` instead ([`crate::graph::capture`]).
+    fn copy(&self, ctx: &Context, on: On, plan: CopyPlan, desc: &CudaMemcpy3D) -> CuResult<()> {
         let (_, q) = self.stream_queue(on.stream())?;
+        if self.capture_gate(ctx, &q, matches!(on, On::Blocking(_)))? {
+            let params = crate::graph::MemcpyParams { copy: *desc, ctx: ctx.handle };
+            return self.capture_node(&q, crate::graph::NodeParams::Memcpy(params));
+        }
         let wait = plan.pageable() || plan.host_only() || matches!(on, On::Blocking(_)) && !plan.device_only();
         // SAFETY: the host sides are valid until the copy has run (API contract; for
         // waited copies we return only after it ran).
@@ -297,7 +302,8 @@ impl Driver {
         if n == 0 {
             return Ok(());
         }
-        self.copy(&ctx, on, CopyPlan { rows: vec![(dst, src, n)], backends: self.backends() })
+        let desc = desc_1d(dst, src, n);
+        self.copy(&ctx, on, CopyPlan { rows: vec![(dst, src, n)], backends: self.backends() }, &desc)
     }
 
     /// `cuMemcpyHtoD_v2`.
@@ -498,9 +504,25 @@ impl Driver {
     /// Host sides must be valid for the region they describe until the copy has run.
     pub unsafe fn memcpy_3d_on(&self, p: &CudaMemcpy3D, on: On) -> CuResult<()> {
         let ctx = self.stream_context(on.stream())?;
+        match self.plan_3d(p)? {
+            Some(plan) => self.copy(&ctx, on, plan, p),
+            None => Ok(()),
+        }
+    }
+
+    /// A memcpy node's work: the copy `p` describes, validated now (`None`: nothing to copy).
+    pub(crate) fn copy_work_3d(&self, p: &CudaMemcpy3D) -> CuResult<Option<RunFn>> {
+        let plan = self.plan_3d(p)?;
+        // SAFETY: graph memcpy nodes promise their host sides stay valid while the graph
+        // can run (API contract); device sides were just validated.
+        Ok(plan.map(|plan| -> RunFn { Box::new(move || unsafe { plan.run() }) }))
+    }
+
+    /// Validates a 2D/3D copy and lays out its rows (`None`: an empty copy).
+    fn plan_3d(&self, p: &CudaMemcpy3D) -> CuResult<Option<CopyPlan>> {
         let shape = Shape { width: p.width_in_bytes, height: p.height, depth: p.depth };
         if shape.width == 0 || shape.height == 0 || shape.depth == 0 {
-            return Ok(());
+            return Ok(None);
         }
         let bad = |what: &str| fail(CuError::INVALID_VALUE, format_args!("cuMemcpy3D: {what}"));
         if p.src_lod != 0 || p.dst_lod != 0 {
@@ -543,7 +565,7 @@ impl Driver {
                 }
             }
         }
-        self.copy(&ctx, on, CopyPlan { rows, backends: self.backends() })
+        Ok(Some(CopyPlan { rows, backends: self.backends() }))
     }
 
     /// `cuMemcpy2DAsync_v2`.
@@ -585,12 +607,39 @@ impl Driver {
     #[allow(clippy::too_many_arguments, reason = "mirrors the C signature")]
     pub fn memset_2d_on(&self, dst: DevicePtr, pitch: usize, value: u32, elem_size: usize, width: usize, height: usize, on: On) -> CuResult<()> {
         let (ctx, q) = self.stream_queue(on.stream())?;
+        let Some(run) = self.fill_work(dst, pitch, value, elem_size, width, height)? else {
+            return Ok(());
+        };
+        if self.capture_gate(&ctx, &q, matches!(on, On::Blocking(_)))? {
+            let element_size = elem_size as u32;
+            let params = crate::graph::MemsetParams { dst, pitch, value, element_size, width, height, ctx: ctx.handle };
+            return self.capture_node(&q, crate::graph::NodeParams::Memset(params));
+        }
+        match on {
+            On::Blocking(_) => self.submit_and_wait(&ctx, &q, run),
+            On::Async(_) => {
+                self.submit(&ctx, &q, None, Work::Run(run), false);
+                Ok(())
+            }
+        }
+    }
+
+    /// A validated fill of `height` rows of `width` elements (`None`: nothing to fill).
+    pub(crate) fn fill_work(
+        &self,
+        dst: DevicePtr,
+        pitch: usize,
+        value: u32,
+        elem_size: usize,
+        width: usize,
+        height: usize,
+    ) -> CuResult<Option<RunFn>> {
         if !matches!(elem_size, 1 | 2 | 4) || !dst.is_multiple_of(elem_size as u64) {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemset: {dst:#x} not aligned to {elem_size}")));
         }
         let row = width.checked_mul(elem_size).ok_or(CuError::INVALID_VALUE)?;
         if row == 0 || height == 0 {
-            return Ok(());
+            return Ok(None);
         }
         if height > 1 && pitch < row {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemsetD2D: pitch {pitch} < row {row}")));
@@ -600,15 +649,8 @@ impl Driver {
         let rows = (0..height).map(|y| base.offset(y * pitch)).collect();
         let plan = FillPlan { rows, value, elem_size, count: width, backends: self.backends() };
         // SAFETY: the rows lie in registered memory, which stays valid until the fill ran
-        // (freeing waits for queued work).
-        let run: RunFn = Box::new(move || unsafe { plan.run() });
-        match on {
-            On::Blocking(_) => self.submit_and_wait(&ctx, &q, run),
-            On::Async(_) => {
-                self.submit(&ctx, &q, None, Work::Run(run), false);
-                Ok(())
-            }
-        }
+        // (freeing waits for queued work; graph launches validate again).
+        Ok(Some(Box::new(move || unsafe { plan.run() })))
     }
 
     /// `cuMemsetD8/16/32Async`.
@@ -644,5 +686,43 @@ unsafe fn fill_host(p: *mut u8, value: u32, elem_size: usize, count: usize) {
             2 => (0..count).for_each(|i| p.cast::<u16>().add(i).write_unaligned(value as u16)),
             _ => (0..count).for_each(|i| p.cast::<u32>().add(i).write_unaligned(value)),
         }
+    }
+}
+
+/// A contiguous copy between two validated locations as a `CUDA_MEMCPY3D` (what a captured
+/// memcpy node keeps and checks again at each launch).
+fn desc_1d(dst: Loc, src: Loc, n: usize) -> CudaMemcpy3D {
+    let side = |l: Loc| match l {
+        Loc::Backend(_, addr) => (memory_type::DEVICE, std::ptr::null_mut::<c_void>(), addr),
+        Loc::Host(p, _) => (memory_type::HOST, p.cast::<c_void>(), 0),
+    };
+    let (src_type, src_host, src_device) = side(src);
+    let (dst_type, dst_host, dst_device) = side(dst);
+    CudaMemcpy3D {
+        src_x_in_bytes: 0,
+        src_y: 0,
+        src_z: 0,
+        src_lod: 0,
+        src_memory_type: src_type,
+        src_host,
+        src_device,
+        src_array: std::ptr::null_mut(),
+        reserved0: std::ptr::null_mut(),
+        src_pitch: n,
+        src_height: 1,
+        dst_x_in_bytes: 0,
+        dst_y: 0,
+        dst_z: 0,
+        dst_lod: 0,
+        dst_memory_type: dst_type,
+        dst_host,
+        dst_device,
+        dst_array: std::ptr::null_mut(),
+        reserved1: std::ptr::null_mut(),
+        dst_pitch: n,
+        dst_height: 1,
+        width_in_bytes: n,
+        height: 1,
+        depth: 1,
     }
 }

@@ -12,8 +12,10 @@
 
 use std::sync::{Arc, Mutex};
 
+use crate::context::Context;
 use crate::diag::fail;
-use crate::exec::{Marker, Stamp, Work};
+use crate::exec::{Marker, Queue, Stamp, Work};
+use crate::graph::capture::CapturedRecord;
 use crate::{CtxHandle, CuError, CuResult, Driver, EventHandle, StreamHandle};
 
 /// `CU_EVENT_BLOCKING_SYNC`.
@@ -34,12 +36,32 @@ pub struct Event {
     pub ctx: CtxHandle,
     pub flags: u32,
     recorded: Mutex<Option<Recorded>>,
+    /// Set while the event's last record was in a capturing stream (it then names nodes
+    /// of the capture's graph, not a point of a queue).
+    captured: Mutex<Option<CapturedRecord>>,
 }
 
 impl Event {
     /// The marker of the last record, if any.
     pub(crate) fn marker(&self) -> Option<Marker> {
         self.recorded.lock().unwrap_or_else(|p| p.into_inner()).as_ref().map(|r| r.marker.clone())
+    }
+
+    /// The capture record of the event, while that capture is in progress.
+    pub(crate) fn captured(&self) -> Option<CapturedRecord> {
+        self.captured.lock().unwrap_or_else(|p| p.into_inner()).as_ref().filter(|r| r.capture.is_active()).cloned()
+    }
+
+    /// `CUDA_ERROR_CAPTURED_EVENT` (and the capture invalidated) for operations that are
+    /// not permitted on an event last recorded in a capturing stream.
+    fn not_captured(&self, what: &str) -> CuResult<()> {
+        match self.captured() {
+            Some(r) => {
+                r.capture.invalidate();
+                Err(fail(CuError::CAPTURED_EVENT, format_args!("{what}: the event was last recorded in a capturing stream")))
+            }
+            None => Ok(()),
+        }
     }
 
     fn last(&self) -> Option<(Marker, Arc<Stamp>)> {
@@ -59,7 +81,7 @@ impl Driver {
         if flags & !valid != 0 || (flags & EVENT_INTERPROCESS != 0 && flags & EVENT_DISABLE_TIMING == 0) {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuEventCreate: flags {flags:#x}")));
         }
-        Ok(self.events.insert(Arc::new(Event { ctx: ctx.handle, flags, recorded: Mutex::new(None) })))
+        Ok(self.events.insert(Arc::new(Event { ctx: ctx.handle, flags, recorded: Mutex::new(None), captured: Mutex::new(None) })))
     }
 
     /// `cuEventDestroy_v2`: returns at once, even if a record is pending.
@@ -75,6 +97,20 @@ impl Driver {
         if ctx.handle != e.ctx {
             return Err(fail(CuError::INVALID_HANDLE, format_args!("cuEventRecord: event and stream are in different contexts")));
         }
+        if self.capture_gate(&ctx, &q, false)? {
+            // In a capture a record adds no node: the event stands for the stream's
+            // current dependencies, for streams that wait for it to join or depend on.
+            let record = self.capture_record(&q)?;
+            *e.captured.lock().unwrap_or_else(|p| p.into_inner()) = record;
+            return Ok(());
+        }
+        self.record_event_on(&e, &ctx, &q);
+        Ok(())
+    }
+
+    /// Submits a record of `e` to `q` (`cuEventRecord`, event record nodes of graphs).
+    pub(crate) fn record_event_on(&self, e: &Event, ctx: &Context, q: &Arc<Queue>) {
+        *e.captured.lock().unwrap_or_else(|p| p.into_inner()) = None;
         // Held while the record is queued, so other calls see the old record or the new
         // one. Queued work never takes an event's lock, so this cannot deadlock.
         let mut recorded = e.recorded.lock().unwrap_or_else(|p| p.into_inner());
@@ -82,9 +118,8 @@ impl Driver {
         // reads it: recording an event allocates nothing in steady state.
         let reused = recorded.as_mut().and_then(|r| Arc::get_mut(&mut r.stamp).map(|s| *s = Stamp::new()).map(|()| r.stamp.clone()));
         let stamp = reused.unwrap_or_else(|| Arc::new(Stamp::new()));
-        let marker = self.submit(&ctx, &q, None, Work::Record(stamp.clone()), true);
+        let marker = self.submit(ctx, q, None, Work::Record(stamp.clone()), true);
         *recorded = Some(Recorded { marker, stamp });
-        Ok(())
     }
 
     /// `cuEventRecordWithFlags`: `flags` 0 or `CU_EVENT_RECORD_EXTERNAL` (1).
@@ -99,6 +134,7 @@ impl Driver {
     /// recorded), `CUDA_ERROR_NOT_READY` before.
     pub fn event_query(&self, event: EventHandle) -> CuResult<()> {
         let e = self.event(event)?;
+        e.not_captured("cuEventQuery")?;
         match e.marker() {
             Some(m) if !m.is_complete() => Err(CuError::NOT_READY),
             _ => Ok(()),
@@ -108,6 +144,7 @@ impl Driver {
     /// `cuEventSynchronize`: waits for the last record; reports the context's sticky error.
     pub fn event_synchronize(&self, event: EventHandle) -> CuResult<()> {
         let e = self.event(event)?;
+        e.not_captured("cuEventSynchronize")?;
         if let Some(m) = e.marker() {
             m.wait();
             self.pools_after_sync(Some(m.queue()));
@@ -123,6 +160,8 @@ impl Driver {
     /// `cuEventElapsedTime` (and `_v2`): milliseconds from `start` to `end`.
     pub fn event_elapsed_time(&self, start: EventHandle, end: EventHandle) -> CuResult<f32> {
         let (s, e) = (self.event(start)?, self.event(end)?);
+        s.not_captured("cuEventElapsedTime")?;
+        e.not_captured("cuEventElapsedTime")?;
         if (s.flags | e.flags) & EVENT_DISABLE_TIMING != 0 {
             return Err(fail(CuError::INVALID_HANDLE, format_args!("cuEventElapsedTime: an event has CU_EVENT_DISABLE_TIMING")));
         }

@@ -161,6 +161,9 @@ pub(crate) struct Queue {
     /// work waits for through `cuStreamWaitEvent` (what stream-ordered allocation may
     /// follow, [`Queue::follows`]).
     waits: Mutex<Vec<(u64, u64)>>,
+    /// The stream's part in a stream capture, while it takes part in one
+    /// ([`crate::graph::capture`]): its work is then recorded, not run.
+    pub(crate) capture: Mutex<Option<crate::graph::capture::Member>>,
 }
 
 /// The point right after operation `seq` of `queue`.
@@ -209,6 +212,7 @@ impl Queue {
             cv: Condvar::new(),
             spare_params: SpareParams::default(),
             waits: Mutex::new(Vec::new()),
+            capture: Mutex::new(None),
         })
     }
 

@@ -45,11 +45,14 @@ pub enum Kind {
     Link = 0x48,
     MemAllocation = 0x49,
     MemPool = 0x4A,
+    Graph = 0x4B,
+    GraphNode = 0x4C,
+    GraphExec = 0x4D,
 }
 
 impl Kind {
     /// Every kind, in tag order.
-    pub const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 13] = [
         Kind::Context,
         Kind::Module,
         Kind::Function,
@@ -60,6 +63,9 @@ impl Kind {
         Kind::Link,
         Kind::MemAllocation,
         Kind::MemPool,
+        Kind::Graph,
+        Kind::GraphNode,
+        Kind::GraphExec,
     ];
 }
 
@@ -145,6 +151,12 @@ handle_types! {
     MemHandle => MemAllocation;
     /// A `CUmemoryPool`.
     PoolHandle => MemPool;
+    /// A `CUgraph`.
+    GraphHandle => Graph;
+    /// A `CUgraphNode`.
+    GraphNodeHandle => GraphNode;
+    /// A `CUgraphExec`.
+    GraphExecHandle => GraphExec;
 }
 
 /// Ties a handle newtype to its [`Kind`].

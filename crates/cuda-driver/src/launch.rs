@@ -212,6 +212,13 @@ impl Driver {
         // SAFETY: forwarded from the caller.
         unsafe { pack_params_into(&function.info, kernel_params, extra, params.bytes_mut())? };
         let config = LaunchConfig { grid, block, dynamic_shared_bytes: shared_bytes };
+        if self.capture_gate(&ctx, &queue, false)? {
+            if cooperative {
+                return Err(fail(CuError::NOT_SUPPORTED, format_args!("capture of a cooperative launch is not supported")));
+            }
+            let params = self.kernel_params_packed(handle, function, grid, block, shared_bytes, params.bytes());
+            return self.capture_node(&queue, crate::graph::NodeParams::Kernel(params));
+        }
         // CUDA flushes device printf output at the start of a launch.
         self.flush_output(&ctx);
         self.submit(&ctx, &queue, None, Work::Launch(Launch { function, config, cooperative, params }), false);
@@ -284,7 +291,7 @@ impl Driver {
         Ok(())
     }
 
-    fn validate_launch(&self, f: &crate::function::Function, grid: [u32; 3], block: [u32; 3], shared_bytes: u32) -> CuResult<()> {
+    pub(crate) fn validate_launch(&self, f: &crate::function::Function, grid: [u32; 3], block: [u32; 3], shared_bytes: u32) -> CuResult<()> {
         let props = self.devices[f.device].backend.properties();
         let name = f.name_str();
         for i in 0..3 {

@@ -36,6 +36,7 @@ pub(crate) mod exec;
 #[cfg(any(test, feature = "fake-backend"))]
 pub mod fake;
 pub mod function;
+pub mod graph;
 pub mod handle;
 mod image;
 pub mod launch;
@@ -56,7 +57,8 @@ use std::sync::{Arc, OnceLock};
 pub use context::{ClsDestructor, Limit};
 pub use error::{CuError, CuResult};
 pub use handle::{
-    CtxHandle, EventHandle, FunctionHandle, KernelHandle, LibraryHandle, LinkHandle, MemHandle, ModuleHandle, PoolHandle, StreamHandle,
+    CtxHandle, EventHandle, FunctionHandle, GraphExecHandle, GraphHandle, GraphNodeHandle, KernelHandle, LibraryHandle, LinkHandle, MemHandle,
+    ModuleHandle, PoolHandle, StreamHandle,
 };
 
 /// The `cuDriverGetVersion` answer: CUDA 13.2. cudart 13 refuses drivers older than 13000
@@ -116,6 +118,8 @@ pub struct Driver {
     pub(crate) vmm: vmm::State,
     /// Memory pools (`cuMemPoolCreate`, each device's default pool) and their blocks.
     pub(crate) pools: mempool::State,
+    /// Graphs, their nodes, executable graphs and the stream captures in progress.
+    pub(crate) graphs: graph::State,
 }
 
 impl std::fmt::Debug for Driver {
@@ -144,6 +148,7 @@ impl Driver {
             memory: Default::default(),
             vmm: Default::default(),
             pools,
+            graphs: Default::default(),
         }
     }
 }

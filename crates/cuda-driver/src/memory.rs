@@ -248,6 +248,8 @@ impl Driver {
     }
 
     fn alloc_backend(&self, size: usize, kind: MemoryKind, flags: u32) -> CuResult<DevicePtr> {
+        // A potentially unsafe call during stream capture (`cuThreadExchangeStreamCaptureMode`).
+        self.capture_unsafe_call("cuMemAlloc")?;
         let ctx = self.current_context()?;
         if size == 0 {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemAlloc: size 0")));
@@ -293,6 +295,8 @@ impl Driver {
     /// answers `INVALID_VALUE`. A pool allocation (`cuMemAllocAsync`) may be freed so too:
     /// its block goes back to its pool once the context's work is done.
     pub fn mem_free(&self, ptr: DevicePtr) -> CuResult<()> {
+        // A potentially unsafe call during stream capture (`cuThreadExchangeStreamCaptureMode`).
+        self.capture_unsafe_call("cuMemFree")?;
         self.check_initialized_context()?;
         if ptr == 0 {
             return Ok(());
@@ -356,6 +360,8 @@ impl Driver {
     /// `cuMemHostAlloc`: page-aligned, zero-filled pinned host memory. Flags:
     /// PORTABLE 1, DEVICEMAP 2, WRITECOMBINED 4.
     pub fn mem_host_alloc(&self, size: usize, flags: u32) -> CuResult<*mut c_void> {
+        // A potentially unsafe call during stream capture (`cuThreadExchangeStreamCaptureMode`).
+        self.capture_unsafe_call("cuMemHostAlloc")?;
         let ctx = self.current_context()?;
         if size == 0 || flags & !HOST_ALLOC_FLAGS != 0 {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemHostAlloc: size {size} flags {flags:#x}")));
@@ -386,6 +392,8 @@ impl Driver {
 
     /// `cuMemFreeHost`: only pointers from `cuMemAllocHost`/`cuMemHostAlloc`.
     pub fn mem_free_host(&self, ptr: *mut c_void) -> CuResult<()> {
+        // A potentially unsafe call during stream capture (`cuThreadExchangeStreamCaptureMode`).
+        self.capture_unsafe_call("cuMemFreeHost")?;
         self.check_initialized_context()?;
         let addr = ptr as usize as u64;
         match self.memory.find(addr) {

@@ -401,6 +401,12 @@ impl Driver {
     /// NULL pointer (`CUDA_SUCCESS`, as NVIDIA's driver answers).
     pub fn mem_alloc_async(&self, size: usize, stream: StreamHandle) -> CuResult<DevicePtr> {
         let (ctx, q) = self.stream_queue(stream)?;
+        if self.capture_gate(&ctx, &q, false)? {
+            return Err(fail(
+                CuError::NOT_SUPPORTED,
+                format_args!("stream-ordered allocation during stream capture (memory nodes) is not supported"),
+            ));
+        }
         if size == 0 {
             return Ok(0);
         }
@@ -413,6 +419,12 @@ impl Driver {
     pub fn mem_alloc_from_pool_async(&self, size: usize, handle: PoolHandle, stream: StreamHandle) -> CuResult<DevicePtr> {
         let pool = self.pool(handle)?;
         let (ctx, q) = self.stream_queue(stream)?;
+        if self.capture_gate(&ctx, &q, false)? {
+            return Err(fail(
+                CuError::NOT_SUPPORTED,
+                format_args!("stream-ordered allocation during stream capture (memory nodes) is not supported"),
+            ));
+        }
         if size == 0 {
             return Ok(0);
         }
@@ -482,6 +494,12 @@ impl Driver {
     /// NVIDIA's driver answers); anything else but an allocation's base is `INVALID_VALUE`.
     pub fn mem_free_async(&self, ptr: DevicePtr, stream: StreamHandle) -> CuResult<()> {
         let (ctx, q) = self.stream_queue(stream)?;
+        if self.capture_gate(&ctx, &q, false)? {
+            return Err(fail(
+                CuError::NOT_SUPPORTED,
+                format_args!("stream-ordered allocation during stream capture (memory nodes) is not supported"),
+            ));
+        }
         if ptr == 0 {
             return Ok(());
         }

@@ -34,6 +34,8 @@ pub const STREAM_LEGACY: u64 = 1;
 pub const STREAM_PER_THREAD: u64 = 2;
 /// `CU_STREAM_NON_BLOCKING`.
 pub const STREAM_NON_BLOCKING: u32 = 1;
+/// `CU_EVENT_WAIT_EXTERNAL`.
+pub const EVENT_WAIT_EXTERNAL: u32 = 1;
 
 impl StreamHandle {
     /// `CU_STREAM_LEGACY`: the legacy default stream.
@@ -169,6 +171,7 @@ impl Driver {
     /// stream's pending asynchronous error.
     pub fn stream_synchronize(&self, stream: StreamHandle) -> CuResult<()> {
         let (ctx, q) = self.stream_queue(stream)?;
+        self.capture_forbid_sync(&ctx, &q)?;
         ctx.queues().with_sync_markers(&q, |markers| markers.iter().for_each(|m| m.wait()));
         self.pools_after_sync((q.kind != QueueKind::Legacy).then_some(&q));
         self.flush_output(&ctx);
@@ -185,6 +188,7 @@ impl Driver {
     /// some is pending (the sticky error if the context is poisoned).
     pub fn stream_query(&self, stream: StreamHandle) -> CuResult<()> {
         let (ctx, q) = self.stream_queue(stream)?;
+        self.capture_forbid_sync(&ctx, &q)?;
         if ctx.queues().with_sync_markers(&q, |markers| markers.iter().all(|m| m.is_complete())) {
             if let Some(err) = ctx.sticky_error() {
                 return Err(err);
@@ -242,24 +246,70 @@ impl Driver {
     pub fn stream_wait_event(&self, stream: StreamHandle, event: EventHandle, flags: u32) -> CuResult<()> {
         let (ctx, q) = self.stream_queue(stream)?;
         let e = self.event(event)?;
-        if flags & !1 != 0 {
+        if flags & !EVENT_WAIT_EXTERNAL != 0 {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuStreamWaitEvent: flags {flags:#x}")));
         }
+        // Stream capture: waiting for an event recorded in a capture joins it (the fork of
+        // a fork/join); a capturing stream waiting for work outside its capture is an
+        // isolation error unless the wait is external (an event wait node).
+        if let Some(record) = e.captured() {
+            return self.capture_join(&ctx, &q, &record);
+        }
+        if self.capture_gate(&ctx, &q, false)? {
+            return match e.marker() {
+                None => Ok(()),
+                Some(_) if flags & EVENT_WAIT_EXTERNAL != 0 => self.capture_node(&q, crate::graph::NodeParams::WaitEvent(event)),
+                Some(_) => {
+                    if let Some(c) = self.capture_of(&q) {
+                        c.invalidate();
+                    }
+                    Err(fail(CuError::STREAM_CAPTURE_ISOLATION, format_args!("cuStreamWaitEvent: a capturing stream waits for uncaptured work")))
+                }
+            };
+        }
+        self.wait_event_on(&ctx, &q, &e);
+        Ok(())
+    }
+
+    /// Makes `q`'s later work wait for `e`'s last record (`cuStreamWaitEvent`, event wait
+    /// nodes of graphs).
+    pub(crate) fn wait_event_on(&self, ctx: &Context, q: &Arc<Queue>, e: &crate::event::Event) {
         if let Some(marker) = e.marker() {
             q.note_wait(&marker);
-            if !marker.is_complete() && !Arc::ptr_eq(marker.queue(), &q) {
-                self.submit(&ctx, &q, Some(marker), Work::Nop, true);
+            if !marker.is_complete() && !Arc::ptr_eq(marker.queue(), q) {
+                self.submit(ctx, q, Some(marker), Work::Nop, true);
             }
         }
-        Ok(())
     }
 
     /// `cuLaunchHostFunc` / `cuStreamAddCallback`: `f` runs on a driver thread once every
     /// earlier operation of the stream has completed, with the stream's status (the
     /// sticky error, if a kernel faulted); later operations wait for it to return.
+    /// Callbacks with a status (`cuStreamAddCallback`) cannot be captured
+    /// (`CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED`, and the capture is invalidated).
     pub fn launch_host_func(&self, stream: StreamHandle, f: HostFn) -> CuResult<()> {
         let (ctx, q) = self.stream_queue(stream)?;
+        if self.capture_gate(&ctx, &q, false)? {
+            if let Some(c) = self.capture_of(&q) {
+                c.invalidate();
+            }
+            return Err(fail(CuError::STREAM_CAPTURE_UNSUPPORTED, format_args!("cuStreamAddCallback on a capturing stream")));
+        }
         self.submit(&ctx, &q, None, Work::Host(f), false);
+        Ok(())
+    }
+
+    /// `cuLaunchHostFunc`: as [`Driver::launch_host_func`]; on a capturing stream it adds a
+    /// host node.
+    pub fn launch_host_fn(&self, stream: StreamHandle, host: crate::graph::HostParams) -> CuResult<()> {
+        let (ctx, q) = self.stream_queue(stream)?;
+        if self.capture_gate(&ctx, &q, false)? {
+            return self.capture_node(&q, crate::graph::NodeParams::Host(host));
+        }
+        let (func, data) = (host.func, host.user_data);
+        // SAFETY: the program's function with its data, as cuLaunchHostFunc promises.
+        let call: HostFn = Box::new(move |_status| unsafe { func(data as *mut std::ffi::c_void) });
+        self.submit(&ctx, &q, None, Work::Host(call), false);
         Ok(())
     }
 }

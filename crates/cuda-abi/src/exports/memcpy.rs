@@ -50,7 +50,7 @@ unsafe fn memcpy2d_params(p: *const CUDA_MEMCPY2D) -> AbiResult<CUDA_MEMCPY2D> {
 ///
 /// # Safety
 /// `p` is NULL or readable.
-unsafe fn memcpy3d_params(p: *const CUDA_MEMCPY3D) -> AbiResult<CUDA_MEMCPY3D> {
+pub(crate) unsafe fn memcpy3d_params(p: *const CUDA_MEMCPY3D) -> AbiResult<CUDA_MEMCPY3D> {
     // SAFETY: forwarded contract.
     let params = unsafe { read_in(p) }?;
     if params.width_in_bytes != 0 && params.height != 0 && params.depth != 0 {

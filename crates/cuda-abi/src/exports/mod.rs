@@ -16,6 +16,8 @@ pub mod context;
 pub mod device;
 pub mod error;
 pub mod event;
+pub mod graph;
+mod graph_params;
 pub mod init;
 mod jit;
 pub mod launch;

@@ -13,16 +13,22 @@ use cuda_driver::CuError;
 use super::{ctx_raw, drv, event_handle, stream_handle, stream_ptsz, SendBox};
 use crate::boundary::{export, AbiResult, Out};
 use crate::types::{CUcontext, CUdevice, CUevent, CUresult, CUstream};
-use cuda_driver::StreamHandle;
+use cuda_driver::graph::HostParams;
+use cuda_driver::{GraphNodeHandle, StreamHandle};
 
 /// `CUhostFn`: `void (*)(void* userData)`.
 pub type CUhostFn = Option<unsafe extern "C" fn(user_data: *mut c_void)>;
 /// `CUstreamCallback`: `void (*)(CUstream hStream, CUresult status, void* userData)`.
 pub type CUstreamCallback = Option<unsafe extern "C" fn(h_stream: CUstream, status: CUresult, user_data: *mut c_void)>;
 
-/// `cuStreamGetCaptureInfo*`: stream capture is not supported, so a valid stream is
-/// never capturing: `CU_STREAM_CAPTURE_STATUS_NONE` (0), and the optional outputs, which
-/// describe an active capture, are zeroed (id 0, no graph, no dependencies).
+thread_local! {
+    /// The dependency list `cuStreamGetCaptureInfo` returns: valid until this thread's
+    /// next call (the API reference: until the next API call on the stream).
+    static CAPTURE_DEPS: std::cell::RefCell<(Vec<*mut c_void>, Vec<u64>)> = const { std::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// `cuStreamGetCaptureInfo*`: status, id, graph and current dependencies of the stream's
+/// capture (id 0, no graph, no dependencies when it does not capture).
 ///
 /// # Safety
 /// Every pointer is NULL or writable.
@@ -38,27 +44,76 @@ unsafe fn capture_info(
 ) -> AbiResult {
     // SAFETY: forwarded contract; the status is required ("captureStatus_out ... required").
     let status = unsafe { Out::new(status) }?;
-    drv()?.stream_get_flags(stream)?;
-    status.write(0);
+    let info = drv()?.stream_capture_info(stream)?;
+    status.write(info.status as c_int);
+    let (deps_ptr, edges_ptr) = CAPTURE_DEPS.with(|c| {
+        let mut c = c.borrow_mut();
+        c.0 = info.deps.iter().map(|d| d.as_raw()).collect();
+        c.1 = vec![0; info.deps.len()];
+        (c.0.as_ptr().cast::<c_void>(), c.1.as_ptr().cast::<c_void>())
+    });
+    let some = !info.deps.is_empty();
     // SAFETY (each): NULL or writable, forwarded contract.
     unsafe {
         if let Some(out) = Out::optional(id) {
-            out.write(0);
+            out.write(info.id);
         }
         if let Some(out) = Out::optional(graph) {
-            out.write(null_mut());
+            out.write(info.graph.map_or(null_mut(), |g| g.as_raw()));
         }
         if let Some(out) = Out::optional(dependencies) {
-            out.write(std::ptr::null());
+            out.write(if some { deps_ptr } else { std::ptr::null() });
         }
         if let Some(out) = Out::optional(edge_data) {
-            out.write(std::ptr::null());
+            out.write(if some { edges_ptr } else { std::ptr::null() });
         }
         if let Some(out) = Out::optional(num_dependencies) {
-            out.write(0);
+            out.write(info.deps.len());
         }
     }
     Ok(())
+}
+
+/// # Safety
+/// `out` is NULL or writable.
+unsafe fn is_capturing(stream: StreamHandle, out: *mut c_int) -> AbiResult {
+    // SAFETY: forwarded contract.
+    let out = unsafe { Out::new(out) }?;
+    out.write(drv()?.stream_capture_info(stream)?.status as c_int);
+    Ok(())
+}
+
+/// # Safety
+/// `out` is NULL or writable.
+unsafe fn end_capture(stream: StreamHandle, out: *mut *mut c_void) -> AbiResult {
+    // SAFETY: forwarded contract.
+    let out = unsafe { Out::new(out) }?;
+    match drv()?.stream_end_capture(stream) {
+        Ok(g) => {
+            out.write(g.as_raw());
+            Ok(())
+        }
+        Err(e) => {
+            // An invalidated or unjoined capture ends without a graph.
+            if matches!(e, CuError::STREAM_CAPTURE_INVALIDATED | CuError::STREAM_CAPTURE_UNJOINED) {
+                out.write(null_mut());
+            }
+            Err(e)
+        }
+    }
+}
+
+/// # Safety
+/// `nodes` NULL or readable for `n` handles; `edge_data` NULL or readable for `n` entries.
+unsafe fn update_capture_deps(stream: StreamHandle, nodes: *const *mut c_void, edge_data: *const u64, n: usize, flags: c_uint) -> AbiResult {
+    // SAFETY: forwarded contract.
+    let nodes: Vec<GraphNodeHandle> = unsafe { crate::boundary::slice(nodes, n) }?.iter().map(|&p| GraphNodeHandle::from_raw(p)).collect();
+    // SAFETY: forwarded contract.
+    if !edge_data.is_null() && unsafe { crate::boundary::slice(edge_data, n) }?.iter().any(|&e| e != 0) {
+        crate::boundary::log(format_args!("capture dependencies with non-default edge data are not supported"));
+        return Err(CuError::NOT_SUPPORTED);
+    }
+    drv()?.stream_update_capture_dependencies(stream, &nodes, flags)
 }
 
 /// # Safety
@@ -126,17 +181,8 @@ const HOST_TASK_SYNC_MODES: [c_uint; 2] = [0, 1];
 /// # Safety
 /// `f` is a host function that may be called with `user_data` on a driver thread.
 unsafe fn host_func(stream: StreamHandle, f: CUhostFn, user_data: *mut c_void) -> AbiResult {
-    let f = f.ok_or(CuError::INVALID_VALUE)?;
-    let call = SendBox((f, user_data));
-    drv()?.launch_host_func(
-        stream,
-        Box::new(move |_status| {
-            let call = call;
-            let (f, user_data) = call.0;
-            // SAFETY: the caller's function, with the caller's data, as the API promises.
-            unsafe { f(user_data) }
-        }),
-    )
+    let func = f.ok_or(CuError::INVALID_VALUE)?;
+    drv()?.launch_host_fn(stream, HostParams { func, user_data: user_data as usize })
 }
 
 /// # Safety
@@ -290,26 +336,75 @@ export! {
         unsafe { host_func(stream_handle(h_stream), f, user_data) }
     }
 
-    /// `cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus* captureStatus)`: stream
-    /// capture is not supported, so no stream is ever capturing
-    /// (`CU_STREAM_CAPTURE_STATUS_NONE`).
+    /// `cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus* captureStatus)`.
     fn cuStreamIsCapturing(h_stream: CUstream, capture_status: *mut c_int) {
         // SAFETY: NULL or writable, per the API.
-        let out = unsafe { Out::new(capture_status) }?;
-        drv()?.stream_get_flags(stream_handle(h_stream))?;
-        out.write(0);
-        Ok(())
+        unsafe { is_capturing(stream_handle(h_stream), capture_status) }
     }
     fn cuStreamIsCapturing_ptsz(h_stream: CUstream, capture_status: *mut c_int) {
         // SAFETY: NULL or writable, per the API.
-        let out = unsafe { Out::new(capture_status) }?;
-        drv()?.stream_get_flags(stream_ptsz(h_stream))?;
-        out.write(0);
+        unsafe { is_capturing(stream_ptsz(h_stream), capture_status) }
+    }
+
+    /// `cuStreamBeginCapture(CUstream hStream)` (the CUDA 10.0 ABI: global mode).
+    fn cuStreamBeginCapture(h_stream: CUstream) {
+        drv()?.stream_begin_capture(stream_handle(h_stream), 0)
+    }
+    fn cuStreamBeginCapture_ptsz(h_stream: CUstream) {
+        drv()?.stream_begin_capture(stream_ptsz(h_stream), 0)
+    }
+
+    /// `cuStreamBeginCapture_v2(CUstream hStream, CUstreamCaptureMode mode)`.
+    fn cuStreamBeginCapture_v2(h_stream: CUstream, mode: c_uint) {
+        drv()?.stream_begin_capture(stream_handle(h_stream), mode)
+    }
+    fn cuStreamBeginCapture_v2_ptsz(h_stream: CUstream, mode: c_uint) {
+        drv()?.stream_begin_capture(stream_ptsz(h_stream), mode)
+    }
+
+    /// `cuStreamEndCapture(CUstream hStream, CUgraph* phGraph)`: NULL graph when the
+    /// capture was invalidated or left a fork unjoined.
+    fn cuStreamEndCapture(h_stream: CUstream, ph_graph: *mut *mut c_void) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { end_capture(stream_handle(h_stream), ph_graph) }
+    }
+    fn cuStreamEndCapture_ptsz(h_stream: CUstream, ph_graph: *mut *mut c_void) {
+        // SAFETY: NULL or writable, per the API.
+        unsafe { end_capture(stream_ptsz(h_stream), ph_graph) }
+    }
+
+    /// `cuStreamUpdateCaptureDependencies(CUstream, CUgraphNode* dependencies, size_t numDependencies, unsigned flags)`.
+    fn cuStreamUpdateCaptureDependencies(h_stream: CUstream, deps: *const *mut c_void, n: usize, flags: c_uint) {
+        // SAFETY: pointers as the API documents.
+        unsafe { update_capture_deps(stream_handle(h_stream), deps, std::ptr::null(), n, flags) }
+    }
+    fn cuStreamUpdateCaptureDependencies_ptsz(h_stream: CUstream, deps: *const *mut c_void, n: usize, flags: c_uint) {
+        // SAFETY: pointers as the API documents.
+        unsafe { update_capture_deps(stream_ptsz(h_stream), deps, std::ptr::null(), n, flags) }
+    }
+
+    /// `cuStreamUpdateCaptureDependencies_v2(CUstream, CUgraphNode*, const CUgraphEdgeData*, size_t, unsigned)`.
+    fn cuStreamUpdateCaptureDependencies_v2(h_stream: CUstream, deps: *const *mut c_void, edge_data: *const u64, n: usize, flags: c_uint) {
+        // SAFETY: pointers as the API documents.
+        unsafe { update_capture_deps(stream_handle(h_stream), deps, edge_data, n, flags) }
+    }
+    fn cuStreamUpdateCaptureDependencies_v2_ptsz(h_stream: CUstream, deps: *const *mut c_void, edge_data: *const u64, n: usize, flags: c_uint) {
+        // SAFETY: pointers as the API documents.
+        unsafe { update_capture_deps(stream_ptsz(h_stream), deps, edge_data, n, flags) }
+    }
+
+    /// `cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode* mode)`.
+    fn cuThreadExchangeStreamCaptureMode(mode: *mut c_uint) {
+        // SAFETY: NULL or readable and writable, per the API.
+        let new = unsafe { crate::boundary::read_in(mode) }?;
+        let old = drv()?.thread_exchange_capture_mode(new)?;
+        // SAFETY: non-NULL (read above) and writable.
+        unsafe { mode.write_unaligned(old) };
         Ok(())
     }
 
     /// `cuStreamGetCaptureInfo(CUstream hStream, CUstreamCaptureStatus* captureStatus, cuuint64_t* id)`
-    /// (the CUDA 10.1 ABI): never capturing, as in `cuStreamIsCapturing`.
+    /// (the CUDA 10.1 ABI).
     fn cuStreamGetCaptureInfo(h_stream: CUstream, capture_status: *mut c_int, id: *mut u64) {
         // SAFETY: NULL or writable, per the API.
         unsafe { capture_info(stream_handle(h_stream), capture_status, id, null_mut(), null_mut(), null_mut(), null_mut()) }

@@ -182,4 +182,51 @@ driver_api! {
     cuMemGetDefaultMemPool @ 13000 (pool: *mut CUmemoryPool, location: *mut CUmemLocation, kind: c_int);
     cuMemGetMemPool @ 13000 (pool: *mut CUmemoryPool, location: *mut CUmemLocation, kind: c_int);
     cuMemSetMemPool @ 13000 (location: *mut CUmemLocation, kind: c_int, pool: CUmemoryPool);
+    // Graphs and stream capture (`exports/graph.rs`); the parameter structures are the
+    // driver's layouts, built by the runtime wrappers.
+    cuGraphCreate @ 10000 (graph: *mut CUgraph, flags: u32);
+    cuGraphDestroy @ 10000 (graph: CUgraph);
+    cuGraphAddKernelNode @ 12000 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, params: *const c_void);
+    cuGraphKernelNodeSetParams @ 12000 (node: CUgraphNode, params: *const c_void);
+    cuGraphExecKernelNodeSetParams @ 12000 (exec: CUgraphExec, node: CUgraphNode, params: *const c_void);
+    cuGraphAddMemcpyNode @ 10000 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, copy: *const c_void, ctx: CUcontext);
+    cuGraphAddMemsetNode @ 10000 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, params: *const c_void, ctx: CUcontext);
+    cuGraphMemsetNodeSetParams @ 10000 (node: CUgraphNode, params: *const c_void);
+    cuGraphHostNodeSetParams @ 10000 (node: CUgraphNode, params: *const c_void);
+    cuGraphExecMemsetNodeSetParams @ 10020 (exec: CUgraphExec, node: CUgraphNode, params: *const c_void, ctx: CUcontext);
+    cuGraphExecHostNodeSetParams @ 10020 (exec: CUgraphExec, node: CUgraphNode, params: *const c_void);
+    cuGraphAddHostNode @ 10000 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, params: *const c_void);
+    cuGraphAddEmptyNode @ 10000 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize);
+    cuGraphAddChildGraphNode @ 10000 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, child: CUgraph);
+    cuGraphAddEventRecordNode @ 11010 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, event: CUevent);
+    cuGraphAddEventWaitNode @ 11010 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, event: CUevent);
+    cuGraphAddDependencies @ 10000 (graph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, n: usize);
+    cuGraphRemoveDependencies @ 10000 (graph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, n: usize);
+    cuGraphGetNodes @ 10000 (graph: CUgraph, nodes: *mut CUgraphNode, n: *mut usize);
+    cuGraphGetRootNodes @ 10000 (graph: CUgraph, nodes: *mut CUgraphNode, n: *mut usize);
+    cuGraphGetEdges @ 10000 (graph: CUgraph, from: *mut CUgraphNode, to: *mut CUgraphNode, n: *mut usize);
+    cuGraphNodeGetType @ 10000 (node: CUgraphNode, ty: *mut c_int);
+    cuGraphNodeGetDependencies @ 10000 (node: CUgraphNode, deps: *mut CUgraphNode, n: *mut usize);
+    cuGraphNodeGetDependentNodes @ 10000 (node: CUgraphNode, deps: *mut CUgraphNode, n: *mut usize);
+    cuGraphClone @ 10000 (clone: *mut CUgraph, graph: CUgraph);
+    cuGraphNodeFindInClone @ 10000 (node: *mut CUgraphNode, original: CUgraphNode, clone: CUgraph);
+    cuGraphDestroyNode @ 10000 (node: CUgraphNode);
+    cuGraphInstantiateWithFlags @ 11040 (exec: *mut CUgraphExec, graph: CUgraph, flags: u64);
+    cuGraphLaunch @ 10000 (exec: CUgraphExec, stream: CUstream);
+    cuGraphUpload @ 11010 (exec: CUgraphExec, stream: CUstream);
+    cuGraphExecDestroy @ 10000 (exec: CUgraphExec);
+    cuGraphExecUpdate @ 12000 (exec: CUgraphExec, graph: CUgraph, info: *mut c_void);
+    cuStreamBeginCapture @ 10010 (stream: CUstream, mode: c_int);
+    cuStreamEndCapture @ 10000 (stream: CUstream, graph: *mut CUgraph);
+    cuStreamIsCapturing @ 10000 (stream: CUstream, status: *mut c_int);
+    cuStreamGetCaptureInfo @ 12030 (
+        stream: CUstream,
+        status: *mut c_int,
+        id: *mut u64,
+        graph: *mut CUgraph,
+        deps: *mut *const CUgraphNode,
+        edge_data: *mut *const c_void,
+        n: *mut usize,
+    );
+    cuThreadExchangeStreamCaptureMode @ 10010 (mode: *mut c_int);
 }

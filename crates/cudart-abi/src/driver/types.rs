@@ -12,6 +12,9 @@ pub type CUfunction = *mut c_void;
 pub type CUstream = *mut c_void;
 pub type CUevent = *mut c_void;
 pub type CUmemoryPool = *mut c_void;
+pub type CUgraph = *mut c_void;
+pub type CUgraphNode = *mut c_void;
+pub type CUgraphExec = *mut c_void;
 pub type CUhostFn = unsafe extern "C" fn(*mut c_void);
 pub type CUstreamCallback = unsafe extern "C" fn(CUstream, CUresult, *mut c_void);
 

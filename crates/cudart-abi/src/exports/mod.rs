@@ -4,6 +4,7 @@
 mod device;
 mod error;
 mod event;
+mod graph;
 mod launch;
 mod memcpy;
 mod memory;

@@ -1,0 +1,292 @@
+//! Executable graphs: `cuGraphInstantiate*`, `cuGraphLaunch`, `cuGraphExecUpdate`,
+//! `cuGraphExec*SetParams`, `cuGraphUpload`, `cuGraphExecDestroy`.
+//!
+//! Instantiation snapshots the graph: its nodes in creation order, their dependencies as
+//! indices, and a topological order (a cycle fails the instantiation). A launch checks
+//! every node again (memory freed since, destroyed events) and then submits the nodes to
+//! the stream in that topological order, so each node runs after everything it depends on
+//! and the whole launch runs in stream order on the given stream (API reference,
+//! `cuGraphLaunch`: "Each launch is ordered behind both any previous work in hStream and
+//! any previous launches of hGraphExec"; the latter is an explicit dependency on the
+//! previous launch's end). Nodes without a path between them could run concurrently;
+//! running them one after another on the stream is one of the allowed executions.
+
+use std::ffi::c_void;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use backend_api::LaunchConfig;
+
+use super::{NodeParams, NodeType};
+use crate::diag::fail;
+use crate::event::Event;
+use crate::exec::{Launch, Marker, Queue, Work};
+use crate::{CuError, CuResult, Driver, GraphExecHandle, GraphHandle, GraphNodeHandle, StreamHandle};
+
+/// `CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH` | `_UPLOAD` | `_DEVICE_LAUNCH` |
+/// `_USE_NODE_PRIORITY`: the flags `cuGraphInstantiateWithFlags` knows.
+pub const INSTANTIATE_FLAGS: u64 = 1 | 2 | 4 | 8;
+/// `CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH`: graphs launched from device code.
+const FLAG_DEVICE_LAUNCH: u64 = 4;
+
+/// `CUgraphExecUpdateResult`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum UpdateResult {
+    Success = 0,
+    Error = 1,
+    TopologyChanged = 2,
+    NodeTypeChanged = 3,
+}
+
+/// One node of an executable graph.
+struct ExecNode {
+    /// The node of the instantiated graph (what `cuGraphExec*SetParams` names).
+    orig: GraphNodeHandle,
+    work: ExecWork,
+    deps: Vec<usize>,
+}
+
+enum ExecWork {
+    Leaf(NodeParams),
+    /// A child graph, instantiated with its parent.
+    Child(Plan),
+}
+
+/// An instantiated graph: its nodes in creation order and a topological order of them.
+struct Plan {
+    nodes: Vec<ExecNode>,
+    order: Vec<usize>,
+}
+
+/// A `CUgraphExec`.
+pub struct GraphExec {
+    pub flags: u64,
+    /// `cuGraphExecGetId`.
+    pub id: u32,
+    plan: Mutex<Plan>,
+    /// The end of the last launch, which the next one waits for.
+    last: Mutex<Option<Marker>>,
+}
+
+impl GraphExec {
+    fn plan(&self) -> MutexGuard<'_, Plan> {
+        self.plan.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// What one node turns into at launch.
+enum Prepared {
+    Work(Work),
+    Record(Arc<Event>),
+    Wait(Arc<Event>),
+}
+
+/// Why an instantiation failed: the code, and the node at fault if there is one.
+pub type InstantiateError = (CuError, Option<GraphNodeHandle>);
+
+impl Driver {
+    fn exec(&self, e: GraphExecHandle) -> CuResult<Arc<GraphExec>> {
+        self.graphs.execs.get(e).map_err(|why| fail(CuError::INVALID_VALUE, format_args!("graph exec {:#x}: {why:?}", e.0)))
+    }
+
+    /// Snapshots graph `g` into a plan.
+    fn plan_of(&self, g: GraphHandle) -> Result<Plan, InstantiateError> {
+        let graph = self.graph(g).map_err(|e| (e, None))?;
+        let (nodes, order) = {
+            let state = graph.lock();
+            let Some(order) = state.topological_order() else {
+                let at = state.nodes.first().map(|n| n.handle);
+                return Err((fail(CuError::INVALID_VALUE, format_args!("cuGraphInstantiate: the graph has a cycle")), at));
+            };
+            (state.nodes.clone(), order)
+        };
+        let index = |h: GraphNodeHandle| nodes.iter().position(|n| n.handle == h).expect("dependencies are nodes of the graph");
+        let mut out = Vec::with_capacity(nodes.len());
+        for n in &nodes {
+            let work = match &n.params {
+                NodeParams::Graph(child) => ExecWork::Child(self.plan_of(*child)?),
+                p => ExecWork::Leaf(p.clone()),
+            };
+            out.push(ExecNode { orig: n.handle, work, deps: n.deps.iter().map(|&d| index(d)).collect() });
+        }
+        Ok(Plan { nodes: out, order })
+    }
+
+    /// `cuGraphInstantiateWithFlags` (and the other instantiate calls).
+    pub fn graph_instantiate(&self, g: GraphHandle, flags: u64) -> Result<GraphExecHandle, InstantiateError> {
+        if flags & !INSTANTIATE_FLAGS != 0 {
+            return Err((fail(CuError::INVALID_VALUE, format_args!("cuGraphInstantiate: flags {flags:#x}")), None));
+        }
+        if flags & FLAG_DEVICE_LAUNCH != 0 {
+            return Err((fail(CuError::NOT_SUPPORTED, format_args!("cuGraphInstantiate: device-launchable graphs are not supported")), None));
+        }
+        self.current_context().map_err(|e| (e, None))?;
+        let plan = self.plan_of(g)?;
+        let id = super::NEXT_GRAPH_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Ok(self.graphs.execs.insert(Arc::new(GraphExec { flags, id, plan: Mutex::new(plan), last: Mutex::new(None) })))
+    }
+
+    /// `cuGraphExecDestroy`: launches already submitted still run.
+    pub fn graph_exec_destroy(&self, e: GraphExecHandle) -> CuResult<()> {
+        self.graphs.execs.remove(e).map(|_| ()).map_err(|why| fail(CuError::INVALID_VALUE, format_args!("cuGraphExecDestroy({:#x}): {why:?}", e.0)))
+    }
+
+    /// `cuGraphExecGetFlags`.
+    pub fn graph_exec_flags(&self, e: GraphExecHandle) -> CuResult<u64> {
+        Ok(self.exec(e)?.flags)
+    }
+
+    /// `cuGraphExecGetId`.
+    pub fn graph_exec_id(&self, e: GraphExecHandle) -> CuResult<u32> {
+        Ok(self.exec(e)?.id)
+    }
+
+    /// Checks every node of `plan` and turns it into stream work, in topological order.
+    fn prepare(&self, q: &Queue, plan: &Plan, out: &mut Vec<Prepared>) -> CuResult<()> {
+        for &i in &plan.order {
+            let params = match &plan.nodes[i].work {
+                ExecWork::Child(child) => {
+                    self.prepare(q, child, out)?;
+                    continue;
+                }
+                ExecWork::Leaf(p) => p,
+            };
+            match params {
+                NodeParams::Empty => {}
+                NodeParams::Kernel(k) => {
+                    let bytes = k.arg_bytes();
+                    let mut params = q.param_buffer(bytes.len());
+                    params.bytes_mut().copy_from_slice(bytes);
+                    let config = LaunchConfig { grid: k.grid, block: k.block, dynamic_shared_bytes: k.shared_bytes };
+                    self.function(k.function)?;
+                    out.push(Prepared::Work(Work::Launch(Launch { function: k.resolved.clone(), config, cooperative: false, params })));
+                }
+                NodeParams::Memcpy(m) => {
+                    self.context(m.ctx)?;
+                    if let Some(run) = self.copy_work_3d(&m.copy)? {
+                        out.push(Prepared::Work(Work::Run(run)));
+                    }
+                }
+                NodeParams::Memset(m) => {
+                    if let Some(run) = self.fill_work(m.dst, m.pitch, m.value, m.element_size as usize, m.width, m.height)? {
+                        out.push(Prepared::Work(Work::Run(run)));
+                    }
+                }
+                NodeParams::Host(h) => {
+                    let (func, data) = (h.func, h.user_data);
+                    out.push(Prepared::Work(Work::Host(Box::new(move |_status| {
+                        // SAFETY: the program's host function with its data, as the node
+                        // was created with (API contract of host nodes).
+                        unsafe { func(data as *mut c_void) }
+                    }))));
+                }
+                NodeParams::EventRecord(e) => out.push(Prepared::Record(self.event(*e)?)),
+                NodeParams::WaitEvent(e) => out.push(Prepared::Wait(self.event(*e)?)),
+                NodeParams::Graph(_) => unreachable!("child graphs are planned as ExecWork::Child"),
+            }
+        }
+        Ok(())
+    }
+
+    /// `cuGraphLaunch`: submits the graph's nodes to `stream` (see the module docs). A
+    /// launch into a capturing stream is not supported (it would be a child graph node).
+    pub fn graph_launch(&self, e: GraphExecHandle, stream: StreamHandle) -> CuResult<()> {
+        let exec = self.exec(e)?;
+        let (ctx, q) = self.stream_queue(stream)?;
+        if self.capture_gate(&ctx, &q, false)? {
+            return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuGraphLaunch into a capturing stream is not supported")));
+        }
+        let mut prepared = Vec::new();
+        self.prepare(&q, &exec.plan(), &mut prepared)?;
+        let mut last = exec.last.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(m) = last.take().filter(|m| !m.is_complete()) {
+            self.submit(&ctx, &q, Some(m), Work::Nop, false);
+        }
+        self.flush_output(&ctx);
+        for p in prepared {
+            match p {
+                Prepared::Work(w) => {
+                    self.submit(&ctx, &q, None, w, false);
+                }
+                Prepared::Record(event) => self.record_event_on(&event, &ctx, &q),
+                Prepared::Wait(event) => self.wait_event_on(&ctx, &q, &event),
+            }
+        }
+        *last = Some(q.tail_marker());
+        Ok(())
+    }
+
+    /// `cuGraphUpload`: nothing to upload on these devices; checks its arguments.
+    pub fn graph_upload(&self, e: GraphExecHandle, stream: StreamHandle) -> CuResult<()> {
+        self.exec(e)?;
+        self.stream_queue(stream)?;
+        Ok(())
+    }
+
+    /// `cuGraphExec*NodeSetParams`: new parameters for node `n` of the instantiated graph,
+    /// which must keep its type; later launches use them.
+    pub fn graph_exec_set_node_params(&self, e: GraphExecHandle, n: GraphNodeHandle, params: NodeParams) -> CuResult<()> {
+        let exec = self.exec(e)?;
+        if matches!(params, NodeParams::Graph(_)) {
+            return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuGraphExecChildGraphNodeSetParams is not supported")));
+        }
+        let mut plan = exec.plan();
+        match plan.nodes.iter_mut().find(|x| x.orig == n) {
+            Some(ExecNode { work: ExecWork::Leaf(old), .. }) if old.node_type() == params.node_type() => {
+                *old = params;
+                Ok(())
+            }
+            _ => Err(fail(CuError::INVALID_VALUE, format_args!("graph exec {:#x}: no node {:#x} of this type", e.0, n.0))),
+        }
+    }
+
+    /// `cuGraphExecUpdate_v2`: takes graph `g`'s node parameters if it has the topology
+    /// of the instantiated graph (nodes paired in creation order, same types, same
+    /// dependencies); else nothing changes and the result says why, with the node of `g`
+    /// at fault (`CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE`).
+    pub fn graph_exec_update(&self, e: GraphExecHandle, g: GraphHandle) -> CuResult<(UpdateResult, Option<GraphNodeHandle>)> {
+        let exec = self.exec(e)?;
+        let new = match self.plan_of(g) {
+            Ok(p) => p,
+            Err((err, _)) => return Err(err),
+        };
+        let mut plan = exec.plan();
+        if let Some((why, at)) = mismatch(&plan, &new) {
+            return Ok((why, at));
+        }
+        let origs: Vec<GraphNodeHandle> = plan.nodes.iter().map(|n| n.orig).collect();
+        *plan = new;
+        for (n, orig) in plan.nodes.iter_mut().zip(origs) {
+            n.orig = orig;
+        }
+        Ok((UpdateResult::Success, None))
+    }
+}
+
+/// How `new` differs from `old` in a way an update cannot take, if it does.
+fn mismatch(old: &Plan, new: &Plan) -> Option<(UpdateResult, Option<GraphNodeHandle>)> {
+    if old.nodes.len() != new.nodes.len() {
+        return Some((UpdateResult::TopologyChanged, new.nodes.get(old.nodes.len().min(new.nodes.len())).map(|n| n.orig)));
+    }
+    let kind = |w: &ExecWork| match w {
+        ExecWork::Leaf(p) => p.node_type(),
+        ExecWork::Child(_) => NodeType::Graph,
+    };
+    for (a, b) in old.nodes.iter().zip(&new.nodes) {
+        if kind(&a.work) != kind(&b.work) {
+            return Some((UpdateResult::NodeTypeChanged, Some(b.orig)));
+        }
+        let (mut da, mut db) = (a.deps.clone(), b.deps.clone());
+        da.sort_unstable();
+        db.sort_unstable();
+        if da != db {
+            return Some((UpdateResult::TopologyChanged, Some(b.orig)));
+        }
+        if let (ExecWork::Child(ca), ExecWork::Child(cb)) = (&a.work, &b.work) {
+            if let Some((why, _)) = mismatch(ca, cb) {
+                return Some((why, Some(b.orig)));
+            }
+        }
+    }
+    None
+}
