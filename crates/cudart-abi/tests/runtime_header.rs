@@ -1,8 +1,8 @@
 //! `include/cuda_runtime_api.h` declares exactly the functions this library exports.
 //!
 //! The exports are read from the entry points' sources (`export!` blocks and `#[no_mangle]`
-//! functions under `src/exports/`) and, when the test runs next to a built
-//! `libcudart.so`, also from its dynamic symbol table, so that the source reading itself is
+//! functions under `src/exports/`) and also from the dynamic symbol table of the
+//! `libcudart.so` cargo built alongside this test, so that the source reading itself is
 //! checked. The declarations are read from the header as the C preprocessor leaves it, with
 //! and without `CUDA_API_PER_THREAD_DEFAULT_STREAM` (which renames declarations to their
 //! `_ptds`/`_ptsz` entry points): every identifier followed by `(` outside any parenthesis
@@ -72,11 +72,11 @@ fn fn_name(rest: &str) -> String {
     rest.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or_default().to_string()
 }
 
-/// The built library beside this test (`target/<profile>/deps/<test>` ->
-/// `target/<profile>/libcudart.so`), if any.
+/// The library cargo built with this test: `cargo test` compiles the crate's cdylib into
+/// the test executable's own directory (`target/<profile>/deps/`) from the same sources.
 fn built_library() -> Option<PathBuf> {
     let exe = std::env::current_exe().ok()?;
-    let lib = exe.parent()?.parent()?.join("libcudart.so");
+    let lib = exe.parent()?.join("libcudart.so");
     lib.is_file().then_some(lib)
 }
 
@@ -165,12 +165,7 @@ fn header_declares_exactly_the_exports() {
     assert!(exports.len() > 100, "the source scan found only {} exports", exports.len());
     if let Some(lib) = built_library() {
         let dynamic = dynamic_exports(&lib);
-        assert_eq!(
-            exports,
-            dynamic,
-            "the export scan of src/exports disagrees with {}'s dynamic symbols",
-            lib.display()
-        );
+        assert_eq!(exports, dynamic, "the export scan of src/exports disagrees with {}'s dynamic symbols", lib.display());
     }
 
     let mut declared = declared_functions(&preprocessed_header(&[]));
