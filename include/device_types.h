@@ -1,7 +1,7 @@
 /*
- * device_types.h (ours): the rounding modes named by device conversion functions. NVRTC's
- * prelude (__nvrtc_core.h) declares the same enumeration, so it is declared here only when
- * that is absent.
+ * device_types.h (ours): the rounding modes named by device conversion functions. For CUDA
+ * compilers (our NVRTC, clang's CUDA mode) __nvrtc_core.h declares them with the other
+ * built-in declarations; plain host compilers get them here.
  */
 #if defined(__GNUC__)
 #pragma GCC system_header
@@ -9,7 +9,9 @@
 #ifndef __DEVICE_TYPES_H__
 #define __DEVICE_TYPES_H__
 
-#if !defined(__NVRTC_CORE_H__)
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__) || defined(__CUDA__)
+#include "__nvrtc_core.h"
+#else
 enum cudaRoundMode { cudaRoundNearest = 0, cudaRoundZero = 1, cudaRoundPosInf = 2, cudaRoundMinInf = 3 };
 #endif
 
