@@ -5,6 +5,8 @@
  * Contents, by file:
  *   __nvrtc_core.h        execution-space and other attribute macros, basic types,
  *                         std::initializer_list / std::move / std::forward, placement new
+ *   driver_types.h        the runtime API's types and enumerations (cudaError_t, ...)
+ *   surface_types.h, texture_types.h   surface and texture objects
  *   vector_types.h        char1..double4, dim3, make_* (vector_functions.h)
  *   __nvrtc_builtin_vars.h threadIdx, blockIdx, blockDim, gridDim, warpSize
  *   __nvrtc_device.h      barriers and fences, warp intrinsics (cudaLaneMask_t), atomics,
@@ -25,6 +27,8 @@
 
 #include "__nvrtc_core.h"
 #include "driver_types.h"
+#include "surface_types.h"
+#include "texture_types.h"
 #include "vector_types.h"
 #include "__nvrtc_builtin_vars.h"
 #include "__nvrtc_device.h"

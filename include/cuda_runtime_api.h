@@ -1,2 +1,251 @@
-/* cuda_runtime_api.h: its declarations are part of the implicit prelude (ours). */
-#pragma clang system_header
+/*
+ * cuda_runtime_api.h (ours): the C declarations of the CUDA runtime API that this
+ * project's libcudart (crate cudart-abi) exports, with NVIDIA's parameter types and, in
+ * C++, NVIDIA's default arguments. Programs built with a plain host compiler include it and
+ * link with -lcudart.
+ *
+ * It declares exactly the exported functions: crates/cudart-abi/tests/runtime_header.rs
+ * fails when an export lacks a declaration or a declaration lacks an export, and
+ * crates/cudart-abi/tools/compare_runtime_headers.py checks the declarations and types
+ * against NVIDIA's CUDA 13.0 headers. The C++ template conveniences (cudaMalloc<T>, ...)
+ * are in cuda_runtime_templates.h.
+ *
+ * Defining CUDA_API_PER_THREAD_DEFAULT_STREAM before including it (nvcc's
+ * --default-stream per-thread does) maps the calls whose NULL stream means "the default
+ * stream" to their _ptds/_ptsz entry points, for which NULL is the calling thread's own
+ * default stream.
+ *
+ * In NVRTC compiles (device code) the runtime API is the implicit prelude's; this file
+ * then only provides the types.
+ */
+#if defined(__GNUC__)
+#pragma GCC system_header
+#endif
+#ifndef __CUDA_RUNTIME_API_H__
+#define __CUDA_RUNTIME_API_H__
+
+#ifndef CUDART_VERSION
+#define CUDART_VERSION 13000
+#endif
+
+#include "builtin_types.h"
+
+#if !defined(__CUDACC_RTC__)
+
+/* ---- Per-thread default stream ------------------------------------------------------- */
+
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+#define __CUDART_API_PER_THREAD_DEFAULT_STREAM
+/* Blocking calls take the _ptds name, stream-ordered calls the _ptsz name. */
+#define __CUDART_API_PTDS(api) api##_ptds
+#define __CUDART_API_PTSZ(api) api##_ptsz
+#else
+#define __CUDART_API_PTDS(api) api
+#define __CUDART_API_PTSZ(api) api
+#endif
+
+#if defined(__CUDART_API_PER_THREAD_DEFAULT_STREAM)
+#define cudaMemcpy __CUDART_API_PTDS(cudaMemcpy)
+#define cudaMemcpy2D __CUDART_API_PTDS(cudaMemcpy2D)
+#define cudaMemcpyToSymbol __CUDART_API_PTDS(cudaMemcpyToSymbol)
+#define cudaMemcpyFromSymbol __CUDART_API_PTDS(cudaMemcpyFromSymbol)
+#define cudaMemset __CUDART_API_PTDS(cudaMemset)
+#define cudaMemset2D __CUDART_API_PTDS(cudaMemset2D)
+#define cudaMemcpyAsync __CUDART_API_PTSZ(cudaMemcpyAsync)
+#define cudaMemcpy2DAsync __CUDART_API_PTSZ(cudaMemcpy2DAsync)
+#define cudaMemcpyToSymbolAsync __CUDART_API_PTSZ(cudaMemcpyToSymbolAsync)
+#define cudaMemcpyFromSymbolAsync __CUDART_API_PTSZ(cudaMemcpyFromSymbolAsync)
+#define cudaMemsetAsync __CUDART_API_PTSZ(cudaMemsetAsync)
+#define cudaMemset2DAsync __CUDART_API_PTSZ(cudaMemset2DAsync)
+#define cudaMemPrefetchAsync __CUDART_API_PTSZ(cudaMemPrefetchAsync)
+#define cudaMallocAsync __CUDART_API_PTSZ(cudaMallocAsync)
+#define cudaMallocFromPoolAsync __CUDART_API_PTSZ(cudaMallocFromPoolAsync)
+#define cudaFreeAsync __CUDART_API_PTSZ(cudaFreeAsync)
+#define cudaStreamQuery __CUDART_API_PTSZ(cudaStreamQuery)
+#define cudaStreamSynchronize __CUDART_API_PTSZ(cudaStreamSynchronize)
+#define cudaStreamGetFlags __CUDART_API_PTSZ(cudaStreamGetFlags)
+#define cudaStreamGetPriority __CUDART_API_PTSZ(cudaStreamGetPriority)
+#define cudaStreamWaitEvent __CUDART_API_PTSZ(cudaStreamWaitEvent)
+#define cudaStreamAddCallback __CUDART_API_PTSZ(cudaStreamAddCallback)
+#define cudaEventRecord __CUDART_API_PTSZ(cudaEventRecord)
+#define cudaEventRecordWithFlags __CUDART_API_PTSZ(cudaEventRecordWithFlags)
+#define cudaLaunchKernel __CUDART_API_PTSZ(cudaLaunchKernel)
+#define cudaLaunchCooperativeKernel __CUDART_API_PTSZ(cudaLaunchCooperativeKernel)
+#define cudaLaunchHostFunc __CUDART_API_PTSZ(cudaLaunchHostFunc)
+#endif
+
+/* A stream callback (cudaStreamAddCallback): the stream, the status of the work before
+ * it, and the user's pointer. */
+typedef void(CUDART_CB *cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/* ---- Errors ------------------------------------------------------------------------------- */
+/* The thread's last error (set by every failing call), read and reset / only read. */
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaGetLastError(void);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaPeekAtLastError(void);
+/* The enumerator's name ("cudaErrorInvalidValue") and a sentence describing it. */
+extern __host__ __cudart_builtin__ const char *CUDARTAPI cudaGetErrorName(cudaError_t error);
+extern __host__ __cudart_builtin__ const char *CUDARTAPI cudaGetErrorString(cudaError_t error);
+
+/* ---- Versions and devices ------------------------------------------------------------- */
+extern __host__ cudaError_t CUDARTAPI cudaDriverGetVersion(int *version);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaRuntimeGetVersion(int *version);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaGetDeviceCount(int *count);
+extern __host__ cudaError_t CUDARTAPI cudaSetDevice(int device);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaGetDevice(int *device);
+extern __host__ cudaError_t CUDARTAPI cudaSetDeviceFlags(unsigned int flags);
+extern __host__ cudaError_t CUDARTAPI cudaGetDeviceFlags(unsigned int *flags);
+extern __host__ cudaError_t CUDARTAPI cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t *value, enum cudaLimit limit);
+extern __host__ cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+extern __host__ cudaError_t CUDARTAPI cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaDeviceSynchronize(void);
+extern __host__ cudaError_t CUDARTAPI cudaDeviceReset(void);
+
+/* ---- Streams ------------------------------------------------------------------------------ */
+extern __host__ cudaError_t CUDARTAPI cudaStreamCreate(cudaStream_t *stream);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+extern __host__ cudaError_t CUDARTAPI cudaStreamCreateWithPriority(cudaStream_t *stream, unsigned int flags, int priority);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaStreamDestroy(cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaStreamGetFlags(cudaStream_t stream, unsigned int *flags);
+extern __host__ cudaError_t CUDARTAPI cudaStreamGetPriority(cudaStream_t stream, int *priority);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags __CUDART_DEFAULT(0));
+extern __host__ cudaError_t CUDARTAPI cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void *userData, unsigned int flags);
+extern __host__ cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData);
+
+/* ---- Events ------------------------------------------------------------------------------- */
+extern __host__ cudaError_t CUDARTAPI cudaEventCreate(cudaEvent_t *event);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t event, cudaStream_t stream __CUDART_DEFAULT(0));
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream __CUDART_DEFAULT(0), unsigned int flags __CUDART_DEFAULT(0));
+extern __host__ cudaError_t CUDARTAPI cudaEventQuery(cudaEvent_t event);
+extern __host__ cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t event);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaEventDestroy(cudaEvent_t event);
+/* Milliseconds between two recorded events. */
+extern __host__ cudaError_t CUDARTAPI cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+
+/* ---- Kernels -------------------------------------------------------------------------------- */
+/* func is the kernel's host stub (the address nvcc registers with __cudaRegisterFunction);
+ * args points to one pointer per kernel parameter. */
+extern __host__ cudaError_t CUDARTAPI cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value);
+extern __host__ cudaError_t CUDARTAPI cudaGetKernel(cudaKernel_t *kernel, const void *func);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func, int blockSize, size_t dynamicSMemSize, unsigned int flags);
+
+/* ---- Memory ----------------------------------------------------------------------------- */
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaMalloc(void **devPtr, size_t size);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaFree(void *devPtr);
+extern __host__ cudaError_t CUDARTAPI cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
+extern __host__ cudaError_t CUDARTAPI cudaMallocManaged(void **devPtr, size_t size, unsigned int flags __CUDART_DEFAULT(cudaMemAttachGlobal));
+/* Page-locked host memory. */
+extern __host__ cudaError_t CUDARTAPI cudaMallocHost(void **ptr, size_t size);
+extern __host__ cudaError_t CUDARTAPI cudaHostAlloc(void **ptr, size_t size, unsigned int flags);
+extern __host__ cudaError_t CUDARTAPI cudaFreeHost(void *ptr);
+extern __host__ cudaError_t CUDARTAPI cudaHostRegister(void *ptr, size_t size, unsigned int flags);
+extern __host__ cudaError_t CUDARTAPI cudaHostUnregister(void *ptr);
+extern __host__ cudaError_t CUDARTAPI cudaHostGetDevicePointer(void **devPtr, void *hostPtr, unsigned int flags);
+extern __host__ cudaError_t CUDARTAPI cudaMemGetInfo(size_t *freeBytes, size_t *totalBytes);
+extern __host__ cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr);
+extern __host__ cudaError_t CUDARTAPI cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice, struct cudaMemLocation location);
+extern __host__ cudaError_t CUDARTAPI cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream __CUDART_DEFAULT(0));
+
+/* Copies and fills. */
+extern __host__ cudaError_t CUDARTAPI cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream __CUDART_DEFAULT(0));
+extern __host__ cudaError_t CUDARTAPI cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream __CUDART_DEFAULT(0));
+extern __host__ cudaError_t CUDARTAPI cudaMemset(void *devPtr, int value, size_t count);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream __CUDART_DEFAULT(0));
+extern __host__ cudaError_t CUDARTAPI cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+extern __host__ __cudart_builtin__ cudaError_t CUDARTAPI cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream __CUDART_DEFAULT(0));
+
+/* Device variables, named by their host shadow's address (nvcc registers it). */
+extern __host__ cudaError_t CUDARTAPI cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset __CUDART_DEFAULT(0), enum cudaMemcpyKind kind __CUDART_DEFAULT(cudaMemcpyHostToDevice));
+extern __host__ cudaError_t CUDARTAPI cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset __CUDART_DEFAULT(0), enum cudaMemcpyKind kind __CUDART_DEFAULT(cudaMemcpyDeviceToHost));
+extern __host__ cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream __CUDART_DEFAULT(0));
+extern __host__ cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream __CUDART_DEFAULT(0));
+extern __host__ cudaError_t CUDARTAPI cudaGetSymbolAddress(void **devPtr, const void *symbol);
+extern __host__ cudaError_t CUDARTAPI cudaGetSymbolSize(size_t *size, const void *symbol);
+
+/* ---- Stream-ordered allocation and memory pools ---------------------------------------- */
+extern __host__ cudaError_t CUDARTAPI cudaMallocAsync(void **devPtr, size_t size, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaMallocFromPoolAsync(void **devPtr, size_t size, cudaMemPool_t pool, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaFreeAsync(void *devPtr, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaMemPoolCreate(cudaMemPool_t *pool, const struct cudaMemPoolProps *props);
+extern __host__ cudaError_t CUDARTAPI cudaMemPoolDestroy(cudaMemPool_t pool);
+extern __host__ cudaError_t CUDARTAPI cudaMemPoolTrimTo(cudaMemPool_t pool, size_t minBytesToKeep);
+extern __host__ cudaError_t CUDARTAPI cudaMemPoolSetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr attr, void *value);
+extern __host__ cudaError_t CUDARTAPI cudaMemPoolGetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr attr, void *value);
+extern __host__ cudaError_t CUDARTAPI cudaMemPoolSetAccess(cudaMemPool_t pool, const struct cudaMemAccessDesc *descs, size_t count);
+extern __host__ cudaError_t CUDARTAPI cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t pool, struct cudaMemLocation *location);
+extern __host__ cudaError_t CUDARTAPI cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device);
+extern __host__ cudaError_t CUDARTAPI cudaDeviceGetMemPool(cudaMemPool_t *pool, int device);
+extern __host__ cudaError_t CUDARTAPI cudaDeviceSetMemPool(int device, cudaMemPool_t pool);
+extern __host__ cudaError_t CUDARTAPI cudaMemGetDefaultMemPool(cudaMemPool_t *pool, struct cudaMemLocation *location, enum cudaMemAllocationType type);
+extern __host__ cudaError_t CUDARTAPI cudaMemGetMemPool(cudaMemPool_t *pool, struct cudaMemLocation *location, enum cudaMemAllocationType type);
+extern __host__ cudaError_t CUDARTAPI cudaMemSetMemPool(struct cudaMemLocation *location, enum cudaMemAllocationType type, cudaMemPool_t pool);
+
+/* ---- Per-thread default stream entry points ---------------------------------------------- */
+/* What the mapping above calls; also callable by name. */
+extern __host__ cudaError_t CUDARTAPI cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+extern __host__ cudaError_t CUDARTAPI cudaMemcpy2D_ptds(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
+extern __host__ cudaError_t CUDARTAPI cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind);
+extern __host__ cudaError_t CUDARTAPI cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind);
+extern __host__ cudaError_t CUDARTAPI cudaMemset_ptds(void *devPtr, int value, size_t count);
+extern __host__ cudaError_t CUDARTAPI cudaMemset2D_ptds(void *devPtr, size_t pitch, int value, size_t width, size_t height);
+extern __host__ cudaError_t CUDARTAPI cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaMemcpy2DAsync_ptsz(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync_ptsz(const void *symbol, const void *src, size_t count, size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync_ptsz(void *dst, const void *symbol, size_t count, size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaMemset2DAsync_ptsz(void *devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count, struct cudaMemLocation location, unsigned int flags, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaMallocAsync_ptsz(void **devPtr, size_t size, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaMallocFromPoolAsync_ptsz(void **devPtr, size_t size, cudaMemPool_t pool, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaFreeAsync_ptsz(void *devPtr, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaStreamQuery_ptsz(cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaStreamSynchronize_ptsz(cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaStreamGetFlags_ptsz(cudaStream_t stream, unsigned int *flags);
+extern __host__ cudaError_t CUDARTAPI cudaStreamGetPriority_ptsz(cudaStream_t stream, int *priority);
+extern __host__ cudaError_t CUDARTAPI cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event, unsigned int flags);
+extern __host__ cudaError_t CUDARTAPI cudaStreamAddCallback_ptsz(cudaStream_t stream, cudaStreamCallback_t callback, void *userData, unsigned int flags);
+extern __host__ cudaError_t CUDARTAPI cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaEventRecordWithFlags_ptsz(cudaEvent_t event, cudaStream_t stream, unsigned int flags);
+extern __host__ cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData);
+
+/* ---- What compilers' generated host code calls ----------------------------------------- */
+/* Registration (at program start, from each object's static constructor): the fatbin, its
+ * kernels and device variables; then unregistration at exit. Programs do not call these. */
+extern void **CUDARTAPI __cudaRegisterFatBinary(void *fatCubin);
+extern void CUDARTAPI __cudaRegisterFatBinaryEnd(void **fatCubinHandle);
+extern void CUDARTAPI __cudaUnregisterFatBinary(void **fatCubinHandle);
+extern void CUDARTAPI __cudaRegisterFunction(void **fatCubinHandle, const char *hostFun, char *deviceFun, const char *deviceName, int thread_limit, uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize);
+extern void CUDARTAPI __cudaRegisterVar(void **fatCubinHandle, char *hostVar, char *deviceAddress, const char *deviceName, int ext, size_t size, int constant, int global);
+extern void CUDARTAPI __cudaRegisterManagedVar(void **fatCubinHandle, void **hostVarPtrAddress, char *deviceAddress, const char *deviceName, int ext, size_t size, int constant, int global);
+extern char CUDARTAPI __cudaInitModule(void **fatCubinHandle);
+/* kernel<<<grid, block, shared, stream>>>(...): the call site pushes the configuration,
+ * the kernel's host stub pops it and launches. */
+extern unsigned CUDARTAPI __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim __CUDART_DEFAULT(1), size_t sharedMem __CUDART_DEFAULT(0), struct CUstream_st *stream __CUDART_DEFAULT(0));
+extern cudaError_t CUDARTAPI __cudaPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *sharedMem, void *stream);
+/* CUDA 13 host stubs launch through the kernel handle. */
+extern cudaError_t CUDARTAPI __cudaGetKernel(cudaKernel_t *kernel, const void *func);
+extern cudaError_t CUDARTAPI __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
+extern cudaError_t CUDARTAPI __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
+
+#if defined(__cplusplus)
+}
+#endif
+
+#endif /* !__CUDACC_RTC__ */
+#endif /* __CUDA_RUNTIME_API_H__ */

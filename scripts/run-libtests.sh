@@ -6,6 +6,8 @@
 # with our libcuda.so.1 (CPU device). A program passes when it exits 0 and prints
 # "PASS <name>". A line "// link: -lcublas ..." in a program names what it links.
 # Then the driver-API host programs of ctests/host (see below).
+# Also the host programs ctests/host/*.cpp: built with g++ (no CUDA compiler) against our
+# runtime headers alone (include/: cuda_runtime_api.h, ...) and linked with our -lcudart.
 #
 # usage: scripts/run-libtests.sh [DRIVER_DIR] [NAME]...   (default: target/release)
 # environment: LIBTESTS_BUILD_DIR, LIBTESTS_LOG_DIR (default build/libtests,
@@ -95,5 +97,28 @@ for src in ctests/host/*.c; do
   done
 done
 
+for src in ctests/host/*.cpp; do
+  [ -f "$src" ] || continue
+  t="$(basename "$src" .cpp)"
+  if [ "$names" != "  " ] && [[ "$names" != *" $t "* ]]; then continue; fi
+  bin="$bin_dir/$t"
+  log="$log_dir/$t.log"
+  if ! g++ -std=c++17 -O1 -Wall -Wextra -Werror -Iinclude "$src" -o "$bin" -L"$driver_dir" -lcudart -Wl,-rpath,"$driver_dir" ${LIBTESTS_LDFLAGS:-} >"$log" 2>&1; then
+    failed=$((failed + 1))
+    echo "FAIL host/$t (does not build; log $log)"
+    tail -n 12 "$log" | sed 's/^/    | /'
+    continue
+  fi
+  env ${CTEST_PRELOAD:+LD_PRELOAD="$CTEST_PRELOAD"} LD_LIBRARY_PATH="$driver_dir" timeout -k 10 300 "$bin" >>"$log" 2>&1 </dev/null
+  rc=$?
+  if [ "$rc" -eq 0 ] && grep -qx "PASS $t" "$log"; then
+    passed=$((passed + 1))
+    echo "PASS host/$t"
+  else
+    failed=$((failed + 1))
+    echo "FAIL host/$t (exit $rc; log $log)"
+    tail -n 12 "$log" | sed 's/^/    | /'
+  fi
+done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,191 @@
+// A host program built with g++ (no CUDA compiler) against our runtime headers only,
+// linked with -lcudart against our libcudart: device queries, memory, copies, streams,
+// events, errors, pointer attributes and stream-ordered allocation. No kernels (launching
+// one needs device code). Prints "PASS runtime_api_host" when every check holds.
+// Built and run by scripts/run-libtests.sh.
+#include <cuda_runtime_api.h>
+#include <cuda_runtime_templates.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+static int failures = 0;
+
+#define CHECK(cond)                                                  \
+  do {                                                               \
+    if (!(cond)) {                                                   \
+      std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);    \
+      failures++;                                                    \
+    }                                                                \
+  } while (0)
+
+#define OK(call)                                                                                     \
+  do {                                                                                               \
+    cudaError_t e_ = (call);                                                                         \
+    if (e_ != cudaSuccess) {                                                                         \
+      std::printf("FAIL %s:%d: %s -> %s (%s)\n", __FILE__, __LINE__, #call, cudaGetErrorName(e_), \
+                  cudaGetErrorString(e_));                                                           \
+      failures++;                                                                                    \
+    }                                                                                                \
+  } while (0)
+
+static int attribute(cudaDeviceAttr attr, int device) {
+  int value = -12345;
+  OK(cudaDeviceGetAttribute(&value, attr, device));
+  return value;
+}
+
+static void properties(int device) {
+  cudaDeviceProp p;
+  std::memset(&p, 0xff, sizeof p);
+  OK(cudaGetDeviceProperties(&p, device));
+  CHECK(std::strlen(p.name) > 0 && std::strlen(p.name) < sizeof p.name);
+  CHECK(p.totalGlobalMem > 0);
+  // Every field below is written at its CUDA 13 offset; a layout mismatch shows here.
+  CHECK(p.warpSize == attribute(cudaDevAttrWarpSize, device));
+  CHECK(p.maxThreadsPerBlock == attribute(cudaDevAttrMaxThreadsPerBlock, device));
+  CHECK(p.maxThreadsDim[0] == attribute(cudaDevAttrMaxBlockDimX, device));
+  CHECK(p.maxThreadsDim[2] == attribute(cudaDevAttrMaxBlockDimZ, device));
+  CHECK(p.maxGridSize[0] == attribute(cudaDevAttrMaxGridDimX, device));
+  CHECK(p.maxGridSize[1] == attribute(cudaDevAttrMaxGridDimY, device));
+  CHECK(p.major == attribute(cudaDevAttrComputeCapabilityMajor, device));
+  CHECK(p.minor == attribute(cudaDevAttrComputeCapabilityMinor, device));
+  CHECK(p.multiProcessorCount == attribute(cudaDevAttrMultiProcessorCount, device));
+  CHECK(p.sharedMemPerBlock == (size_t)attribute(cudaDevAttrMaxSharedMemoryPerBlock, device));
+  CHECK(p.sharedMemPerBlockOptin == (size_t)attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  CHECK(p.regsPerBlock == attribute(cudaDevAttrMaxRegistersPerBlock, device));
+  CHECK(p.maxThreadsPerMultiProcessor == attribute(cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  CHECK(p.l2CacheSize == attribute(cudaDevAttrL2CacheSize, device));
+  CHECK(p.pciBusID == attribute(cudaDevAttrPciBusId, device));
+  CHECK(p.managedMemory == attribute(cudaDevAttrManagedMemory, device));
+  CHECK(p.concurrentKernels == attribute(cudaDevAttrConcurrentKernels, device));
+  CHECK(p.unifiedAddressing == attribute(cudaDevAttrUnifiedAddressing, device));
+  CHECK(p.memoryPoolsSupported == attribute(cudaDevAttrMemoryPoolsSupported, device));
+  CHECK(p.clusterLaunch == attribute(cudaDevAttrClusterLaunch, device));
+  CHECK(p.hostNumaMultinodeIpcSupported == attribute(cudaDevAttrHostNumaMultinodeIpcSupported, device));
+  CHECK(p.warpSize > 0 && p.maxThreadsPerBlock >= p.warpSize && p.multiProcessorCount > 0);
+  CHECK(p.major >= 1);
+  std::printf("device %d: %s, sm_%d%d, %d SMs, %zu MiB\n", device, p.name, p.major, p.minor, p.multiProcessorCount,
+              p.totalGlobalMem >> 20);
+}
+
+static void memory_and_copies() {
+  const size_t n = 1 << 16;
+  unsigned char *d = nullptr, *d2 = nullptr;
+  OK(cudaMalloc(&d, n));  // the cudaMalloc<T> convenience
+  OK(cudaMalloc((void **)&d2, n));
+  CHECK(d != nullptr && d2 != nullptr);
+  OK(cudaMemset(d, 0x5a, n));
+  std::vector<unsigned char> h(n, 0);
+  OK(cudaMemcpy(h.data(), d, n, cudaMemcpyDeviceToHost));
+  CHECK(h[0] == 0x5a && h[n / 2] == 0x5a && h[n - 1] == 0x5a);
+  for (size_t i = 0; i < n; i++) h[i] = (unsigned char)(i * 7);
+  OK(cudaMemcpy(d, h.data(), n, cudaMemcpyHostToDevice));
+  OK(cudaMemcpy(d2, d, n, cudaMemcpyDeviceToDevice));
+  std::vector<unsigned char> back(n, 0);
+  OK(cudaMemcpy(back.data(), d2, n, cudaMemcpyDefault));
+  CHECK(back == h);
+
+  cudaPointerAttributes a;
+  OK(cudaPointerGetAttributes(&a, d + 100));
+  CHECK(a.type == cudaMemoryTypeDevice && a.devicePointer == d + 100);
+
+  float *pinned = nullptr;
+  OK(cudaMallocHost(&pinned, 1024 * sizeof(float)));
+  CHECK(pinned != nullptr);
+  OK(cudaPointerGetAttributes(&a, pinned));
+  CHECK(a.type == cudaMemoryTypeHost && a.hostPointer == pinned);
+  std::vector<int> pageable(16);
+  OK(cudaPointerGetAttributes(&a, pageable.data()));
+  CHECK(a.type == cudaMemoryTypeUnregistered);
+  OK(cudaFreeHost(pinned));
+
+  size_t free_bytes = 0, total_bytes = 0;
+  OK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  CHECK(total_bytes > 0 && free_bytes <= total_bytes);
+  OK(cudaFree(d));
+  OK(cudaFree(d2));
+}
+
+static void streams_and_events() {
+  cudaStream_t s;
+  OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  unsigned int flags = 99;
+  OK(cudaStreamGetFlags(s, &flags));
+  CHECK(flags == cudaStreamNonBlocking);
+  cudaEvent_t start, stop;
+  OK(cudaEventCreate(&start));
+  OK(cudaEventCreate(&stop, cudaEventDefault));  // the flags overload
+  const size_t n = 4096;
+  int *host = nullptr, *dev = nullptr;
+  OK(cudaMallocHost(&host, n * sizeof(int)));
+  for (size_t i = 0; i < n; i++) host[i] = (int)i;
+  OK(cudaMallocAsync(&dev, n * sizeof(int), s));  // the cudaMallocAsync<T> convenience
+  OK(cudaEventRecord(start, s));
+  OK(cudaMemcpyAsync(dev, host, n * sizeof(int), cudaMemcpyHostToDevice, s));
+  OK(cudaMemsetAsync(dev, 0, 16 * sizeof(int), s));
+  OK(cudaMemcpyAsync(host, dev, n * sizeof(int), cudaMemcpyDeviceToHost, s));
+  OK(cudaFreeAsync(dev, s));
+  OK(cudaEventRecord(stop, s));
+  OK(cudaStreamSynchronize(s));
+  OK(cudaEventSynchronize(stop));
+  CHECK(cudaEventQuery(stop) == cudaSuccess);
+  CHECK(cudaStreamQuery(s) == cudaSuccess);
+  CHECK(host[0] == 0 && host[15] == 0 && host[16] == 16 && host[n - 1] == (int)(n - 1));
+  float ms = -1;
+  OK(cudaEventElapsedTime(&ms, start, stop));
+  CHECK(ms >= 0);
+  OK(cudaFreeHost(host));
+  OK(cudaEventDestroy(start));
+  OK(cudaEventDestroy(stop));
+  OK(cudaStreamDestroy(s));
+}
+
+static void errors(int count) {
+  CHECK(cudaGetLastError() == cudaSuccess);
+  cudaError_t e = cudaSetDevice(count + 5);
+  CHECK(e == cudaErrorInvalidDevice);
+  CHECK(std::strcmp(cudaGetErrorName(e), "cudaErrorInvalidDevice") == 0);
+  CHECK(std::strlen(cudaGetErrorString(e)) > 0);
+  CHECK(cudaPeekAtLastError() == cudaErrorInvalidDevice);
+  CHECK(cudaGetLastError() == cudaErrorInvalidDevice);
+  CHECK(cudaGetLastError() == cudaSuccess);
+  int h = 0, *d = nullptr;
+  OK(cudaMalloc(&d, sizeof(int)));
+  e = cudaMemcpy(d, &h, sizeof h, (cudaMemcpyKind)42);
+  CHECK(e == cudaErrorInvalidMemcpyDirection);
+  CHECK(std::strcmp(cudaGetErrorName(e), "cudaErrorInvalidMemcpyDirection") == 0);
+  CHECK(cudaGetLastError() == cudaErrorInvalidMemcpyDirection);
+  OK(cudaFree(d));
+  CHECK(cudaMalloc((void **)nullptr, 16) == cudaErrorInvalidValue);
+  CHECK(std::strcmp(cudaGetErrorName(cudaErrorNotReady), "cudaErrorNotReady") == 0);
+  (void)cudaGetLastError();
+}
+
+int main() {
+  int runtime = 0, driver = 0, count = 0;
+  OK(cudaRuntimeGetVersion(&runtime));
+  OK(cudaDriverGetVersion(&driver));
+  CHECK(runtime == CUDART_VERSION);
+  CHECK(driver >= 12000);
+  OK(cudaGetDeviceCount(&count));
+  CHECK(count >= 1);
+  if (count < 1) return 1;
+  OK(cudaSetDevice(0));
+  int device = -1;
+  OK(cudaGetDevice(&device));
+  CHECK(device == 0);
+  properties(0);
+  memory_and_copies();
+  streams_and_events();
+  errors(count);
+  OK(cudaDeviceSynchronize());
+  if (failures != 0) {
+    std::printf("%d checks failed\n", failures);
+    return 1;
+  }
+  std::printf("PASS runtime_api_host\n");
+  return 0;
+}
