@@ -85,7 +85,7 @@ fn main() {
 }
 
 /// `$OUT_DIR/builtin_headers.rs`: `(relative path, contents + NUL)` of every file under the
-/// repository's `include/` except the host-side nvrtc.h.
+/// repository's `include/` except the host-side nvrtc.h and the host toolkit's `cccl/`.
 fn embed_headers(manifest: &Path) {
     let root = manifest.join("../../include").canonicalize().expect("include/ at the repository root");
     println!("cargo:rerun-if-changed={}", root.display());
@@ -113,7 +113,8 @@ fn walk(root: &Path, dir: &Path, files: &mut Vec<String>) {
             walk(root, &path, files);
         } else {
             let rel = path.strip_prefix(root).unwrap().to_string_lossy().replace('\\', "/");
-            if rel == "nvrtc.h" || rel.starts_with('.') || rel.ends_with(".md") {
+            // cccl/: host toolkit headers for our nvcc; NVRTC clients bring their own CCCL.
+            if rel == "nvrtc.h" || rel.starts_with('.') || rel.starts_with("cccl/") || rel.ends_with(".md") {
                 continue;
             }
             files.push(rel);

@@ -75,6 +75,13 @@ impl Planner<'_> {
         m
     }
 
+    /// The toolkit's headers, after the user's: `include/` and, as a system directory,
+    /// `include/cccl` (where NVIDIA's toolkit keeps its C++ libraries, and ours the few
+    /// pieces of them that libraries written for it name).
+    fn toolkit_includes(&self) -> [String; 3] {
+        [format!("-I{}", s(&self.toolkit.include)), "-isystem".into(), s(&self.toolkit.include.join("cccl"))]
+    }
+
     fn std_flag(&self) -> String {
         format!("-std={}", self.inv.std.as_deref().unwrap_or("c++17"))
     }
@@ -97,7 +104,7 @@ impl Planner<'_> {
             "-Wno-unknown-warning-option".into(),
         ];
         a.extend(self.inv.preprocessor.iter().cloned());
-        a.push(format!("-I{}", s(&self.toolkit.include)));
+        a.extend(self.toolkit_includes());
         a.extend(self.common_macros());
         if self.inv.no_warnings {
             a.push("-w".into());
@@ -182,7 +189,7 @@ impl Planner<'_> {
             a.push(self.std_flag());
         }
         a.extend(self.inv.preprocessor.iter().cloned());
-        a.push(format!("-I{}", s(&self.toolkit.include)));
+        a.extend(self.toolkit_includes());
         if self.inv.per_thread_default_stream {
             a.push("-DCUDA_API_PER_THREAD_DEFAULT_STREAM=1".into());
         }
@@ -274,7 +281,7 @@ impl Planner<'_> {
                         _ => {
                             let mut c = vec![self.host_compiler(input.lang)];
                             c.extend(inv.preprocessor.iter().cloned());
-                            c.push(format!("-I{}", s(&self.toolkit.include)));
+                            c.extend(self.toolkit_includes());
                             c
                         }
                     };
