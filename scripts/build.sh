@@ -37,10 +37,16 @@ ln -sf libcudart.so "$TARGET_DIR/release/libcudart.so.12"
 # with CUDA_HOME=build/toolkit or PATH=build/toolkit/bin:$PATH. nvcc finds the headers and
 # libraries beside itself, so it is a copy (a hard link where possible), not a symlink.
 toolkit="$ROOT/build/toolkit"
-mkdir -p "$toolkit/bin"
+# nvvm/libdevice stays empty (device math is in our headers); CMake requires the directory.
+mkdir -p "$toolkit/bin" "$toolkit/nvvm/libdevice"
 ln -f "$TARGET_DIR/release/nvcc" "$toolkit/bin/nvcc" 2>/dev/null || cp -f "$TARGET_DIR/release/nvcc" "$toolkit/bin/nvcc"
 ln -sfn "$ROOT/include" "$toolkit/include"
 ln -sfn "$TARGET_DIR/release" "$toolkit/lib64"
+# The static runtime libraries build systems link by default (CMake: -lcudadevrt
+# -lcudart_static): libcudart_static.a is a linker script naming our shared libcudart (there
+# is no static one), libcudadevrt.a an empty archive (no relocatable device code here).
+printf '/* cuda-cpu: the CUDA runtime is the shared libcudart. */\nINPUT(-lcudart)\n' >"$TARGET_DIR/release/libcudart_static.a"
+rm -f "$TARGET_DIR/release/libcudadevrt.a" && ar rc "$TARGET_DIR/release/libcudadevrt.a"
 cat >"$toolkit/version.json" <<'JSON'
 {
   "cuda": { "name": "CUDA SDK", "version": "13.0.0" },

@@ -55,6 +55,12 @@ scripts/run-ctests-own-cudart.sh "$DRIVER_DIR" || status=1
 echo "== math-library programs (ctests/libs) against $DRIVER_DIR"
 scripts/run-libtests.sh "$DRIVER_DIR" || status=1
 
+echo "== the ctests built by our nvcc (build/toolkit), no NVIDIA package in the environment"
+scripts/run-ctests-own-nvcc.sh "$DRIVER_DIR" || status=1
+
+echo "== our toolkit under CMake (and PyTorch's cpp_extension when TORCH_PYTHON is set)"
+scripts/run-toolkit-tests.sh "$DRIVER_DIR" || status=1
+
 # The concurrent crates' tests under AddressSanitizer (a few minutes; target/asan): the
 # full ASan and TSan runs are scripts/sanitizers.sh asan|tsan (docs/SANITIZERS.md says
 # when they run). SANITIZERS=0 leaves this out.

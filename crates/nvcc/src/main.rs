@@ -16,9 +16,12 @@ use std::process::{Command, ExitCode};
 use cli::Fatal;
 use plan::{Planner, Step};
 
-const VERSION_TEXT: &str = "nvcc: CUDA compiler driver (cuda-cpu, over clang 19)
+/// The first two lines are what build systems match (CMake's compiler identification reads
+/// the first, PyTorch and CMake the release and version of the second), so they read as
+/// NVIDIA's nvcc 13.0 does; the third says what this is.
+const VERSION_TEXT: &str = "nvcc: NVIDIA (R) Cuda compiler driver
 Cuda compilation tools, release 13.0, V13.0.88
-Build cuda-cpu_13.0
+Build cuda-cpu_13.0: an nvcc-compatible driver over clang 19 (not NVIDIA's nvcc)
 ";
 
 const HELP_TEXT: &str = "Usage  : nvcc [options] <inputs>
@@ -81,7 +84,10 @@ fn run_steps(steps: &[Step], echo: bool, execute: bool) -> Result<(), ExitCode> 
             Step::Fatbin { ptx, debug, out } => {
                 if echo {
                     let inputs: Vec<String> = ptx.iter().map(|(p, sm)| format!("--image3=kind=ptx,sm={sm},file={}", p.display())).collect();
-                    eprintln!("#$ fatbinary(built-in) --create={} {}", out.display(), inputs.join(" "));
+                    // `-arch compute_XX` as nvcc's cicc lines have it: CMake reads the
+                    // architectures compiled for from these words.
+                    let archs: Vec<String> = ptx.iter().map(|(_, sm)| format!("-arch compute_{sm}")).collect();
+                    eprintln!("#$ fatbinary(built-in) {} --create={} {}", archs.join(" "), out.display(), inputs.join(" "));
                 }
                 if execute {
                     write_fatbin(ptx, *debug, out).map_err(|e| fatal(&e))?;
@@ -119,8 +125,30 @@ fn temp_dir(inv: &cli::Invocation) -> Result<(PathBuf, bool), String> {
     Err(format!("cannot create a temporary directory in {}", base.display()))
 }
 
+/// The toolkit description nvcc prints first under `-v`/`--dryrun`, even when the command
+/// line is bad: CMake runs `nvcc -v <nothing to compile>` and reads `TOP=` (the toolkit
+/// root), `INCLUDES=` and `LIBRARIES=` (found again verbatim in the link line) from it.
+fn print_toolkit_variables(toolkit: &toolkit::Toolkit) {
+    let top = toolkit.include.parent().map(Path::to_path_buf).unwrap_or_default();
+    eprintln!("#$ _NVVM_BRANCH_=nvvm");
+    eprintln!("#$ TOP={}", top.display());
+    // Where NVIDIA's toolkit keeps libdevice; build systems find the toolkit's library root
+    // from it. Ours has the directory and no bitcode: device math is in our headers.
+    eprintln!("#$ NVVMIR_LIBRARY_DIR={}", top.join("nvvm/libdevice").display());
+    eprintln!("#$ PATH={}", std::env::var("PATH").unwrap_or_default());
+    eprintln!("#$ INCLUDES=\"-I{}\"", toolkit.include.display());
+    eprintln!("#$ SYSTEM_INCLUDES=\"-isystem\" \"{}\"", toolkit.include.join("cccl").display());
+    eprintln!("#$ LIBRARIES=  {}", plan::library_dir_flag(&toolkit.lib));
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let echo = args.iter().any(|a| matches!(a.as_str(), "-v" | "--verbose" | "-dryrun" | "--dryrun"));
+    if echo {
+        if let Ok(t) = toolkit::Toolkit::locate() {
+            print_toolkit_variables(&t);
+        }
+    }
     let inv = match cli::parse(&args) {
         Ok(inv) => inv,
         Err(Fatal(m)) => return fatal(&m),

@@ -38,6 +38,11 @@ pub struct Planner<'a> {
     pub tmp: PathBuf,
 }
 
+/// `-L<toolkit lib>`, as the link line and `-v`'s `LIBRARIES=` both spell it.
+pub fn library_dir_flag(lib: &Path) -> String {
+    format!("-L{}", s(lib))
+}
+
 fn stem(path: &Path) -> String {
     path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "out".into())
 }
@@ -349,7 +354,7 @@ impl Planner<'_> {
             a.push(format!("-Wl,{o}"));
         }
         a.extend(inv.libraries.iter().cloned());
-        a.push(format!("-L{}", s(&self.toolkit.lib)));
+        a.push(library_dir_flag(&self.toolkit.lib));
         match inv.cudart {
             Cudart::None => {}
             Cudart::Shared => a.push("-lcudart".into()),
