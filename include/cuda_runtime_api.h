@@ -4,8 +4,9 @@
  * C++, NVIDIA's default arguments. Programs built with a plain host compiler include it and
  * link with -lcudart.
  *
- * It declares exactly the exported functions: crates/cudart-abi/tests/runtime_header.rs
- * fails when an export lacks a declaration or a declaration lacks an export, and
+ * It declares exactly the exported functions, less a few CUDA 12 names CUDA 13's header
+ * does not declare: crates/cudart-abi/tests/runtime_header.rs lists those, fails when any
+ * other export lacks a declaration or a declaration lacks an export, and
  * crates/cudart-abi/tools/compare_runtime_headers.py checks the declarations and types
  * against NVIDIA's CUDA 13.0 headers. The C++ template conveniences (cudaMalloc<T>, ...)
  * are in cuda_runtime_templates.h.
@@ -72,6 +73,14 @@
 #define cudaLaunchKernel __CUDART_API_PTSZ(cudaLaunchKernel)
 #define cudaLaunchCooperativeKernel __CUDART_API_PTSZ(cudaLaunchCooperativeKernel)
 #define cudaLaunchHostFunc __CUDART_API_PTSZ(cudaLaunchHostFunc)
+#define cudaGraphLaunch __CUDART_API_PTSZ(cudaGraphLaunch)
+#define cudaGraphUpload __CUDART_API_PTSZ(cudaGraphUpload)
+#define cudaStreamBeginCapture __CUDART_API_PTSZ(cudaStreamBeginCapture)
+#define cudaStreamEndCapture __CUDART_API_PTSZ(cudaStreamEndCapture)
+#define cudaStreamIsCapturing __CUDART_API_PTSZ(cudaStreamIsCapturing)
+/* CUDA 13 binds the name to its own symbol (with edge data); the _v2/_v3 symbols CUDA 12
+ * headers chose stay exported for programs built with those, but are not declared. */
+#define cudaStreamGetCaptureInfo __CUDART_API_PTSZ(cudaStreamGetCaptureInfo)
 #endif
 
 /* A stream callback (cudaStreamAddCallback): the stream, the status of the work before
@@ -194,6 +203,64 @@ extern __host__ cudaError_t CUDARTAPI cudaMemGetDefaultMemPool(cudaMemPool_t *po
 extern __host__ cudaError_t CUDARTAPI cudaMemGetMemPool(cudaMemPool_t *pool, struct cudaMemLocation *location, enum cudaMemAllocationType type);
 extern __host__ cudaError_t CUDARTAPI cudaMemSetMemPool(struct cudaMemLocation *location, enum cudaMemAllocationType type, cudaMemPool_t pool);
 
+/* ---- Graphs --------------------------------------------------------------------------- */
+/* A graph is built from nodes whose dependencies are the nodes listed when each is added
+ * (or edges added later), instantiated into an executable graph, and launched on a stream
+ * as one unit of work, as often as wanted. flags of cudaGraphCreate must be 0. */
+extern __host__ cudaError_t CUDARTAPI cudaGraphCreate(cudaGraph_t *graph, unsigned int flags);
+extern __host__ cudaError_t CUDARTAPI cudaGraphDestroy(cudaGraph_t graph);
+extern __host__ cudaError_t CUDARTAPI cudaGraphClone(cudaGraph_t *clone, cudaGraph_t original);
+extern __host__ cudaError_t CUDARTAPI cudaGraphNodeFindInClone(cudaGraphNode_t *node, cudaGraphNode_t originalNode, cudaGraph_t clone);
+/* Adding nodes: deps lists numDeps nodes of the same graph the new node runs after. A
+ * kernel node's func is the kernel's host stub, as for cudaLaunchKernel. */
+extern __host__ cudaError_t CUDARTAPI cudaGraphAddKernelNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t numDeps, const struct cudaKernelNodeParams *params);
+extern __host__ cudaError_t CUDARTAPI cudaGraphAddMemcpyNode1D(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t numDeps, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+extern __host__ cudaError_t CUDARTAPI cudaGraphAddMemsetNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t numDeps, const struct cudaMemsetParams *params);
+extern __host__ cudaError_t CUDARTAPI cudaGraphAddHostNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t numDeps, const struct cudaHostNodeParams *params);
+extern __host__ cudaError_t CUDARTAPI cudaGraphAddEmptyNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t numDeps);
+extern __host__ cudaError_t CUDARTAPI cudaGraphAddChildGraphNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t numDeps, cudaGraph_t child);
+extern __host__ cudaError_t CUDARTAPI cudaGraphAddEventRecordNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t numDeps, cudaEvent_t event);
+extern __host__ cudaError_t CUDARTAPI cudaGraphAddEventWaitNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps, size_t numDeps, cudaEvent_t event);
+extern __host__ cudaError_t CUDARTAPI cudaGraphDestroyNode(cudaGraphNode_t node);
+/* Changing a node's parameters in the graph, or in one executable graph made from it. */
+extern __host__ cudaError_t CUDARTAPI cudaGraphKernelNodeSetParams(cudaGraphNode_t node, const struct cudaKernelNodeParams *params);
+extern __host__ cudaError_t CUDARTAPI cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const struct cudaMemsetParams *params);
+extern __host__ cudaError_t CUDARTAPI cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHostNodeParams *params);
+extern __host__ cudaError_t CUDARTAPI cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node, const struct cudaKernelNodeParams *params);
+extern __host__ cudaError_t CUDARTAPI cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node, const struct cudaMemsetParams *params);
+extern __host__ cudaError_t CUDARTAPI cudaGraphExecHostNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node, const struct cudaHostNodeParams *params);
+/* Edges: from[i] -> to[i] for i < count; edgeData is NULL (plain edges) or count entries. */
+extern __host__ cudaError_t CUDARTAPI cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData, size_t count);
+extern __host__ cudaError_t CUDARTAPI cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData, size_t count);
+/* Queries: with a NULL array, *count receives the number of entries; otherwise up to
+ * *count entries are written and *count becomes the number written. */
+extern __host__ cudaError_t CUDARTAPI cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *count);
+extern __host__ cudaError_t CUDARTAPI cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *count);
+extern __host__ cudaError_t CUDARTAPI cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to, cudaGraphEdgeData *edgeData, size_t *count);
+extern __host__ cudaError_t CUDARTAPI cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *type);
+extern __host__ cudaError_t CUDARTAPI cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *deps, cudaGraphEdgeData *edgeData, size_t *count);
+extern __host__ cudaError_t CUDARTAPI cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *dependents, cudaGraphEdgeData *edgeData, size_t *count);
+/* Executable graphs: flags are cudaGraphInstantiateFlags bits (the two names are the same
+ * call). An update carries a changed graph of the same shape into an executable graph. */
+extern __host__ cudaError_t CUDARTAPI cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph, unsigned long long flags __CUDART_DEFAULT(0));
+extern __host__ cudaError_t CUDARTAPI cudaGraphInstantiateWithFlags(cudaGraphExec_t *exec, cudaGraph_t graph, unsigned long long flags __CUDART_DEFAULT(0));
+extern __host__ cudaError_t CUDARTAPI cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGraphExecUpdateResultInfo *resultInfo);
+extern __host__ cudaError_t CUDARTAPI cudaGraphExecDestroy(cudaGraphExec_t exec);
+
+/* ---- Stream capture ----------------------------------------------------------------------- */
+/* Between Begin and End, work queued on the stream (and on streams that join it through
+ * events) is recorded into a graph instead of run. */
+extern __host__ cudaError_t CUDARTAPI cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+extern __host__ cudaError_t CUDARTAPI cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph);
+extern __host__ cudaError_t CUDARTAPI cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *status);
+/* The capture's status, id, graph, and the nodes (with their edge data) the next captured
+ * work will depend on; every output after status may be NULL. */
+extern __host__ cudaError_t CUDARTAPI cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *status, unsigned long long *id __CUDART_DEFAULT(0), cudaGraph_t *graph __CUDART_DEFAULT(0), const cudaGraphNode_t **deps __CUDART_DEFAULT(0), const cudaGraphEdgeData **edgeData __CUDART_DEFAULT(0), size_t *numDeps __CUDART_DEFAULT(0));
+/* Swaps the calling thread's capture mode with *mode. */
+extern __host__ cudaError_t CUDARTAPI cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode);
+
 /* ---- Per-thread default stream entry points ---------------------------------------------- */
 /* What the mapping above calls; also callable by name. */
 extern __host__ cudaError_t CUDARTAPI cudaMemcpy_ptds(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
@@ -223,6 +290,12 @@ extern __host__ cudaError_t CUDARTAPI cudaEventRecordWithFlags_ptsz(cudaEvent_t 
 extern __host__ cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
 extern __host__ cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void *func, dim3 gridDim, dim3 blockDim, void **args, size_t sharedMem, cudaStream_t stream);
 extern __host__ cudaError_t CUDARTAPI cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData);
+extern __host__ cudaError_t CUDARTAPI cudaGraphLaunch_ptsz(cudaGraphExec_t exec, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaGraphUpload_ptsz(cudaGraphExec_t exec, cudaStream_t stream);
+extern __host__ cudaError_t CUDARTAPI cudaStreamBeginCapture_ptsz(cudaStream_t stream, enum cudaStreamCaptureMode mode);
+extern __host__ cudaError_t CUDARTAPI cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *graph);
+extern __host__ cudaError_t CUDARTAPI cudaStreamIsCapturing_ptsz(cudaStream_t stream, enum cudaStreamCaptureStatus *status);
+extern __host__ cudaError_t CUDARTAPI cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream, enum cudaStreamCaptureStatus *status, unsigned long long *id, cudaGraph_t *graph, const cudaGraphNode_t **deps, const cudaGraphEdgeData **edgeData, size_t *numDeps);
 
 /* ---- What compilers' generated host code calls ----------------------------------------- */
 /* Registration (at program start, from each object's static constructor): the fatbin, its

@@ -899,11 +899,21 @@ struct cudaResourceViewDesc {
   unsigned int reserved[16];
 };
 
-/* Kinds of graph edge data (cudaGraphAddDependencies_v2 and friends). */
+/* What a graph edge carries (cudaGraphAddDependencies, cudaGraphGetEdges, stream capture):
+ * the ports it leaves and enters and its cudaGraphDependencyType, as bytes so that the
+ * layout does not depend on how a compiler packs bit-fields. All zero is a plain edge. */
 typedef struct cudaGraphEdgeData_st {
   unsigned char from_port, to_port, type;
   unsigned char reserved[5];
 } cudaGraphEdgeData;
+
+/* Why cudaGraphExecUpdate refused an update, and the node (and, for a changed edge, the
+ * node the edge comes from) it stopped at; NULL where the reason concerns no node. */
+typedef struct cudaGraphExecUpdateResultInfo_st {
+  enum cudaGraphExecUpdateResult result;
+  cudaGraphNode_t errorNode;
+  cudaGraphNode_t errorFromNode;
+} cudaGraphExecUpdateResultInfo;
 
 /* Launch attributes: an id and its value (cudaLaunchKernelEx, stream and kernel-node
  * attributes). The value union is 64 bytes whatever member is used. */

@@ -1,11 +1,13 @@
 // A host program built with g++ (no CUDA compiler) against our runtime headers only,
 // linked with -lcudart against our libcudart: device queries, memory, copies, streams,
-// events, errors, pointer attributes and stream-ordered allocation. No kernels (launching
-// one needs device code). Prints "PASS runtime_api_host" when every check holds.
+// events, errors, pointer attributes, stream-ordered allocation, graphs built node by node
+// and by stream capture. No kernels (launching one needs device code). Prints
+// "PASS runtime_api_host" when every check holds.
 // Built and run by scripts/run-libtests.sh.
 #include <cuda_runtime_api.h>
 #include <cuda_runtime_templates.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -143,6 +145,169 @@ static void streams_and_events() {
   OK(cudaStreamDestroy(s));
 }
 
+// What a host node or a captured cudaLaunchHostFunc sees: the copy before it in the graph
+// must have finished, so the host buffer holds n copies of `expect` when it runs.
+struct HostCheck {
+  const unsigned *buf;
+  size_t n;
+  unsigned expect;
+  std::atomic<int> calls{0}, saw_data{0};
+};
+
+static void CUDART_CB host_check(void *user) {
+  HostCheck *c = static_cast<HostCheck *>(user);
+  bool all = true;
+  for (size_t i = 0; i < c->n; i++) all = all && c->buf[i] == c->expect;
+  c->calls++;
+  if (all) c->saw_data++;
+}
+
+// memset -> 1D copy to pinned host memory -> host node, launched three times; the third
+// launch runs with new memset parameters set in the executable graph.
+static void graph_of_nodes() {
+  const size_t n = 1000;
+  unsigned *dev = nullptr, *host = nullptr;
+  OK(cudaMalloc(&dev, n * sizeof(unsigned)));
+  OK(cudaMallocHost(&host, n * sizeof(unsigned)));
+  HostCheck check;
+  check.buf = host;
+  check.n = n;
+  check.expect = 0x01020304u;
+
+  cudaGraph_t graph = nullptr;
+  OK(cudaGraphCreate(&graph, 0));
+  cudaMemsetParams ms;
+  std::memset(&ms, 0, sizeof ms);
+  ms.dst = dev;
+  ms.value = check.expect;
+  ms.elementSize = sizeof(unsigned);
+  ms.width = n;
+  ms.height = 1;
+  cudaGraphNode_t set = nullptr, copy = nullptr, call = nullptr;
+  OK(cudaGraphAddMemsetNode(&set, graph, nullptr, 0, &ms));
+  OK(cudaGraphAddMemcpyNode1D(&copy, graph, &set, 1, host, dev, n * sizeof(unsigned), cudaMemcpyDeviceToHost));
+  cudaHostNodeParams hp;
+  hp.fn = host_check;
+  hp.userData = &check;
+  OK(cudaGraphAddHostNode(&call, graph, &copy, 1, &hp));
+
+  size_t count = 0;
+  OK(cudaGraphGetNodes(graph, nullptr, &count));
+  CHECK(count == 3);
+  cudaGraphNode_t roots[4] = {};
+  count = 4;
+  OK(cudaGraphGetRootNodes(graph, roots, &count));
+  CHECK(count == 1 && roots[0] == set);
+  cudaGraphNodeType type = cudaGraphNodeTypeCount;
+  OK(cudaGraphNodeGetType(set, &type));
+  CHECK(type == cudaGraphNodeTypeMemset);
+  OK(cudaGraphNodeGetType(copy, &type));
+  CHECK(type == cudaGraphNodeTypeMemcpy);
+  OK(cudaGraphNodeGetType(call, &type));
+  CHECK(type == cudaGraphNodeTypeHost);
+  cudaGraphNode_t deps[2] = {};
+  cudaGraphEdgeData edge[2];
+  std::memset(edge, 0xff, sizeof edge);
+  count = 2;
+  OK(cudaGraphNodeGetDependencies(call, deps, edge, &count));
+  CHECK(count == 1 && deps[0] == copy && edge[0].from_port == 0 && edge[0].to_port == 0 &&
+        edge[0].type == cudaGraphDependencyTypeDefault);
+  count = 0;
+  OK(cudaGraphGetEdges(graph, nullptr, nullptr, nullptr, &count));
+  CHECK(count == 2);
+
+  cudaGraphExec_t exec = nullptr;
+  OK(cudaGraphInstantiate(&exec, graph));  // flags default to 0 in C++
+  cudaStream_t s;
+  OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  for (int launch = 0; launch < 3; launch++) {
+    if (launch == 2) {
+      ms.value = check.expect = 0xa5a5a5a5u;
+      OK(cudaGraphExecMemsetNodeSetParams(exec, set, &ms));
+    }
+    std::memset(host, 0, n * sizeof(unsigned));
+    OK(cudaGraphLaunch(exec, s));
+    OK(cudaStreamSynchronize(s));
+    CHECK(host[0] == check.expect && host[n / 2] == check.expect && host[n - 1] == check.expect);
+    CHECK(check.calls == launch + 1 && check.saw_data == launch + 1);
+  }
+  OK(cudaGraphExecDestroy(exec));
+  OK(cudaGraphDestroy(graph));
+  OK(cudaStreamDestroy(s));
+  OK(cudaFreeHost(host));
+  OK(cudaFree(dev));
+}
+
+// cudaMemsetAsync + cudaMemcpyAsync + cudaLaunchHostFunc recorded by stream capture (nothing
+// runs while capturing), then the captured graph replayed twice.
+static void stream_capture() {
+  const size_t n = 4096;
+  unsigned char *dev = nullptr, *host = nullptr;
+  OK(cudaMalloc(&dev, n));
+  OK(cudaMallocHost(&host, n));
+  std::memset(host, 0, n);
+  HostCheck check;
+  check.buf = reinterpret_cast<const unsigned *>(host);
+  check.n = n / sizeof(unsigned);
+  check.expect = 0x77777777u;
+  cudaStream_t s;
+  OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusInvalidated;
+  OK(cudaStreamIsCapturing(s, &status));
+  CHECK(status == cudaStreamCaptureStatusNone);
+  OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  OK(cudaStreamIsCapturing(s, &status));
+  CHECK(status == cudaStreamCaptureStatusActive);
+  OK(cudaMemsetAsync(dev, 0x77, n, s));
+
+  unsigned long long id = 0;
+  cudaGraph_t capturing = nullptr;
+  const cudaGraphNode_t *deps = nullptr;
+  const cudaGraphEdgeData *edges = nullptr;
+  size_t ndeps = 99;
+  status = cudaStreamCaptureStatusNone;
+  OK(cudaStreamGetCaptureInfo(s, &status, &id, &capturing, &deps, &edges, &ndeps));
+  CHECK(status == cudaStreamCaptureStatusActive && capturing != nullptr && ndeps == 1 && deps != nullptr);
+  if (edges != nullptr && ndeps == 1) CHECK(edges[0].from_port == 0 && edges[0].type == cudaGraphDependencyTypeDefault);
+  cudaGraphNodeType type = cudaGraphNodeTypeCount;
+  if (deps != nullptr && ndeps == 1) {
+    OK(cudaGraphNodeGetType(deps[0], &type));
+    CHECK(type == cudaGraphNodeTypeMemset);
+  }
+
+  OK(cudaMemcpyAsync(host, dev, n, cudaMemcpyDeviceToHost, s));
+  OK(cudaLaunchHostFunc(s, host_check, &check));
+  unsigned long long same_id = 0;
+  status = cudaStreamCaptureStatusNone;
+  OK(cudaStreamGetCaptureInfo(s, &status, &same_id));  // the C++ default arguments
+  CHECK(status == cudaStreamCaptureStatusActive && same_id == id);
+  cudaGraph_t graph = nullptr;
+  OK(cudaStreamEndCapture(s, &graph));
+  CHECK(graph != nullptr && graph == capturing);
+  OK(cudaStreamIsCapturing(s, &status));
+  CHECK(status == cudaStreamCaptureStatusNone);
+  CHECK(check.calls == 0 && host[0] == 0 && host[n - 1] == 0);  // recorded, not run
+
+  size_t count = 0;
+  OK(cudaGraphGetNodes(graph, nullptr, &count));
+  CHECK(count == 3);
+  cudaGraphExec_t exec = nullptr;
+  OK(cudaGraphInstantiateWithFlags(&exec, graph, 0));
+  for (int replay = 0; replay < 2; replay++) {
+    std::memset(host, 0, n);
+    OK(cudaGraphLaunch(exec, s));
+    OK(cudaStreamSynchronize(s));
+    CHECK(host[0] == 0x77 && host[n - 1] == 0x77);
+    CHECK(check.calls == replay + 1 && check.saw_data == replay + 1);
+  }
+  OK(cudaGraphExecDestroy(exec));
+  OK(cudaGraphDestroy(graph));
+  OK(cudaStreamDestroy(s));
+  OK(cudaFreeHost(host));
+  OK(cudaFree(dev));
+}
+
 static void errors(int count) {
   CHECK(cudaGetLastError() == cudaSuccess);
   cudaError_t e = cudaSetDevice(count + 5);
@@ -180,6 +345,8 @@ int main() {
   properties(0);
   memory_and_copies();
   streams_and_events();
+  graph_of_nodes();
+  stream_capture();
   errors(count);
   OK(cudaDeviceSynchronize());
   if (failures != 0) {

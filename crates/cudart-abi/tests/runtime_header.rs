@@ -13,11 +13,23 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Exports the header leaves out on purpose, with the reason.
-const UNDECLARED_EXPORTS: &[(&str, &str)] = &[(
-    "cudaGetDeviceProperties_v2",
-    "CUDA 12's name, writing CUDA 12's cudaDeviceProp; our headers are CUDA 13's, whose \
-     cudaGetDeviceProperties writes CUDA 13's layout",
-)];
+const UNDECLARED_EXPORTS: &[(&str, &str)] = &[
+    (
+        "cudaGetDeviceProperties_v2",
+        "CUDA 12's name, writing CUDA 12's cudaDeviceProp; our headers are CUDA 13's, whose \
+         cudaGetDeviceProperties writes CUDA 13's layout",
+    ),
+    (
+        "cudaStreamGetCaptureInfo_v2",
+        "the symbol CUDA 12 headers bind cudaStreamGetCaptureInfo to (no edge data); CUDA 13's \
+         header declares only cudaStreamGetCaptureInfo, with edge data",
+    ),
+    (
+        "cudaStreamGetCaptureInfo_v3",
+        "CUDA 12.3+'s name for the edge-data form; CUDA 13's header calls it \
+         cudaStreamGetCaptureInfo and declares no _v3",
+    ),
+];
 
 fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

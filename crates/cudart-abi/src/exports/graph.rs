@@ -391,6 +391,11 @@ export! {
         unsafe { api()?.cuGraphUpload(exec, stream(s, false)) }
     }
 
+    fn cudaGraphUpload_ptsz(exec: CUgraphExec, s: *mut c_void) {
+        // SAFETY: the driver checks the handles.
+        unsafe { api()?.cuGraphUpload(exec, stream(s, true)) }
+    }
+
     fn cudaGraphExecDestroy(exec: CUgraphExec) {
         // SAFETY: the driver checks the handle.
         unsafe { api()?.cuGraphExecDestroy(exec) }
@@ -452,6 +457,10 @@ export! {
     /// `cudaStreamGetCaptureInfo` with CUDA 13's signature (that of `_v3` in CUDA 12.3+).
     fn cudaStreamGetCaptureInfo(s: *mut c_void, status: *mut c_int, id: *mut u64, graph: *mut CUgraph, deps: *mut *const CUgraphNode, edges: *mut *const c_void, n: *mut usize) {
         capture_info(stream(s, false), status, id, graph, deps, edges, n)
+    }
+
+    fn cudaStreamGetCaptureInfo_ptsz(s: *mut c_void, status: *mut c_int, id: *mut u64, graph: *mut CUgraph, deps: *mut *const CUgraphNode, edges: *mut *const c_void, n: *mut usize) {
+        capture_info(stream(s, true), status, id, graph, deps, edges, n)
     }
 
     fn cudaStreamGetCaptureInfo_v3(s: *mut c_void, status: *mut c_int, id: *mut u64, graph: *mut CUgraph, deps: *mut *const CUgraphNode, edges: *mut *const c_void, n: *mut usize) {
