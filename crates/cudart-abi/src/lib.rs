@@ -12,6 +12,7 @@
 //! - pure tables and layouts: `error` (codes, names, texts), `props` (`cudaDeviceProp` of
 //!   CUDA 12 and 13), `types`.
 
+pub mod abi;
 pub mod boundary;
 pub mod driver;
 pub mod error;

@@ -130,8 +130,10 @@ export! {
         Ok(())
     }
 
+    /// Loaded as `libcudart.so.12`, we are CUDA 12's runtime to the program (its parameter
+    /// lists, see `abi`), and say so: 12.9.
     fn cudaRuntimeGetVersion(version: *mut c_int) {
-        Out::new(version)?.write(CUDART_VERSION);
+        Out::new(version)?.write(if crate::abi::loaded_as_cuda12() { 12090 } else { CUDART_VERSION });
         Ok(())
     }
 

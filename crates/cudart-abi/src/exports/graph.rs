@@ -5,9 +5,10 @@
 //! `__cudaRegisterFunction`, as `cudaLaunchKernel` does, and become a `CUkernel`).
 
 use std::ffi::{c_int, c_uint, c_void};
-use std::ptr::null_mut;
+use std::ptr::{null, null_mut};
 
 use super::stream;
+use crate::abi::loaded_as_cuda12;
 use crate::boundary::{export, Out, RtResult};
 use crate::driver::{Api, CUcontext, CUgraph, CUgraphExec, CUgraphNode, CUstream};
 use crate::error::CudaError;
@@ -291,6 +292,8 @@ export! {
 
     /// CUDA 13's signature (edge data; only default edges).
     fn cudaGraphAddDependencies(graph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edge_data: *const u64, n: usize) {
+        // CUDA 12: (graph, from, to, numDependencies); the count arrives as edge_data.
+        let (edge_data, n) = if loaded_as_cuda12() { (null(), edge_data as usize) } else { (edge_data, n) };
         default_edges(edge_data, n)?;
         // SAFETY: the caller's lists.
         unsafe { api()?.cuGraphAddDependencies(graph, from, to, n) }
@@ -298,6 +301,8 @@ export! {
 
     /// CUDA 13's signature (edge data; only default edges).
     fn cudaGraphRemoveDependencies(graph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edge_data: *const u64, n: usize) {
+        // CUDA 12: (graph, from, to, numDependencies).
+        let (edge_data, n) = if loaded_as_cuda12() { (null(), edge_data as usize) } else { (edge_data, n) };
         default_edges(edge_data, n)?;
         // SAFETY: the caller's lists.
         unsafe { api()?.cuGraphRemoveDependencies(graph, from, to, n) }
@@ -315,6 +320,8 @@ export! {
 
     /// CUDA 13's signature (edge data, all default edges here).
     fn cudaGraphGetEdges(graph: CUgraph, from: *mut CUgraphNode, to: *mut CUgraphNode, edge_data: *mut u64, n: *mut usize) {
+        // CUDA 12: (graph, from, to, numEdges).
+        let (edge_data, n) = if loaded_as_cuda12() { (null_mut(), edge_data.cast::<usize>()) } else { (edge_data, n) };
         // SAFETY: the caller's arrays, per the API.
         unsafe { api()?.cuGraphGetEdges(graph, from, to, n) }?;
         zero_edges(from.is_null(), edge_data, n)
@@ -332,6 +339,8 @@ export! {
 
     /// CUDA 13's signature (edge data, all default edges here).
     fn cudaGraphNodeGetDependencies(node: CUgraphNode, deps: *mut CUgraphNode, edge_data: *mut u64, n: *mut usize) {
+        // CUDA 12: (node, dependencies, numDependencies).
+        let (edge_data, n) = if loaded_as_cuda12() { (null_mut(), edge_data.cast::<usize>()) } else { (edge_data, n) };
         // SAFETY: the caller's arrays, per the API.
         unsafe { api()?.cuGraphNodeGetDependencies(node, deps, n) }?;
         zero_edges(deps.is_null(), edge_data, n)
@@ -339,6 +348,8 @@ export! {
 
     /// CUDA 13's signature (edge data, all default edges here).
     fn cudaGraphNodeGetDependentNodes(node: CUgraphNode, deps: *mut CUgraphNode, edge_data: *mut u64, n: *mut usize) {
+        // CUDA 12: (node, dependentNodes, numDependentNodes).
+        let (edge_data, n) = if loaded_as_cuda12() { (null_mut(), edge_data.cast::<usize>()) } else { (edge_data, n) };
         // SAFETY: the caller's arrays, per the API.
         unsafe { api()?.cuGraphNodeGetDependentNodes(node, deps, n) }?;
         zero_edges(deps.is_null(), edge_data, n)
@@ -456,10 +467,17 @@ export! {
 
     /// `cudaStreamGetCaptureInfo` with CUDA 13's signature (that of `_v3` in CUDA 12.3+).
     fn cudaStreamGetCaptureInfo(s: *mut c_void, status: *mut c_int, id: *mut u64, graph: *mut CUgraph, deps: *mut *const CUgraphNode, edges: *mut *const c_void, n: *mut usize) {
+        if loaded_as_cuda12() {
+            // CUDA 12: (stream, captureStatus, id); the other registers hold garbage.
+            return capture_info(stream(s, false), status, id, null_mut(), null_mut(), null_mut(), null_mut());
+        }
         capture_info(stream(s, false), status, id, graph, deps, edges, n)
     }
 
     fn cudaStreamGetCaptureInfo_ptsz(s: *mut c_void, status: *mut c_int, id: *mut u64, graph: *mut CUgraph, deps: *mut *const CUgraphNode, edges: *mut *const c_void, n: *mut usize) {
+        if loaded_as_cuda12() {
+            return capture_info(stream(s, true), status, id, null_mut(), null_mut(), null_mut(), null_mut());
+        }
         capture_info(stream(s, true), status, id, graph, deps, edges, n)
     }
 
