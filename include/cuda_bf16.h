@@ -45,6 +45,12 @@ struct __attribute__((aligned(2))) __nv_bfloat16 {
   __NVB operator float() const { return __nv_bf2f(__x); }
   __NVB __nv_bfloat16 &operator=(float __v) { __x = __nv_f2bf_bits(__v); return *this; }
   __NVB __nv_bfloat16 &operator=(double __v) { __x = __nv_f2bf_bits((float)__v); return *this; }
+  __NVB __nv_bfloat16 &operator=(short __v) { __x = __nv_f2bf_bits((float)__v); return *this; }
+  __NVB __nv_bfloat16 &operator=(unsigned short __v) { __x = __nv_f2bf_bits((float)__v); return *this; }
+  __NVB __nv_bfloat16 &operator=(int __v) { __x = __nv_f2bf_bits((float)__v); return *this; }
+  __NVB __nv_bfloat16 &operator=(unsigned int __v) { __x = __nv_f2bf_bits((float)__v); return *this; }
+  __NVB __nv_bfloat16 &operator=(long long __v) { __x = __nv_f2bf_bits((float)__v); return *this; }
+  __NVB __nv_bfloat16 &operator=(unsigned long long __v) { __x = __nv_f2bf_bits((float)__v); return *this; }
   __NVB explicit operator bool() const { return (__x & 0x7fff) != 0; }
   __NVB explicit operator short() const { return (short)__nv_bf2f(__x); }
   __NVB explicit operator unsigned short() const { return (unsigned short)__nv_bf2f(__x); }

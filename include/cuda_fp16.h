@@ -36,6 +36,12 @@ struct __attribute__((aligned(2))) __half {
   __NVH operator float() const { return (float)__f(); }
   __NVH __half &operator=(float __v) { __x = __builtin_bit_cast(unsigned short, (_Float16)__v); return *this; }
   __NVH __half &operator=(double __v) { __x = __builtin_bit_cast(unsigned short, (_Float16)__v); return *this; }
+  __NVH __half &operator=(short __v) { __x = __builtin_bit_cast(unsigned short, (_Float16)__v); return *this; }
+  __NVH __half &operator=(unsigned short __v) { __x = __builtin_bit_cast(unsigned short, (_Float16)__v); return *this; }
+  __NVH __half &operator=(int __v) { __x = __builtin_bit_cast(unsigned short, (_Float16)__v); return *this; }
+  __NVH __half &operator=(unsigned int __v) { __x = __builtin_bit_cast(unsigned short, (_Float16)__v); return *this; }
+  __NVH __half &operator=(long long __v) { __x = __builtin_bit_cast(unsigned short, (_Float16)__v); return *this; }
+  __NVH __half &operator=(unsigned long long __v) { __x = __builtin_bit_cast(unsigned short, (_Float16)__v); return *this; }
   __NVH explicit operator bool() const { return (__x & 0x7fff) != 0; }
   __NVH explicit operator short() const { return (short)__f(); }
   __NVH explicit operator unsigned short() const { return (unsigned short)__f(); }

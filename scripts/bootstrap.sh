@@ -28,7 +28,7 @@ APT_PACKAGES=(
   libhsa-runtime64-1
   pocl-opencl-icd ocl-icd-libopencl1
   libopenblas0-pthread
-  cmake
+  cmake libomp-19-dev
 )
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

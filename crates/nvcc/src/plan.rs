@@ -350,6 +350,14 @@ impl Planner<'_> {
         }
         a.extend(self.host_flags());
         a.extend(objects.iter().cloned());
+        // clang compiles the host side of .cu files: its OpenMP code calls LLVM's runtime
+        // (__kmpc_*), which also serves the GOMP_* calls of g++-compiled objects, so it
+        // goes before the libgomp that g++ -fopenmp adds at the end.
+        if inv.host_options.iter().any(|o| o == "-fopenmp") {
+            if let Some(dir) = &self.toolkit.llvm_lib {
+                a.extend([format!("-L{}", s(dir)), format!("-Wl,-rpath,{}", s(dir)), "-lomp".into()]);
+            }
+        }
         for o in &inv.linker_options {
             a.push(format!("-Wl,{o}"));
         }

@@ -9,6 +9,20 @@ pub struct Toolkit {
     pub lib: PathBuf,
     /// clang++ 19: the CUDA language (both passes) is clang's.
     pub clang: String,
+    /// LLVM's library directory beside that clang (its OpenMP runtime, libomp).
+    pub llvm_lib: Option<PathBuf>,
+}
+
+/// `<llvm>/lib` for `<llvm>/bin/clang++`, through the links Debian puts on PATH.
+fn llvm_lib_of(clang: &str) -> Option<PathBuf> {
+    let path = if clang.contains('/') {
+        PathBuf::from(clang)
+    } else {
+        let paths = std::env::var_os("PATH")?;
+        std::env::split_paths(&paths).map(|d| d.join(clang)).find(|p| p.is_file())?
+    };
+    let lib = std::fs::canonicalize(path).ok()?.parent()?.parent()?.join("lib");
+    lib.is_dir().then_some(lib)
 }
 
 /// The include directory is recognised by our runtime header; the library directory by
@@ -66,7 +80,8 @@ impl Toolkit {
             _ if Path::new("/usr/lib/llvm-19/bin/clang++").is_file() => "/usr/lib/llvm-19/bin/clang++".to_string(),
             _ => return Err("clang++ 19 not found (install clang-19, or set NVCC_CLANG)".to_string()),
         };
-        Ok(Toolkit { include, lib, clang })
+        let llvm_lib = llvm_lib_of(&clang);
+        Ok(Toolkit { include, lib, clang, llvm_lib })
     }
 }
 
