@@ -64,8 +64,9 @@ __NV_SIMD_BINARY(__vsubss2, 16, true, __nv_simd_sat(__x - __y, 16, true))
 __NV_SIMD_BINARY(__vsubss4, 8, true, __nv_simd_sat(__x - __y, 8, true))
 __NV_SIMD_BINARY(__vsubus2, 16, false, __nv_simd_sat(__x - __y, 16, false))
 __NV_SIMD_BINARY(__vsubus4, 8, false, __nv_simd_sat(__x - __y, 8, false))
-/* Rounded averages round halves up, (a + b + 1) >> 1 (PTX ISA, "vavrg"); __vhaddu truncates. */
-__NV_SIMD_BOTH(__vavgs, true, (__x + __y + 1) >> 1)
+/* Rounded averages: unsigned ones round halves up; signed ones round halves away from zero
+ * (as NVIDIA's H200 computes them); __vhaddu truncates. */
+__NV_SIMD_BOTH(__vavgs, true, (__x + __y) >= 0 ? (__x + __y + 1) >> 1 : (__x + __y) >> 1)
 __NV_SIMD_BOTH(__vavgu, false, (__x + __y + 1) >> 1)
 __NV_SIMD_BOTH(__vhaddu, false, (__x + __y) >> 1)
 __NV_SIMD_BOTH(__vabsdiffs, true, __x > __y ? __x - __y : __y - __x)

@@ -59,15 +59,17 @@ pub fn write_ptx_container(entries: &[PtxEntry<'_>]) -> Vec<u8> {
         body.extend_from_slice(&(header_size as u32).to_le_bytes());
         body.extend_from_slice(&(payload_size as u64).to_le_bytes());
         body.extend_from_slice(&0u32.to_le_bytes()); // not compressed
-        let options_block = if options.is_empty() { 0u32 } else { 0x40 };
-        body.extend_from_slice(&options_block.to_le_bytes());
+                                                     // The options block is always present (empty options have length 0), as fatbinary
+                                                     // writes it.
+        body.extend_from_slice(&0x40u32.to_le_bytes());
         body.extend_from_slice(&((e.isa.0 << 16) | e.isa.1).to_le_bytes());
         body.extend_from_slice(&e.sm_arch.to_le_bytes());
         body.extend_from_slice(&0u32.to_le_bytes()); // no identifier
         body.extend_from_slice(&0u32.to_le_bytes());
         body.extend_from_slice(&flags.to_le_bytes());
         body.extend_from_slice(&0u64.to_le_bytes());
-        body.extend_from_slice(&((e.text.len() + 1) as u64).to_le_bytes());
+        // The uncompressed size is 0 for a payload stored uncompressed.
+        body.extend_from_slice(&0u64.to_le_bytes());
         // Options block at 0x40: the string's offset (from the entry start) and length.
         body.extend_from_slice(&(PTX_FIXED_HEADER as u32).to_le_bytes());
         body.extend_from_slice(&(options.len() as u32).to_le_bytes());
@@ -119,6 +121,31 @@ mod tests {
                 assert_eq!(p.flags & FLAG_DEBUG != 0, *debug);
                 assert_eq!(p.ptxas_options.as_deref().unwrap_or(""), *opts);
             }
+        }
+    }
+
+    /// The header fields NVIDIA's driver and cudart check as `fatbinary` writes them (a
+    /// non-zero uncompressed size on a plain payload made NVIDIA's cudart crash).
+    #[test]
+    fn entry_header_fields_are_fatbinarys() {
+        let bytes = write_ptx_container(&[PtxEntry { text: PTX_A.as_bytes(), sm_arch: 80, isa: (8, 5), debug: false, ptxas_options: "" }]);
+        let entry = &bytes[CONTAINER_HEADER_SIZE..];
+        let u32_at = |o: usize| u32::from_le_bytes(entry[o..o + 4].try_into().unwrap());
+        let u64_at = |o: usize| u64::from_le_bytes(entry[o..o + 8].try_into().unwrap());
+        let cases: &[(&str, u64, u64)] = &[
+            ("kind", u64::from(u32_at(0) & 0xffff), 1),
+            ("header size", u64::from(u32_at(4)), 0x50),
+            ("compressed size", u64::from(u32_at(0x10)), 0),
+            ("options block offset", u64::from(u32_at(0x14)), 0x40),
+            ("version", u64::from(u32_at(0x18)), 0x0008_0005),
+            ("architecture", u64::from(u32_at(0x1c)), 80),
+            ("flags", u64_at(0x28), FLAG_64BIT | FLAG_LINUX),
+            ("uncompressed size", u64_at(0x38), 0),
+            ("options string offset", u64::from(u32_at(0x40)), 0x48),
+            ("options string length", u64::from(u32_at(0x44)), 0),
+        ];
+        for (field, got, want) in cases {
+            assert_eq!(got, want, "{field}");
         }
     }
 
