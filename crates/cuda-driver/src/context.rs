@@ -339,7 +339,7 @@ impl Driver {
     /// device; answers the context's sticky error if a kernel faulted.
     pub fn ctx_synchronize(&self, ctx: CtxHandle) -> CuResult<()> {
         let context = self.context_or_current(ctx)?;
-        self.capture_unsafe_call("cuCtxSynchronize")?;
+        self.capture_forbid_ctx_sync()?;
         self.device_synchronize(&context)
     }
 

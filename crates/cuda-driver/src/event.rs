@@ -16,6 +16,7 @@ use crate::context::Context;
 use crate::diag::fail;
 use crate::exec::{Marker, Queue, Stamp, Work};
 use crate::graph::capture::CapturedRecord;
+use crate::graph::NodeParams;
 use crate::{CtxHandle, CuError, CuResult, Driver, EventHandle, StreamHandle};
 
 /// `CU_EVENT_BLOCKING_SYNC`.
@@ -92,12 +93,21 @@ impl Driver {
     /// `cuEventRecord`: the event completes when the stream's earlier work has. The stream
     /// must belong to the event's context (`INVALID_HANDLE` otherwise).
     pub fn event_record(&self, event: EventHandle, stream: StreamHandle) -> CuResult<()> {
+        self.event_record_flagged(event, stream, false)
+    }
+
+    /// A record in a capture adds no node unless it is external (`CU_EVENT_RECORD_EXTERNAL`):
+    /// then it is an event record node, which records the event when the graph runs.
+    fn event_record_flagged(&self, event: EventHandle, stream: StreamHandle, external: bool) -> CuResult<()> {
         let e = self.event(event)?;
         let (ctx, q) = self.stream_queue(stream)?;
         if ctx.handle != e.ctx {
             return Err(fail(CuError::INVALID_HANDLE, format_args!("cuEventRecord: event and stream are in different contexts")));
         }
         if self.capture_gate(&ctx, &q, false)? {
+            if external {
+                return self.capture_node(&q, NodeParams::EventRecord(event));
+            }
             // In a capture a record adds no node: the event stands for the stream's
             // current dependencies, for streams that wait for it to join or depend on.
             let record = self.capture_record(&q)?;
@@ -127,14 +137,18 @@ impl Driver {
         if flags & !1 != 0 {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuEventRecordWithFlags: flags {flags:#x}")));
         }
-        self.event_record(event, stream)
+        self.event_record_flagged(event, stream, flags & 1 != 0)
     }
 
     /// `cuEventQuery`: `CUDA_SUCCESS` once the last record has completed (or if never
-    /// recorded), `CUDA_ERROR_NOT_READY` before.
+    /// recorded), `CUDA_ERROR_NOT_READY` before. An event last recorded in a capture that
+    /// has ended names no point of any stream: `CUDA_ERROR_INVALID_VALUE`, as an H200 answers.
     pub fn event_query(&self, event: EventHandle) -> CuResult<()> {
         let e = self.event(event)?;
         e.not_captured("cuEventQuery")?;
+        if e.captured.lock().unwrap_or_else(|p| p.into_inner()).is_some() {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuEventQuery: the event was last recorded in a capture that has ended")));
+        }
         match e.marker() {
             Some(m) if !m.is_complete() => Err(CuError::NOT_READY),
             _ => Ok(()),

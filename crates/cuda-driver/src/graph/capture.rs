@@ -202,6 +202,20 @@ impl Driver {
         Err(fail(CuError::STREAM_CAPTURE_UNSUPPORTED, format_args!("{what} is not permitted while a stream is capturing")))
     }
 
+    /// `cuCtxSynchronize` waits for every stream, capturing ones too, which no capture mode
+    /// permits (CUDA Programming Guide, "Prohibited and Unhandled Operations"; an H200
+    /// answers `CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED` even in relaxed mode): every capture
+    /// in progress is invalidated.
+    pub(crate) fn capture_forbid_ctx_sync(&self) -> CuResult<()> {
+        let list = self.graphs.captures.list();
+        let active: Vec<&Arc<Capture>> = list.iter().filter(|c| c.is_active()).collect();
+        if active.is_empty() {
+            return Ok(());
+        }
+        active.iter().for_each(|c| c.invalidate());
+        Err(fail(CuError::STREAM_CAPTURE_UNSUPPORTED, format_args!("cuCtxSynchronize is not permitted while a stream is capturing")))
+    }
+
     /// Adds a node for work submitted to capturing stream `q`.
     pub(crate) fn capture_node(&self, q: &Queue, params: NodeParams) -> CuResult<()> {
         let mut slot = slot(q);
