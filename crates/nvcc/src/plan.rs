@@ -102,6 +102,10 @@ impl Planner<'_> {
             "-Xclang".into(),
             format!("-target-sdk-version={CLANG_SDK_VERSION}"),
             self.std_flag(),
+            // Variadic device functions are declared (never called) by libcu++'s traits; nvcc
+            // accepts them, as our NVRTC does.
+            "-Xclang".into(),
+            "-fcuda-allow-variadic-functions".into(),
             // NVIDIA's pragmas (nv_diag_suppress, ...) and `#pragma unroll (N)`.
             "-Wno-unknown-pragmas".into(),
             "-Wno-cuda-compat".into(),

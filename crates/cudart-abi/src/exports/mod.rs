@@ -12,6 +12,7 @@ mod mempool;
 mod register;
 mod stream;
 mod symbol;
+mod texture;
 
 use std::ffi::c_void;
 
