@@ -499,6 +499,11 @@ extern "C" __device__ void __assertfail(const char *__msg, const char *__file, u
 #include "fallback/assert.h"
 #endif
 #else
+/* The device runtime's error queries (CUDA Programming Guide, "Device Runtime"), which the
+ * driver's device-runtime unit defines: device code calls them with C linkage, beside the
+ * host functions of the same names. */
+extern "C" __device__ cudaError_t cudaGetLastError(void);
+extern "C" __device__ cudaError_t cudaPeekAtLastError(void);
 /* With a C library (nvcc mode), <assert.h>'s assert calls glibc's __assert_fail: device code
  * gets one that reports through __assertfail, as on NVIDIA's toolchain. */
 extern "C" __device__ inline void __assert_fail(const char *__msg, const char *__file, unsigned int __line, const char *__func) {

@@ -25,7 +25,6 @@ mkdir -p "$out"
 
 # What our nvcc does not compile yet, with the reason (ARCHITECTURE.md, "nvcc").
 declare -A unsupported=(
-  [separate_compilation]="relocatable device code (-rdc) is not supported by our nvcc yet"
   [managed_variables]="__managed__ variables: clang's CUDA mode has no managed variables"
 )
 
@@ -39,7 +38,9 @@ fi
 clean_env=(env -i "PATH=/usr/bin:/bin" "HOME=${HOME:-/tmp}" "TMPDIR=${TMPDIR:-/tmp}" "LANG=C.UTF-8")
 build_one() {
   local t="$1"
-  "${clean_env[@]}" "$nvcc" "${CTEST_COMMON_FLAGS[@]}" -gencode "$CTEST_GENCODE_SASS_PTX" "ctests/$t.cu" -o "$out/$t" \
+  local extra
+  mapfile -t extra < <(ctest_test_flags "$t")
+  "${clean_env[@]}" "$nvcc" "${CTEST_COMMON_FLAGS[@]}" -gencode "$CTEST_GENCODE_SASS_PTX" "${extra[@]}" "ctests/$t.cu" -o "$out/$t" \
     >"$out/$t.build.log" 2>&1
 }
 

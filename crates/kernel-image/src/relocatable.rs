@@ -73,12 +73,8 @@ pub fn entries_ptx(entries: &[FatbinEntry], target_sm: u32, any_arch: bool) -> R
 /// Section names that hold fatbin containers in host objects and executables.
 const FATBIN_SECTIONS: [&str; 2] = [".nv_fatbin", "__nv_relfatbin"];
 
-/// The contents of the fatbin sections (`.nv_fatbin`, `__nv_relfatbin`) of a 64-bit
-/// little-endian host ELF file, in section order. A file without them gives an empty list.
-///
-/// # Errors
-/// [`ImageError::Invalid`] for a truncated or inconsistent ELF header or section table.
-pub fn object_fatbins(elf: &[u8]) -> Result<Vec<&[u8]>, ImageError> {
+/// `(name, contents)` of every section of a 64-bit little-endian ELF file, in order.
+fn elf_sections(elf: &[u8]) -> Result<Vec<(&[u8], &[u8])>, ImageError> {
     let bad = |what: &str| ImageError::invalid(format!("host object: {what}"));
     if elf.get(4) != Some(&2) || elf.get(5) != Some(&1) {
         return Err(bad("only 64-bit little-endian ELF objects are supported"));
@@ -99,16 +95,41 @@ pub fn object_fatbins(elf: &[u8]) -> Result<Vec<&[u8]>, ImageError> {
         Some((name, kind, data))
     };
     let (_, _, names) = section(shstrndx).ok_or_else(|| bad("section name table out of bounds"))?;
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(usize::from(shnum));
     for idx in 0..shnum {
         let (name, _, data) = section(idx).ok_or_else(|| bad("section header out of bounds"))?;
         let name = names.get(name as usize..).unwrap_or_default();
-        let name = &name[..name.iter().position(|&b| b == 0).unwrap_or(name.len())];
-        if FATBIN_SECTIONS.iter().any(|s| s.as_bytes() == name) && u32_at(data, 0) == Some(FATBIN_CONTAINER_MAGIC) {
-            out.push(data);
-        }
+        out.push((&name[..name.iter().position(|&b| b == 0).unwrap_or(name.len())], data));
     }
     Ok(out)
+}
+
+/// The contents of the fatbin sections (`.nv_fatbin`, `__nv_relfatbin`) of a 64-bit
+/// little-endian host ELF file, in section order. A file without them gives an empty list.
+///
+/// # Errors
+/// [`ImageError::Invalid`] for a truncated or inconsistent ELF header or section table.
+pub fn object_fatbins(elf: &[u8]) -> Result<Vec<&[u8]>, ImageError> {
+    Ok(elf_sections(elf)?
+        .into_iter()
+        .filter(|(name, data)| FATBIN_SECTIONS.iter().any(|s| s.as_bytes() == *name) && u32_at(data, 0) == Some(FATBIN_CONTAINER_MAGIC))
+        .map(|(_, data)| data)
+        .collect())
+}
+
+/// The module ids of the relocatable device code in a host object: the strings of its
+/// `__nv_module_id` section, which name each unit's `__fatbinwrap_<id>` and the
+/// `__cudaRegisterLinkedBinary_<id>` its constructor calls (nvcc's and clang's `-rdc`
+/// objects alike). An object without relocatable device code gives an empty list.
+///
+/// # Errors
+/// As [`object_fatbins`].
+pub fn object_module_ids(elf: &[u8]) -> Result<Vec<String>, ImageError> {
+    let mut ids = Vec::new();
+    for (_, data) in elf_sections(elf)?.into_iter().filter(|(name, _)| *name == b"__nv_module_id") {
+        ids.extend(data.split(|&b| b == 0).filter(|s| !s.is_empty()).map(|s| String::from_utf8_lossy(s).into_owned()));
+    }
+    Ok(ids)
 }
 
 /// The members of a Unix `ar` archive (System V / GNU format, as `ar` and `nvcc -lib`

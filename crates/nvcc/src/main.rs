@@ -7,6 +7,7 @@
 
 mod arch;
 mod cli;
+mod dlink;
 mod plan;
 mod toolkit;
 
@@ -29,8 +30,8 @@ const HELP_TEXT: &str = "Usage  : nvcc [options] <inputs>
 An nvcc-compatible compiler driver: .cu files are compiled by clang 19 (device code to PTX,
 packed in a fatbin; host code to an object that registers it), .c/.cpp files by the host
 compiler (-ccbin, default gcc/g++), and linked against this toolkit's libcudart.
-Options are nvcc's (see NVIDIA's nvcc documentation); relocatable device code (-rdc/-dc/
--dlink), -cubin and AMD targets are not supported yet.
+Options are nvcc's (see NVIDIA's nvcc documentation); -cubin and AMD targets are not
+supported yet.
 ";
 
 fn fatal(msg: &str) -> ExitCode {
@@ -79,6 +80,15 @@ fn run_steps(steps: &[Step], echo: bool, execute: bool) -> Result<(), ExitCode> 
                 if !status.success() {
                     // The compiler or linker has said why.
                     return Err(ExitCode::from(status.code().map_or(1, |c| c.clamp(1, 255) as u8)));
+                }
+            }
+            Step::DeviceLinkStub { objects, out } => {
+                if echo {
+                    let inputs: Vec<String> = objects.iter().map(|o| o.display().to_string()).collect();
+                    eprintln!("#$ nvlink(built-in) --register-link-binaries={} {}", out.display(), inputs.join(" "));
+                }
+                if execute {
+                    dlink::write_stub(objects, out).map_err(|e| fatal(&e))?;
                 }
             }
             Step::Fatbin { ptx, debug, out } => {

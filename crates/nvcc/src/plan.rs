@@ -23,6 +23,9 @@ pub enum Step {
     Run(Vec<String>),
     /// Pack PTX files, one per virtual architecture, into a fatbin container.
     Fatbin { ptx: Vec<(PathBuf, u32)>, debug: bool, out: PathBuf },
+    /// Write the device-link C source for the relocatable device code of `objects`
+    /// (`dlink::stub_source`).
+    DeviceLinkStub { objects: Vec<PathBuf>, out: PathBuf },
 }
 
 /// The clang CUDA version whose host-side ABI we ask for: clang emits the CUDA 9.2+ launch
@@ -125,8 +128,19 @@ impl Planner<'_> {
         a
     }
 
+    /// clang's compilation-unit id, the same in both passes of one file: `-fgpu-rdc` gives
+    /// the unit's internal device symbols (`static __global__`) names made unique with it,
+    /// which the host pass registers and the device pass must define.
+    fn cuid(input: &Path) -> String {
+        let path = std::fs::canonicalize(input).unwrap_or_else(|_| input.to_path_buf());
+        // FNV-1a: stable across runs and hosts, unlike std's hasher.
+        let hash = path.to_string_lossy().bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+        format!("-cuid={hash:016x}")
+    }
+
     fn device_pass(&self, input: &Path, v: &Virtual, out: &Path) -> Vec<String> {
         let mut a = self.clang_cuda_common();
+        a.push(Self::cuid(input));
         let t = Target { arch: v.arch.clone(), warp_size: 32 };
         a.push("--cuda-device-only".into());
         a.push(format!("--cuda-gpu-arch={}", v.arch.llvm_cpu()));
@@ -179,6 +193,9 @@ impl Planner<'_> {
 
     fn host_pass(&self, input: &Path, fatbin: Option<&Path>, out: &Path) -> Vec<String> {
         let mut a = self.clang_cuda_common();
+        // clang's driver gives -cuid to device compilations only: the host's cc1 gets it
+        // directly.
+        a.extend(["-Xclang".into(), Self::cuid(input)]);
         a.push("--cuda-host-only".into());
         if let Some(f) = fatbin {
             a.extend(["-Xclang".into(), "-fcuda-include-gpubinary".into(), "-Xclang".into(), s(f)]);
@@ -257,9 +274,6 @@ impl Planner<'_> {
         if inv.inputs.is_empty() {
             return Err(Fatal("No input files specified; use option --help for more information".into()));
         }
-        if inv.rdc || inv.phase == Phase::DeviceLink {
-            return Err(Fatal("Relocatable device code (-rdc, -dc, -dlink) is not supported by this nvcc yet".into()));
-        }
         let mut steps = Vec::new();
         match inv.phase {
             Phase::Cubin => {
@@ -332,11 +346,35 @@ impl Planner<'_> {
                     steps.extend(self.object_steps(input, &obj)?);
                     objects.push(s(&obj));
                 }
+                if inv.phase == Phase::Link && inv.rdc {
+                    let dlink = self.tmp.join("a_dlink.o");
+                    steps.extend(self.device_link(&objects, &dlink));
+                    objects.push(s(&dlink));
+                }
                 steps.push(Step::Run(if inv.phase == Phase::Lib { self.archive(&objects) } else { self.link(&objects) }));
             }
-            Phase::DeviceLink => unreachable!("refused above"),
+            Phase::DeviceLink => {
+                let mut objects = Vec::new();
+                for input in &inv.inputs {
+                    if input.lang != Lang::Linkable {
+                        return Err(Fatal(format!("Don't know what to do with '{}' in a device link", input.path.display())));
+                    }
+                    objects.push(s(&input.path));
+                }
+                let out = inv.output.clone().unwrap_or_else(|| PathBuf::from("a_dlink.o"));
+                steps.extend(self.device_link(&objects, &out));
+            }
         }
         Ok(steps)
+    }
+
+    /// The device link of `objects` into the host object `out`: the registration stub for
+    /// their relocatable device code, compiled by the host C compiler.
+    fn device_link(&self, objects: &[String], out: &Path) -> Vec<Step> {
+        let source = self.tmp.join("a_dlink.c");
+        let mut cc = vec![self.host_compiler(Lang::C), "-fPIC".into(), "-c".into(), s(&source), "-o".into(), s(out)];
+        cc.extend(self.host_flags().into_iter().filter(|f| f.starts_with("-g") || f.starts_with("-O")));
+        vec![Step::DeviceLinkStub { objects: objects.iter().map(PathBuf::from).collect(), out: source }, Step::Run(cc)]
     }
 
     fn archive(&self, objects: &[String]) -> Vec<String> {

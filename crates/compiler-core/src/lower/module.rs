@@ -672,14 +672,19 @@ fn flatten_init<'a>(i: &'a Initializer, out: &mut Vec<&'a InitValue>) {
 }
 
 /// A generic `ptr` constant for a symbol named in an initializer: a module variable (in
-/// its address space) or a function.
+/// its address space), a function, or null for a kernel. A kernel's address names nothing
+/// device code can use (an `.entry` cannot be called, PTX ISA 7.1), and kernels are lowered
+/// behind wrappers of other names; clang's `-fgpu-rdc` keep-alive table
+/// (`__clang_gpu_used_external`) is the initializer that names them.
 fn initializer_ref(m: &Module, name: &str, target: &dyn Target) -> String {
-    let var = m.directives.iter().find_map(|d| match d {
-        Directive::Variable(v) if v.name == name => Some(v),
+    let found = m.directives.iter().find_map(|d| match d {
+        Directive::Variable(v) if v.name == name => Some(Ok(v)),
+        Directive::Function(f) if f.name == name && f.kind == FunctionKind::Entry => Some(Err(())),
         _ => None,
     });
-    match var {
-        Some(v) => global_ref(v, target),
+    match found {
+        Some(Ok(v)) => global_ref(v, target),
+        Some(Err(())) => "null".to_string(),
         None => ll_global(name),
     }
 }
