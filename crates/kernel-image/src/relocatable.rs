@@ -73,8 +73,11 @@ pub fn entries_ptx(entries: &[FatbinEntry], target_sm: u32, any_arch: bool) -> R
 /// Section names that hold fatbin containers in host objects and executables.
 const FATBIN_SECTIONS: [&str; 2] = [".nv_fatbin", "__nv_relfatbin"];
 
+/// A section of an ELF file: its name and its contents.
+type Section<'a> = (&'a [u8], &'a [u8]);
+
 /// `(name, contents)` of every section of a 64-bit little-endian ELF file, in order.
-fn elf_sections(elf: &[u8]) -> Result<Vec<(&[u8], &[u8])>, ImageError> {
+fn elf_sections(elf: &[u8]) -> Result<Vec<Section<'_>>, ImageError> {
     let bad = |what: &str| ImageError::invalid(format!("host object: {what}"));
     if elf.get(4) != Some(&2) || elf.get(5) != Some(&1) {
         return Err(bad("only 64-bit little-endian ELF objects are supported"));
