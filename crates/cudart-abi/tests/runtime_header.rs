@@ -29,6 +29,56 @@ const UNDECLARED_EXPORTS: &[(&str, &str)] = &[
         "CUDA 12.3+'s name for the edge-data form; CUDA 13's header calls it \
          cudaStreamGetCaptureInfo and declares no _v3",
     ),
+    (
+        "cudaGraphAddDependencies_v2",
+        "CUDA 12.3+ headers' edge-data form; CUDA 13's header gives the plain name that \
+         signature and declares no _v2",
+    ),
+    (
+        "cudaGraphRemoveDependencies_v2",
+        "CUDA 12.3+ headers' edge-data form; CUDA 13's header gives the plain name that \
+         signature and declares no _v2",
+    ),
+    (
+        "cudaGraphGetEdges_v2",
+        "CUDA 12.3+ headers' edge-data form; CUDA 13's header gives the plain name that \
+         signature and declares no _v2",
+    ),
+    (
+        "cudaGraphNodeGetDependencies_v2",
+        "CUDA 12.3+ headers' edge-data form; CUDA 13's header gives the plain name that \
+         signature and declares no _v2",
+    ),
+    (
+        "cudaGraphNodeGetDependentNodes_v2",
+        "CUDA 12.3+ headers' edge-data form; CUDA 13's header gives the plain name that \
+         signature and declares no _v2",
+    ),
+    (
+        "cudaThreadSynchronize",
+        "CUDA 12's deprecated alias of cudaDeviceSynchronize, for programs built with CUDA 12 headers; \
+         CUDA 13's header dropped it",
+    ),
+    (
+        "cudaThreadExit",
+        "CUDA 12's deprecated alias of cudaDeviceReset, for programs built with CUDA 12 headers; \
+         CUDA 13's header dropped it",
+    ),
+    (
+        "cudaFuncSetSharedMemConfig",
+        "deprecated shared-memory bank configuration: CUDA 13's header no longer declares it \
+         for the host, NVIDIA's runtime 13 still exports it",
+    ),
+    (
+        "cudaDeviceGetSharedMemConfig",
+        "deprecated shared-memory bank configuration: CUDA 13's header no longer declares it \
+         for the host, NVIDIA's runtime 13 still exports it",
+    ),
+    (
+        "cudaDeviceSetSharedMemConfig",
+        "deprecated shared-memory bank configuration: CUDA 13's header no longer declares it \
+         for the host, NVIDIA's runtime 13 still exports it",
+    ),
 ];
 
 fn crate_dir() -> PathBuf {

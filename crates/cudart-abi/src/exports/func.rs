@@ -8,7 +8,7 @@ use super::config::{check_cache_config, check_shared_config};
 use super::launch::function;
 use super::stream;
 use crate::boundary::{export, Out, RtResult};
-use crate::driver::{CUfunction, CUstream};
+use crate::driver::{CUfunction, CUkernel, CUstream};
 use crate::error::CudaError;
 use crate::launch_config::Dim3;
 use crate::registry;
@@ -41,6 +41,23 @@ struct DriverLaunchConfig {
 const _: () = assert!(std::mem::size_of::<LaunchConfig>() == 56);
 const _: () = assert!(std::mem::size_of::<DriverLaunchConfig>() == 56);
 
+/// A registered kernel's host stub, or a `cudaKernel_t` (the `cudaLaunchKernelEx` template
+/// for kernel handles passes one as `func`): its function in the current context. Neither
+/// is `cudaErrorInvalidDeviceFunction`.
+fn function_or_kernel(func: *const c_void) -> RtResult<CUfunction> {
+    match function(func) {
+        Err(CudaError::INVALID_DEVICE_FUNCTION) if !func.is_null() => {
+            let rt = runtime()?;
+            rt.context()?;
+            let mut f = std::ptr::null_mut();
+            // SAFETY: valid out-pointer; the driver checks the handle.
+            unsafe { rt.api().cuKernelGetFunction(&mut f, func as CUkernel) }.map_err(|_| CudaError::INVALID_DEVICE_FUNCTION)?;
+            Ok(f)
+        }
+        other => other,
+    }
+}
+
 fn launch_ex(config: *const LaunchConfig, func: *const c_void, args: *mut *mut c_void, per_thread: bool) -> RtResult {
     if config.is_null() {
         return Err(CudaError::INVALID_VALUE);
@@ -50,7 +67,7 @@ fn launch_ex(config: *const LaunchConfig, func: *const c_void, args: *mut *mut c
     if c.num_attrs != 0 && c.attrs.is_null() {
         return Err(CudaError::INVALID_VALUE);
     }
-    let f = function(func)?;
+    let f = function_or_kernel(func)?;
     let shared_mem_bytes = u32::try_from(c.dynamic_smem_bytes).map_err(|_| CudaError::INVALID_VALUE)?;
     let desc = DriverLaunchConfig {
         grid: [c.grid.x, c.grid.y, c.grid.z],
