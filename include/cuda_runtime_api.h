@@ -289,9 +289,6 @@ extern __host__ cudaError_t CUDARTAPI cudaDeviceGetPCIBusId(char *pciBusId, int 
 extern __host__ cudaError_t CUDARTAPI cudaChooseDevice(int *device, const struct cudaDeviceProp *prop);
 extern __host__ cudaError_t CUDARTAPI cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget target, enum cudaFlushGPUDirectRDMAWritesScope scope);
 extern __host__ cudaError_t CUDARTAPI cudaCtxResetPersistingL2Cache(void);
-/* Profiler control (also declared by cuda_profiler_api.h). */
-extern __host__ cudaError_t CUDARTAPI cudaProfilerStart(void);
-extern __host__ cudaError_t CUDARTAPI cudaProfilerStop(void);
 
 /* ---- Copies between devices and 3D pitched memory ------------------------------------------ */
 extern __host__ cudaError_t CUDARTAPI cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count);

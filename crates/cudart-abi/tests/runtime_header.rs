@@ -1,4 +1,5 @@
-//! `include/cuda_runtime_api.h` declares exactly the functions this library exports.
+//! `include/cuda_runtime_api.h` (with `cuda_profiler_api.h`) declares exactly the functions
+//! this library exports.
 //!
 //! The exports are read from the entry points' sources (`export!` blocks and `#[no_mangle]`
 //! functions under `src/exports/`) and also from the dynamic symbol table of the
@@ -165,7 +166,9 @@ fn preprocessed_header(defines: &[&str]) -> String {
         .args(defines)
         .arg("-I")
         .arg(&include)
-        .arg(include.join("cuda_runtime_api.h"))
+        // It includes cuda_runtime_api.h and adds the two profiler calls, which NVIDIA's
+        // headers also declare only there.
+        .arg(include.join("cuda_profiler_api.h"))
         .output()
         .unwrap_or_else(|e| panic!("run the C preprocessor `{cc}`: {e}"));
     assert!(out.status.success(), "{cc} -E cuda_runtime_api.h: {}", String::from_utf8_lossy(&out.stderr));
