@@ -557,6 +557,26 @@ static void stream_identity() {
   OK(cudaStreamDestroy(a));
   OK(cudaStreamDestroy(b));
 
+  // Managed memory attached to one stream, then back to all; the documented refusals.
+  int *m = nullptr, *plain = nullptr;
+  OK(cudaMallocManaged(&m, 64 * sizeof(int)));
+  OK(cudaMalloc(&plain, 64 * sizeof(int)));
+  cudaStream_t c;
+  OK(cudaStreamCreate(&c));
+  OK(cudaStreamAttachMemAsync(c, m, 0, cudaMemAttachSingle));
+  OK(cudaMemsetAsync(m, 0x22, 64 * sizeof(int), c));
+  OK(cudaStreamAttachMemAsync(c, m));
+  OK(cudaStreamAttachMemAsync(c, (void *)m, 64 * sizeof(int), cudaMemAttachGlobal));
+  OK(cudaStreamSynchronize(c));
+  CHECK(m[0] == 0x22222222 && m[63] == 0x22222222);
+  CHECK(cudaStreamAttachMemAsync(c, m, 0, 3) == cudaErrorInvalidValue);
+  CHECK(cudaStreamAttachMemAsync(c, plain, 0, cudaMemAttachGlobal) == cudaErrorInvalidValue);
+  CHECK(cudaStreamAttachMemAsync(cudaStreamLegacy, m, 0, cudaMemAttachSingle) == cudaErrorInvalidValue);
+  (void)cudaGetLastError();
+  OK(cudaStreamDestroy(c));
+  OK(cudaFree(m));
+  OK(cudaFree(plain));
+
   void *p = nullptr;
   unsigned flags = 0;
   OK(cudaHostAlloc(&p, 64, cudaHostAllocMapped | cudaHostAllocPortable));
