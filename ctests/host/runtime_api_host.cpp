@@ -501,6 +501,17 @@ static void device_config() {
   CHECK(cudaChooseDevice(&chosen, nullptr) == cudaErrorInvalidValue);
   (void)cudaGetLastError();
 
+  // GPUDirect RDMA write flushes: only where the device reports them supported.
+  cudaError_t flush = cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,
+                                                         cudaFlushGPUDirectRDMAWritesToOwner);
+  if (attribute(cudaDevAttrGPUDirectRDMAFlushWritesOptions, 0) & cudaFlushGPUDirectRDMAWritesOptionHost)
+    CHECK(flush == cudaSuccess);
+  else
+    CHECK(flush == cudaErrorNotSupported);
+  CHECK(cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice, (cudaFlushGPUDirectRDMAWritesScope)7) ==
+        cudaErrorInvalidValue);
+  (void)cudaGetLastError();
+
   OK(cudaProfilerStart());
   OK(cudaProfilerStop());
   OK(cudaThreadSynchronize());
