@@ -137,6 +137,41 @@ template <class T> static __inline__ __host__ cudaError_t cudaGetKernel(cudaKern
   return ::cudaGetKernel(kernel, (const void *)entry);
 }
 
+template <class T> static __inline__ __host__ cudaError_t cudaFuncSetCacheConfig(T *func, enum cudaFuncCache cacheConfig) {
+  return ::cudaFuncSetCacheConfig((const void *)func, cacheConfig);
+}
+
+template <class T> static __inline__ __host__ cudaError_t cudaFuncGetName(const char **name, T *func) {
+  return ::cudaFuncGetName(name, (const void *)func);
+}
+
+/* cudaLaunchKernelExC with the kernel's arguments as C++ arguments: each is converted to
+ * the kernel's parameter type first, so the argument array points at values of exactly
+ * those types. */
+template <typename... ExpTypes, typename... ActTypes>
+static __inline__ __host__ cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, void (*kernel)(ExpTypes...),
+                                                          ActTypes &&...args) {
+  return [&](ExpTypes... coercedArgs) {
+    void *pArgs[] = {&coercedArgs..., (void *)0};
+    return ::cudaLaunchKernelExC(config, (const void *)kernel, pArgs);
+  }(static_cast<ActTypes &&>(args)...);
+}
+
+/* The same for a kernel handle (cudaGetKernel); the arguments must already have the
+ * parameters' types. */
+template <typename... ActTypes>
+static __inline__ __host__ cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t *config, const cudaKernel_t kernel,
+                                                          ActTypes &&...args) {
+  void *pArgs[] = {(void *)&args..., (void *)0};
+  return ::cudaLaunchKernelExC(config, (const void *)kernel, pArgs);
+}
+
+template <class T>
+static __inline__ __host__ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, T *devPtr, size_t length = 0,
+                                                                unsigned int flags = cudaMemAttachSingle) {
+  return ::cudaStreamAttachMemAsync(stream, (void *)devPtr, length, flags);
+}
+
 /* ---- Occupancy ------------------------------------------------------------------------------ */
 
 template <class T>
@@ -151,6 +186,12 @@ static __inline__ __host__ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiproce
                                                                                               size_t dynamicSMemSize,
                                                                                               unsigned int flags) {
   return ::cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, (const void *)func, blockSize, dynamicSMemSize, flags);
+}
+
+template <class T>
+static __inline__ __host__ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, T *func, int numBlocks,
+                                                                                int blockSize) {
+  return ::cudaOccupancyAvailableDynamicSMemPerBlock(dynamicSmemSize, (const void *)func, numBlocks, blockSize);
 }
 
 /* The block size that keeps the most threads resident per multiprocessor, and the grid

@@ -1,9 +1,11 @@
 // A host program built with g++ (no CUDA compiler) against our runtime headers only,
 // linked with -lcudart against our libcudart: device queries, memory, copies, streams,
 // events, errors, pointer attributes, stream-ordered allocation, graphs built node by node
-// and by stream capture. No kernels (launching one needs device code). Prints
+// and by stream capture; 3D pitched memory, peer queries, device configuration, PCI bus
+// ids, driver entry points, stream ids. No kernels (launching one needs device code). Prints
 // "PASS runtime_api_host" when every check holds.
 // Built and run by scripts/run-libtests.sh.
+#include <cuda_profiler_api.h>
 #include <cuda_runtime_api.h>
 #include <cuda_runtime_templates.h>
 
@@ -329,6 +331,271 @@ static void errors(int count) {
   (void)cudaGetLastError();
 }
 
+// Exported for programs built with CUDA 12 headers; CUDA 13's header (and ours) no longer
+// declares them.
+extern "C" cudaError_t CUDARTAPI cudaThreadSynchronize(void);
+extern "C" cudaError_t CUDARTAPI cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *config);
+extern "C" cudaError_t CUDARTAPI cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config);
+
+static cudaPitchedPtr pitched(void *p, size_t pitch, size_t xsize, size_t ysize) {
+  cudaPitchedPtr r;
+  r.ptr = p;
+  r.pitch = pitch;
+  r.xsize = xsize;
+  r.ysize = ysize;
+  return r;
+}
+
+static cudaExtent extent3(size_t w, size_t h, size_t d) {
+  cudaExtent e;
+  e.width = w;
+  e.height = h;
+  e.depth = d;
+  return e;
+}
+
+// A pitched 3D allocation written from the host, partly filled on the device, copied
+// within the device at an offset and read back: every byte is checked against a model.
+static void three_d() {
+  const size_t W = 13 * sizeof(int), H = 5, D = 3;
+  cudaPitchedPtr dev;
+  std::memset(&dev, 0, sizeof dev);
+  OK(cudaMalloc3D(&dev, extent3(W, H, D)));
+  CHECK(dev.ptr != nullptr && dev.pitch >= W && dev.xsize == W && dev.ysize == H);
+  std::vector<unsigned char> host(W * H * D), back(W * H * D, 0), model(W * H * D);
+  for (size_t i = 0; i < host.size(); i++) host[i] = (unsigned char)(i * 7 + 1);
+
+  cudaMemcpy3DParms up;
+  std::memset(&up, 0, sizeof up);
+  up.srcPtr = pitched(host.data(), W, W, H);
+  up.dstPtr = dev;
+  up.extent = extent3(W, H, D);
+  up.kind = cudaMemcpyHostToDevice;
+  OK(cudaMemcpy3D(&up));
+  model = host;
+
+  // Bytes [4, 12) of rows 1..3 of slices 1..2 become 0xAB.
+  cudaPitchedPtr at = dev;
+  at.ptr = (char *)dev.ptr + dev.pitch * H + dev.pitch + 4;
+  OK(cudaMemset3D(at, 0xAB, extent3(8, 3, 2)));
+  for (size_t z = 1; z < 3; z++)
+    for (size_t y = 1; y < 4; y++)
+      for (size_t x = 4; x < 12; x++) model[(z * H + y) * W + x] = 0xAB;
+
+  // Slice 0, rows 0..1, bytes [0, 8) copied onto slice 2, rows 3..4, bytes [16, 24), on a
+  // stream.
+  cudaStream_t s;
+  OK(cudaStreamCreate(&s));
+  cudaMemcpy3DParms dd;
+  std::memset(&dd, 0, sizeof dd);
+  dd.srcPtr = dev;
+  dd.dstPtr = dev;
+  dd.srcPos.x = 0, dd.srcPos.y = 0, dd.srcPos.z = 0;
+  dd.dstPos.x = 16, dd.dstPos.y = 3, dd.dstPos.z = 2;
+  dd.extent = extent3(8, 2, 1);
+  dd.kind = cudaMemcpyDeviceToDevice;
+  OK(cudaMemcpy3DAsync(&dd, s));
+  OK(cudaMemset3DAsync(pitched((char *)dev.ptr + W - 2, dev.pitch, W, H), 0x11, extent3(2, 1, 1), s));
+  OK(cudaStreamSynchronize(s));
+  for (size_t y = 0; y < 2; y++)
+    for (size_t x = 0; x < 8; x++) model[(2 * H + 3 + y) * W + 16 + x] = model[y * W + x];
+  model[W - 2] = model[W - 1] = 0x11;
+
+  cudaMemcpy3DParms down;
+  std::memset(&down, 0, sizeof down);
+  down.srcPtr = dev;
+  down.dstPtr = pitched(back.data(), W, W, H);
+  down.extent = extent3(W, H, D);
+  down.kind = cudaMemcpyDefault;
+  OK(cudaMemcpy3D(&down));
+  size_t wrong = 0;
+  for (size_t i = 0; i < model.size(); i++) wrong += back[i] != model[i];
+  CHECK(wrong == 0);
+
+  // A width beyond the pitch, and arrays (none exist here), are refused.
+  cudaMemcpy3DParms bad = down;
+  bad.extent.width = dev.pitch + 1;
+  CHECK(cudaMemcpy3D(&bad) == cudaErrorInvalidPitchValue);
+  CHECK(cudaMemcpy3D(nullptr) == cudaErrorInvalidValue);
+  CHECK(cudaMemset3D(dev, 0, extent3(dev.pitch + 1, 1, 1)) == cudaErrorInvalidValue);
+  (void)cudaGetLastError();
+  OK(cudaStreamDestroy(s));
+  OK(cudaFree(dev.ptr));
+}
+
+// One device cannot be its own peer: the documented codes for each call.
+static void peers(int count) {
+  int can = -1;
+  OK(cudaDeviceCanAccessPeer(&can, 0, 0));
+  CHECK(can == 0);
+  CHECK(cudaDeviceCanAccessPeer(&can, 0, count) == cudaErrorInvalidDevice);
+  CHECK(cudaDeviceEnablePeerAccess(0, 0) == cudaErrorInvalidDevice);
+  CHECK(cudaDeviceEnablePeerAccess(0, 1) == cudaErrorInvalidValue);
+  CHECK(cudaDeviceEnablePeerAccess(count, 0) == cudaErrorInvalidDevice);
+  CHECK(cudaDeviceDisablePeerAccess(0) == cudaErrorPeerAccessNotEnabled);
+  CHECK(cudaDeviceDisablePeerAccess(-1) == cudaErrorInvalidDevice);
+  int v = -1;
+  CHECK(cudaDeviceGetP2PAttribute(&v, cudaDevP2PAttrAccessSupported, 0, 0) == cudaErrorInvalidDevice);
+  (void)cudaGetLastError();
+  // A "peer" copy within one device is a device copy.
+  const size_t n = 1000;
+  std::vector<unsigned char> h(n), r(n, 0);
+  for (size_t i = 0; i < n; i++) h[i] = (unsigned char)(i ^ 0x5a);
+  unsigned char *a = nullptr, *b = nullptr;
+  OK(cudaMalloc(&a, n));
+  OK(cudaMalloc(&b, n));
+  OK(cudaMemcpy(a, h.data(), n, cudaMemcpyHostToDevice));
+  OK(cudaMemcpyPeer(b, 0, a, 0, n));
+  OK(cudaMemcpy(r.data(), b, n, cudaMemcpyDeviceToHost));
+  CHECK(std::memcmp(h.data(), r.data(), n) == 0);
+  OK(cudaMemset(b, 0, n));
+  OK(cudaMemcpyPeerAsync(b, 0, a, 0, n, 0));
+  OK(cudaDeviceSynchronize());
+  std::fill(r.begin(), r.end(), 0);
+  OK(cudaMemcpy(r.data(), b, n, cudaMemcpyDeviceToHost));
+  CHECK(std::memcmp(h.data(), r.data(), n) == 0);
+  CHECK(cudaMemcpyPeer(b, count, a, 0, n) == cudaErrorInvalidDevice);
+  (void)cudaGetLastError();
+  OK(cudaFree(a));
+  OK(cudaFree(b));
+}
+
+static void device_config() {
+  enum cudaFuncCache c = cudaFuncCachePreferNone;
+  OK(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared));
+  OK(cudaDeviceGetCacheConfig(&c));
+  CHECK(c == cudaFuncCachePreferShared);
+  OK(cudaDeviceSetCacheConfig(cudaFuncCachePreferNone));
+  OK(cudaDeviceGetCacheConfig(&c));
+  CHECK(c == cudaFuncCachePreferNone);
+  CHECK(cudaDeviceSetCacheConfig((enum cudaFuncCache)7) == cudaErrorInvalidValue);
+  enum cudaSharedMemConfig m = cudaSharedMemBankSizeDefault;
+  OK(cudaDeviceSetSharedMemConfig(cudaSharedMemBankSizeEightByte));
+  OK(cudaDeviceGetSharedMemConfig(&m));
+  CHECK(m == cudaSharedMemBankSizeEightByte);
+  OK(cudaDeviceSetSharedMemConfig(cudaSharedMemBankSizeDefault));
+  CHECK(cudaDeviceSetSharedMemConfig((enum cudaSharedMemConfig)3) == cudaErrorInvalidValue);
+  (void)cudaGetLastError();
+
+  // PCI bus id: "domain:bus:device.0", matching the attributes, and back to the device.
+  char id[32];
+  std::memset(id, 0, sizeof id);
+  OK(cudaDeviceGetPCIBusId(id, (int)sizeof id, 0));
+  unsigned domain = 0, bus = 0, dev = 0, fn = 9;
+  CHECK(std::sscanf(id, "%x:%x:%x.%x", &domain, &bus, &dev, &fn) == 4);
+  CHECK((int)domain == attribute(cudaDevAttrPciDomainId, 0));
+  CHECK((int)bus == attribute(cudaDevAttrPciBusId, 0));
+  CHECK((int)dev == attribute(cudaDevAttrPciDeviceId, 0));
+  int back = -1;
+  OK(cudaDeviceGetByPCIBusId(&back, id));
+  CHECK(back == 0);
+  CHECK(cudaDeviceGetByPCIBusId(&back, nullptr) == cudaErrorInvalidValue);
+  CHECK(cudaDeviceGetPCIBusId(id, 0, 0) == cudaErrorInvalidValue);
+  (void)cudaGetLastError();
+
+  cudaDeviceProp want;
+  std::memset(&want, 0, sizeof want);
+  int chosen = -1;
+  OK(cudaChooseDevice(&chosen, &want));
+  CHECK(chosen == 0);
+  CHECK(cudaChooseDevice(&chosen, nullptr) == cudaErrorInvalidValue);
+  (void)cudaGetLastError();
+
+  // GPUDirect RDMA write flushes: only where the device reports them supported.
+  cudaError_t flush = cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice,
+                                                         cudaFlushGPUDirectRDMAWritesToOwner);
+  if (attribute(cudaDevAttrGPUDirectRDMAFlushWritesOptions, 0) & cudaFlushGPUDirectRDMAWritesOptionHost)
+    CHECK(flush == cudaSuccess);
+  else
+    CHECK(flush == cudaErrorNotSupported);
+  CHECK(cudaDeviceFlushGPUDirectRDMAWrites(cudaFlushGPUDirectRDMAWritesTargetCurrentDevice, (cudaFlushGPUDirectRDMAWritesScope)7) ==
+        cudaErrorInvalidValue);
+  (void)cudaGetLastError();
+
+  OK(cudaProfilerStart());
+  OK(cudaProfilerStop());
+  OK(cudaThreadSynchronize());
+  OK(cudaCtxResetPersistingL2Cache());
+}
+
+typedef int (*MemAllocFn)(unsigned long long *dptr, size_t bytes);
+
+// cuMemAlloc through the runtime, called, and the memory used by the runtime.
+static void entry_points() {
+  void *fn = nullptr;
+  cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
+  OK(cudaGetDriverEntryPoint("cuMemAlloc", &fn, cudaEnableDefault, &status));
+  CHECK(fn != nullptr && status == cudaDriverEntryPointSuccess);
+  if (fn != nullptr) {
+    unsigned long long d = 0;
+    CHECK(((MemAllocFn)fn)(&d, 256) == 0);
+    CHECK(d != 0);
+    OK(cudaMemset((void *)d, 0x3c, 256));
+    unsigned char h[256];
+    OK(cudaMemcpy(h, (void *)d, sizeof h, cudaMemcpyDeviceToHost));
+    CHECK(h[0] == 0x3c && h[255] == 0x3c);
+    OK(cudaFree((void *)d));
+  }
+  void *by_version = nullptr;
+  OK(cudaGetDriverEntryPointByVersion("cuMemAlloc", &by_version, 12000, cudaEnableDefault, &status));
+  CHECK(by_version == fn && status == cudaDriverEntryPointSuccess);
+  fn = (void *)1;
+  OK(cudaGetDriverEntryPoint("cuNoSuchEntryPoint", &fn, cudaEnableDefault, &status));
+  CHECK(fn == nullptr && status == cudaDriverEntryPointSymbolNotFound);
+  CHECK(cudaGetDriverEntryPoint("cuMemAlloc", &fn, 8, &status) == cudaErrorInvalidValue);
+  CHECK(cudaGetDriverEntryPoint(nullptr, &fn, 0, &status) == cudaErrorInvalidValue);
+  (void)cudaGetLastError();
+}
+
+static void stream_identity() {
+  cudaStream_t a, b;
+  OK(cudaStreamCreate(&a));
+  OK(cudaStreamCreateWithFlags(&b, cudaStreamNonBlocking));
+  unsigned long long ia = 0, ib = 0, ia2 = 1, ipt = 0;
+  OK(cudaStreamGetId(a, &ia));
+  OK(cudaStreamGetId(b, &ib));
+  OK(cudaStreamGetId(a, &ia2));
+  OK(cudaStreamGetId(cudaStreamPerThread, &ipt));
+  CHECK(ia != ib && ia == ia2 && ipt != ia && ipt != ib);
+  int dev = -1;
+  OK(cudaStreamGetDevice(b, &dev));
+  CHECK(dev == 0);
+  dev = -1;
+  OK(cudaStreamGetDevice(0, &dev));
+  CHECK(dev == 0);
+  CHECK(cudaStreamGetId(a, nullptr) == cudaErrorInvalidValue);
+  (void)cudaGetLastError();
+  OK(cudaStreamDestroy(a));
+  OK(cudaStreamDestroy(b));
+
+  // Managed memory attached to one stream, then back to all; the documented refusals.
+  int *m = nullptr, *plain = nullptr;
+  OK(cudaMallocManaged(&m, 64 * sizeof(int)));
+  OK(cudaMalloc(&plain, 64 * sizeof(int)));
+  cudaStream_t c;
+  OK(cudaStreamCreate(&c));
+  OK(cudaStreamAttachMemAsync(c, m, 0, cudaMemAttachSingle));
+  OK(cudaMemsetAsync(m, 0x22, 64 * sizeof(int), c));
+  OK(cudaStreamAttachMemAsync(c, m));
+  OK(cudaStreamAttachMemAsync(c, (void *)m, 64 * sizeof(int), cudaMemAttachGlobal));
+  OK(cudaStreamSynchronize(c));
+  CHECK(m[0] == 0x22222222 && m[63] == 0x22222222);
+  CHECK(cudaStreamAttachMemAsync(c, m, 0, 3) == cudaErrorInvalidValue);
+  CHECK(cudaStreamAttachMemAsync(c, plain, 0, cudaMemAttachGlobal) == cudaErrorInvalidValue);
+  CHECK(cudaStreamAttachMemAsync(cudaStreamLegacy, m, 0, cudaMemAttachSingle) == cudaErrorInvalidValue);
+  (void)cudaGetLastError();
+  OK(cudaStreamDestroy(c));
+  OK(cudaFree(m));
+  OK(cudaFree(plain));
+
+  void *p = nullptr;
+  unsigned flags = 0;
+  OK(cudaHostAlloc(&p, 64, cudaHostAllocMapped | cudaHostAllocPortable));
+  OK(cudaHostGetFlags(&flags, p));
+  CHECK((flags & (cudaHostAllocMapped | cudaHostAllocPortable)) == (cudaHostAllocMapped | cudaHostAllocPortable));
+  OK(cudaFreeHost(p));
+}
+
 int main() {
   int runtime = 0, driver = 0, count = 0;
   OK(cudaRuntimeGetVersion(&runtime));
@@ -348,6 +615,11 @@ int main() {
   graph_of_nodes();
   stream_capture();
   errors(count);
+  three_d();
+  if (count == 1) peers(count);
+  device_config();
+  entry_points();
+  stream_identity();
   OK(cudaDeviceSynchronize());
   if (failures != 0) {
     std::printf("%d checks failed\n", failures);

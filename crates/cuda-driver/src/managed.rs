@@ -1,4 +1,5 @@
-//! Hints on managed memory: `cuMemAdvise(_v2)` and `cuMemPrefetchAsync(_v2)`.
+//! Hints on managed memory: `cuMemAdvise(_v2)` and `cuMemPrefetchAsync(_v2)`; stream
+//! attachment (`cuStreamAttachMemAsync`).
 //!
 //! Both only tell the Unified Memory system where data should live; CUDA documents that
 //! they never change what a program computes. No backend here migrates managed memory
@@ -51,6 +52,11 @@ const SET_PREFERRED_LOCATION: i32 = 3;
 const UNSET_PREFERRED_LOCATION: i32 = 4;
 const SET_ACCESSED_BY: i32 = 5;
 const UNSET_ACCESSED_BY: i32 = 6;
+
+/// `CUmemAttach_flags`.
+const ATTACH_GLOBAL: u32 = 1;
+const ATTACH_HOST: u32 = 2;
+const ATTACH_SINGLE: u32 = 4;
 
 impl Driver {
     /// The device ordinal `device` as a hint's target (`CU_DEVICE_CPU` is the host).
@@ -152,5 +158,35 @@ impl Driver {
         }
         let target = self.location_target(location)?;
         self.mem_prefetch_to(ptr, count, target, stream)
+    }
+
+    /// `cuStreamAttachMemAsync`: a checked no-op. Attaching decides which of the device's
+    /// streams (or the host) may touch managed memory while the device works; here managed
+    /// memory is accessible from every stream and from the host at all times, so every
+    /// attachment already holds and there is nothing to order. The checks follow the
+    /// Driver API reference (`cuStreamAttachMemAsync`): one of the three flags; no single
+    /// attachment to the NULL (legacy) stream, which stands for no stream in particular;
+    /// `dptr` in managed memory; `length` 0 (the whole allocation) or, on a device without
+    /// concurrent managed access, the whole allocation.
+    pub fn stream_attach_mem_async(&self, stream: StreamHandle, ptr: u64, length: usize, flags: u32) -> CuResult<()> {
+        let ctx = self.stream_context(stream)?;
+        if !matches!(flags, ATTACH_GLOBAL | ATTACH_HOST | ATTACH_SINGLE) {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuStreamAttachMemAsync: flags {flags:#x}")));
+        }
+        if flags == ATTACH_SINGLE && (stream == StreamHandle::NULL || stream == StreamHandle::LEGACY) {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuStreamAttachMemAsync: single attachment to the NULL stream")));
+        }
+        let a = match self.memory.find_range(ptr, length.max(1) as u64) {
+            Some(Ok(a)) if a.kind == MemoryKind::Managed => a,
+            other => return Err(fail(CuError::INVALID_VALUE, format_args!("cuStreamAttachMemAsync({ptr:#x}, {length}): not managed ({other:?})"))),
+        };
+        let whole = length == 0 || (ptr == a.base && length as u64 == a.size);
+        if !whole && self.check_concurrent_access(Target::Device(ctx.device), "cuStreamAttachMemAsync").is_err() {
+            return Err(fail(
+                CuError::INVALID_VALUE,
+                format_args!("cuStreamAttachMemAsync: part of an allocation without concurrent managed access"),
+            ));
+        }
+        Ok(())
     }
 }

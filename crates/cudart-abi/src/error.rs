@@ -16,6 +16,7 @@ impl CudaError {
     pub const MEMORY_ALLOCATION: Self = Self(2);
     pub const INITIALIZATION_ERROR: Self = Self(3);
     pub const INVALID_CONFIGURATION: Self = Self(9);
+    pub const INVALID_PITCH_VALUE: Self = Self(12);
     pub const INVALID_SYMBOL: Self = Self(13);
     pub const INVALID_MEMCPY_DIRECTION: Self = Self(21);
     pub const INSUFFICIENT_DRIVER: Self = Self(35);
@@ -23,7 +24,9 @@ impl CudaError {
     pub const NO_DEVICE: Self = Self(100);
     pub const INVALID_DEVICE: Self = Self(101);
     pub const INVALID_RESOURCE_HANDLE: Self = Self(400);
+    pub const SYMBOL_NOT_FOUND: Self = Self(500);
     pub const NOT_READY: Self = Self(600);
+    pub const PEER_ACCESS_NOT_ENABLED: Self = Self(705);
     pub const NOT_SUPPORTED: Self = Self(801);
     pub const UNKNOWN: Self = Self(999);
 

@@ -81,6 +81,11 @@ impl Runtime {
         Ok(dev)
     }
 
+    /// The runtime ordinal of a driver device (`cudaErrorInvalidDevice` if none has it).
+    pub fn ordinal(&self, dev: CUdevice) -> RtResult<c_int> {
+        (0..self.device_count).find(|&o| self.device(o).is_ok_and(|d| d == dev)).ok_or(CudaError::INVALID_DEVICE)
+    }
+
     /// The device's primary context, retained once for the process.
     pub fn primary(&self, ordinal: c_int) -> RtResult<CUcontext> {
         let dev = self.device(ordinal)?;

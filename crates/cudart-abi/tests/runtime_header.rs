@@ -1,4 +1,5 @@
-//! `include/cuda_runtime_api.h` declares exactly the functions this library exports.
+//! `include/cuda_runtime_api.h` (with `cuda_profiler_api.h`) declares exactly the functions
+//! this library exports.
 //!
 //! The exports are read from the entry points' sources (`export!` blocks and `#[no_mangle]`
 //! functions under `src/exports/`) and also from the dynamic symbol table of the
@@ -28,6 +29,56 @@ const UNDECLARED_EXPORTS: &[(&str, &str)] = &[
         "cudaStreamGetCaptureInfo_v3",
         "CUDA 12.3+'s name for the edge-data form; CUDA 13's header calls it \
          cudaStreamGetCaptureInfo and declares no _v3",
+    ),
+    (
+        "cudaGraphAddDependencies_v2",
+        "CUDA 12.3+ headers' edge-data form; CUDA 13's header gives the plain name that \
+         signature and declares no _v2",
+    ),
+    (
+        "cudaGraphRemoveDependencies_v2",
+        "CUDA 12.3+ headers' edge-data form; CUDA 13's header gives the plain name that \
+         signature and declares no _v2",
+    ),
+    (
+        "cudaGraphGetEdges_v2",
+        "CUDA 12.3+ headers' edge-data form; CUDA 13's header gives the plain name that \
+         signature and declares no _v2",
+    ),
+    (
+        "cudaGraphNodeGetDependencies_v2",
+        "CUDA 12.3+ headers' edge-data form; CUDA 13's header gives the plain name that \
+         signature and declares no _v2",
+    ),
+    (
+        "cudaGraphNodeGetDependentNodes_v2",
+        "CUDA 12.3+ headers' edge-data form; CUDA 13's header gives the plain name that \
+         signature and declares no _v2",
+    ),
+    (
+        "cudaThreadSynchronize",
+        "CUDA 12's deprecated alias of cudaDeviceSynchronize, for programs built with CUDA 12 headers; \
+         CUDA 13's header dropped it",
+    ),
+    (
+        "cudaThreadExit",
+        "CUDA 12's deprecated alias of cudaDeviceReset, for programs built with CUDA 12 headers; \
+         CUDA 13's header dropped it",
+    ),
+    (
+        "cudaFuncSetSharedMemConfig",
+        "deprecated shared-memory bank configuration: CUDA 13's header no longer declares it \
+         for the host, NVIDIA's runtime 13 still exports it",
+    ),
+    (
+        "cudaDeviceGetSharedMemConfig",
+        "deprecated shared-memory bank configuration: CUDA 13's header no longer declares it \
+         for the host, NVIDIA's runtime 13 still exports it",
+    ),
+    (
+        "cudaDeviceSetSharedMemConfig",
+        "deprecated shared-memory bank configuration: CUDA 13's header no longer declares it \
+         for the host, NVIDIA's runtime 13 still exports it",
     ),
 ];
 
@@ -115,7 +166,9 @@ fn preprocessed_header(defines: &[&str]) -> String {
         .args(defines)
         .arg("-I")
         .arg(&include)
-        .arg(include.join("cuda_runtime_api.h"))
+        // It includes cuda_runtime_api.h and adds the two profiler calls, which NVIDIA's
+        // headers also declare only there.
+        .arg(include.join("cuda_profiler_api.h"))
         .output()
         .unwrap_or_else(|e| panic!("run the C preprocessor `{cc}`: {e}"));
     assert!(out.status.success(), "{cc} -E cuda_runtime_api.h: {}", String::from_utf8_lossy(&out.stderr));

@@ -12,7 +12,7 @@ use cuda_driver::CuError;
 
 use super::{ctx_raw, drv, event_handle, stream_handle, stream_ptsz, SendBox};
 use crate::boundary::{export, AbiResult, Out};
-use crate::types::{CUcontext, CUdevice, CUevent, CUresult, CUstream};
+use crate::types::{CUcontext, CUdevice, CUdeviceptr, CUevent, CUresult, CUstream};
 use cuda_driver::graph::HostParams;
 use cuda_driver::{GraphNodeHandle, StreamHandle};
 
@@ -304,6 +304,14 @@ export! {
     fn cuStreamGetDevice_ptsz(h_stream: CUstream, device: *mut CUdevice) {
         // SAFETY: NULL or writable, per the API.
         unsafe { get_device(stream_ptsz(h_stream), device) }
+    }
+
+    /// `cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned flags)`.
+    fn cuStreamAttachMemAsync(h_stream: CUstream, dptr: CUdeviceptr, length: usize, flags: c_uint) {
+        drv()?.stream_attach_mem_async(stream_handle(h_stream), dptr, length, flags)
+    }
+    fn cuStreamAttachMemAsync_ptsz(h_stream: CUstream, dptr: CUdeviceptr, length: usize, flags: c_uint) {
+        drv()?.stream_attach_mem_async(stream_ptsz(h_stream), dptr, length, flags)
     }
 
     /// `cuStreamGetId(CUstream hStream, unsigned long long* streamId)`.

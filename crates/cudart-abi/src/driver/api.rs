@@ -229,4 +229,38 @@ driver_api! {
         n: *mut usize,
     );
     cuThreadExchangeStreamCaptureMode @ 10010 (mode: *mut c_int);
+    // Device and context configuration, peers, profiler (`exports/config.rs`, `peer.rs`).
+    cuCtxGetDevice @ 2000 (dev: *mut CUdevice);
+    cuCtxGetCacheConfig @ 3020 (config: *mut c_int);
+    cuCtxSetCacheConfig @ 3020 (config: c_int);
+    cuCtxGetSharedMemConfig @ 4020 (config: *mut c_int);
+    cuCtxSetSharedMemConfig @ 4020 (config: c_int);
+    cuCtxResetPersistingL2Cache @ 11000 ();
+    cuDeviceGetByPCIBusId @ 4010 (dev: *mut CUdevice, id: *const c_char);
+    cuDeviceGetPCIBusId @ 4010 (id: *mut c_char, len: c_int, dev: CUdevice);
+    cuDeviceCanAccessPeer @ 4000 (can: *mut c_int, dev: CUdevice, peer: CUdevice);
+    cuDeviceGetP2PAttribute @ 8000 (value: *mut c_int, attr: c_int, src: CUdevice, dst: CUdevice);
+    cuCtxEnablePeerAccess @ 4000 (peer: CUcontext, flags: u32);
+    cuCtxDisablePeerAccess @ 4000 (peer: CUcontext);
+    cuMemcpyPeer @ 4000 (dst: CUdeviceptr, dst_ctx: CUcontext, src: CUdeviceptr, src_ctx: CUcontext, count: usize);
+    cuMemcpyPeerAsync @ 4000 (dst: CUdeviceptr, dst_ctx: CUcontext, src: CUdeviceptr, src_ctx: CUcontext, count: usize, stream: CUstream);
+    cuFlushGPUDirectRDMAWrites @ 11030 (target: c_int, scope: c_int);
+    cuProfilerStart @ 4000 ();
+    cuProfilerStop @ 4000 ();
+    cuGetProcAddress @ 12000 (symbol: *const c_char, pfn: *mut *mut c_void, version: c_int, flags: u64, status: *mut c_int);
+    // 3D copies and fills (`exports/memcpy3d.rs`).
+    cuMemcpy3D @ 3020 (copy: *const CudaMemcpy3D);
+    cuMemcpy3DAsync @ 3020 (copy: *const CudaMemcpy3D, stream: CUstream);
+    // Memory and stream queries (`exports/memory.rs`, `stream.rs`).
+    cuMemHostGetFlags @ 2030 (flags: *mut u32, ptr: *mut c_void);
+    cuMemRangeGetAttribute @ 8000 (data: *mut c_void, size: usize, attr: c_int, dptr: CUdeviceptr, count: usize);
+    cuStreamAttachMemAsync @ 6000 (stream: CUstream, dptr: CUdeviceptr, length: usize, flags: u32);
+    cuStreamGetId @ 12000 (stream: CUstream, id: *mut u64);
+    cuStreamGetDevice @ 12080 (stream: CUstream, dev: *mut CUdevice);
+    // Kernels (`exports/func.rs`); the launch configuration has the runtime's layout.
+    cuKernelSetCacheConfig @ 12000 (kernel: CUkernel, config: c_int, dev: CUdevice);
+    cuFuncSetSharedMemConfig @ 4020 (func: CUfunction, config: c_int);
+    cuKernelGetName @ 12030 (name: *mut *const c_char, kernel: CUkernel);
+    cuLaunchKernelEx @ 11060 (config: *const c_void, func: CUfunction, params: *mut *mut c_void, extra: *mut *mut c_void);
+    cuOccupancyAvailableDynamicSMemPerBlock @ 10020 (size: *mut usize, func: CUfunction, blocks: c_int, block_size: c_int);
 }

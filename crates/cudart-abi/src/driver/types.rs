@@ -53,6 +53,37 @@ pub struct CudaMemcpy2D {
     pub height: usize,
 }
 
+/// `CUDA_MEMCPY3D` (200 bytes on LP64).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CudaMemcpy3D {
+    pub src_x_in_bytes: usize,
+    pub src_y: usize,
+    pub src_z: usize,
+    pub src_lod: usize,
+    pub src_memory_type: u32,
+    pub src_host: *const c_void,
+    pub src_device: CUdeviceptr,
+    pub src_array: *mut c_void,
+    pub reserved0: *mut c_void,
+    pub src_pitch: usize,
+    pub src_height: usize,
+    pub dst_x_in_bytes: usize,
+    pub dst_y: usize,
+    pub dst_z: usize,
+    pub dst_lod: usize,
+    pub dst_memory_type: u32,
+    pub dst_host: *mut c_void,
+    pub dst_device: CUdeviceptr,
+    pub dst_array: *mut c_void,
+    pub reserved1: *mut c_void,
+    pub dst_pitch: usize,
+    pub dst_height: usize,
+    pub width_in_bytes: usize,
+    pub height: usize,
+    pub depth: usize,
+}
+
 /// `CUmemorytype` values.
 pub const CU_MEMORYTYPE_HOST: u32 = 1;
 pub const CU_MEMORYTYPE_DEVICE: u32 = 2;
@@ -74,5 +105,12 @@ mod tests {
         assert_eq!(offset_of!(CudaMemcpy2D, height), 120);
         assert_eq!(size_of::<CudaMemcpy2D>(), 128);
         assert_eq!(size_of::<CUmemLocation>(), 8);
+        // CUDA_MEMCPY3D: 25 eight-byte words.
+        assert_eq!(offset_of!(CudaMemcpy3D, src_memory_type), 32);
+        assert_eq!(offset_of!(CudaMemcpy3D, src_pitch), 72);
+        assert_eq!(offset_of!(CudaMemcpy3D, dst_memory_type), 120);
+        assert_eq!(offset_of!(CudaMemcpy3D, dst_pitch), 160);
+        assert_eq!(offset_of!(CudaMemcpy3D, depth), 192);
+        assert_eq!(size_of::<CudaMemcpy3D>(), 200);
     }
 }

@@ -355,6 +355,38 @@ export! {
         zero_edges(deps.is_null(), edge_data, n)
     }
 
+    /// CUDA 12.3 to 12.9 headers' edge-data form (CUDA 13 gave the plain name this
+    /// signature): the same call whichever runtime version the program sees.
+    fn cudaGraphAddDependencies_v2(graph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edge_data: *const u64, n: usize) {
+        default_edges(edge_data, n)?;
+        // SAFETY: the caller's lists.
+        unsafe { api()?.cuGraphAddDependencies(graph, from, to, n) }
+    }
+
+    fn cudaGraphRemoveDependencies_v2(graph: CUgraph, from: *const CUgraphNode, to: *const CUgraphNode, edge_data: *const u64, n: usize) {
+        default_edges(edge_data, n)?;
+        // SAFETY: the caller's lists.
+        unsafe { api()?.cuGraphRemoveDependencies(graph, from, to, n) }
+    }
+
+    fn cudaGraphGetEdges_v2(graph: CUgraph, from: *mut CUgraphNode, to: *mut CUgraphNode, edge_data: *mut u64, n: *mut usize) {
+        // SAFETY: the caller's arrays, per the API.
+        unsafe { api()?.cuGraphGetEdges(graph, from, to, n) }?;
+        zero_edges(from.is_null(), edge_data, n)
+    }
+
+    fn cudaGraphNodeGetDependencies_v2(node: CUgraphNode, deps: *mut CUgraphNode, edge_data: *mut u64, n: *mut usize) {
+        // SAFETY: the caller's arrays, per the API.
+        unsafe { api()?.cuGraphNodeGetDependencies(node, deps, n) }?;
+        zero_edges(deps.is_null(), edge_data, n)
+    }
+
+    fn cudaGraphNodeGetDependentNodes_v2(node: CUgraphNode, deps: *mut CUgraphNode, edge_data: *mut u64, n: *mut usize) {
+        // SAFETY: the caller's arrays, per the API.
+        unsafe { api()?.cuGraphNodeGetDependentNodes(node, deps, n) }?;
+        zero_edges(deps.is_null(), edge_data, n)
+    }
+
     fn cudaGraphClone(clone: *mut CUgraph, graph: CUgraph) {
         let out = Out::new(clone)?;
         let mut g = null_mut();

@@ -30,7 +30,7 @@ fn launch(kernel: CUkernel, grid: Dim3, block: Dim3, args: *mut *mut c_void, sha
 }
 
 /// The registered kernel's `CUfunction` in the current context.
-fn function(func: *const c_void) -> RtResult<CUfunction> {
+pub(crate) fn function(func: *const c_void) -> RtResult<CUfunction> {
     let kernel = registry::function(func)?.kernel()?;
     let rt = runtime()?;
     rt.context()?;

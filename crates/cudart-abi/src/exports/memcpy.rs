@@ -70,7 +70,7 @@ pub(crate) fn copy(dst: *mut c_void, src: *const c_void, count: usize, kind: Mem
     }
 }
 
-fn kind_of(kind: c_int) -> RtResult<MemcpyKind> {
+pub(crate) fn kind_of(kind: c_int) -> RtResult<MemcpyKind> {
     MemcpyKind::from_raw(kind).ok_or(CudaError::INVALID_MEMCPY_DIRECTION)
 }
 

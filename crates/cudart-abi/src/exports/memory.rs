@@ -175,6 +175,27 @@ export! {
     fn cudaMemPrefetchAsync_ptsz(ptr: *const c_void, count: usize, location: CUmemLocation, flags: c_uint, s: *mut c_void) {
         prefetch(ptr, count, location, flags, s, true)
     }
+
+    /// The `cudaHostAlloc` flags of pinned memory (`CU_MEMHOSTALLOC_*` values); memory not
+    /// allocated by `cudaHostAlloc`/`cudaMallocHost` is the driver's
+    /// `cudaErrorInvalidValue`.
+    fn cudaHostGetFlags(flags: *mut c_uint, host: *mut c_void) {
+        let out = Out::new(flags)?;
+        let mut f = 0;
+        // SAFETY: valid out-pointer; the driver checks `host`.
+        unsafe { ctx()?.api().cuMemHostGetFlags(&mut f, host) }?;
+        out.write(f);
+        Ok(())
+    }
+
+    /// `cudaMemRangeAttribute` values and their data layouts are `CUmem_range_attribute`'s.
+    fn cudaMemRangeGetAttribute(data: *mut c_void, size: usize, attr: c_int, ptr: *const c_void, count: usize) {
+        if data.is_null() || ptr.is_null() || count == 0 {
+            return Err(crate::error::CudaError::INVALID_VALUE);
+        }
+        // SAFETY: `size` writable bytes at `data` (caller); the driver checks the range.
+        unsafe { ctx()?.api().cuMemRangeGetAttribute(data, size, attr, ptr as CUdeviceptr, count) }
+    }
 }
 
 fn host_alloc(ptr: *mut *mut c_void, size: usize, flags: c_uint) -> RtResult {

@@ -1,14 +1,19 @@
 //! The exported runtime API, grouped by the C name's family. Each file's entry points are
 //! thin: convert the arguments, call the driver through `runtime`/`registry`, map errors.
 
+mod config;
 mod device;
+mod entry_point;
 mod error;
 mod event;
+mod func;
 mod graph;
 mod launch;
 mod memcpy;
+mod memcpy3d;
 mod memory;
 mod mempool;
+mod peer;
 mod register;
 mod stream;
 mod symbol;

@@ -171,4 +171,63 @@ export! {
         out.write(p);
         Ok(())
     }
+
+    fn cudaStreamGetId(s: *mut c_void, id: *mut u64) {
+        stream_id(s, id, false)
+    }
+
+    fn cudaStreamGetId_ptsz(s: *mut c_void, id: *mut u64) {
+        stream_id(s, id, true)
+    }
+
+    fn cudaStreamGetDevice(s: *mut c_void, device: *mut c_int) {
+        stream_device(s, device, false)
+    }
+
+    fn cudaStreamGetDevice_ptsz(s: *mut c_void, device: *mut c_int) {
+        stream_device(s, device, true)
+    }
+
+    fn cudaStreamAttachMemAsync(s: *mut c_void, ptr: *mut c_void, length: usize, flags: c_uint) {
+        attach(s, ptr, length, flags, false)
+    }
+
+    fn cudaStreamAttachMemAsync_ptsz(s: *mut c_void, ptr: *mut c_void, length: usize, flags: c_uint) {
+        attach(s, ptr, length, flags, true)
+    }
+}
+
+/// The driver's unique id of the stream (the special handles included).
+fn stream_id(s: *mut c_void, id: *mut u64, per_thread: bool) -> RtResult {
+    // SAFETY: the caller's out-pointer.
+    let out = unsafe { Out::new(id) }?;
+    let mut v = 0;
+    // SAFETY: valid out-pointer; the driver checks the handle.
+    unsafe { api()?.cuStreamGetId(stream(s, per_thread), &mut v) }?;
+    out.write(v);
+    Ok(())
+}
+
+/// The runtime ordinal of the stream's device.
+fn stream_device(s: *mut c_void, device: *mut c_int, per_thread: bool) -> RtResult {
+    // SAFETY: the caller's out-pointer.
+    let out = unsafe { Out::new(device) }?;
+    let rt = runtime()?;
+    rt.context()?;
+    let mut dev = 0;
+    // SAFETY: valid out-pointer; the driver checks the handle.
+    unsafe { rt.api().cuStreamGetDevice(stream(s, per_thread), &mut dev) }?;
+    out.write(rt.ordinal(dev)?);
+    Ok(())
+}
+
+/// Runtime API "Stream Management", cudaStreamAttachMemAsync: exactly one of
+/// `cudaMemAttachGlobal` (1), `cudaMemAttachHost` (2), `cudaMemAttachSingle` (4), else
+/// `cudaErrorInvalidValue`; the driver checks the range and queues the attachment.
+fn attach(s: *mut c_void, ptr: *mut c_void, length: usize, flags: c_uint, per_thread: bool) -> RtResult {
+    if !matches!(flags, 1 | 2 | 4) {
+        return Err(CudaError::INVALID_VALUE);
+    }
+    // SAFETY: plain values; the driver checks the range.
+    unsafe { api()?.cuStreamAttachMemAsync(stream(s, per_thread), ptr as u64, length, flags) }
 }
