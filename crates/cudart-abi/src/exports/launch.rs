@@ -24,9 +24,24 @@ fn launch(kernel: CUkernel, grid: Dim3, block: Dim3, args: *mut *mut c_void, sha
     let shared = u32::try_from(shared).map_err(|_| CudaError::INVALID_VALUE)?;
     // SAFETY: a CUkernel from cuLibraryGetKernel, which cuLaunchKernel accepts in place of a
     // CUfunction; `args` as the caller passed it (one pointer per kernel parameter).
-    unsafe {
+    let result = unsafe {
         rt.api().cuLaunchKernel(kernel as CUfunction, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, stream, args, std::ptr::null_mut())
+    };
+    match result {
+        // CUDA 12's runtime checks the dimensions itself and answers
+        // cudaErrorInvalidConfiguration; CUDA 13's passes the driver's
+        // cudaErrorInvalidValue on (both seen on an H200, ctests/error_paths.cu).
+        Err(CudaError::INVALID_VALUE) if crate::abi::loaded_as_cuda12() && !dimensions_valid(grid, block) => Err(CudaError::INVALID_CONFIGURATION),
+        other => other,
     }
+}
+
+/// Launch dimensions within CUDA's limits (Programming Guide, "Technical Specifications":
+/// 1024 threads a block, z at most 64, grid y and z at most 65535), none zero.
+fn dimensions_valid(grid: Dim3, block: Dim3) -> bool {
+    let threads = u64::from(block.x) * u64::from(block.y) * u64::from(block.z);
+    let nonzero = [grid.x, grid.y, grid.z, block.x, block.y, block.z].iter().all(|&d| d > 0);
+    nonzero && threads <= 1024 && block.x <= 1024 && block.y <= 1024 && block.z <= 64 && grid.x < (1 << 31) && grid.y <= 65535 && grid.z <= 65535
 }
 
 /// The registered kernel's `CUfunction` in the current context.
