@@ -50,6 +50,7 @@
 #include "__nvrtc_builtin_vars.h"
 #include "__nvrtc_device.h"
 #include "__nvrtc_math.h"
+#include "__nvcc_host_math.h"
 #include "math_constants.h"
 #endif
 
