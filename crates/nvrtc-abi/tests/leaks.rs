@@ -194,6 +194,12 @@ fn stream_workers() -> usize {
     tasks.flatten().filter(|t| std::fs::read_to_string(t.path().join("comm")).is_ok_and(|name| name.trim() == "cuda-stream")).count()
 }
 
+/// The names of this process's threads.
+fn thread_names() -> Vec<String> {
+    let tasks = std::fs::read_dir("/proc/self/task").unwrap();
+    tasks.flatten().filter_map(|t| std::fs::read_to_string(t.path().join("comm")).ok()).map(|n| n.trim().to_string()).collect()
+}
+
 /// A sample once no stream worker runs (they end on their own: at once for destroyed
 /// streams and contexts, 2 s after their last work for the others), or after 10 s.
 fn settled() -> Sample {
@@ -265,7 +271,7 @@ fn phase(name: &str, dev: CUdevice, warm: usize, n: usize, mut f: impl FnMut(usi
         failures.push(format!("{name}: {most} threads during the phase, {threads} before it"));
     }
     if after.threads > threads {
-        failures.push(format!("{name}: {} threads after the phase, {threads} before it", after.threads));
+        failures.push(format!("{name}: {} threads after the phase, {threads} before it: {}", after.threads, thread_names().join(", ")));
     }
     if rss > RSS_SLACK {
         failures.push(format!("{name}: resident memory grew by {rss} bytes over {n} repetitions"));
@@ -306,6 +312,45 @@ fn compile_cycle(i: usize) {
 
 const CU_STREAM_NON_BLOCKING: u32 = 1;
 
+/// A driver entry point by name (the graph calls are not among this test's imports).
+fn proc(name: &CStr) -> *mut c_void {
+    let mut f = null_mut();
+    ok(unsafe { cuGetProcAddress_v2(name.as_ptr(), &mut f, 12000, 0, null_mut()) }, "cuGetProcAddress");
+    assert!(!f.is_null(), "{name:?}");
+    f
+}
+
+type Handle = *mut c_void;
+
+/// Stream capture of a fill and a copy into pinned memory, replayed twice.
+fn graph_cycle(stream: CUstream, dev_buf: CUdeviceptr, pinned: *mut c_void, value: u32) {
+    // SAFETY: the signatures of these driver entry points (cuda.h).
+    let (begin, end, instantiate, launch, exec_destroy, destroy) = unsafe {
+        (
+            std::mem::transmute::<Handle, unsafe extern "C" fn(CUstream, u32) -> CUresult>(proc(c"cuStreamBeginCapture")),
+            std::mem::transmute::<Handle, unsafe extern "C" fn(CUstream, *mut Handle) -> CUresult>(proc(c"cuStreamEndCapture")),
+            std::mem::transmute::<Handle, unsafe extern "C" fn(*mut Handle, Handle, u64) -> CUresult>(proc(c"cuGraphInstantiateWithFlags")),
+            std::mem::transmute::<Handle, unsafe extern "C" fn(Handle, CUstream) -> CUresult>(proc(c"cuGraphLaunch")),
+            std::mem::transmute::<Handle, unsafe extern "C" fn(Handle) -> CUresult>(proc(c"cuGraphExecDestroy")),
+            std::mem::transmute::<Handle, unsafe extern "C" fn(Handle) -> CUresult>(proc(c"cuGraphDestroy")),
+        )
+    };
+    let (mut graph, mut exec) = (null_mut(), null_mut());
+    ok(unsafe { begin(stream, 0) }, "cuStreamBeginCapture");
+    ok(unsafe { cuMemsetD32Async(dev_buf, value, 1024, stream) }, "captured memset");
+    ok(unsafe { cuMemcpyDtoHAsync_v2(pinned, dev_buf, 4096, stream) }, "captured copy");
+    ok(unsafe { end(stream, &mut graph) }, "cuStreamEndCapture");
+    ok(unsafe { instantiate(&mut exec, graph, 0) }, "cuGraphInstantiateWithFlags");
+    for _ in 0..2 {
+        ok(unsafe { launch(exec, stream) }, "cuGraphLaunch");
+    }
+    ok(unsafe { cuStreamSynchronize(stream) }, "sync after the graph");
+    let words = unsafe { std::slice::from_raw_parts(pinned.cast::<u32>(), 1024) };
+    assert!(words.iter().all(|&w| w == value), "the graph's copy");
+    ok(unsafe { exec_destroy(exec) }, "cuGraphExecDestroy");
+    ok(unsafe { destroy(graph) }, "cuGraphDestroy");
+}
+
 /// One context's life; see the module documentation.
 fn object_cycle(i: usize, dev: CUdevice, cached: &CStr) {
     let mut ctx = null_mut();
@@ -334,6 +379,10 @@ fn object_cycle(i: usize, dev: CUdevice, cached: &CStr) {
     let mut ms = -1.0f32;
     ok(unsafe { cuEventElapsedTime(&mut ms, start, end) }, "elapsed");
     assert!(ms >= 0.0, "elapsed {ms} ms");
+
+    // A graph captured from the stream (a fill and the copy back), instantiated, launched
+    // twice, destroyed.
+    graph_cycle(stream, dev_buf, pinned, i as u32 ^ 0x5a5a);
 
     // A library (cudart 12+'s way to load), its kernel launched.
     let mut library = null_mut();
@@ -450,12 +499,6 @@ fn memory_stays_flat_over_repeated_loads_and_object_lifetimes() {
     ok(unsafe { cuInit(0) }, "cuInit");
     let mut dev = 0;
     ok(unsafe { cuDeviceGet(&mut dev, 0) }, "cuDeviceGet");
-
-    let mut graph_create = null_mut();
-    ok(unsafe { cuGetProcAddress_v2(c"cuGraphCreate".as_ptr(), &mut graph_create, 12000, 0, null_mut()) }, "cuGetProcAddress(cuGraphCreate)");
-    let graph_create: unsafe extern "C" fn(*mut *mut c_void, u32) -> CUresult = unsafe { std::mem::transmute(graph_create) };
-    let mut graph = null_mut();
-    assert_eq!(unsafe { graph_create(&mut graph, 0) }, CUresult(801), "graphs are supported now: add them to this test");
 
     let (compiles, cycles, programs) = (count("LEAKS_COMPILES", 200), count("LEAKS_CYCLES", 1000), count("LEAKS_NVRTC", 200));
     let mut failures = phase("compile", dev, compiles.min(10), compiles, compile_cycle);
