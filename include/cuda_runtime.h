@@ -22,22 +22,6 @@
 #else
 
 #if defined(__CUDA__) || defined(__CUDACC__)
-/* The C and C++ library headers nvcc's implicit include brings with it: CUDA sources call
- * memset, malloc, printf, exit, sqrt, std::function... without including them. */
-#include <assert.h>
-#include <ctype.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#if defined(__cplusplus)
-#include <cmath>
-#include <cstdlib>
-#include <functional>
-#include <new>
-#include <utility>
-#endif
 /* Attribute macros and vector types in their CUDA form, before the runtime API's
  * declarations would give them their plain host form. */
 #include "__nvrtc_core.h"
@@ -52,6 +36,26 @@
 #include "__nvrtc_math.h"
 #include "__nvcc_host_math.h"
 #include "math_constants.h"
+#endif
+
+#if defined(__CUDA__) || defined(__CUDACC__)
+/* The C and C++ library headers nvcc's implicit include brings with it (CUDA sources call
+ * memset, malloc, printf, exit, sqrt, std::function... without including them), after the
+ * device math: <cmath>'s `using ::exp;` then brings the device overloads into std::. */
+#include <assert.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#if defined(__cplusplus)
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <new>
+#include <utility>
+#endif
 #endif
 
 #if defined(__cplusplus)
