@@ -131,7 +131,9 @@ __host__ __device__ inline void operator delete[](void *, void *) __NV_NOEXCEPT 
 /* Device heap (cudaDeviceSetLimit(cudaLimitMallocHeapSize)). */
 extern "C" __device__ void *malloc(size_t);
 extern "C" __device__ void free(void *);
-extern "C" __device__ void *memcpy(void *, const void *, size_t);
-extern "C" __device__ void *memset(void *, int, size_t);
+/* Defined here, not declared: PTX has no memcpy/memset to call (nvcc inlines them), and a
+ * copy or fill of run-time length would otherwise leave a call nothing defines. */
+extern "C" __device__ inline void *memcpy(void *__d, const void *__s, size_t __n) { return __builtin_memcpy(__d, __s, __n); }
+extern "C" __device__ inline void *memset(void *__d, int __c, size_t __n) { return __builtin_memset(__d, __c, __n); }
 
 #endif

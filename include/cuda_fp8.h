@@ -59,6 +59,7 @@
 #else
 #define __NV8_CUDA_MODE 0
 #include "__cudart_host_vector_types.h"
+#include "device_types.h"
 #if defined(__cplusplus)
 #define __NV8 inline
 #else
@@ -241,6 +242,70 @@ __NV8 __half2_raw __nv_cvt_fp8x2_to_halfraw2(const __nv_fp8x2_storage_t x,
   __half2_raw __r;
   __r.x = __nv_fp8_i_to_hbits((__nv_fp8_storage_t)(x & 0xFFu), fp8_interpretation);
   __r.y = __nv_fp8_i_to_hbits((__nv_fp8_storage_t)(x >> 8), fp8_interpretation);
+  return __r;
+}
+
+/* ---- e8m0 scale factors: 2^(code - 127), code 0xFF NaN (CUDA Math API, "FP8 ... e8m0") --
+ * |x| goes to a power of two toward zero (cudaRoundZero) or up (cudaRoundPosInf); results
+ * below 2^-127 are clipped to it (code 0); above 2^127 they saturate to it (0xFE) under
+ * __NV_SATFINITE, else become NaN; NaN stays NaN. The code is a float's biased exponent:
+ * both have bias 127. */
+__NV8 __nv_fp8_storage_t __nv_fp8_i_e8m0_from_fbits(unsigned int __u, __nv_saturation_t __sat, int __round_up) {
+  unsigned int __a = __u & 0x7FFFFFFFu;
+  if (__a > 0x7F800000u) return 0xFF;
+  if (__a == 0x7F800000u) return __sat == __NV_SATFINITE ? 0xFE : 0xFF;
+  if (__a < 0x00800000u) return (__round_up && __a > 0x00400000u) ? 1 : 0; /* below 2^-126 */
+  unsigned int __e = __a >> 23;
+  if (__round_up && (__a & 0x7FFFFFu)) __e += 1;
+  if (__e > 254) return __sat == __NV_SATFINITE ? 0xFE : 0xFF;
+  return (__nv_fp8_storage_t)__e;
+}
+__NV8 __nv_fp8_storage_t __nv_fp8_i_e8m0_from_dbits(unsigned long long __u, __nv_saturation_t __sat, int __round_up) {
+  unsigned long long __a = __u & 0x7FFFFFFFFFFFFFFFull;
+  if (__a > 0x7FF0000000000000ull) return 0xFF;
+  if (__a == 0x7FF0000000000000ull) return __sat == __NV_SATFINITE ? 0xFE : 0xFF;
+  long long __code = (long long)(__a >> 52) - 896; /* the double's exponent, rebiased */
+  if (__round_up && (__a & 0xFFFFFFFFFFFFFull)) __code += 1;
+  if (__code < 0) return 0;
+  /* A finite double beyond float's range goes through float toward zero first (as NVIDIA's
+   * does: its largest finite value), so only rounding up can overflow. */
+  if (__code > 254) return (__round_up && __sat != __NV_SATFINITE) ? 0xFF : 0xFE;
+  return (__nv_fp8_storage_t)__code;
+}
+__NV8 __nv_fp8_storage_t __nv_cvt_float_to_e8m0(const float x, const __nv_saturation_t saturate, const enum cudaRoundMode rounding) {
+  return __nv_fp8_i_e8m0_from_fbits(__nv_fp8_i_fbits(x), saturate, rounding == cudaRoundPosInf);
+}
+__NV8 __nv_fp8x2_storage_t __nv_cvt_float2_to_e8m0x2(const float2 x, const __nv_saturation_t saturate, const enum cudaRoundMode rounding) {
+  return (__nv_fp8x2_storage_t)(__nv_cvt_float_to_e8m0(x.x, saturate, rounding) | (__nv_cvt_float_to_e8m0(x.y, saturate, rounding) << 8));
+}
+__NV8 __nv_fp8_storage_t __nv_cvt_double_to_e8m0(const double x, const __nv_saturation_t saturate, const enum cudaRoundMode rounding) {
+  return __nv_fp8_i_e8m0_from_dbits(__nv_fp8_i_dbits(x), saturate, rounding == cudaRoundPosInf);
+}
+__NV8 __nv_fp8x2_storage_t __nv_cvt_double2_to_e8m0x2(const double2 x, const __nv_saturation_t saturate, const enum cudaRoundMode rounding) {
+  return (__nv_fp8x2_storage_t)(__nv_cvt_double_to_e8m0(x.x, saturate, rounding) | (__nv_cvt_double_to_e8m0(x.y, saturate, rounding) << 8));
+}
+__NV8 __nv_fp8_storage_t __nv_cvt_bfloat16raw_to_e8m0(const __nv_bfloat16_raw x, const __nv_saturation_t saturate, const enum cudaRoundMode rounding) {
+  return __nv_fp8_i_e8m0_from_fbits((unsigned int)x.x << 16, saturate, rounding == cudaRoundPosInf);
+}
+__NV8 __nv_fp8x2_storage_t __nv_cvt_bfloat162raw_to_e8m0x2(const __nv_bfloat162_raw x, const __nv_saturation_t saturate, const enum cudaRoundMode rounding) {
+  __nv_bfloat16_raw __lo, __hi;
+  __lo.x = x.x;
+  __hi.x = x.y;
+  return (__nv_fp8x2_storage_t)(__nv_cvt_bfloat16raw_to_e8m0(__lo, saturate, rounding) | (__nv_cvt_bfloat16raw_to_e8m0(__hi, saturate, rounding) << 8));
+}
+/* 2^-127 is a bfloat16 subnormal (0x0040); NaN is the canonical quiet NaN. */
+__NV8 unsigned short __nv_fp8_i_e8m0_to_bf16bits(__nv_fp8_storage_t __x) {
+  return __x == 0xFF ? (unsigned short)0x7FFF : __x == 0 ? (unsigned short)0x0040 : (unsigned short)(__x << 7);
+}
+__NV8 __nv_bfloat16_raw __nv_cvt_e8m0_to_bf16raw(const __nv_fp8_storage_t x) {
+  __nv_bfloat16_raw __r;
+  __r.x = __nv_fp8_i_e8m0_to_bf16bits(x);
+  return __r;
+}
+__NV8 __nv_bfloat162_raw __nv_cvt_e8m0x2_to_bf162raw(const __nv_fp8x2_storage_t x) {
+  __nv_bfloat162_raw __r;
+  __r.x = __nv_fp8_i_e8m0_to_bf16bits((__nv_fp8_storage_t)(x & 0xFFu));
+  __r.y = __nv_fp8_i_e8m0_to_bf16bits((__nv_fp8_storage_t)(x >> 8));
   return __r;
 }
 
@@ -430,6 +495,75 @@ __NV8 unsigned long long __nv_fp8_i_to_uint(float __f, double __hi) {
   };
 __NV8_CLASSES(e5m2, __NV_E5M2)
 __NV8_CLASSES(e4m3, __NV_E4M3)
+
+/* e8m0: conversions into it round up and saturate, as NVIDIA's constructors do. */
+__NV8 float __nv_fp8_i_e8m0_to_float(__nv_fp8_storage_t __x) { return __nv_fp8_i_bitsf((unsigned int)__nv_fp8_i_e8m0_to_bf16bits(__x) << 16); }
+struct __attribute__((aligned(1))) __nv_fp8_e8m0 {
+  __nv_fp8_storage_t __x;
+  __nv_fp8_e8m0() = default;
+#if !defined(__CUDA_NO_FP8_CONVERSIONS__)
+  explicit __NV8_CTOR __nv_fp8_e8m0(const float __f) { __x = __nv_cvt_float_to_e8m0(__f, __NV_SATFINITE, cudaRoundPosInf); }
+  explicit __NV8_CTOR __nv_fp8_e8m0(const double __f) { __x = __nv_cvt_double_to_e8m0(__f, __NV_SATFINITE, cudaRoundPosInf); }
+#if __NV8_CUDA_MODE
+  explicit __NV8_CTOR __nv_fp8_e8m0(const __half __f) { __x = __nv_cvt_float_to_e8m0((float)__f, __NV_SATFINITE, cudaRoundPosInf); }
+  explicit __NV8_CTOR __nv_fp8_e8m0(const __nv_bfloat16 __f) {
+    __x = __nv_cvt_bfloat16raw_to_e8m0(static_cast<__nv_bfloat16_raw>(__f), __NV_SATFINITE, cudaRoundPosInf);
+  }
+  explicit __NV8_CTOR operator __half() const { return __half(__nv_fp8_i_e8m0_to_float(__x)); }
+  explicit __NV8_CTOR operator __nv_bfloat16() const { return __nv_bfloat16(__nv_cvt_e8m0_to_bf16raw(__x)); }
+#endif
+  explicit __NV8_CTOR __nv_fp8_e8m0(const unsigned short __v) : __nv_fp8_e8m0((float)__v) {}
+  explicit __NV8_CTOR __nv_fp8_e8m0(const unsigned int __v) : __nv_fp8_e8m0((double)__v) {}
+  explicit __NV8_CTOR __nv_fp8_e8m0(const unsigned long __v) : __nv_fp8_e8m0((double)__v) {}
+  explicit __NV8_CTOR __nv_fp8_e8m0(const unsigned long long __v) : __nv_fp8_e8m0((double)__v) {}
+  explicit __NV8_CTOR __nv_fp8_e8m0(const short __v) : __nv_fp8_e8m0((float)__v) {}
+  explicit __NV8_CTOR __nv_fp8_e8m0(const int __v) : __nv_fp8_e8m0((double)__v) {}
+  explicit __NV8_CTOR __nv_fp8_e8m0(const long __v) : __nv_fp8_e8m0((double)__v) {}
+  explicit __NV8_CTOR __nv_fp8_e8m0(const long long __v) : __nv_fp8_e8m0((double)__v) {}
+#if !defined(__CUDA_NO_FP8_CONVERSION_OPERATORS__)
+  explicit __NV8_CTOR operator float() const { return __nv_fp8_i_e8m0_to_float(__x); }
+  explicit __NV8_CTOR operator double() const { return (double)__nv_fp8_i_e8m0_to_float(__x); }
+#endif
+#endif
+};
+struct __attribute__((aligned(2))) __nv_fp8x2_e8m0 {
+  __nv_fp8x2_storage_t __x;
+  __nv_fp8x2_e8m0() = default;
+#if !defined(__CUDA_NO_FP8_CONVERSIONS__)
+  explicit __NV8_CTOR __nv_fp8x2_e8m0(const float2 __f) { __x = __nv_cvt_float2_to_e8m0x2(__f, __NV_SATFINITE, cudaRoundPosInf); }
+  explicit __NV8_CTOR __nv_fp8x2_e8m0(const double2 __f) { __x = __nv_cvt_double2_to_e8m0x2(__f, __NV_SATFINITE, cudaRoundPosInf); }
+#if !defined(__CUDA_NO_FP8_CONVERSION_OPERATORS__)
+  explicit __NV8_CTOR operator float2() const {
+    float2 __r;
+    __r.x = __nv_fp8_i_e8m0_to_float((__nv_fp8_storage_t)(__x & 0xFFu));
+    __r.y = __nv_fp8_i_e8m0_to_float((__nv_fp8_storage_t)(__x >> 8));
+    return __r;
+  }
+#endif
+#endif
+};
+struct __attribute__((aligned(4))) __nv_fp8x4_e8m0 {
+  __nv_fp8x4_storage_t __x;
+  __nv_fp8x4_e8m0() = default;
+#if !defined(__CUDA_NO_FP8_CONVERSIONS__)
+  explicit __NV8_CTOR __nv_fp8x4_e8m0(const float4 __f) {
+    __x = (__nv_fp8x4_storage_t)__nv_cvt_float_to_e8m0(__f.x, __NV_SATFINITE, cudaRoundPosInf) |
+          ((__nv_fp8x4_storage_t)__nv_cvt_float_to_e8m0(__f.y, __NV_SATFINITE, cudaRoundPosInf) << 8) |
+          ((__nv_fp8x4_storage_t)__nv_cvt_float_to_e8m0(__f.z, __NV_SATFINITE, cudaRoundPosInf) << 16) |
+          ((__nv_fp8x4_storage_t)__nv_cvt_float_to_e8m0(__f.w, __NV_SATFINITE, cudaRoundPosInf) << 24);
+  }
+#if !defined(__CUDA_NO_FP8_CONVERSION_OPERATORS__)
+  explicit __NV8_CTOR operator float4() const {
+    float4 __r;
+    __r.x = __nv_fp8_i_e8m0_to_float((__nv_fp8_storage_t)(__x & 0xFFu));
+    __r.y = __nv_fp8_i_e8m0_to_float((__nv_fp8_storage_t)((__x >> 8) & 0xFFu));
+    __r.z = __nv_fp8_i_e8m0_to_float((__nv_fp8_storage_t)((__x >> 16) & 0xFFu));
+    __r.w = __nv_fp8_i_e8m0_to_float((__nv_fp8_storage_t)(__x >> 24));
+    return __r;
+  }
+#endif
+#endif
+};
 
 #undef __NV8_CLASSES
 #undef __NV8_SCALAR_CTORS
