@@ -3,7 +3,8 @@
 # no NVIDIA package in the environment (PATH the system's, CUDA_HOME/CUDA_PATH unset):
 #   cmake   ctests/toolkit/cmake: enable_language(CUDA) and find_package(CUDAToolkit) with
 #           CMAKE_CUDA_COMPILER=build/toolkit/bin/nvcc; a .cu static library, a C++ program
-#           linked with CUDA::cudart, a C program linked with CUDA::cuda_driver
+#           linked with CUDA::cudart, a C program linked with CUDA::cuda_driver, and a
+#           separable-compilation program (device code from a static library, nvcc -dlink)
 #   torch   ctests/toolkit/torch_extension.py: torch.utils.cpp_extension.load_inline with
 #           CUDA_HOME=build/toolkit, run with the Python named by TORCH_PYTHON (a PyTorch
 #           with CUDA 13); skipped, and said so, when TORCH_PYTHON is not set
@@ -38,10 +39,11 @@ if command -v cmake >/dev/null 2>&1; then
     "${clean_env[@]}" cmake -S ctests/toolkit/cmake -B "$work/cmake" -DCMAKE_CUDA_COMPILER="$toolkit/bin/nvcc" &&
       "${clean_env[@]}" cmake --build "$work/cmake" -v &&
       "${clean_env[@]}" "LD_LIBRARY_PATH=$driver_dir" timeout 120 "$work/cmake/toolkit_cmake" &&
-      "${clean_env[@]}" "LD_LIBRARY_PATH=$driver_dir" timeout 120 "$work/cmake/toolkit_cmake_driver"
+      "${clean_env[@]}" "LD_LIBRARY_PATH=$driver_dir" timeout 120 "$work/cmake/toolkit_cmake_driver" &&
+      "${clean_env[@]}" "LD_LIBRARY_PATH=$driver_dir" timeout 120 "$work/cmake/toolkit_cmake_rdc"
   } >"$log" 2>&1
   rc=$?
-  [ "$rc" = 0 ] && ! grep -q "PASS toolkit_cmake_driver" "$log" && rc=1
+  [ "$rc" = 0 ] && ! grep -q "PASS toolkit_cmake_rdc" "$log" && rc=1
   result cmake "$rc" "$log"
 else
   echo "SKIP toolkit/cmake (cmake is not installed; scripts/bootstrap.sh installs it)"
