@@ -1,7 +1,7 @@
 /*
- * Host versions of the CUDA math functions the C library lacks (CUDA Math API: min/max of
- * mixed integer types, rsqrt, rcbrt, sinpi, cospi, normcdf, erfinv, ...; the set NVIDIA's
- * nvcc 13.0 accepts in host code, not norm3d/rhypot and the like), for the host side
+ * Host versions of the CUDA math functions the C library lacks (CUDA Math API: rsqrt,
+ * rcbrt, sinpi, cospi, normcdf, erfinv, ...; the set NVIDIA's nvcc 13.0 accepts in host
+ * code, not norm3d/rhypot and the like; min/max are host-device in __nvrtc_math.h), for the host side
  * of .cu files built by our nvcc: nvcc's headers declare these for host code too, and CUDA
  * programs call min(a, b) or rsqrtf(x) from host functions. The device versions are in
  * __nvrtc_math.h; clang picks by execution space. Not part of NVRTC compiles.
@@ -14,40 +14,6 @@
 #include <math.h>
 
 #define __NVHOST static inline __host__
-
-#define __NV_HOST_MINMAX(T)                                                 \
-  __NVHOST T min(T __a, T __b) { return __a < __b ? __a : __b; }             \
-  __NVHOST T max(T __a, T __b) { return __a > __b ? __a : __b; }
-__NV_HOST_MINMAX(int)
-__NV_HOST_MINMAX(unsigned int)
-__NV_HOST_MINMAX(long)
-__NV_HOST_MINMAX(unsigned long)
-__NV_HOST_MINMAX(long long)
-__NV_HOST_MINMAX(unsigned long long)
-#undef __NV_HOST_MINMAX
-__NVHOST float min(float __a, float __b) { return fminf(__a, __b); }
-__NVHOST float max(float __a, float __b) { return fmaxf(__a, __b); }
-__NVHOST double min(double __a, double __b) { return fmin(__a, __b); }
-__NVHOST double max(double __a, double __b) { return fmax(__a, __b); }
-__NVHOST double min(float __a, double __b) { return fmin(__a, __b); }
-__NVHOST double min(double __a, float __b) { return fmin(__a, __b); }
-__NVHOST double max(float __a, double __b) { return fmax(__a, __b); }
-__NVHOST double max(double __a, float __b) { return fmax(__a, __b); }
-/* Mixed signedness compares as unsigned, as the usual arithmetic conversions do. */
-__NVHOST unsigned int min(int __a, unsigned int __b) { return min((unsigned int)__a, __b); }
-__NVHOST unsigned int min(unsigned int __a, int __b) { return min(__a, (unsigned int)__b); }
-__NVHOST unsigned int max(int __a, unsigned int __b) { return max((unsigned int)__a, __b); }
-__NVHOST unsigned int max(unsigned int __a, int __b) { return max(__a, (unsigned int)__b); }
-__NVHOST unsigned long long min(long long __a, unsigned long long __b) { return min((unsigned long long)__a, __b); }
-__NVHOST unsigned long long min(unsigned long long __a, long long __b) { return min(__a, (unsigned long long)__b); }
-__NVHOST unsigned long long max(long long __a, unsigned long long __b) { return max((unsigned long long)__a, __b); }
-__NVHOST unsigned long long max(unsigned long long __a, long long __b) { return max(__a, (unsigned long long)__b); }
-__NVHOST unsigned int umin(unsigned int __a, unsigned int __b) { return __a < __b ? __a : __b; }
-__NVHOST unsigned int umax(unsigned int __a, unsigned int __b) { return __a > __b ? __a : __b; }
-__NVHOST unsigned long long ullmin(unsigned long long __a, unsigned long long __b) { return __a < __b ? __a : __b; }
-__NVHOST unsigned long long ullmax(unsigned long long __a, unsigned long long __b) { return __a > __b ? __a : __b; }
-__NVHOST long long llmin(long long __a, long long __b) { return __a < __b ? __a : __b; }
-__NVHOST long long llmax(long long __a, long long __b) { return __a > __b ? __a : __b; }
 
 __NVHOST double rsqrt(double __x) { return 1.0 / sqrt(__x); }
 __NVHOST float rsqrtf(float __x) { return (float)(1.0 / sqrt((double)__x)); }

@@ -1712,9 +1712,16 @@ __NVD long abs(long __a) { return labs(__a); }
 __NVD long long abs(long long __a) { return llabs(__a); }
 __NVD float abs(float __a) { return __builtin_fabsf(__a); }
 __NVD double abs(double __a) { return __builtin_fabs(__a); }
+/* min/max and friends: callable from host code too under our nvcc, as under NVIDIA's
+ * (their bodies are builtins either side can run). */
+#if defined(__CUDACC_RTC__)
+#define __NV_MM __NVD
+#else
+#define __NV_MM __NVHD
+#endif
 #define __NV_MINMAX(T)                                                      \
-  __NVD T min(T __a, T __b) { return __a < __b ? __a : __b; }              \
-  __NVD T max(T __a, T __b) { return __a > __b ? __a : __b; }
+  __NV_MM T min(T __a, T __b) { return __a < __b ? __a : __b; }              \
+  __NV_MM T max(T __a, T __b) { return __a > __b ? __a : __b; }
 __NV_MINMAX(int)
 __NV_MINMAX(unsigned int)
 __NV_MINMAX(long)
@@ -1722,28 +1729,29 @@ __NV_MINMAX(unsigned long)
 __NV_MINMAX(long long)
 __NV_MINMAX(unsigned long long)
 #undef __NV_MINMAX
-__NVD float min(float __a, float __b) { return __builtin_fminf(__a, __b); }
-__NVD float max(float __a, float __b) { return __builtin_fmaxf(__a, __b); }
-__NVD double min(double __a, double __b) { return __builtin_fmin(__a, __b); }
-__NVD double max(double __a, double __b) { return __builtin_fmax(__a, __b); }
-__NVD double min(float __a, double __b) { return __builtin_fmin(__a, __b); }
-__NVD double min(double __a, float __b) { return __builtin_fmin(__a, __b); }
-__NVD double max(float __a, double __b) { return __builtin_fmax(__a, __b); }
-__NVD double max(double __a, float __b) { return __builtin_fmax(__a, __b); }
-__NVD unsigned int min(int __a, unsigned int __b) { return min((unsigned int)__a, __b); }
-__NVD unsigned int min(unsigned int __a, int __b) { return min(__a, (unsigned int)__b); }
-__NVD unsigned int max(int __a, unsigned int __b) { return max((unsigned int)__a, __b); }
-__NVD unsigned int max(unsigned int __a, int __b) { return max(__a, (unsigned int)__b); }
-__NVD unsigned long long min(long long __a, unsigned long long __b) { return min((unsigned long long)__a, __b); }
-__NVD unsigned long long min(unsigned long long __a, long long __b) { return min(__a, (unsigned long long)__b); }
-__NVD unsigned long long max(long long __a, unsigned long long __b) { return max((unsigned long long)__a, __b); }
-__NVD unsigned long long max(unsigned long long __a, long long __b) { return max(__a, (unsigned long long)__b); }
-__NVD unsigned int umin(unsigned int __a, unsigned int __b) { return __a < __b ? __a : __b; }
-__NVD unsigned int umax(unsigned int __a, unsigned int __b) { return __a > __b ? __a : __b; }
-__NVD unsigned long long ullmin(unsigned long long __a, unsigned long long __b) { return __a < __b ? __a : __b; }
-__NVD unsigned long long ullmax(unsigned long long __a, unsigned long long __b) { return __a > __b ? __a : __b; }
-__NVD long long llmin(long long __a, long long __b) { return __a < __b ? __a : __b; }
-__NVD long long llmax(long long __a, long long __b) { return __a > __b ? __a : __b; }
+__NV_MM float min(float __a, float __b) { return __builtin_fminf(__a, __b); }
+__NV_MM float max(float __a, float __b) { return __builtin_fmaxf(__a, __b); }
+__NV_MM double min(double __a, double __b) { return __builtin_fmin(__a, __b); }
+__NV_MM double max(double __a, double __b) { return __builtin_fmax(__a, __b); }
+__NV_MM double min(float __a, double __b) { return __builtin_fmin(__a, __b); }
+__NV_MM double min(double __a, float __b) { return __builtin_fmin(__a, __b); }
+__NV_MM double max(float __a, double __b) { return __builtin_fmax(__a, __b); }
+__NV_MM double max(double __a, float __b) { return __builtin_fmax(__a, __b); }
+__NV_MM unsigned int min(int __a, unsigned int __b) { return min((unsigned int)__a, __b); }
+__NV_MM unsigned int min(unsigned int __a, int __b) { return min(__a, (unsigned int)__b); }
+__NV_MM unsigned int max(int __a, unsigned int __b) { return max((unsigned int)__a, __b); }
+__NV_MM unsigned int max(unsigned int __a, int __b) { return max(__a, (unsigned int)__b); }
+__NV_MM unsigned long long min(long long __a, unsigned long long __b) { return min((unsigned long long)__a, __b); }
+__NV_MM unsigned long long min(unsigned long long __a, long long __b) { return min(__a, (unsigned long long)__b); }
+__NV_MM unsigned long long max(long long __a, unsigned long long __b) { return max((unsigned long long)__a, __b); }
+__NV_MM unsigned long long max(unsigned long long __a, long long __b) { return max(__a, (unsigned long long)__b); }
+__NV_MM unsigned int umin(unsigned int __a, unsigned int __b) { return __a < __b ? __a : __b; }
+__NV_MM unsigned int umax(unsigned int __a, unsigned int __b) { return __a > __b ? __a : __b; }
+__NV_MM unsigned long long ullmin(unsigned long long __a, unsigned long long __b) { return __a < __b ? __a : __b; }
+__NV_MM unsigned long long ullmax(unsigned long long __a, unsigned long long __b) { return __a > __b ? __a : __b; }
+__NV_MM long long llmin(long long __a, long long __b) { return __a < __b ? __a : __b; }
+__NV_MM long long llmax(long long __a, long long __b) { return __a > __b ? __a : __b; }
+#undef __NV_MM
 
 /* Back to the command line's contraction mode for the code that follows. */
 #if __NVRTC_FMAD__

@@ -37,29 +37,39 @@ done
 
 passed=0
 failed=0
+# build_and_run LABEL NAME BIN LOG LIMIT CMD...: builds with CMD (its output goes to LOG),
+# then runs BIN on our libraries for at most LIMIT seconds; it passes when it exits 0 and
+# prints "PASS NAME".
+build_and_run() {
+  local label="$1" name="$2" bin="$3" log="$4" limit="$5" rc
+  shift 5
+  if ! "$@" >"$log" 2>&1; then
+    failed=$((failed + 1))
+    echo "FAIL $label (does not build; log $log)"
+    tail -n 12 "$log" | sed 's/^/    | /'
+    return
+  fi
+  env ${CTEST_PRELOAD:+LD_PRELOAD="$CTEST_PRELOAD"} LD_LIBRARY_PATH="$driver_dir" timeout -k 10 "$limit" "$bin" >>"$log" 2>&1 </dev/null
+  rc=$?
+  if [ "$rc" -eq 0 ] && grep -qx "PASS $name" "$log"; then
+    passed=$((passed + 1))
+    echo "PASS $label"
+  else
+    failed=$((failed + 1))
+    echo "FAIL $label (exit $rc; log $log)"
+    tail -n 12 "$log" | sed 's/^/    | /'
+  fi
+}
+wanted() { [ "$names" = "  " ] || [[ "$names" == *" $1 "* ]]; }
+
 for src in ctests/libs/*.cu; do
   [ -f "$src" ] || continue
   t="$(basename "$src" .cu)"
-  if [ "$names" != "  " ] && [[ "$names" != *" $t "* ]]; then continue; fi
-  bin="$bin_dir/$t"
-  log="$log_dir/$t.log"
+  wanted "$t" || continue
   read -r -a link <<<"$(sed -n 's|^// link: ||p' "$src" | head -n1)"
-  if ! "$NVCC" -arch=sm_80 -O2 -I"$inc" "$src" -o "$bin" -L"$driver_dir" "${link[@]}" -Xlinker -rpath="$driver_dir" ${LIBTESTS_LDFLAGS:-} >"$log" 2>&1; then
-    failed=$((failed + 1))
-    echo "FAIL libs/$t (does not build; log $log)"
-    tail -n 12 "$log" | sed 's/^/    | /'
-    continue
-  fi
-  env ${CTEST_PRELOAD:+LD_PRELOAD="$CTEST_PRELOAD"} LD_LIBRARY_PATH="$driver_dir" timeout -k 10 300 "$bin" >>"$log" 2>&1 </dev/null
-  rc=$?
-  if [ "$rc" -eq 0 ] && grep -qx "PASS $t" "$log"; then
-    passed=$((passed + 1))
-    echo "PASS libs/$t"
-  else
-    failed=$((failed + 1))
-    echo "FAIL libs/$t (exit $rc; log $log)"
-    tail -n 12 "$log" | sed 's/^/    | /'
-  fi
+  # shellcheck disable=SC2086
+  build_and_run "libs/$t" "$t" "$bin_dir/$t" "$log_dir/$t.log" 300 \
+    "$NVCC" -arch=sm_80 -O2 -I"$inc" "$src" -o "$bin_dir/$t" -L"$driver_dir" "${link[@]}" -Xlinker -rpath="$driver_dir" ${LIBTESTS_LDFLAGS:-}
 done
 # Host programs of the driver API (ctests/host/*.c): compiled by the host compiler against
 # our include/cuda.h only (no NVIDIA header, no nvcc) and linked with -lcuda from the driver
@@ -68,7 +78,7 @@ done
 for src in ctests/host/*.c; do
   [ -f "$src" ] || continue
   t="$(basename "$src" .c)"
-  if [ "$names" != "  " ] && [[ "$names" != *" $t "* ]]; then continue; fi
+  wanted "$t" || continue
   for variant in c99 c11-ptds cxx17; do
     case "$variant" in
       c99) build=(cc -std=c99 -x c) ;;
@@ -76,49 +86,19 @@ for src in ctests/host/*.c; do
       cxx17) build=(c++ -std=c++17 -x c++) ;;
     esac
     bin="$bin_dir/host_${t}_$variant"
-    log="$log_dir/host_${t}_$variant.log"
-    if ! "${build[@]}" -Wall -Wextra -Werror -pedantic -Iinclude "$src" -o "$bin" -L"$driver_dir" -lcuda \
-      -Wl,-rpath,"$driver_dir" >"$log" 2>&1; then
-      failed=$((failed + 1))
-      echo "FAIL host/$t [$variant] (does not build; log $log)"
-      tail -n 12 "$log" | sed 's/^/    | /'
-      continue
-    fi
-    env ${CTEST_PRELOAD:+LD_PRELOAD="$CTEST_PRELOAD"} LD_LIBRARY_PATH="$driver_dir" timeout -k 10 120 "$bin" >>"$log" 2>&1 </dev/null
-    rc=$?
-    if [ "$rc" -eq 0 ] && grep -qx "PASS $t" "$log"; then
-      passed=$((passed + 1))
-      echo "PASS host/$t [$variant]"
-    else
-      failed=$((failed + 1))
-      echo "FAIL host/$t [$variant] (exit $rc; log $log)"
-      tail -n 12 "$log" | sed 's/^/    | /'
-    fi
+    build_and_run "host/$t [$variant]" "$t" "$bin" "$log_dir/host_${t}_$variant.log" 120 \
+      "${build[@]}" -Wall -Wextra -Werror -pedantic -Iinclude "$src" -o "$bin" -L"$driver_dir" -lcuda -Wl,-rpath,"$driver_dir"
   done
 done
-
+# Host programs of the runtime API (ctests/host/*.cpp): g++ against our runtime headers
+# alone, linked with our -lcudart.
 for src in ctests/host/*.cpp; do
   [ -f "$src" ] || continue
   t="$(basename "$src" .cpp)"
-  if [ "$names" != "  " ] && [[ "$names" != *" $t "* ]]; then continue; fi
-  bin="$bin_dir/$t"
-  log="$log_dir/$t.log"
-  if ! g++ -std=c++17 -O1 -Wall -Wextra -Werror -Iinclude "$src" -o "$bin" -L"$driver_dir" -lcudart -Wl,-rpath,"$driver_dir" ${LIBTESTS_LDFLAGS:-} >"$log" 2>&1; then
-    failed=$((failed + 1))
-    echo "FAIL host/$t (does not build; log $log)"
-    tail -n 12 "$log" | sed 's/^/    | /'
-    continue
-  fi
-  env ${CTEST_PRELOAD:+LD_PRELOAD="$CTEST_PRELOAD"} LD_LIBRARY_PATH="$driver_dir" timeout -k 10 300 "$bin" >>"$log" 2>&1 </dev/null
-  rc=$?
-  if [ "$rc" -eq 0 ] && grep -qx "PASS $t" "$log"; then
-    passed=$((passed + 1))
-    echo "PASS host/$t"
-  else
-    failed=$((failed + 1))
-    echo "FAIL host/$t (exit $rc; log $log)"
-    tail -n 12 "$log" | sed 's/^/    | /'
-  fi
+  wanted "$t" || continue
+  # shellcheck disable=SC2086
+  build_and_run "host/$t" "$t" "$bin_dir/$t" "$log_dir/$t.log" 300 \
+    g++ -std=c++17 -O1 -Wall -Wextra -Werror -Iinclude "$src" -o "$bin_dir/$t" -L"$driver_dir" -lcudart -Wl,-rpath,"$driver_dir" ${LIBTESTS_LDFLAGS:-}
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
