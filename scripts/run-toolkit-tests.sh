@@ -33,6 +33,13 @@ result() { # result NAME STATUS LOG
   fi
 }
 
+# nvcc found on PATH (as Makefiles call it) finds its toolkit beside itself, not around the
+# working directory: ctests/ has a ../include/cuda_runtime.h that must not be taken for it.
+log="$work/path.log"
+(cd ctests && "${clean_env[@]}" "PATH=$toolkit/bin:/usr/bin:/bin" nvcc -v --dryrun -c vector_add.cu -o /dev/null) >"$log" 2>&1
+grep -qx "#\$ TOP=$toolkit" "$log"
+result nvcc_on_path $? "$log"
+
 if command -v cmake >/dev/null 2>&1; then
   log="$work/cmake.log"
   {

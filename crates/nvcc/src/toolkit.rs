@@ -64,15 +64,17 @@ impl Toolkit {
     /// Finds the toolkit around the running executable. `NVCC_CLANG` names another
     /// clang++ 19.
     pub fn locate() -> Result<Toolkit, String> {
-        // The path as invoked, not resolved: an installed bin/nvcc may be a copy or a link.
+        // The executable's own path first (a copy or hard link in bin/, or the build tree's
+        // target/<profile>/nvcc a link resolves to); then the path it was invoked by, when
+        // that names a directory at all: a bare `nvcc` found on PATH says nothing about
+        // where it lives, and the working directory must not be taken for the toolkit.
         let exe = std::env::current_exe().map_err(|e| format!("cannot find this executable: {e}"))?;
-        let dirs =
-            [std::env::args_os().next().map(PathBuf::from).and_then(|p| p.parent().map(Path::to_path_buf)), exe.parent().map(Path::to_path_buf)];
+        let invoked = std::env::args_os().next().map(PathBuf::from).filter(|p| p.components().count() > 1);
+        let dirs = [exe.parent().map(Path::to_path_buf), invoked.and_then(|p| p.parent().map(Path::to_path_buf))];
         let (include, lib) = dirs
             .iter()
             .flatten()
-            .map(|d| if d.as_os_str().is_empty() { PathBuf::from(".") } else { d.clone() })
-            .find_map(|d| find_root(&std::fs::canonicalize(&d).unwrap_or(d)))
+            .find_map(|d| find_root(&std::fs::canonicalize(d).unwrap_or_else(|_| d.clone())))
             .ok_or_else(|| format!("cannot find the toolkit's include directory beside {}", exe.display()))?;
         let clang = match std::env::var("NVCC_CLANG") {
             Ok(c) if !c.is_empty() => c,
