@@ -13,7 +13,6 @@ use std::ptr::null_mut;
 
 use cuda::exports::context::*;
 use cuda::exports::device::*;
-use cuda::exports::init::*;
 use cuda::exports::launch::*;
 use cuda::exports::memcpy::*;
 use cuda::exports::memory::*;
@@ -22,64 +21,9 @@ use cuda::exports::module::*;
 use cuda::exports::stream::*;
 use cuda::proc_table::cuGetProcAddress_v2;
 use cuda::types::*;
+use support::*;
 
-/// `data[i] += add` for `i < n`.
-const PTX: &str = "
-.version 8.0
-.target sm_80
-.address_size 64
-
-.visible .entry add_u32(.param .u64 p_data, .param .u32 p_n, .param .u32 p_add)
-{
-    .reg .pred %p<2>;
-    .reg .b32 %r<9>;
-    .reg .b64 %rd<5>;
-
-    ld.param.u64 %rd1, [p_data];
-    ld.param.u32 %r1, [p_n];
-    ld.param.u32 %r2, [p_add];
-    mov.u32 %r3, %ctaid.x;
-    mov.u32 %r4, %ntid.x;
-    mov.u32 %r5, %tid.x;
-    mad.lo.s32 %r6, %r3, %r4, %r5;
-    setp.ge.u32 %p1, %r6, %r1;
-    @%p1 bra DONE;
-    cvta.to.global.u64 %rd2, %rd1;
-    mul.wide.u32 %rd3, %r6, 4;
-    add.s64 %rd4, %rd2, %rd3;
-    ld.global.u32 %r7, [%rd4];
-    add.s32 %r8, %r7, %r2;
-    st.global.u32 [%rd4], %r8;
-DONE:
-    ret;
-}
-";
-
-const INVALID_VALUE: CUresult = CUresult::ERROR_INVALID_VALUE;
-
-fn ok(res: CUresult, what: &str) {
-    assert_eq!(res, CUresult::SUCCESS, "{what}");
-}
-
-/// A created context, current on this thread until dropped.
-struct Ctx(CUcontext, CUdevice);
-
-impl Ctx {
-    fn new() -> Ctx {
-        ok(unsafe { cuInit(0) }, "cuInit");
-        let mut dev = -1;
-        ok(unsafe { cuDeviceGet(&mut dev, 0) }, "cuDeviceGet");
-        let mut ctx = null_mut();
-        ok(unsafe { cuCtxCreate_v2(&mut ctx, 0, dev) }, "cuCtxCreate_v2");
-        Ctx(ctx, dev)
-    }
-}
-
-impl Drop for Ctx {
-    fn drop(&mut self) {
-        ok(unsafe { cuCtxDestroy_v2(self.0) }, "cuCtxDestroy_v2");
-    }
-}
+mod support;
 
 fn props(device: CUdevice) -> CUmemPoolProps {
     CUmemPoolProps {
@@ -134,11 +78,7 @@ fn pool_entry_points_resolve_through_cu_get_proc_address() {
 #[test]
 fn kernels_on_pool_memory_on_several_streams() {
     let _ctx = Ctx::new();
-    let ptx = std::ffi::CString::new(PTX).unwrap();
-    let mut module = null_mut();
-    ok(unsafe { cuModuleLoadData(&mut module, ptx.as_ptr().cast()) }, "cuModuleLoadData");
-    let mut f = null_mut();
-    ok(unsafe { cuModuleGetFunction(&mut f, module, c"add_u32".as_ptr()) }, "cuModuleGetFunction");
+    let (module, f) = add_kernel();
     const STREAMS: usize = 3;
     const ITERATIONS: usize = 6;
     const N: u32 = 3000;

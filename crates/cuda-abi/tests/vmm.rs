@@ -13,7 +13,6 @@ use std::ptr::null_mut;
 
 use cuda::exports::context::*;
 use cuda::exports::device::*;
-use cuda::exports::init::*;
 use cuda::exports::launch::*;
 use cuda::exports::memcpy::*;
 use cuda::exports::memory::*;
@@ -22,71 +21,13 @@ use cuda::exports::stream::*;
 use cuda::exports::vmm::*;
 use cuda::proc_table::cuGetProcAddress_v2;
 use cuda::types::*;
+use support::*;
 
-/// `data[i] += add` for `i < n`.
-const PTX: &str = "
-.version 8.0
-.target sm_80
-.address_size 64
+mod support;
 
-.visible .entry add_u32(
-    .param .u64 add_u32_data,
-    .param .u32 add_u32_n,
-    .param .u32 add_u32_add
-)
-{
-    .reg .pred %p<2>;
-    .reg .b32 %r<9>;
-    .reg .b64 %rd<5>;
-
-    ld.param.u64 %rd1, [add_u32_data];
-    ld.param.u32 %r1, [add_u32_n];
-    ld.param.u32 %r2, [add_u32_add];
-    mov.u32 %r3, %ctaid.x;
-    mov.u32 %r4, %ntid.x;
-    mov.u32 %r5, %tid.x;
-    mad.lo.s32 %r6, %r3, %r4, %r5;
-    setp.ge.u32 %p1, %r6, %r1;
-    @%p1 bra DONE;
-    cvta.to.global.u64 %rd2, %rd1;
-    mul.wide.u32 %rd3, %r6, 4;
-    add.s64 %rd4, %rd2, %rd3;
-    ld.global.u32 %r7, [%rd4];
-    add.s32 %r8, %r7, %r2;
-    st.global.u32 [%rd4], %r8;
-DONE:
-    ret;
-}
-";
-
-const INVALID_VALUE: CUresult = CUresult::ERROR_INVALID_VALUE;
 const READ: c_uint = 1;
 const READWRITE: c_uint = 3;
 const POSIX_FD: c_uint = 1;
-
-fn ok(res: CUresult, what: &str) {
-    assert_eq!(res, CUresult::SUCCESS, "{what}");
-}
-
-/// A created context, current on this thread until dropped.
-struct Ctx(CUcontext, CUdevice);
-
-impl Ctx {
-    fn new() -> Ctx {
-        ok(unsafe { cuInit(0) }, "cuInit");
-        let mut dev = -1;
-        ok(unsafe { cuDeviceGet(&mut dev, 0) }, "cuDeviceGet");
-        let mut ctx = null_mut();
-        ok(unsafe { cuCtxCreate_v2(&mut ctx, 0, dev) }, "cuCtxCreate_v2");
-        Ctx(ctx, dev)
-    }
-}
-
-impl Drop for Ctx {
-    fn drop(&mut self) {
-        ok(unsafe { cuCtxDestroy_v2(self.0) }, "cuCtxDestroy_v2");
-    }
-}
 
 fn page() -> usize {
     unsafe { libc::sysconf(libc::_SC_PAGESIZE) as usize }
@@ -124,15 +65,6 @@ fn read_u32s(src: CUdeviceptr, n: usize) -> Vec<u32> {
     let mut out = vec![0u32; n];
     ok(unsafe { cuMemcpyDtoH_v2(out.as_mut_ptr().cast(), src, n * 4) }, "cuMemcpyDtoH_v2");
     out
-}
-
-fn add_kernel() -> (CUmodule, CUfunction) {
-    let ptx = std::ffi::CString::new(PTX).unwrap();
-    let mut module = null_mut();
-    ok(unsafe { cuModuleLoadData(&mut module, ptx.as_ptr().cast()) }, "cuModuleLoadData");
-    let mut f = null_mut();
-    ok(unsafe { cuModuleGetFunction(&mut f, module, c"add_u32".as_ptr()) }, "cuModuleGetFunction");
-    (module, f)
 }
 
 fn launch_add(f: CUfunction, data: CUdeviceptr, n: u32, add: u32) -> CUresult {
