@@ -13,6 +13,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// Why the CUDA 12.3+ edge-data graph forms are exported but not declared.
+const EDGE_DATA_V2: &str = "CUDA 12.3+ headers' edge-data form; CUDA 13's header gives the plain name that signature and declares no _v2";
+
 /// Exports the header leaves out on purpose, with the reason.
 const UNDECLARED_EXPORTS: &[(&str, &str)] = &[
     (
@@ -30,31 +33,11 @@ const UNDECLARED_EXPORTS: &[(&str, &str)] = &[
         "CUDA 12.3+'s name for the edge-data form; CUDA 13's header calls it \
          cudaStreamGetCaptureInfo and declares no _v3",
     ),
-    (
-        "cudaGraphAddDependencies_v2",
-        "CUDA 12.3+ headers' edge-data form; CUDA 13's header gives the plain name that \
-         signature and declares no _v2",
-    ),
-    (
-        "cudaGraphRemoveDependencies_v2",
-        "CUDA 12.3+ headers' edge-data form; CUDA 13's header gives the plain name that \
-         signature and declares no _v2",
-    ),
-    (
-        "cudaGraphGetEdges_v2",
-        "CUDA 12.3+ headers' edge-data form; CUDA 13's header gives the plain name that \
-         signature and declares no _v2",
-    ),
-    (
-        "cudaGraphNodeGetDependencies_v2",
-        "CUDA 12.3+ headers' edge-data form; CUDA 13's header gives the plain name that \
-         signature and declares no _v2",
-    ),
-    (
-        "cudaGraphNodeGetDependentNodes_v2",
-        "CUDA 12.3+ headers' edge-data form; CUDA 13's header gives the plain name that \
-         signature and declares no _v2",
-    ),
+    ("cudaGraphAddDependencies_v2", EDGE_DATA_V2),
+    ("cudaGraphRemoveDependencies_v2", EDGE_DATA_V2),
+    ("cudaGraphGetEdges_v2", EDGE_DATA_V2),
+    ("cudaGraphNodeGetDependencies_v2", EDGE_DATA_V2),
+    ("cudaGraphNodeGetDependentNodes_v2", EDGE_DATA_V2),
     (
         "cudaThreadSynchronize",
         "CUDA 12's deprecated alias of cudaDeviceSynchronize, for programs built with CUDA 12 headers; \
