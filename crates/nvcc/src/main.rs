@@ -154,10 +154,9 @@ fn print_toolkit_variables(toolkit: &toolkit::Toolkit) {
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let echo = args.iter().any(|a| matches!(a.as_str(), "-v" | "--verbose" | "-dryrun" | "--dryrun"));
-    if echo {
-        if let Ok(t) = toolkit::Toolkit::locate() {
-            print_toolkit_variables(&t);
-        }
+    let located = toolkit::Toolkit::locate();
+    if let (true, Ok(t)) = (echo, &located) {
+        print_toolkit_variables(t);
     }
     let inv = match cli::parse(&args) {
         Ok(inv) => inv,
@@ -171,7 +170,7 @@ fn main() -> ExitCode {
         print!("{HELP_TEXT}");
         return ExitCode::SUCCESS;
     }
-    let toolkit = match toolkit::Toolkit::locate() {
+    let toolkit = match located {
         Ok(t) => t,
         Err(m) => return fatal(&m),
     };
