@@ -11,6 +11,8 @@
 
 use std::sync::Arc;
 
+pub mod texture;
+
 /// A device address. On the CPU device it is a host address; on a GPU it is the GPU's
 /// virtual address. Zero is never a valid allocation.
 pub type DevicePtr = u64;
@@ -237,6 +239,18 @@ pub trait Device: Send + Sync {
     /// Wait for all work the backend runs on its own (the driver orders and waits for the
     /// work it submits itself).
     fn synchronize(&self) -> Result<(), DeviceError>;
+    /// Create a texture or surface object over device memory this device owns; the
+    /// returned non-zero value is what kernels receive as the object. Devices without
+    /// texture units of their own say so.
+    fn create_texture_object(&self, object: &texture::TextureObject) -> Result<u64, DeviceError> {
+        let _ = object;
+        Err(DeviceError::NotSupported("texture and surface objects".into()))
+    }
+    /// Destroy an object from [`Device::create_texture_object`]; the driver guarantees
+    /// `handle` came from it and is destroyed once.
+    fn destroy_texture_object(&self, handle: u64) {
+        let _ = handle;
+    }
     /// Write out device-side output (`printf`) of launches that have completed. The
     /// driver calls it at CUDA's flush points: synchronization, blocking copies, launches,
     /// module load/unload, context teardown, before host callbacks.

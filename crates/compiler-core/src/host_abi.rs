@@ -54,6 +54,8 @@ pub struct ThreadCtx {
     pub spin_yield: SpinYieldFn,
     /// Called at `bar.arrive` and `bar.red` (see [`BarrierOpFn`]).
     pub barrier_op: BarrierOpFn,
+    /// Called for texture and surface instructions (see [`TextureFn`]).
+    pub texture: TextureFn,
 }
 
 pub const OFFSET_TID: usize = 0;
@@ -72,6 +74,7 @@ pub const OFFSET_ASSERT_FAIL: usize = 104;
 pub const OFFSET_ENVREG: usize = 112;
 pub const OFFSET_SPIN_YIELD: usize = 120;
 pub const OFFSET_BARRIER_OP: usize = 128;
+pub const OFFSET_TEXTURE: usize = 136;
 
 /// `__assertfail(message, file, line, function, charSize)`: `message`, `file` and
 /// `function` are NUL-terminated strings of `charSize`-byte characters (1 in nvcc's
@@ -84,6 +87,10 @@ pub type AssertFailFn =
 /// waits like `bar.sync` and returns the count of arrivals with `pred` 1 (`.popc`) or 1/0
 /// (`.and`, `.or`).
 pub type BarrierOpFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, id: u32, count: u32, op: u32, pred: u32) -> u32;
+/// `__ptx_texture(handle, op, args, data)`: a texture or surface instruction on the object
+/// `handle`, operands and results as [`crate::texture_abi`] lays them out; returns the
+/// answer of a query. A bad handle or a trapping surface access ends the launch.
+pub type TextureFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, handle: u64, op: u32, args: *const u32, data: *mut u64) -> u32;
 /// See [`ThreadCtx::spin_yield`].
 pub type SpinYieldFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, nanoseconds: u32);
 
@@ -122,6 +129,7 @@ const _: () = {
     assert!(core::mem::offset_of!(ThreadCtx, envreg) == OFFSET_ENVREG);
     assert!(core::mem::offset_of!(ThreadCtx, spin_yield) == OFFSET_SPIN_YIELD);
     assert!(core::mem::offset_of!(ThreadCtx, barrier_op) == OFFSET_BARRIER_OP);
+    assert!(core::mem::offset_of!(ThreadCtx, texture) == OFFSET_TEXTURE);
 };
 
 /// `k.region(params, ctx, save, states, S, masked)`: runs the block's threads from barrier

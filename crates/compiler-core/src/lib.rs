@@ -16,3 +16,4 @@ pub mod lower;
 mod phase_clock;
 pub mod ptx;
 pub mod target;
+pub mod texture_abi;

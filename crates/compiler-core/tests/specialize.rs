@@ -33,6 +33,10 @@ unsafe extern "C" fn no_assert(_: *mut ThreadCtx, _: *const u8, _: *const u8, _:
     panic!("assert");
 }
 unsafe extern "C" fn no_yield(_: *mut ThreadCtx, _: u32) {}
+unsafe extern "C" fn no_texture(_: *mut ThreadCtx, _: u64, _: u32, _: *const u32, _: *mut u64) -> u32 {
+    unreachable!("no texture instruction in these kernels")
+}
+
 unsafe extern "C" fn no_barrier_op(_: *mut ThreadCtx, _: u32, _: u32, _: u32, _: u32) -> u32 {
     panic!("barrier op");
 }
@@ -83,6 +87,7 @@ fn run(f: Entry, params: &[u8], grid: [u32; 3], block: [u32; 3]) {
             envreg: envreg.as_ptr(),
             spin_yield: no_yield,
             barrier_op: no_barrier_op,
+            texture: no_texture,
         };
         match f {
             Entry::Block(f) => unsafe { f(words.as_ptr() as *const u8, &mut ctx) },

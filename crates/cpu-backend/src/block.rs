@@ -288,6 +288,7 @@ impl LaunchShape<'_> {
             envreg: self.envreg.as_ptr(),
             spin_yield: spin_yield_outside_fiber,
             barrier_op: barrier_op_outside_fiber,
+            texture,
         }
     }
 
@@ -709,6 +710,23 @@ unsafe extern "C" fn vprintf(ctx: *mut ThreadCtx, format: *const u8, args: *cons
         let n = crate::printf::vprintf(ctx, format, args);
         enter_kernel(ctx);
         n
+    }
+}
+
+/// Texture and surface instructions (`crate::texture`); a bad handle or a trapping
+/// surface access fails the launch with `CUDA_ERROR_ILLEGAL_ADDRESS`.
+unsafe extern "C" fn texture(ctx: *mut ThreadCtx, handle: u64, op: u32, args: *const u32, data: *mut u64) -> u32 {
+    // SAFETY: the lowering passes buffers of the sizes `texture_abi` names; `ctx` as in `trap`.
+    unsafe {
+        match crate::texture::execute(handle, op, args, data) {
+            Ok(v) => v,
+            Err(why) => {
+                leave_kernel(ctx);
+                crate::printf::emit_stderr(format!("texture or surface instruction failed: {why:?} (object {handle:#x})\n").as_bytes());
+                fault::record(&*runtime(ctx).fault, fault::FAULT_ILLEGAL_ADDRESS);
+                escape(ctx)
+            }
+        }
     }
 }
 

@@ -11,8 +11,12 @@ use std::alloc::Layout;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-/// Alignment of every allocation (CUDA guarantees at least 256 bytes).
+/// Allocations are whole units of this many bytes (CUDA guarantees at least 256).
 const ALLOC_ALIGN: usize = 256;
+/// Alignment of every allocation: the device's texture alignment
+/// (`CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT`), so that any allocation can back a linear
+/// texture, as `cudaMalloc`'s results do on NVIDIA's GPUs.
+const BASE_ALIGN: usize = 512;
 
 /// The one CPU device.
 pub struct CpuDevice {
@@ -141,7 +145,7 @@ impl Device for CpuDevice {
         // programs) then stays inside its own allocation, as it does on a GPU, instead of
         // corrupting the host heap. The driver still records and checks the requested size.
         let padded = size.max(1).checked_next_multiple_of(ALLOC_ALIGN).ok_or(DeviceError::OutOfMemory)?;
-        let layout = Layout::from_size_align(padded, ALLOC_ALIGN).map_err(|_| DeviceError::OutOfMemory)?;
+        let layout = Layout::from_size_align(padded, BASE_ALIGN).map_err(|_| DeviceError::OutOfMemory)?;
         // SAFETY: the layout has a non-zero size.
         let p = unsafe { std::alloc::alloc(layout) };
         if p.is_null() {
@@ -158,6 +162,15 @@ impl Device for CpuDevice {
             unsafe { std::alloc::dealloc(ptr as *mut u8, layout) };
         }
         Ok(())
+    }
+
+    fn create_texture_object(&self, object: &backend_api::texture::TextureObject) -> Result<u64, DeviceError> {
+        Ok(crate::texture::create(object))
+    }
+
+    fn destroy_texture_object(&self, handle: u64) {
+        // SAFETY: the driver passes only handles from `create_texture_object`, once each.
+        unsafe { crate::texture::destroy(handle) }
     }
 
     fn free_memory(&self) -> u64 {

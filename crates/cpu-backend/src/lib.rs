@@ -23,6 +23,7 @@ pub mod pool;
 pub mod printf;
 mod sanitizer;
 pub mod specialize;
+pub mod texture;
 pub mod watchdog;
 
 use std::sync::{Arc, OnceLock};

@@ -109,6 +109,48 @@ pub struct CudaMemcpy3D {
     pub depth: usize,
 }
 
+impl CudaMemcpy3D {
+    /// All fields zero (null pointers).
+    pub fn zeroed() -> CudaMemcpy3D {
+        CudaMemcpy3D {
+            src_x_in_bytes: 0,
+            src_y: 0,
+            src_z: 0,
+            src_lod: 0,
+            src_memory_type: 0,
+            src_host: std::ptr::null(),
+            src_device: 0,
+            src_array: std::ptr::null_mut(),
+            reserved0: std::ptr::null_mut(),
+            src_pitch: 0,
+            src_height: 0,
+            dst_x_in_bytes: 0,
+            dst_y: 0,
+            dst_z: 0,
+            dst_lod: 0,
+            dst_memory_type: 0,
+            dst_host: std::ptr::null_mut(),
+            dst_device: 0,
+            dst_array: std::ptr::null_mut(),
+            reserved1: std::ptr::null_mut(),
+            dst_pitch: 0,
+            dst_height: 0,
+            width_in_bytes: 0,
+            height: 0,
+            depth: 0,
+        }
+    }
+}
+
+/// One side of a copy to or from a CUDA array by byte offset (`cuMemcpyHtoA` and friends).
+#[derive(Clone, Copy, Debug)]
+pub enum ArraySide {
+    Host(*const c_void),
+    Device(DevicePtr),
+    /// A `CUarray` and a byte offset into it.
+    Array(u64, usize),
+}
+
 const _: () = assert!(std::mem::size_of::<CudaMemcpy2D>() == 128);
 const _: () = assert!(std::mem::size_of::<CudaMemcpy3D>() == 200);
 
@@ -528,6 +570,17 @@ impl Driver {
         if p.src_lod != 0 || p.dst_lod != 0 {
             return Err(bad("LOD must be 0"));
         }
+        // An array side is its memory with the array's own pitch and slice height.
+        let mut p = *p;
+        if p.src_memory_type == memory_type::ARRAY {
+            let a = self.array_side(p.src_array as u64, p.src_x_in_bytes, p.src_y, p.src_z, &shape, "source")?;
+            (p.src_memory_type, p.src_device, p.src_pitch, p.src_height) = (memory_type::DEVICE, a.0, a.1, a.2);
+        }
+        if p.dst_memory_type == memory_type::ARRAY {
+            let a = self.array_side(p.dst_array as u64, p.dst_x_in_bytes, p.dst_y, p.dst_z, &shape, "destination")?;
+            (p.dst_memory_type, p.dst_device, p.dst_pitch, p.dst_height) = (memory_type::DEVICE, a.0, a.1, a.2);
+        }
+        let p = &p;
         // A single row needs no pitch (callers often pass 0).
         let single_row = shape.height == 1 && shape.depth == 1;
         let pitch_of = |pitch: usize| if single_row { pitch.max(shape.width) } else { pitch };
@@ -566,6 +619,69 @@ impl Driver {
             }
         }
         Ok(Some(CopyPlan { rows, backends: self.backends() }))
+    }
+
+    /// One array side of a 2D/3D copy: (base, pitch, rows per slice), after checking that
+    /// the region starting at `(x, y, z)` lies in the array.
+    fn array_side(&self, array: u64, x: usize, y: usize, z: usize, shape: &Shape, what: &str) -> CuResult<(DevicePtr, usize, usize)> {
+        let a = self.array(crate::texture::ArrayHandle(array))?;
+        let (rows, slices) = a.rows_slices();
+        let fits = |start: usize, n: usize, limit: u64| start.checked_add(n).is_some_and(|end| end as u64 <= limit);
+        if !fits(x, shape.width, a.pitch) || !fits(y, shape.height, rows) || !fits(z, shape.depth, slices) {
+            return Err(fail(
+                CuError::INVALID_VALUE,
+                format_args!(
+                    "cuMemcpy2D/3D {what}: {}x{}x{} bytes/rows/slices at ({x}, {y}, {z}) exceed the array",
+                    shape.width, shape.height, shape.depth
+                ),
+            ));
+        }
+        Ok((a.base, a.pitch as usize, rows as usize))
+    }
+
+    /// `cuMemcpyHtoA_v2`, `cuMemcpyAtoH_v2`, `cuMemcpyDtoA_v2`, `cuMemcpyAtoD_v2`,
+    /// `cuMemcpyAtoA_v2` and their `Async` forms: `n` bytes at a byte offset of an array
+    /// (arrays are contiguous in row-major order here).
+    ///
+    /// # Safety
+    /// Host sides must be valid for `n` bytes until the copy has run.
+    pub unsafe fn memcpy_array(&self, dst: ArraySide, src: ArraySide, n: usize, on: On) -> CuResult<()> {
+        if n == 0 {
+            return Ok(());
+        }
+        let side = |s: ArraySide, what: &str| -> CuResult<(u32, *const c_void, DevicePtr)> {
+            match s {
+                ArraySide::Host(p) => Ok((memory_type::HOST, p, 0)),
+                ArraySide::Device(d) => Ok((memory_type::DEVICE, std::ptr::null(), d)),
+                ArraySide::Array(h, offset) => {
+                    let a = self.array(crate::texture::ArrayHandle(h))?;
+                    if offset.checked_add(n).is_none_or(|end| end as u64 > a.bytes()) {
+                        return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemcpy {what}: {n} bytes at offset {offset} exceed the array")));
+                    }
+                    Ok((memory_type::DEVICE, std::ptr::null(), a.base + offset as u64))
+                }
+            }
+        };
+        let (dt, dh, dd) = side(dst, "destination")?;
+        let (st, sh, sd) = side(src, "source")?;
+        let p = CudaMemcpy3D {
+            src_memory_type: st,
+            src_host: sh,
+            src_device: sd,
+            src_pitch: n,
+            src_height: 1,
+            dst_memory_type: dt,
+            dst_host: dh as *mut c_void,
+            dst_device: dd,
+            dst_pitch: n,
+            dst_height: 1,
+            width_in_bytes: n,
+            height: 1,
+            depth: 1,
+            ..CudaMemcpy3D::zeroed()
+        };
+        // SAFETY: forwarded from the caller.
+        unsafe { self.memcpy_3d_on(&p, on) }
     }
 
     /// `cuMemcpy2DAsync_v2`.

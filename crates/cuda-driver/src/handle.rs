@@ -48,11 +48,12 @@ pub enum Kind {
     Graph = 0x4B,
     GraphNode = 0x4C,
     GraphExec = 0x4D,
+    Array = 0x4E,
 }
 
 impl Kind {
     /// Every kind, in tag order.
-    pub const ALL: [Kind; 13] = [
+    pub const ALL: [Kind; 14] = [
         Kind::Context,
         Kind::Module,
         Kind::Function,
@@ -66,6 +67,7 @@ impl Kind {
         Kind::Graph,
         Kind::GraphNode,
         Kind::GraphExec,
+        Kind::Array,
     ];
 }
 

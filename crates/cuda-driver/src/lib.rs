@@ -49,6 +49,7 @@ pub mod module;
 pub mod occupancy;
 mod params;
 pub mod stream;
+pub mod texture;
 pub mod vmm;
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -120,6 +121,8 @@ pub struct Driver {
     pub(crate) pools: mempool::State,
     /// Graphs, their nodes, executable graphs and the stream captures in progress.
     pub(crate) graphs: graph::State,
+    /// CUDA arrays and texture and surface objects.
+    pub(crate) textures: texture::State,
 }
 
 impl std::fmt::Debug for Driver {
@@ -149,6 +152,7 @@ impl Driver {
             vmm: Default::default(),
             pools,
             graphs: Default::default(),
+            textures: Default::default(),
         }
     }
 }

@@ -237,7 +237,7 @@ pub enum PointerAttrValue {
 }
 
 impl Driver {
-    fn backend_of(&self, device: usize) -> &dyn backend_api::Device {
+    pub(crate) fn backend_of(&self, device: usize) -> &dyn backend_api::Device {
         &*self.devices[device].backend
     }
 

@@ -97,6 +97,7 @@ impl FnLowerer<'_> {
             "membar" | "fence" => self.fence(&i.opcode, &m),
             "cp" => self.cp(i),
             "mbarrier" => self.mbarrier(i),
+            "tex" | "tld4" | "txq" | "suld" | "sust" | "suq" => self.texture(i),
             "nanosleep" => {
                 let ns = match ops.first() {
                     Some(o) => self.src(o, ScalarType::U(32))?,

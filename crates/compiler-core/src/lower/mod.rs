@@ -39,6 +39,7 @@ mod rounding;
 mod shared_layout;
 mod spin_wait;
 mod sreg;
+mod texture;
 pub mod types;
 mod vector_regs;
 mod video;

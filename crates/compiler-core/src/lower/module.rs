@@ -478,6 +478,11 @@ pub(crate) fn mentioned_names<'a>(body: &'a [Statement], out: &mut std::collecti
             }
             Operand::Not(inner) | Operand::Neg(inner) => operand(inner, out),
             Operand::Vector(items) | Operand::List(items) => items.iter().for_each(|i| operand(i, out)),
+            Operand::Texture { handle, sampler, coords } => {
+                out.insert(handle);
+                sampler.iter().for_each(|s| operand(s, out));
+                coords.iter().for_each(|i| operand(i, out));
+            }
             _ => {}
         }
     }

@@ -213,6 +213,7 @@ fn writes_first_operand(i: &Instruction) -> bool {
     !matches!(
         i.opcode.as_str(),
         "st" | "red"
+            | "sust"
             | "bar"
             | "barrier"
             | "bra"
@@ -242,6 +243,11 @@ fn names_in(op: &Operand, out: &mut Vec<String>) {
         Operand::Not(o) | Operand::Neg(o) => names_in(o, out),
         Operand::Address { base: AddressBase::Ident(n), .. } => out.push(n.clone()),
         Operand::Vector(v) | Operand::List(v) => v.iter().for_each(|o| names_in(o, out)),
+        Operand::Texture { handle, sampler, coords } => {
+            out.push(handle.clone());
+            sampler.iter().for_each(|s| names_in(s, out));
+            coords.iter().for_each(|o| names_in(o, out));
+        }
         Operand::SymbolOffset { symbol, .. } => out.push(symbol.clone()),
         _ => {}
     }

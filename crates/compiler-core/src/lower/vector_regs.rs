@@ -87,6 +87,7 @@ fn operand(o: &mut Operand, vectors: &HashMap<String, u32>) {
             }
         },
         Operand::Vector(items) | Operand::List(items) => items.iter_mut().for_each(|i| operand(i, vectors)),
+        Operand::Texture { coords, .. } => coords.iter_mut().for_each(|i| operand(i, vectors)),
         Operand::Not(inner) | Operand::Neg(inner) => operand(inner, vectors),
         _ => {}
     }

@@ -251,6 +251,9 @@ pub enum Operand {
     Select { name: String, sel: String },
     /// `-%r`: a negated source, which only `vmad` allows (PTX ISA 9.7.17.1 "vmad").
     Neg(Box<Operand>),
+    /// `[handle, {c0, c1, ...}]` of texture and surface instructions (PTX ISA 9.7.10), with
+    /// the sampler of the independent mode (`[tex, sampler, {...}]`) when there is one.
+    Texture { handle: String, sampler: Option<Box<Operand>>, coords: Vec<Operand> },
 }
 
 /// Base of an address expression.

@@ -139,6 +139,11 @@ impl Target for HostTarget {
                 define_header(i, &["ctx", "id", "count", "op", "pred"]),
                 callback(host_abi::OFFSET_BARRIER_OP)
             ),
+            "__ptx_texture" => format!(
+                "{}\n{}  %r = call i32 %f(ptr %ctx, i64 %handle, i32 %op, ptr %args, ptr %data)\n  ret i32 %r\n}}\n",
+                define_header(i, &["ctx", "handle", "op", "args", "data"]),
+                callback(host_abi::OFFSET_TEXTURE)
+            ),
             "__ptx_trap" => format!("{}\n{}  call void %f(ptr %ctx)\n  ret void\n}}\n", define_header(i, &["ctx"]), callback(host_abi::OFFSET_TRAP)),
             // nvcc's strings are of 1-byte characters.
             "__ptx_assertfail" => format!(

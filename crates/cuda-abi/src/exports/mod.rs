@@ -29,6 +29,7 @@ pub mod mempool;
 pub mod module;
 pub mod profiler;
 pub mod stream;
+pub mod texture;
 pub mod vmm;
 
 use cuda_driver::{CtxHandle, CuResult, Driver, EventHandle, FunctionHandle, KernelHandle, LibraryHandle, LinkHandle, ModuleHandle, StreamHandle};

@@ -310,27 +310,42 @@ impl<'a> Parser<'a> {
         };
         let offset = if matches!(self.tok.kind, TokKind::Plus | TokKind::Minus) { self.signed_offset()? } else { 0 };
         if self.at(TokKind::Comma) {
-            let e = self.error_at(open, "unsupported operand form: texture/surface operand '[handle, {...}]'");
-            // Skip the rest of the bracket (it may hold a `{...}` vector) so that
-            // statement recovery does not mistake that brace for a block.
-            let mut depth = 0usize;
-            loop {
-                match self.tok.kind {
-                    TokKind::LBrace => depth += 1,
-                    TokKind::RBrace if depth > 0 => depth -= 1,
-                    TokKind::RBracket if depth == 0 => {
-                        self.bump();
-                        break;
-                    }
-                    TokKind::Semi | TokKind::RBrace | TokKind::Eof => break,
-                    _ => {}
-                }
-                self.skip_token();
-            }
-            return Err(e);
+            return self.texture_operand(open, base, offset);
         }
         self.expect(TokKind::RBracket, "']' to close the address")?;
         Ok(Operand::Address { base, offset })
+    }
+
+    /// The rest of `[handle, {coordinates}]` or `[handle, sampler, {coordinates}]` after
+    /// the handle (PTX ISA 9.7.10 texture and surface instructions); the coordinates may
+    /// also be a single register.
+    fn texture_operand(&mut self, open: Token<'a>, base: AddressBase, offset: i64) -> PResult<Operand> {
+        let AddressBase::Ident(handle) = base else {
+            return Err(self.error_at(open, "a texture or surface operand needs a handle register or name"));
+        };
+        if offset != 0 {
+            return Err(self.error_at(open, "a texture or surface handle takes no offset"));
+        }
+        self.bump();
+        let mut sampler = None;
+        let coords = loop {
+            match self.tok.kind {
+                TokKind::LBrace => match self.vector()? {
+                    Operand::Vector(v) => break v,
+                    _ => unreachable!("vector() returns a vector"),
+                },
+                _ => {
+                    let one = self.simple_operand()?;
+                    if sampler.is_none() && self.eat(TokKind::Comma) {
+                        sampler = Some(one);
+                        continue;
+                    }
+                    break vec![one];
+                }
+            }
+        };
+        self.expect(TokKind::RBracket, "']' to close the texture or surface operand")?;
+        Ok(Operand::Texture { handle, sampler: sampler.map(Box::new), coords })
     }
 
     /// `{a, b, ...}` vector operand; elements are simple operands (registers, `_`,

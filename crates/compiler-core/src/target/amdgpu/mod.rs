@@ -317,6 +317,8 @@ impl Target for AmdgpuTarget {
                 "{}\n  %r = call i32 @__ptx_printf_record(ptr %fmt, ptr %args)\n  ret i32 %r\n}}\n",
                 h(&["ctx", "fmt", "args"])
             ),
+            // Refused before code generation (see `codegen`); defined so that the module verifies.
+            "__ptx_texture" => format!("{}\n  call void @llvm.trap()\n  unreachable\n}}\n", h(&["ctx", "handle", "op", "args", "data"])),
             _ => warp::define(self.warp_shape(module), i),
         }
     }
