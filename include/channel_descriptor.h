@@ -2,8 +2,8 @@
  * channel_descriptor.h (ours): cudaCreateChannelDesc<T>(), the channel format of an
  * element type T (bits per channel and their kind) for CUDA arrays and textures. C++ only.
  *
- * The descriptors are built inline: the result depends only on T, and this library does not
- * export the runtime's cudaCreateChannelDesc(x, y, z, w, kind) function.
+ * The descriptors are built inline: the result depends only on T. The runtime's
+ * cudaCreateChannelDesc(x, y, z, w, kind) function is declared in cuda_runtime_api.h.
  */
 #if defined(__GNUC__)
 #pragma GCC system_header

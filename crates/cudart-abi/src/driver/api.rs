@@ -251,6 +251,17 @@ driver_api! {
     // 3D copies and fills (`exports/memcpy3d.rs`).
     cuMemcpy3D @ 3020 (copy: *const CudaMemcpy3D);
     cuMemcpy3DAsync @ 3020 (copy: *const CudaMemcpy3D, stream: CUstream);
+    // CUDA arrays and texture and surface objects (`exports/array.rs`, `texture.rs`).
+    cuArray3DCreate @ 3020 (array: *mut *mut c_void, desc: *const Array3dDescriptor);
+    cuArrayDestroy @ 2000 (array: *mut c_void);
+    cuArray3DGetDescriptor @ 3020 (desc: *mut Array3dDescriptor, array: *mut c_void);
+    cuTexObjectCreate @ 5000 (object: *mut u64, resource: *const ResourceDesc, texture: *const TextureDesc, view: *const c_void);
+    cuTexObjectDestroy @ 5000 (object: u64);
+    cuTexObjectGetResourceDesc @ 5000 (resource: *mut ResourceDesc, object: u64);
+    cuTexObjectGetTextureDesc @ 5000 (texture: *mut TextureDesc, object: u64);
+    cuSurfObjectCreate @ 5000 (object: *mut u64, resource: *const ResourceDesc);
+    cuSurfObjectDestroy @ 5000 (object: u64);
+    cuSurfObjectGetResourceDesc @ 5000 (resource: *mut ResourceDesc, object: u64);
     // Memory and stream queries (`exports/memory.rs`, `stream.rs`).
     cuMemHostGetFlags @ 2030 (flags: *mut u32, ptr: *mut c_void);
     cuMemRangeGetAttribute @ 8000 (data: *mut c_void, size: usize, attr: c_int, dptr: CUdeviceptr, count: usize);

@@ -114,3 +114,53 @@ mod tests {
         assert_eq!(size_of::<CudaMemcpy3D>(), 200);
     }
 }
+
+/// `CUDA_ARRAY3D_DESCRIPTOR`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Array3dDescriptor {
+    pub width: usize,
+    pub height: usize,
+    pub depth: usize,
+    pub format: u32,
+    pub num_channels: u32,
+    pub flags: u32,
+}
+
+/// `CUDA_RESOURCE_DESC`: `res` is the union.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ResourceDesc {
+    pub res_type: u32,
+    pub res: [u64; 16],
+    pub flags: u32,
+}
+
+/// `CUDA_TEXTURE_DESC`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TextureDesc {
+    pub address_mode: [u32; 3],
+    pub filter_mode: u32,
+    pub flags: u32,
+    pub max_anisotropy: u32,
+    pub mipmap_filter_mode: u32,
+    pub mipmap_level_bias: f32,
+    pub min_mipmap_level_clamp: f32,
+    pub max_mipmap_level_clamp: f32,
+    pub border_color: [f32; 4],
+    pub reserved: [i32; 12],
+}
+
+const _: () = {
+    assert!(std::mem::size_of::<Array3dDescriptor>() == 40);
+    assert!(std::mem::size_of::<ResourceDesc>() == 144);
+    assert!(std::mem::size_of::<TextureDesc>() == 104);
+};
+
+/// `CU_TRSF_*` texture flags.
+pub const CU_TRSF_READ_AS_INTEGER: u32 = 0x01;
+pub const CU_TRSF_NORMALIZED_COORDINATES: u32 = 0x02;
+pub const CU_TRSF_SRGB: u32 = 0x10;
+pub const CU_TRSF_SEAMLESS_CUBEMAP: u32 = 0x40;
+pub const CU_MEMORYTYPE_ARRAY: u32 = 3;

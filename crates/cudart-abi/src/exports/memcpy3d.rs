@@ -1,12 +1,14 @@
 //! Three-dimensional pitched memory (runtime API "Memory Management": cudaMalloc3D,
-//! cudaMemcpy3D, cudaMemset3D and their `Async`/per-thread forms). CUDA arrays are not
-//! provided by this runtime, so copies name pitched pointers only.
+//! cudaMemcpy3D, cudaMemset3D and their `Async`/per-thread forms), between pitched memory
+//! and CUDA arrays.
 
 use std::ffi::{c_int, c_void};
 
 use super::memcpy::{kind_of, Mode};
 use crate::boundary::{export, Out, RtResult};
-use crate::driver::{Api, CUdeviceptr, CudaMemcpy3D, CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_UNIFIED, CU_STREAM_PER_THREAD};
+use crate::driver::{
+    Api, CUdeviceptr, CudaMemcpy3D, CU_MEMORYTYPE_ARRAY, CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_UNIFIED, CU_STREAM_PER_THREAD,
+};
 use crate::error::CudaError;
 use crate::runtime::runtime;
 use crate::types::MemcpyKind;
@@ -71,40 +73,53 @@ fn memory_types(kind: MemcpyKind) -> (u32, u32) {
     }
 }
 
-/// The driver's descriptor of a pitched-to-pitched copy. Any array is
-/// `cudaErrorInvalidValue`: no `cudaArray_t` can come from this runtime.
+/// The driver's descriptor of a copy between pitched memory and CUDA arrays. Where an
+/// array is involved, positions and the extent's width count elements, not bytes
+/// (runtime API, `cudaMemcpy3D`).
 fn descriptor(p: &Memcpy3DParms) -> RtResult<CudaMemcpy3D> {
-    if !p.src_array.is_null() || !p.dst_array.is_null() || p.src_ptr.ptr.is_null() || p.dst_ptr.ptr.is_null() {
+    let src_array = !p.src_array.is_null();
+    let dst_array = !p.dst_array.is_null();
+    if (!src_array && p.src_ptr.ptr.is_null()) || (!dst_array && p.dst_ptr.ptr.is_null()) {
         return Err(CudaError::INVALID_VALUE);
     }
     let (src_type, dst_type) = memory_types(kind_of(p.kind)?);
-    if p.extent.width > p.src_ptr.pitch || p.extent.width > p.dst_ptr.pitch {
+    let element = if src_array {
+        super::array::element_bytes(p.src_array)?
+    } else if dst_array {
+        super::array::element_bytes(p.dst_array)?
+    } else {
+        1
+    };
+    let width = p.extent.width.checked_mul(element).ok_or(CudaError::INVALID_VALUE)?;
+    if (!src_array && width > p.src_ptr.pitch) || (!dst_array && width > p.dst_ptr.pitch) {
         return Err(CudaError::INVALID_PITCH_VALUE);
     }
+    let side_type = |array: bool, t: u32| if array { CU_MEMORYTYPE_ARRAY } else { t };
+    let x = |array: bool, x: usize| if array { x * element } else { x };
     Ok(CudaMemcpy3D {
-        src_x_in_bytes: p.src_pos.x,
+        src_x_in_bytes: x(src_array, p.src_pos.x),
         src_y: p.src_pos.y,
         src_z: p.src_pos.z,
         src_lod: 0,
-        src_memory_type: src_type,
+        src_memory_type: side_type(src_array, src_type),
         src_host: p.src_ptr.ptr,
         src_device: p.src_ptr.ptr as CUdeviceptr,
-        src_array: std::ptr::null_mut(),
+        src_array: p.src_array,
         reserved0: std::ptr::null_mut(),
         src_pitch: p.src_ptr.pitch,
         src_height: p.src_ptr.ysize,
-        dst_x_in_bytes: p.dst_pos.x,
+        dst_x_in_bytes: x(dst_array, p.dst_pos.x),
         dst_y: p.dst_pos.y,
         dst_z: p.dst_pos.z,
         dst_lod: 0,
-        dst_memory_type: dst_type,
+        dst_memory_type: side_type(dst_array, dst_type),
         dst_host: p.dst_ptr.ptr,
         dst_device: p.dst_ptr.ptr as CUdeviceptr,
-        dst_array: std::ptr::null_mut(),
+        dst_array: p.dst_array,
         reserved1: std::ptr::null_mut(),
         dst_pitch: p.dst_ptr.pitch,
         dst_height: p.dst_ptr.ysize,
-        width_in_bytes: p.extent.width,
+        width_in_bytes: width,
         height: p.extent.height,
         depth: p.extent.depth,
     })

@@ -1,6 +1,7 @@
 //! The exported runtime API, grouped by the C name's family. Each file's entry points are
 //! thin: convert the arguments, call the driver through `runtime`/`registry`, map errors.
 
+mod array;
 mod config;
 mod device;
 mod entry_point;
