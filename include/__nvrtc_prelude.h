@@ -14,6 +14,8 @@
  *                         assert, __trap
  *   __nvrtc_math.h        the CUDA math API for float and double, fast intrinsics,
  *                         rounding-mode intrinsics and conversions
+ *   texture_indirect_functions.h, surface_indirect_functions.h
+ *                         tex2D<T>(obj, ...) and friends, surf2Dread/write and friends
  */
 #pragma clang system_header
 #ifndef __NVRTC_PRELUDE_H__
@@ -33,5 +35,7 @@
 #include "__nvrtc_builtin_vars.h"
 #include "__nvrtc_device.h"
 #include "__nvrtc_math.h"
+#include "texture_indirect_functions.h"
+#include "surface_indirect_functions.h"
 
 #endif

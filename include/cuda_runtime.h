@@ -29,6 +29,7 @@
 #endif
 
 #include "cuda_runtime_api.h"
+#include "driver_functions.h"
 
 #if defined(__CUDA__)
 #include "__nvrtc_builtin_vars.h"
@@ -36,6 +37,8 @@
 #include "__nvrtc_math.h"
 #include "__nvcc_host_math.h"
 #include "math_constants.h"
+#include "texture_indirect_functions.h"
+#include "surface_indirect_functions.h"
 #endif
 
 #if defined(__CUDA__) || defined(__CUDACC__)

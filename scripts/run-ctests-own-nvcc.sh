@@ -26,7 +26,6 @@ mkdir -p "$out"
 # What our nvcc does not compile yet, with the reason (ARCHITECTURE.md, "nvcc").
 declare -A unsupported=(
   [managed_variables]="__managed__ variables: clang's CUDA mode has no managed variables"
-  [textures]="device-side texture and surface functions (tex2D<T>, surf2Dwrite, ...) are not in our headers yet; the driver and runtime sides are tested with NVIDIA's nvcc"
 )
 
 tests=()
