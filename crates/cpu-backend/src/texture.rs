@@ -257,7 +257,7 @@ fn taps(c: f32, n: u32, s: &Sampler, mode: AddressMode, linear: bool) -> Taps {
     let mut c = c;
     if s.normalized_coords {
         if mode == AddressMode::Wrap {
-            c -= c.floor();
+            c -= floor_f32(c);
         }
         c *= n as f32;
     }
@@ -267,7 +267,7 @@ fn taps(c: f32, n: u32, s: &Sampler, mode: AddressMode, linear: bool) -> Taps {
     }
     let b = c - 0.5;
     let i = floor_index(b);
-    let weight = ((b - b.floor()) * 256.0 + 0.5).floor() / 256.0;
+    let weight = floor_f32((b - floor_f32(b)) * 256.0 + 0.5) / 256.0;
     Taps { index: [address(i, n, mode), address(i.saturating_add(1), n, mode)], weight, linear }
 }
 
@@ -276,7 +276,7 @@ fn floor_index(c: f32) -> i64 {
     if c.is_nan() {
         0
     } else {
-        c.floor().clamp(-1.0e12, 1.0e12) as i64
+        floor_f32(c).clamp(-1.0e12, 1.0e12) as i64
     }
 }
 
@@ -291,26 +291,46 @@ fn lerp(p: f64, q: f64, w: f32, d: Domain) -> f64 {
 
 /// Blends the texels of `dims` (x, y, z order) recursively, x innermost.
 fn filter(r: &Resource, s: &Sampler, d: Domain, dims: &[Taps], slice: u32) -> [f64; 4] {
-    fn rec(r: &Resource, s: &Sampler, d: Domain, dims: &[Taps], at: &mut [Option<u32>; 3], k: usize, slice: u32) -> [f64; 4] {
-        if k == 0 {
-            let pos = match at {
-                [Some(x), Some(y), Some(z)] => Some([*x, *y, *z + slice]),
-                _ => None,
-            };
-            return texel(r, s, d, pos);
+    // Corner `c` takes texel `index[bit k of c]` in dimension k; then pairs are blended
+    // along x, then y, then z (corner 0 ends with the result).
+    let n = dims.len();
+    let mut vals = [[0.0f64; 4]; 8];
+    for (c, val) in vals.iter_mut().enumerate().take(1 << n) {
+        let mut at = [Some(0u32); 3];
+        if (0..n).any(|k| (c >> k) & 1 == 1 && !dims[k].linear) {
+            continue;
         }
-        let t = dims[k - 1];
-        at[k - 1] = t.index[0];
-        let p = rec(r, s, d, dims, at, k - 1, slice);
-        if !t.linear {
-            return p;
+        for (k, t) in dims.iter().enumerate() {
+            at[k] = t.index[(c >> k) & 1];
         }
-        at[k - 1] = t.index[1];
-        let q = rec(r, s, d, dims, at, k - 1, slice);
-        std::array::from_fn(|c| lerp(p[c], q[c], t.weight, d))
+        let pos = match at {
+            [Some(x), Some(y), Some(z)] => Some([x, y, z + slice]),
+            _ => None,
+        };
+        *val = texel(r, s, d, pos);
     }
-    let mut at = [Some(0); 3];
-    rec(r, s, d, dims, &mut at, dims.len(), slice)
+    for (k, t) in dims.iter().enumerate().filter(|(_, t)| t.linear) {
+        let step = 1 << k;
+        for c in (0..1usize << n).step_by(step * 2) {
+            let (p, q) = (vals[c], vals[c + step]);
+            vals[c] = std::array::from_fn(|ch| lerp(p[ch], q[ch], t.weight, d));
+        }
+    }
+    vals[0]
+}
+
+/// `floor(x)` without a libm call (the baseline x86-64 target has no rounding
+/// instruction); NaN gives 0.
+fn floor_f32(x: f32) -> f32 {
+    if x.abs() >= 8_388_608.0 {
+        return x; // 2^23 and above: already an integer (or infinite)
+    }
+    let t = x as i32 as f32;
+    if t > x {
+        t - 1.0
+    } else {
+        t
+    }
 }
 
 /// Cubemap face and in-face normalized coordinates of direction `(x, y, z)`
@@ -357,19 +377,20 @@ fn fetch(r: &Resource, s: &Sampler, op: &Op, args: &[u32; abi::ARG_SLOTS]) -> [u
     let coord = |k: usize| if op.int_coords { int(k) as f32 } else { f(k) };
     let linear = s.linear && !op.int_coords && op.instr != abi::INSTR_TLD4;
     let mut slice = 0;
-    // Coordinates per dimension (x, y, z) and sizes.
-    let (coords, sizes): (Vec<f32>, Vec<u32>) = match op.geometry {
-        abi::GEOM_1D => (vec![coord(0), 0.0], vec![width, 1]),
+    // Coordinates per dimension (x, y, z), sizes and the number of dimensions (no heap
+    // allocation: this runs for every fetch).
+    let (coords, sizes, n) = match op.geometry {
+        abi::GEOM_1D => ([coord(0), 0.0, 0.0], [width, 1, 1], 2),
         abi::GEOM_A1D => {
             slice = layer(0, depth);
-            (vec![coord(1), 0.0], vec![width, 1])
+            ([coord(1), 0.0, 0.0], [width, 1, 1], 2)
         }
-        abi::GEOM_2D => (vec![coord(0), coord(1)], vec![width, height]),
+        abi::GEOM_2D => ([coord(0), coord(1), 0.0], [width, height, 1], 2),
         abi::GEOM_A2D => {
             slice = layer(0, depth);
-            (vec![coord(1), coord(2)], vec![width, height])
+            ([coord(1), coord(2), 0.0], [width, height, 1], 2)
         }
-        abi::GEOM_3D => (vec![coord(0), coord(1), coord(2)], vec![width, height, depth]),
+        abi::GEOM_3D => ([coord(0), coord(1), coord(2)], [width, height, depth], 3),
         _ => {
             let (base, first) = if op.geometry == abi::GEOM_ACUBE { (layer(0, depth / 6) * 6, 1) } else { (0, 0) };
             let (face, u, v) = cube_face(coord(first), coord(first + 1), coord(first + 2));
@@ -391,8 +412,8 @@ fn fetch(r: &Resource, s: &Sampler, op: &Op, args: &[u32; abi::ARG_SLOTS]) -> [u
         let v = [at(tx.index[0], ty.index[1]), at(tx.index[1], ty.index[1]), at(tx.index[1], ty.index[0]), at(tx.index[0], ty.index[0])];
         return finish(v, d, op.dtype);
     }
-    let dims: Vec<Taps> = coords.iter().zip(&sizes).enumerate().map(|(k, (&c, &n))| taps(c, n, s, s.address[k], linear)).collect();
-    finish(half_rounded(filter(r, s, d, &dims, slice), r, linear), d, op.dtype)
+    let dims: [Taps; 3] = std::array::from_fn(|k| taps(coords[k], sizes[k], s, s.address[k], linear));
+    finish(half_rounded(filter(r, s, d, &dims[..n], slice), r, linear), d, op.dtype)
 }
 
 /// Filtered half texels are rounded to half precision.
@@ -470,4 +491,40 @@ fn surface(r: &Resource, op: &Op, args: &[u32; abi::ARG_SLOTS], data: &mut [u64;
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor_matches_libm() {
+        let edges = [0.0f32, -0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.999_999_8, -2.999_999_8, 8_388_607.5, -8_388_607.5, 8_388_608.0, 1e20, -1e20];
+        for x in edges.into_iter().chain((-2000..2000).map(|i| i as f32 / 7.0)) {
+            assert_eq!(floor_f32(x), x.floor(), "floor({x})");
+        }
+        assert_eq!(floor_f32(f32::INFINITY), f32::INFINITY);
+        assert_eq!(floor_index(f32::NAN), 0);
+    }
+
+    #[test]
+    fn address_modes() {
+        // (index, size, mode, expected) per the Programming Guide's "Texture Fetching".
+        let cases = [
+            (-1, 4, AddressMode::Clamp, Some(0)),
+            (5, 4, AddressMode::Clamp, Some(3)),
+            (-1, 4, AddressMode::Border, None),
+            (4, 4, AddressMode::Border, None),
+            (3, 4, AddressMode::Border, Some(3)),
+            (-1, 4, AddressMode::Wrap, Some(3)),
+            (9, 4, AddressMode::Wrap, Some(1)),
+            (-1, 4, AddressMode::Mirror, Some(0)),
+            (4, 4, AddressMode::Mirror, Some(3)),
+            (-5, 4, AddressMode::Mirror, Some(3)),
+            (8, 4, AddressMode::Mirror, Some(0)),
+        ];
+        for (i, n, mode, want) in cases {
+            assert_eq!(address(i, n, mode), want, "{mode:?} {i} of {n}");
+        }
+    }
 }
