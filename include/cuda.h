@@ -107,6 +107,13 @@
 #define cuMemcpy3DAsync                    __CUDA_API_PTSZ(cuMemcpy3DAsync_v2)
 #define cuMemcpy3DBatchAsync               __CUDA_API_PTSZ(cuMemcpy3DBatchAsync_v2)
 #define cuMemcpyBatchAsync                 __CUDA_API_PTSZ(cuMemcpyBatchAsync_v2)
+#define cuMemcpyAtoA                       __CUDA_API_PTDS(cuMemcpyAtoA_v2)
+#define cuMemcpyAtoD                       __CUDA_API_PTDS(cuMemcpyAtoD_v2)
+#define cuMemcpyAtoH                       __CUDA_API_PTDS(cuMemcpyAtoH_v2)
+#define cuMemcpyAtoHAsync                  __CUDA_API_PTSZ(cuMemcpyAtoHAsync_v2)
+#define cuMemcpyDtoA                       __CUDA_API_PTDS(cuMemcpyDtoA_v2)
+#define cuMemcpyHtoA                       __CUDA_API_PTDS(cuMemcpyHtoA_v2)
+#define cuMemcpyHtoAAsync                  __CUDA_API_PTSZ(cuMemcpyHtoAAsync_v2)
 #define cuMemcpyDtoD                       __CUDA_API_PTDS(cuMemcpyDtoD_v2)
 #define cuMemcpyDtoDAsync                  __CUDA_API_PTSZ(cuMemcpyDtoDAsync_v2)
 #define cuMemcpyDtoH                       __CUDA_API_PTDS(cuMemcpyDtoH_v2)
@@ -2898,10 +2905,17 @@ CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream h
 CUresult CUDAAPI cuMemcpy3DWithAttributesAsync(CUDA_MEMCPY3D_BATCH_OP *op, unsigned long long flags, CUstream hStream);
 CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream);
 CUresult CUDAAPI cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream);
+CUresult CUDAAPI cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAtoH(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount);
 CUresult CUDAAPI cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount);
 CUresult CUDAAPI cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);
 CUresult CUDAAPI cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount);
 CUresult CUDAAPI cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream);
+CUresult CUDAAPI cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);
+CUresult CUDAAPI cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);
 CUresult CUDAAPI cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount);
 CUresult CUDAAPI cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream);
 CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount);

@@ -640,8 +640,9 @@ impl Driver {
     }
 
     /// `cuMemcpyHtoA_v2`, `cuMemcpyAtoH_v2`, `cuMemcpyDtoA_v2`, `cuMemcpyAtoD_v2`,
-    /// `cuMemcpyAtoA_v2` and their `Async` forms: `n` bytes at a byte offset of an array
-    /// (arrays are contiguous in row-major order here).
+    /// `cuMemcpyAtoA_v2` and their `Async` forms: `n` bytes at a byte offset into the
+    /// first row of an array (the calls are for 1-D arrays; NVIDIA's driver refuses a
+    /// range past the first row of a 2-D array).
     ///
     /// # Safety
     /// Host sides must be valid for `n` bytes until the copy has run.
@@ -655,8 +656,11 @@ impl Driver {
                 ArraySide::Device(d) => Ok((memory_type::DEVICE, std::ptr::null(), d)),
                 ArraySide::Array(h, offset) => {
                     let a = self.array(crate::texture::ArrayHandle(h))?;
-                    if offset.checked_add(n).is_none_or(|end| end as u64 > a.bytes()) {
-                        return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemcpy {what}: {n} bytes at offset {offset} exceed the array")));
+                    if offset.checked_add(n).is_none_or(|end| end as u64 > a.pitch) {
+                        return Err(fail(
+                            CuError::INVALID_VALUE,
+                            format_args!("cuMemcpy {what}: {n} bytes at offset {offset} exceed the array's first row"),
+                        ));
                     }
                     Ok((memory_type::DEVICE, std::ptr::null(), a.base + offset as u64))
                 }

@@ -114,12 +114,6 @@ impl Array {
     pub fn rows_slices(&self) -> (u64, u64) {
         (self.descriptor.height.max(1) as u64, self.descriptor.depth.max(1) as u64)
     }
-
-    /// Bytes of the whole array.
-    pub fn bytes(&self) -> u64 {
-        let (rows, slices) = self.rows_slices();
-        self.pitch * rows * slices
-    }
 }
 
 /// A `CUarray` (a pointer type in C, an opaque id here).
@@ -235,12 +229,10 @@ impl Driver {
         Ok(self.array(h)?.descriptor)
     }
 
-    /// `cuArrayGetDescriptor_v2`: only for 1-D and 2-D arrays.
+    /// `cuArrayGetDescriptor_v2`: width, height and format (NVIDIA's driver answers for 3-D
+    /// and layered arrays too, leaving out their depth).
     pub fn array_descriptor(&self, h: ArrayHandle) -> CuResult<ArrayDescriptor> {
         let d = self.array(h)?.descriptor;
-        if d.depth != 0 {
-            return Err(fail(CuError::INVALID_VALUE, format_args!("cuArrayGetDescriptor: a 3-D or layered array")));
-        }
         Ok(ArrayDescriptor { width: d.width, height: d.height, format: d.format, num_channels: d.num_channels })
     }
 
@@ -352,6 +344,9 @@ impl Driver {
     /// object's context, which may still use it.
     pub fn texture_object_destroy(&self, handle: u64, surface: bool) -> CuResult<()> {
         let what = if surface { "cuSurfObjectDestroy" } else { "cuTexObjectDestroy" };
+        if handle == 0 {
+            return Ok(()); // as NVIDIA's driver answers
+        }
         let record = self.object(handle, surface, what)?;
         self.synchronize_context_of(record.ctx)?;
         if self.textures.objects.lock().unwrap_or_else(|e| e.into_inner()).remove(&handle).is_some() {
