@@ -412,8 +412,42 @@ fn fetch(r: &Resource, s: &Sampler, op: &Op, args: &[u32; abi::ARG_SLOTS]) -> [u
         let v = [at(tx.index[0], ty.index[1]), at(tx.index[1], ty.index[1]), at(tx.index[1], ty.index[0]), at(tx.index[0], ty.index[0])];
         return finish(v, d, op.dtype);
     }
+    if n == 2 && d == Domain::Float && r.format.channel == ChannelType::F32 {
+        return fetch_f32_2d(r, s, [coords[0], coords[1]], [sizes[0], sizes[1]], slice, linear);
+    }
     let dims: [Taps; 3] = std::array::from_fn(|k| taps(coords[k], sizes[k], s, s.address[k], linear));
     finish(half_rounded(filter(r, s, d, &dims[..n], slice), r, linear), d, op.dtype)
+}
+
+/// The common case without the general path's machinery: `f32` texels, 1-D or 2-D (or a
+/// layer of a layered array), float results. The same rules, so the same results.
+fn fetch_f32_2d(r: &Resource, s: &Sampler, c: [f32; 2], size: [u32; 2], slice: u32, linear: bool) -> [u32; 4] {
+    let tx = taps(c[0], size[0], s, s.address[0], linear);
+    let ty = taps(c[1], size[1], s, s.address[1], linear);
+    let n = r.format.channels as usize;
+    let base = r.base + slice as u64 * r.slice;
+    let read = |x: Option<u32>, y: Option<u32>| -> [f32; 4] {
+        let mut v = [0.0f32; 4];
+        match (x, y) {
+            (Some(x), Some(y)) => {
+                let p = (base + y as u64 * r.pitch + x as u64 * 4 * n as u64) as *const f32;
+                for (k, o) in v.iter_mut().enumerate().take(n) {
+                    // SAFETY: addressed into the resource's extent, which the driver checked
+                    // lies in device memory.
+                    *o = unsafe { p.add(k).read_unaligned() };
+                }
+            }
+            _ => v[..n].copy_from_slice(&s.border_color[..n]),
+        }
+        v
+    };
+    if !linear {
+        return read(tx.index[0], ty.index[0]).map(f32::to_bits);
+    }
+    let lerp = |p: [f32; 4], q: [f32; 4], w: f32| -> [f32; 4] { std::array::from_fn(|k| (1.0 - w) * p[k] + w * q[k]) };
+    let row0 = lerp(read(tx.index[0], ty.index[0]), read(tx.index[1], ty.index[0]), tx.weight);
+    let row1 = lerp(read(tx.index[0], ty.index[1]), read(tx.index[1], ty.index[1]), tx.weight);
+    lerp(row0, row1, ty.weight).map(f32::to_bits)
 }
 
 /// Filtered half texels are rounded to half precision.
