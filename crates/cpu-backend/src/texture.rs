@@ -69,7 +69,7 @@ pub enum Failure {
 /// either an object from [`create`] or any value a kernel made up (checked as far as
 /// reading its first word).
 pub unsafe fn execute(handle: u64, op: u32, args: *const u32, data: *mut u64) -> Result<u32, Failure> {
-    if handle == 0 || handle % 8 != 0 {
+    if handle == 0 || !handle.is_multiple_of(8) {
         return Err(Failure::BadHandle);
     }
     // SAFETY: a handle from `create` points to a live `Object`; another value faults
