@@ -862,6 +862,14 @@ struct cudaMemPoolProps {
   unsigned short usage; /* cudaMemPoolCreateUsage* bits */
   unsigned char reserved[54];
 };
+/* What an allocation node allocates (cudaGraphAddMemAllocNode); dptr is its output. */
+struct cudaMemAllocNodeParams {
+  struct cudaMemPoolProps poolProps;
+  const struct cudaMemAccessDesc *accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void *dptr;
+};
 struct cudaMemPoolPtrExportData {
   unsigned char reserved[64];
 };

@@ -17,6 +17,7 @@
 
 pub mod capture;
 pub mod exec;
+pub mod memory;
 pub mod node;
 
 use std::fmt::Write as _;
@@ -120,6 +121,7 @@ pub(crate) struct State {
     nodes: HandleTable<NodeOwner, GraphNodeHandle>,
     pub(crate) execs: HandleTable<exec::GraphExec, GraphExecHandle>,
     pub(crate) captures: capture::Registry,
+    pub(crate) memory: memory::Registry,
 }
 
 static NEXT_GRAPH_ID: AtomicU32 = AtomicU32::new(1);
@@ -303,6 +305,10 @@ impl Driver {
     pub fn graph_clone(&self, g: GraphHandle) -> CuResult<GraphHandle> {
         let graph = self.graph(g)?;
         let nodes = graph.lock().nodes.clone();
+        if nodes.iter().any(|n| matches!(n.params, NodeParams::MemAlloc(_) | NodeParams::MemFree(_))) {
+            // CUDA: graphs with memory nodes are neither cloned nor used as child graphs.
+            return Err(fail(CuError::NOT_SUPPORTED, format_args!("graph {:#x} has memory nodes: it cannot be cloned or be a child graph", g.0)));
+        }
         let mut map = Vec::with_capacity(nodes.len());
         let clone = self.new_graph(GraphState::default());
         let mut cloned = Vec::with_capacity(nodes.len());

@@ -251,6 +251,11 @@ impl Driver {
         // A potentially unsafe call during stream capture (`cuThreadExchangeStreamCaptureMode`).
         self.capture_unsafe_call("cuMemAlloc")?;
         let ctx = self.current_context()?;
+        self.alloc_in(&ctx, size, kind, flags)
+    }
+
+    /// An allocation of `size` bytes in context `ctx`, registered (no capture check).
+    pub(crate) fn alloc_in(&self, ctx: &crate::context::Context, size: usize, kind: MemoryKind, flags: u32) -> CuResult<DevicePtr> {
         if size == 0 {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemAlloc: size 0")));
         }
@@ -299,6 +304,10 @@ impl Driver {
         self.capture_unsafe_call("cuMemFree")?;
         self.check_initialized_context()?;
         if ptr == 0 {
+            return Ok(());
+        }
+        if self.is_graph_memory(ptr) {
+            // Stays for the graph's next launch (see `graph::memory`).
             return Ok(());
         }
         match self.memory.find(ptr) {

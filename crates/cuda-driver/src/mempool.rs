@@ -402,10 +402,7 @@ impl Driver {
     pub fn mem_alloc_async(&self, size: usize, stream: StreamHandle) -> CuResult<DevicePtr> {
         let (ctx, q) = self.stream_queue(stream)?;
         if self.capture_gate(&ctx, &q, false)? {
-            return Err(fail(
-                CuError::NOT_SUPPORTED,
-                format_args!("stream-ordered allocation during stream capture (memory nodes) is not supported"),
-            ));
+            return self.capture_mem_alloc(&q, size, None);
         }
         if size == 0 {
             return Ok(0);
@@ -420,15 +417,22 @@ impl Driver {
         let pool = self.pool(handle)?;
         let (ctx, q) = self.stream_queue(stream)?;
         if self.capture_gate(&ctx, &q, false)? {
-            return Err(fail(
-                CuError::NOT_SUPPORTED,
-                format_args!("stream-ordered allocation during stream capture (memory nodes) is not supported"),
-            ));
+            return self.capture_mem_alloc(&q, size, Some(pool.device));
         }
         if size == 0 {
             return Ok(0);
         }
         self.pool_alloc(handle, &pool, size as u64, &ctx, &q)
+    }
+
+    /// `cuMemAllocAsync` in a capturing stream: an allocation node (0 bytes: NULL, no node).
+    fn capture_mem_alloc(&self, q: &Arc<Queue>, size: usize, device: Option<usize>) -> CuResult<DevicePtr> {
+        if size == 0 {
+            return Ok(0);
+        }
+        let params = self.graph_mem_alloc(size, device)?;
+        self.capture_node(q, crate::graph::NodeParams::MemAlloc(params))?;
+        Ok(params.ptr)
     }
 
     fn pool_alloc(&self, handle: PoolHandle, pool: &MemPool, size: u64, ctx: &Arc<crate::context::Context>, q: &Arc<Queue>) -> CuResult<DevicePtr> {
@@ -495,12 +499,15 @@ impl Driver {
     pub fn mem_free_async(&self, ptr: DevicePtr, stream: StreamHandle) -> CuResult<()> {
         let (ctx, q) = self.stream_queue(stream)?;
         if self.capture_gate(&ctx, &q, false)? {
-            return Err(fail(
-                CuError::NOT_SUPPORTED,
-                format_args!("stream-ordered allocation during stream capture (memory nodes) is not supported"),
-            ));
+            // A free node (graph memory only, as in CUDA).
+            let target = self.graph_mem_free_target(ptr)?;
+            return self.capture_node(&q, crate::graph::NodeParams::MemFree(target));
         }
         if ptr == 0 {
+            return Ok(());
+        }
+        if self.is_graph_memory(ptr) {
+            // Stays for the graph's next launch (see `graph::memory`).
             return Ok(());
         }
         let kind = match self.memory.find(ptr) {

@@ -16,7 +16,13 @@ use crate::types::{CUcontext, CUevent, CUstream, CUDA_MEMCPY3D};
 ///
 /// # Safety
 /// `out` is NULL or writable; `deps` NULL or readable for `n` handles.
-unsafe fn add(out: *mut CUgraphNode, g: CUgraph, deps: *const CUgraphNode, n: usize, params: impl FnOnce() -> AbiResult<NodeParams>) -> AbiResult {
+pub(super) unsafe fn add(
+    out: *mut CUgraphNode,
+    g: CUgraph,
+    deps: *const CUgraphNode,
+    n: usize,
+    params: impl FnOnce() -> AbiResult<NodeParams>,
+) -> AbiResult {
     // SAFETY: forwarded contract.
     let out = unsafe { Out::new(out) }?;
     // SAFETY: forwarded contract.

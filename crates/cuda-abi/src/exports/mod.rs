@@ -17,6 +17,7 @@ pub mod device;
 pub mod error;
 pub mod event;
 pub mod graph;
+pub mod graph_memory;
 mod graph_params;
 pub mod init;
 mod jit;

@@ -152,7 +152,8 @@ impl Driver {
                 ExecWork::Leaf(p) => p,
             };
             match params {
-                NodeParams::Empty => {}
+                // Graph memory is in place from the node's creation (`graph::memory`).
+                NodeParams::Empty | NodeParams::MemAlloc(_) | NodeParams::MemFree(_) => {}
                 NodeParams::Kernel(k) => {
                     let bytes = k.arg_bytes();
                     let mut params = q.param_buffer(bytes.len());

@@ -29,6 +29,8 @@ pub enum NodeType {
     Empty = 5,
     WaitEvent = 6,
     EventRecord = 7,
+    MemAlloc = 10,
+    MemFree = 11,
 }
 
 /// A kernel node: the callee, its configuration and its packed argument block.
@@ -101,6 +103,10 @@ pub enum NodeParams {
     Graph(GraphHandle),
     EventRecord(EventHandle),
     WaitEvent(EventHandle),
+    /// An allocation node (see `graph::memory`).
+    MemAlloc(super::memory::MemAllocParams),
+    /// A free node: the address of graph memory.
+    MemFree(DevicePtr),
 }
 
 // SAFETY: the raw pointers inside (memcpy host sides, host-node user data) are the
@@ -121,6 +127,8 @@ impl NodeParams {
             NodeParams::Graph(_) => NodeType::Graph,
             NodeParams::EventRecord(_) => NodeType::EventRecord,
             NodeParams::WaitEvent(_) => NodeType::WaitEvent,
+            NodeParams::MemAlloc(_) => NodeType::MemAlloc,
+            NodeParams::MemFree(_) => NodeType::MemFree,
         }
     }
 }

@@ -197,6 +197,14 @@ driver_api! {
     cuGraphExecHostNodeSetParams @ 10020 (exec: CUgraphExec, node: CUgraphNode, params: *const c_void);
     cuGraphAddHostNode @ 10000 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, params: *const c_void);
     cuGraphAddEmptyNode @ 10000 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize);
+    // Graph memory nodes (`exports/graph.rs`); the runtime's structures have the driver's layout.
+    cuGraphAddMemAllocNode @ 11040 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, params: *mut c_void);
+    cuGraphMemAllocNodeGetParams @ 11040 (node: CUgraphNode, params: *mut c_void);
+    cuGraphAddMemFreeNode @ 11040 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, dptr: CUdeviceptr);
+    cuGraphMemFreeNodeGetParams @ 11040 (node: CUgraphNode, dptr: *mut CUdeviceptr);
+    cuDeviceGraphMemTrim @ 11040 (dev: CUdevice);
+    cuDeviceGetGraphMemAttribute @ 11040 (dev: CUdevice, attr: c_int, value: *mut c_void);
+    cuDeviceSetGraphMemAttribute @ 11040 (dev: CUdevice, attr: c_int, value: *mut c_void);
     cuGraphAddChildGraphNode @ 10000 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, child: CUgraph);
     cuGraphAddEventRecordNode @ 11010 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, event: CUevent);
     cuGraphAddEventWaitNode @ 11010 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, event: CUevent);

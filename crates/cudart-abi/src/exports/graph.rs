@@ -10,7 +10,7 @@ use std::ptr::{null, null_mut};
 use super::stream;
 use crate::abi::loaded_as_cuda12;
 use crate::boundary::{export, Out, RtResult};
-use crate::driver::{Api, CUcontext, CUgraph, CUgraphExec, CUgraphNode, CUstream};
+use crate::driver::{Api, CUcontext, CUdeviceptr, CUgraph, CUgraphExec, CUgraphNode, CUstream};
 use crate::error::CudaError;
 use crate::launch_config::Dim3;
 use crate::registry;
@@ -273,6 +273,49 @@ export! {
     fn cudaGraphAddEmptyNode(node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize) {
         // SAFETY: the caller's dependency list.
         add_node(node, |api, out| unsafe { api.cuGraphAddEmptyNode(out, graph, deps, n) })
+    }
+
+    /// An allocation node; writes the memory's address to `params->dptr`.
+    fn cudaGraphAddMemAllocNode(node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, params: *mut c_void) {
+        // SAFETY: the caller's dependency list and parameters (the driver's layout).
+        add_node(node, |api, out| unsafe { api.cuGraphAddMemAllocNode(out, graph, deps, n, params) })
+    }
+
+    fn cudaGraphMemAllocNodeGetParams(node: CUgraphNode, params: *mut c_void) {
+        // SAFETY: the driver checks the node and the out-pointer.
+        unsafe { api()?.cuGraphMemAllocNodeGetParams(node, params) }
+    }
+
+    fn cudaGraphAddMemFreeNode(node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, dptr: *mut c_void) {
+        // SAFETY: the caller's dependency list.
+        add_node(node, |api, out| unsafe { api.cuGraphAddMemFreeNode(out, graph, deps, n, dptr as CUdeviceptr) })
+    }
+
+    /// Writes the node's address to `*dptr` (a `void *`).
+    fn cudaGraphMemFreeNodeGetParams(node: CUgraphNode, dptr: *mut c_void) {
+        // SAFETY: the driver checks the node and the out-pointer.
+        unsafe { api()?.cuGraphMemFreeNodeGetParams(node, dptr.cast()) }
+    }
+
+    fn cudaDeviceGraphMemTrim(device: c_int) {
+        let rt = runtime()?;
+        let dev = rt.device(device)?;
+        // SAFETY: a device of this runtime.
+        unsafe { rt.api().cuDeviceGraphMemTrim(dev) }
+    }
+
+    fn cudaDeviceGetGraphMemAttribute(device: c_int, attr: c_int, value: *mut c_void) {
+        let rt = runtime()?;
+        let dev = rt.device(device)?;
+        // SAFETY: the driver checks the out-pointer.
+        unsafe { rt.api().cuDeviceGetGraphMemAttribute(dev, attr, value) }
+    }
+
+    fn cudaDeviceSetGraphMemAttribute(device: c_int, attr: c_int, value: *mut c_void) {
+        let rt = runtime()?;
+        let dev = rt.device(device)?;
+        // SAFETY: the driver checks the pointer.
+        unsafe { rt.api().cuDeviceSetGraphMemAttribute(dev, attr, value) }
     }
 
     fn cudaGraphAddChildGraphNode(node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, child: CUgraph) {
