@@ -317,6 +317,10 @@ impl Target for AmdgpuTarget {
                 "{}\n  %r = call i32 @__ptx_printf_record(ptr %fmt, ptr %args)\n  ret i32 %r\n}}\n",
                 h(&["ctx", "fmt", "args"])
             ),
+            // No device heap on AMD GPUs yet: every `malloc` finds the heap exhausted,
+            // which CUDA reports as a null pointer.
+            "__ptx_malloc" => format!("{}\n  ret ptr null\n}}\n", h(&["ctx", "n"])),
+            "__ptx_free" => format!("{}\n  ret void\n}}\n", h(&["ctx", "p"])),
             _ => warp::define(self.warp_shape(module), i),
         }
     }
