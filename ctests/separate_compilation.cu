@@ -62,6 +62,12 @@ int main() {
   for (int i = 0; i < n; i++) {
     EXPECT(out[i] == 42 - i, "unit 3 out[%d] = %d, want %d", i, out[i], 42 - i);
   }
+
+  // The PTX version is the architecture the units were compiled for (compute_80), not
+  // the device's: CUB and Thrust pick their tuning policy by it.
+  cudaFuncAttributes attr;
+  CHECK(cudaFuncGetAttributes(&attr, main_kernel));
+  EXPECT(attr.ptxVersion == 80, "main_kernel ptxVersion = %d, want 80", attr.ptxVersion);
   CHECK(cudaFree(d_out));
   return ctest_finish();
 }

@@ -69,6 +69,10 @@ struct __nv_extended_lambda_kind<_T, decltype((void)sizeof(typename _T::__nv_ext
 #ifdef __CUDACC_RTC__
 typedef __SIZE_TYPE__ size_t;
 typedef __PTRDIFF_TYPE__ ptrdiff_t;
+/* NVRTC declares clock_t without <time.h> (crt/common_functions.h declares `clock_t
+   clock(void)` for device code and includes <time.h> only outside NVRTC); it is the
+   host's type, `long` on LP64 Linux. */
+typedef long clock_t;
 #else
 #include <stddef.h>
 #endif

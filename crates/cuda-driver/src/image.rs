@@ -40,12 +40,26 @@ pub(crate) unsafe fn ptx_from_ptr(image: *const c_void, target_sm: u32) -> Resul
                     let (major, minor) = v.trim().split_once('.')?;
                     Some((major.parse().ok()?, minor.parse().ok()?))
                 });
-                Ok(PtxSource { text, sm_arch: Some(target_sm), isa })
+                // The functions' PTX version (`CU_FUNC_ATTRIBUTE_PTX_VERSION`) is the
+                // architecture the units were compiled for (`.target sm_80`), not the
+                // device's: CUB and Thrust pick their tuning policy from it and fail with
+                // `cudaErrorInvalidDeviceFunction` when it names one the program has no
+                // kernels for.
+                let sm_arch = target_arch(&text).or(Some(target_sm));
+                Ok(PtxSource { text, sm_arch, isa })
             }
             Err((error, message)) => Err(ImageFailure { error: fail(error, format_args!("linking -rdc fatbins:\n{message}")), message }),
         };
     }
     image.extract_ptx(target_sm).map_err(failure)
+}
+
+/// The architecture of a PTX module's `.target` directive (`sm_80` -> 80; the first one
+/// when it lists several, PTX ISA 11.2.2 "Target Directive"), if it names one.
+fn target_arch(ptx: &str) -> Option<u32> {
+    let line = ptx.lines().find_map(|l| l.trim().strip_prefix(".target"))?;
+    let first = line.split(|c: char| c == ',' || c.is_whitespace()).find(|t| !t.is_empty())?;
+    first.strip_prefix("sm_")?.trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse().ok()
 }
 
 /// The PTX to compile from an image's bytes (a file read by `cuModuleLoad`).
@@ -106,5 +120,13 @@ mod tests {
         let ptx = ".version 8.0\n.target sm_80\n.visible .entry _Z5saxpyifPKfPf(\n.param .u32 a)\n{ ret; }\n\
                    // .entry commented_out\n/* .entry also_out */.entry k2 ( ) { ret; }\n.func f() {}\n";
         assert_eq!(super::entry_names(ptx), vec!["_Z5saxpyifPKfPf", "k2"]);
+    }
+
+    #[test]
+    fn target_arch_reads_the_target_directive() {
+        assert_eq!(super::target_arch("//\n.version 8.8\n.target sm_80\n.address_size 64\n"), Some(80));
+        assert_eq!(super::target_arch(".version 8.0\n.target sm_90a, texmode_independent\n"), Some(90));
+        assert_eq!(super::target_arch(".version 8.0\n.target sm_75,debug\n"), Some(75));
+        assert_eq!(super::target_arch(".version 8.0\n.address_size 64\n"), None);
     }
 }

@@ -518,3 +518,28 @@ fn relocatable_device_code_compiles_and_self_contained_programs_load() {
     gpu.launch(m.func("k"), (1, 1, 1), (4, 1, 1), 0, &mut [arg(&mut p)]);
     assert_eq!(gpu.read::<i32>(&b), vec![2, 4, 6, 8]);
 }
+
+// ---- the types NVRTC declares without any #include ----
+
+#[test]
+fn clock_t_is_declared_and_clock_runs() {
+    // cuda-samples' clock_nvrtc: `clock_t *timer` in a kernel signature, no <time.h>
+    // (NVRTC's crt/common_functions.h declares `clock_t clock(void)` without it).
+    let src = r#"extern "C" __global__ void k(const int *in, long long *out) {
+        clock_t start = clock();
+        clock_t *slot = (clock_t *)out;
+        slot[0] = start;
+        slot[1] = sizeof(clock_t) + in[0];
+    }"#;
+    let c = compile_ok(src, &[]);
+    let out = {
+        let gpu = Gpu::new();
+        let m = gpu.load(c.ptx.as_bytes());
+        let (bi, bo) = (gpu.alloc(&[0i32]), gpu.alloc(&[0i64; 2]));
+        let (mut pi, mut po) = (bi.ptr, bo.ptr);
+        gpu.launch(m.func("k"), (1, 1, 1), (1, 1, 1), 0, &mut [arg(&mut pi), arg(&mut po)]);
+        gpu.read::<i64>(&bo)
+    };
+    // clock_t is the host's: 8 bytes on LP64 Linux.
+    assert_eq!(out[1], 8);
+}

@@ -99,6 +99,24 @@ impl FnLowerer<'_> {
                 }
                 self.finish_call(after)
             }
+            // PTX ISA "System Calls": `malloc(size)` returns a pointer into the device
+            // heap (null when it is exhausted), `free(ptr)` gives it back (CUDA C++
+            // Programming Guide, "Dynamic Global Memory Allocation and Operations").
+            "malloc" if args.len() == 1 => {
+                let n = self.t();
+                self.emit(format!("{n} = load i64, ptr {}", args[0]));
+                let p = self.intrinsic("__ptx_malloc", &format!("i64 {n}"));
+                if let Some(rp) = rets.first() {
+                    self.emit(format!("store ptr {p}, ptr {rp}"));
+                }
+                self.finish_call(after)
+            }
+            "free" if args.len() == 1 => {
+                let p = self.t();
+                self.emit(format!("{p} = load ptr, ptr {}", args[0]));
+                self.intrinsic("__ptx_free", &format!("ptr {p}"));
+                self.finish_call(after)
+            }
             "__assertfail" => {
                 // __assertfail(message, file, line, function, charSize).
                 let mut vals = Vec::new();

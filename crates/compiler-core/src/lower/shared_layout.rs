@@ -9,11 +9,24 @@
 //! `CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES`), not the module's. Dynamic shared memory
 //! (`.extern` or unsized arrays) starts after the largest static part, 16-byte aligned
 //! (the strictest alignment any PTX type needs).
+//!
+//! A module that reads the reserved shared memory registers (`%reserved_smem_offset_*`,
+//! PTX ISA 10.x "Special Registers: %reserved_smem_offset_begin, ...": a region of each
+//! CTA's shared memory the driver sets aside, which cooperative groups use as scratch on
+//! sm_80 and later) gets that region as one more module-scope variable,
+//! [`RESERVED_SMEM`], of [`RESERVED_SMEM_BYTES`].
 
 use super::module::mentioned_names;
 use super::types::size_of;
 use crate::ptx::ast::*;
 use std::collections::{HashMap, HashSet};
+
+/// The name the reserved shared-memory region is laid out under: the name of the special
+/// register that reads its start, so no `.shared` variable of the module can have it.
+pub(crate) const RESERVED_SMEM: &str = "%reserved_smem_offset_begin";
+/// Bytes of the reserved region: 1 KiB, CUDA's `cudaDevAttrReservedSharedMemoryPerBlock`
+/// on sm_80 and later.
+pub(crate) const RESERVED_SMEM_BYTES: u64 = 1024;
 
 pub(crate) struct SharedLayout {
     /// Each static variable and its offset in the window.
@@ -47,6 +60,12 @@ impl SharedLayout {
             }
         }
         let included = |f: &&Function| only.is_none_or(|only| only.contains(&f.name));
+        if m.functions().filter(included).any(|f| reads_reserved(f.body.as_deref().unwrap_or(&[]))) {
+            let offset = end.div_ceil(16) * 16;
+            layout.offsets.push((RESERVED_SMEM.to_string(), offset));
+            layout.sizes.insert(RESERVED_SMEM.to_string(), (RESERVED_SMEM_BYTES, 16));
+            end = offset + RESERVED_SMEM_BYTES;
+        }
         for f in m.functions().filter(included).filter(|f| f.kind != FunctionKind::Entry) {
             for v in body_shared(f) {
                 end = layout.place(v, end);
@@ -98,12 +117,20 @@ impl SharedLayout {
             mentioned_names(f.body.as_deref().unwrap_or(&[]), &mut names);
         }
         let mut end = 0u64;
-        for (var, _) in self.offsets.iter().filter(|(var, _)| names.contains(var.as_str())) {
+        // The reserved region is the driver's, not the kernel's (CUDA reports it apart).
+        for (var, _) in self.offsets.iter().filter(|(var, _)| names.contains(var.as_str()) && var != RESERVED_SMEM) {
             let (size, align) = self.sizes[var];
             end = end.div_ceil(align) * align + size;
         }
         end
     }
+}
+
+/// Whether `body` reads a `%reserved_smem_offset_*` special register.
+fn reads_reserved(body: &[Statement]) -> bool {
+    let mut names = HashSet::new();
+    mentioned_names(body, &mut names);
+    names.iter().any(|n| n.starts_with("%reserved_smem_offset_"))
 }
 
 /// The `.shared` variables declared in `f`'s body, in order.

@@ -37,6 +37,7 @@ impl FnLowerer<'_> {
                 self.emit(format!("{r} = trunc i64 {s} to i32"));
                 return Ok(Some(r));
             }
+            n if n.starts_with("%reserved_smem_offset_") => return Ok(self.reserved_smem(n)),
             _ => {
                 // `%envreg0` .. `%envreg31` (PTX ISA 10.13).
                 if let Some(n) = name.strip_prefix("%envreg").and_then(|n| n.parse::<u32>().ok()).filter(|&n| n < 32) {
@@ -46,6 +47,28 @@ impl FnLowerer<'_> {
             }
         };
         Ok(Some(self.intrinsic(&reg, "")))
+    }
+
+    /// `%reserved_smem_offset_{begin,end,cap,0,1}` (PTX ISA 10.x, "Special Registers:
+    /// %reserved_smem_offset_begin, %reserved_smem_offset_end, %reserved_smem_offset_cap,
+    /// %reserved_smem_offset_<2>"): the start, end and size of the CTA's reserved shared
+    /// memory, and two offsets inside it. The region is laid out by `shared_layout` (1 KiB);
+    /// offsets 0 and 1 each get half of it (cooperative groups keep their multi-warp
+    /// scratch of at most 288 bytes at offset 1). `None` for any other name.
+    fn reserved_smem(&mut self, name: &str) -> Option<String> {
+        use super::shared_layout::{RESERVED_SMEM, RESERVED_SMEM_BYTES};
+        let begin = match self.cx.symbols.get(RESERVED_SMEM) {
+            Some(super::module::Symbol::Shared { offset }) => *offset,
+            _ => return None,
+        };
+        let v = match &name["%reserved_smem_offset_".len()..] {
+            "begin" | "0" => begin,
+            "1" => begin + RESERVED_SMEM_BYTES / 2,
+            "end" => begin + RESERVED_SMEM_BYTES,
+            "cap" => RESERVED_SMEM_BYTES,
+            _ => return None,
+        };
+        Some(v.to_string())
     }
 
     /// The 64-bit special registers (`%clock64`, `%globaltimer` and their 32-bit parts)

@@ -157,6 +157,11 @@ impl Target for HostTarget {
                 define_header(i, &["ctx", "fmt", "args"]),
                 callback(host_abi::OFFSET_VPRINTF)
             ),
+            // The device heap is the process heap: glibc's `malloc` is 16-byte aligned
+            // on x86-64 and AArch64, as CUDA's device `malloc` is. Memory it returns is
+            // global memory (a host address) to every kernel until `free`d.
+            "__ptx_malloc" => format!("{}\n  %p = call ptr @malloc(i64 %n)\n  ret ptr %p\n}}\n", define_header(i, &["ctx", "n"])),
+            "__ptx_free" => format!("{}\n  call void @free(ptr %p)\n  ret void\n}}\n", define_header(i, &["ctx", "p"])),
             _ => warp_collective(i, warp),
         }
     }
