@@ -56,6 +56,10 @@ pub struct ThreadCtx {
     pub barrier_op: BarrierOpFn,
     /// Called for texture and surface instructions (see [`TextureFn`]).
     pub texture: TextureFn,
+    /// Device `malloc(size)` and `free(p)` (PTX ISA "System Calls"): through the runtime,
+    /// so that a fault interrupt never abandons a thread inside the heap's lock.
+    pub malloc: MallocFn,
+    pub free: FreeFn,
 }
 
 pub const OFFSET_TID: usize = 0;
@@ -75,6 +79,8 @@ pub const OFFSET_ENVREG: usize = 112;
 pub const OFFSET_SPIN_YIELD: usize = 120;
 pub const OFFSET_BARRIER_OP: usize = 128;
 pub const OFFSET_TEXTURE: usize = 136;
+pub const OFFSET_MALLOC: usize = 144;
+pub const OFFSET_FREE: usize = 152;
 
 /// `__assertfail(message, file, line, function, charSize)`: `message`, `file` and
 /// `function` are NUL-terminated strings of `charSize`-byte characters (1 in nvcc's
@@ -91,6 +97,10 @@ pub type BarrierOpFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, id: u32, count:
 /// `handle`, operands and results as [`crate::texture_abi`] lays them out; returns the
 /// answer of a query. A bad handle or a trapping surface access ends the launch.
 pub type TextureFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, handle: u64, op: u32, args: *const u32, data: *mut u64) -> u32;
+/// See [`ThreadCtx::malloc`]: 16-byte aligned memory, null when the heap is exhausted.
+pub type MallocFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, size: u64) -> *mut u8;
+/// See [`ThreadCtx::free`]: `free(null)` does nothing.
+pub type FreeFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, p: *mut u8);
 /// See [`ThreadCtx::spin_yield`].
 pub type SpinYieldFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, nanoseconds: u32);
 
@@ -130,6 +140,8 @@ const _: () = {
     assert!(core::mem::offset_of!(ThreadCtx, spin_yield) == OFFSET_SPIN_YIELD);
     assert!(core::mem::offset_of!(ThreadCtx, barrier_op) == OFFSET_BARRIER_OP);
     assert!(core::mem::offset_of!(ThreadCtx, texture) == OFFSET_TEXTURE);
+    assert!(core::mem::offset_of!(ThreadCtx, malloc) == OFFSET_MALLOC);
+    assert!(core::mem::offset_of!(ThreadCtx, free) == OFFSET_FREE);
 };
 
 /// `k.region(params, ctx, save, states, S, masked)`: runs the block's threads from barrier

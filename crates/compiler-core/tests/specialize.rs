@@ -33,6 +33,14 @@ unsafe extern "C" fn no_assert(_: *mut ThreadCtx, _: *const u8, _: *const u8, _:
     panic!("assert");
 }
 unsafe extern "C" fn no_yield(_: *mut ThreadCtx, _: u32) {}
+unsafe extern "C" fn no_malloc(_: *mut ThreadCtx, _: u64) -> *mut u8 {
+    unreachable!("no malloc in these kernels")
+}
+
+unsafe extern "C" fn no_free(_: *mut ThreadCtx, _: *mut u8) {
+    unreachable!("no free in these kernels")
+}
+
 unsafe extern "C" fn no_texture(_: *mut ThreadCtx, _: u64, _: u32, _: *const u32, _: *mut u64) -> u32 {
     unreachable!("no texture instruction in these kernels")
 }
@@ -88,6 +96,8 @@ fn run(f: Entry, params: &[u8], grid: [u32; 3], block: [u32; 3]) {
             spin_yield: no_yield,
             barrier_op: no_barrier_op,
             texture: no_texture,
+            malloc: no_malloc,
+            free: no_free,
         };
         match f {
             Entry::Block(f) => unsafe { f(words.as_ptr() as *const u8, &mut ctx) },

@@ -289,6 +289,8 @@ impl LaunchShape<'_> {
             spin_yield: spin_yield_outside_fiber,
             barrier_op: barrier_op_outside_fiber,
             texture,
+            malloc: device_malloc,
+            free: device_free,
         }
     }
 
@@ -727,6 +729,29 @@ unsafe extern "C" fn texture(ctx: *mut ThreadCtx, handle: u64, op: u32, args: *c
                 escape(ctx)
             }
         }
+    }
+}
+
+/// Device `malloc`: the process heap (glibc's `malloc` is 16-byte aligned, as CUDA's
+/// device heap is); its memory is global memory to every kernel until `free`d. Outside
+/// generated code for the call, so an interrupt cannot abandon the thread in the heap's lock.
+unsafe extern "C" fn device_malloc(ctx: *mut ThreadCtx, size: u64) -> *mut u8 {
+    // SAFETY: `ctx` as in `trap`; `malloc` takes any size.
+    unsafe {
+        leave_kernel(ctx);
+        let p = libc::malloc(size as usize) as *mut u8;
+        enter_kernel(ctx);
+        p
+    }
+}
+
+/// Device `free` (null does nothing).
+unsafe extern "C" fn device_free(ctx: *mut ThreadCtx, p: *mut u8) {
+    // SAFETY: `ctx` as in `trap`; `p` came from device `malloc` (the program's contract).
+    unsafe {
+        leave_kernel(ctx);
+        libc::free(p.cast());
+        enter_kernel(ctx);
     }
 }
 

@@ -157,11 +157,13 @@ impl Target for HostTarget {
                 define_header(i, &["ctx", "fmt", "args"]),
                 callback(host_abi::OFFSET_VPRINTF)
             ),
-            // The device heap is the process heap: glibc's `malloc` is 16-byte aligned
-            // on x86-64 and AArch64, as CUDA's device `malloc` is. Memory it returns is
-            // global memory (a host address) to every kernel until `free`d.
-            "__ptx_malloc" => format!("{}\n  %p = call ptr @malloc(i64 %n)\n  ret ptr %p\n}}\n", define_header(i, &["ctx", "n"])),
-            "__ptx_free" => format!("{}\n  call void @free(ptr %p)\n  ret void\n}}\n", define_header(i, &["ctx", "p"])),
+            // The device heap is the runtime's (`ThreadCtx::malloc`).
+            "__ptx_malloc" => format!(
+                "{}\n{}  %p = call ptr %f(ptr %ctx, i64 %n)\n  ret ptr %p\n}}\n",
+                define_header(i, &["ctx", "n"]),
+                callback(host_abi::OFFSET_MALLOC)
+            ),
+            "__ptx_free" => format!("{}\n{}  call void %f(ptr %ctx, ptr %p)\n  ret void\n}}\n", define_header(i, &["ctx", "p"]), callback(host_abi::OFFSET_FREE)),
             _ => warp_collective(i, warp),
         }
     }
