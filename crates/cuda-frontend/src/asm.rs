@@ -2,7 +2,9 @@
 //! that live below the AST; the AST-level ones are in the shim):
 //!
 //! * every non-empty asm body goes in its own `{ }` scope, as nvcc does, so `.reg`
-//!   declarations in it do not collide between two uses;
+//!   declarations in it do not collide between two uses; the closing brace starts a
+//!   line of its own, so a `//` comment at the end of the body (a PTX line comment runs
+//!   to the end of the line) does not swallow it;
 //! * an input the body writes (the first operand of an instruction) is copied into a
 //!   register of the scope first: the write stays inside the asm, as the documents
 //!   define, instead of clobbering the value the caller still uses;
@@ -133,7 +135,7 @@ fn rewrite(asm: &str, constraints: &str, warp: u32) -> Option<String> {
         out.push_str(rest);
         body = out;
     }
-    Some(format!("{{ {prologue}{body} }}"))
+    Some(format!("{{ {prologue}{body}\n}}"))
 }
 
 /// Applies the rules to every inline asm call of the module.
@@ -195,10 +197,12 @@ mod tests {
     #[test]
     fn written_inputs_get_copies() {
         let r = rewrite("add.s32 $1, $1, 100; mov.b32 $0, $1;", "=r,r", 32).unwrap();
-        assert_eq!(r, "{ .reg .b32 %__nvrtc_in1; mov.b32 %__nvrtc_in1, $1; add.s32 %__nvrtc_in1, %__nvrtc_in1, 100; mov.b32 $0, %__nvrtc_in1; }");
+        assert_eq!(r, "{ .reg .b32 %__nvrtc_in1; mov.b32 %__nvrtc_in1, $1; add.s32 %__nvrtc_in1, %__nvrtc_in1, 100; mov.b32 $0, %__nvrtc_in1;\n}");
         // Inputs only read stay as they are.
-        assert_eq!(rewrite("mov.b32 $0, $1;", "=r,r", 32).unwrap(), "{ mov.b32 $0, $1; }");
-        assert_eq!(rewrite("mov.u32 $0, WARP_SZ;", "=r", 64).unwrap(), "{ mov.u32 $0, 64; }");
+        assert_eq!(rewrite("mov.b32 $0, $1;", "=r,r", 32).unwrap(), "{ mov.b32 $0, $1;\n}");
+        assert_eq!(rewrite("mov.u32 $0, WARP_SZ;", "=r", 64).unwrap(), "{ mov.u32 $0, 64;\n}");
+        // A trailing line comment ends before the closing brace.
+        assert_eq!(rewrite("mov.b32 $0, $1; // copy", "=r,r", 32).unwrap(), "{ mov.b32 $0, $1; // copy\n}");
         assert!(rewrite("", "~{memory}", 32).is_none());
         assert!(writes_operand("@p add.f32 $3, $1, $2;", 3));
         assert!(writes_operand("shfl.sync.down.b32 $2|p, Rx, 0x1, 31, -1;", 2));

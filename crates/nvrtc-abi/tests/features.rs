@@ -362,6 +362,23 @@ fn inline_ptx_binding_rules() {
     assert_eq!(out, vec![111, 11, 6, 2, 4, 32, 10, 30, 450, 3]);
 }
 
+#[test]
+fn inline_ptx_line_comments() {
+    // A PTX `//` comment runs to the end of the line: at the end of an asm string it
+    // comments out nothing after the asm, inside one it comments out the rest of the line.
+    let src = r#"
+        extern "C" __global__ void k(const int* in, int* out) {
+            int a = in[0];
+            int r, s;
+            asm("add.s32 %0, %1, 1; // one more" : "=r"(r) : "r"(a));
+            asm("mov.b32 %0, %1; // copy\n\tadd.s32 %0, %0, 2;" : "=r"(s) : "r"(a));
+            out[0] = r;
+            out[1] = s;
+        }"#;
+    let c = compile_ok(src, &[]);
+    assert_eq!(run_i32(&c.ptx, "k", &[40], 2, 1), vec![41, 42]);
+}
+
 // ---- 003: CUDA 8 features ----------------------------------------------------------------------------------
 
 #[test]

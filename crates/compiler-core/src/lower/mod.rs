@@ -19,6 +19,7 @@
 //! the block's shared window (`__ptx_shared_base`); registers are `alloca`s (LLVM's
 //! mem2reg/SROA turn them into SSA).
 
+mod approx;
 mod async_copy;
 mod bits;
 mod calls;

@@ -8,7 +8,7 @@
 use super::{seed, val, wrap};
 use crate::case::{Case, Ty};
 use crate::fp::{self, Exact, Fmt, Rnd, Tininess};
-use crate::rng::{all16, float_tuples, int_pairs};
+use crate::rng::{all16, float_tuples, int_pairs, Rng};
 
 const F: &str = "cvt-float";
 
@@ -165,6 +165,27 @@ pub fn cases() -> Vec<Case> {
                 d = fd.ftz(d);
             }
             d
+        }));
+    }
+    // `.ftz` on an f32 narrowed to f16 in a directed mode: PTX ISA 9.7.9.21 ("Subnormal
+    // numbers") flushes subnormal inputs only in float-to-integer conversions and f32-to-f32
+    // ones with integer rounding, so a subnormal f32 rounds like any other value, to a zero
+    // or to the smallest f16 subnormal (2^-24) in the mode's direction. The f16 result is
+    // not an f32 one: `.ftz` leaves it as it is.
+    for (r, sat) in [(Rnd::Rm, false), (Rnd::Rp, false), (Rnd::Rz, false), (Rnd::Rp, true), (Rnd::Rm, true)] {
+        let body = format!("cvt.{}.ftz{}.f16.f32 %x, %a;", r.name(), if sat { ".sat" } else { "" });
+        let mut a = float_inputs(Ty::F32, 8192, seed(&body));
+        let mut g = Rng::new(seed(&body));
+        for x in a.iter_mut().step_by(4) {
+            *x = g.below(1 << 23).max(1) | (g.below(2) << 31);
+        }
+        v.push(Case::simple(F, &body, vec![(Ty::F32, a)], Ty::F16, move |x| {
+            let d = fp::convert(Fmt::S, Fmt::H, x[0], r);
+            if sat {
+                fp::sat(Fmt::H, d)
+            } else {
+                d
+            }
         }));
     }
     // packing conversions: d = {cvt(a) in the high half, cvt(b) in the low half}

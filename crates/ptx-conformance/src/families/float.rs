@@ -209,6 +209,39 @@ fn approx() -> Vec<Case> {
                 |x| vec![fp::arith(Fmt::S, Op2::Div, x[0], x[1], Rnd::Rn)],
             ));
         }
+        // div.approx for 2^126 < |b| <= inf: the ISA defines the result as 0, or NaN when `a`
+        // is infinite (PTX ISA 9.7.3.8); the sign of the zero is not specified.
+        let body = format!("div.approx{fz}.f32 %x, %a, %b;");
+        let id = format!("div.approx{fz}.f32#huge-divisor");
+        let mut a = ranged(s, 8192, seed(&id), -149, 127, true);
+        let mut b = ranged(s, 8192, seed(&id) + 1, 126, 128, true);
+        let (inf, nan) = (0x7f80_0000u64, 0x7fc0_0000u64);
+        for (k, x) in [0, 0x8000_0000, inf, inf | 0x8000_0000, nan, 0x7f7f_ffff, 1].into_iter().enumerate() {
+            a[k] = x;
+            b[k + 16] = if k % 2 == 0 { inf } else { inf | 0x8000_0000 };
+        }
+        // 2^126 itself is inside the bounded range: one ulp above it instead
+        for x in b.iter_mut().filter(|x| **x & 0x7fff_ffff == 0x7e80_0000) {
+            *x += 1;
+        }
+        b[32] = 0x7e80_0001;
+        b[33] = 0xfe80_0001;
+        v.push(
+            Case::map(F, id.clone(), &body, vec![(Ty::F32, a), (Ty::F32, b)], &[(Ty::F32, Check::Ulp(0))], |x| {
+                let (fa, fb) = (s.to_f64(x[0]), s.to_f64(x[1]));
+                let q = if fb.abs() > 2f64.powi(126) {
+                    if fa.is_infinite() || fa.is_nan() {
+                        f64::NAN
+                    } else {
+                        0.0
+                    }
+                } else {
+                    fa / fb
+                };
+                vec![s.from_f64(q)]
+            })
+            .with_id(id),
+        );
         let body = format!("rcp.approx{fz}.f32 %x, %a;");
         v.push(one(&body, ranged(s, 8192, seed(&body), -120, 120, true), Check::Ulp(1), |x| 1.0 / x));
         let body = format!("sqrt.approx{fz}.f32 %x, %a;");
