@@ -419,7 +419,8 @@ const MALFORMED: &[(&str, u32, u32, &str, &str)] = &[
     (".global .u64 x = 0x1FFFFFFFFFFFFFFFF;", 3, 18, "does not fit in 64 bits", "0x1FFFFFFFFFFFFFFFF"),
     (".global .u32 x = 12abc;", 3, 18, "invalid integer literal", "12abc"),
     (".entry k() {\n\tret;\n", 5, 1, "expected '}' to close the block opened at 3:12", "<end of input>"),
-    (".entry k() { tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0, {%f5, %f6}]; }", 3, 54, "unsupported operand form", "["),
+    (".entry k() { tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [tex0+8, {%f5, %f6}]; }", 3, 54, "takes no offset", "["),
+    (".entry k() { tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [0x10, {%f5, %f6}]; }", 3, 54, "handle register or name", "["),
     (".reg .b33x %r;", 3, 6, "unexpected '.b33x'", ".b33x"),
     (".global .align 3 .u32 x;", 3, 16, "power of two", "3"),
     (".global .u32 x", 3, 15, "expected ';' after the declaration", "<end of input>"),
@@ -445,6 +446,27 @@ const MALFORMED: &[(&str, u32, u32, &str, &str)] = &[
     (".entry k() .maxntid 99999999999 { ret; }", 3, 21, "out of range", "99999999999"),
     (".entry k() { callprototype: .callprototype (.param .b32 _) f (.param .b32 _); }", 3, 60, "'_' in place of the function name", "f"),
 ];
+
+/// Texture and surface operands (PTX ISA 9.7.10): the handle, an optional sampler, and the
+/// coordinates as a vector or a single register.
+#[test]
+fn texture_operands() {
+    let src = format!(
+        "{H}.entry k() {{ tex.a2d.v4.f32.f32 {{%f1, %f2, %f3, %f4}}, [%rd1, {{%r1, %f5, %f6, %f6}}]; \
+         tex.2d.v4.f32.f32 {{%f1, %f2, %f3, %f4}}, [t, s, {{%f5, %f6}}]; suld.b.1d.b32.trap {{%r2}}, [%rd1, %r3]; }}"
+    );
+    let m = parse(&src).expect("parses");
+    let Directive::Function(f) = &m.directives[0] else { panic!("a function") };
+    let ops: Vec<&Operand> =
+        f.body.as_ref().unwrap().iter().filter_map(|s| if let Statement::Instr(i) = s { Some(&i.operands[1]) } else { None }).collect();
+    let ident = |n: &str| Operand::Ident { name: n.into(), component: None };
+    assert_eq!(
+        ops[0],
+        &Operand::Texture { handle: "%rd1".into(), sampler: None, coords: vec![ident("%r1"), ident("%f5"), ident("%f6"), ident("%f6")] }
+    );
+    assert_eq!(ops[1], &Operand::Texture { handle: "t".into(), sampler: Some(Box::new(ident("s"))), coords: vec![ident("%f5"), ident("%f6")] });
+    assert_eq!(ops[2], &Operand::Texture { handle: "%rd1".into(), sampler: None, coords: vec![ident("%r3")] });
+}
 
 #[test]
 fn malformed_inputs() {
