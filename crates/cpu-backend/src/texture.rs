@@ -362,6 +362,7 @@ fn cube_face(x: f32, y: f32, z: f32) -> (u32, f32, f32) {
 
 /// `tex`/`tld4`: the four result words.
 fn fetch(r: &Resource, s: &Sampler, op: &Op, args: &[u32; abi::ARG_SLOTS]) -> [u32; 4] {
+    let d = domain(r, s);
     let f = |k: usize| f32::from_bits(args[k]);
     let int = |k: usize| args[k] as i32;
     let (width, height, depth) = extent(&r.layout);
@@ -370,7 +371,6 @@ fn fetch(r: &Resource, s: &Sampler, op: &Op, args: &[u32; abi::ARG_SLOTS]) -> [u
         // `tex1Dfetch`: integer index, no filtering or addressing; 0 out of range.
         let i = if op.int_coords { int(0) as i64 } else { floor_index(f(0)) };
         let at = (0..width as i64).contains(&i).then_some([i as u32, 0, 0]);
-        let d = domain(r, s);
         let v = if at.is_some() { texel(r, s, d, at) } else { [0.0; 4] };
         return finish(v, d, op.dtype);
     }
@@ -398,11 +398,9 @@ fn fetch(r: &Resource, s: &Sampler, op: &Op, args: &[u32; abi::ARG_SLOTS]) -> [u
             // Faces are addressed with normalized coordinates whatever the sampler says.
             let cube = Sampler { normalized_coords: true, ..*s };
             let dims = [taps(u, width, &cube, s.address[0], linear), taps(v, height, &cube, s.address[1], linear)];
-            let d = domain(r, s);
             return finish(half_rounded(filter(r, s, d, &dims, slice), r, linear), d, op.dtype);
         }
     };
-    let d = domain(r, s);
     if op.instr == abi::INSTR_TLD4 {
         let d = if d == Domain::Int { Domain::Int } else { Domain::Float };
         let tx = taps(coords[0], sizes[0], s, s.address[0], true);

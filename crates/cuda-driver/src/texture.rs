@@ -216,9 +216,9 @@ impl Driver {
     pub fn array_destroy(&self, h: ArrayHandle) -> CuResult<()> {
         let array =
             self.textures.arrays.remove(h).map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("cuArrayDestroy({:#x}): {why:?}", h.0)))?;
-        // The memory may already be gone with its context.
+        // The memory may already be gone with its context. `mem_free` waits for the work
+        // queued in the array's context first.
         if self.memory.find(array.base).is_some_and(|a| a.base == array.base) {
-            self.synchronize_context_of(array.ctx)?;
             self.mem_free(array.base)?;
         }
         Ok(())
@@ -348,7 +348,9 @@ impl Driver {
             return Ok(()); // as NVIDIA's driver answers
         }
         let record = self.object(handle, surface, what)?;
-        self.synchronize_context_of(record.ctx)?;
+        if let Ok(ctx) = self.contexts.get(record.ctx) {
+            self.drain_context(&ctx);
+        }
         if self.textures.objects.lock().unwrap_or_else(|e| e.into_inner()).remove(&handle).is_some() {
             self.backend_of(record.device).destroy_texture_object(handle);
         }
@@ -364,14 +366,5 @@ impl Driver {
     pub fn tex_object_texture_desc(&self, handle: u64) -> CuResult<TextureDesc> {
         let r = self.object(handle, false, "cuTexObjectGetTextureDesc")?;
         Ok(r.texture.expect("texture objects keep their descriptor"))
-    }
-
-    /// Waits for the work queued in `ctx` (before its memory or objects go away), leaving
-    /// its errors to be reported where they would have been.
-    fn synchronize_context_of(&self, ctx: CtxHandle) -> CuResult<()> {
-        if let Ok(c) = self.contexts.get(ctx) {
-            c.queues().drain_all_quiet();
-        }
-        Ok(())
     }
 }

@@ -88,7 +88,12 @@ impl FnLowerer<'_> {
         Ok(())
     }
 
-    /// Emits the call; returns (data buffer, the call's result).
+    /// The argument and data buffers of one call (`texture_abi`'s sizes), in the entry block.
+    fn texture_buffers(&mut self) -> (String, String) {
+        (self.alloca(&format!("[{} x i32]", abi::ARG_SLOTS), 4), self.alloca(&format!("[{} x i64]", abi::DATA_SLOTS), 8))
+    }
+
+    /// Emits the call; returns the call's result (the answer of a query).
     fn texture_call(&mut self, handle: &str, op: Op, args: &str, data: &str) -> String {
         self.intrinsic("__ptx_texture", &format!("i64 {handle}, i32 {}, ptr {args}, ptr {data}", op.encode() as i32))
     }
@@ -154,8 +159,7 @@ impl FnLowerer<'_> {
             return Err(self.err(format!("{what}: expected 1 to 4 coordinates")));
         }
         let handle = self.texture_handle(what, handle_name)?;
-        let args = self.alloca(&format!("[{} x i32]", abi::ARG_SLOTS), 4);
-        let data = self.alloca(&format!("[{} x i64]", abi::DATA_SLOTS), 8);
+        let (args, data) = self.texture_buffers();
         let (geometry, int_coords) = (op.geometry, op.int_coords);
         self.texture_args(&args, 0, coords, |k| int_coords || index_slot(geometry, k))?;
         match op.variant {
@@ -222,8 +226,7 @@ impl FnLowerer<'_> {
             return Err(self.err(format!("{what}: expected 1 to 4 coordinates")));
         }
         let handle = self.texture_handle(what, handle_name)?;
-        let args = self.alloca(&format!("[{} x i32]", abi::ARG_SLOTS), 4);
-        let data = self.alloca(&format!("[{} x i64]", abi::DATA_SLOTS), 8);
+        let (args, data) = self.texture_buffers();
         self.texture_args(&args, 0, coords, |_| true)?;
         let wide = ScalarType::U(if bits == 64 { 64 } else { 32 });
         if op.instr == abi::INSTR_SUST {
@@ -256,8 +259,7 @@ impl FnLowerer<'_> {
         }
         let (handle_name, _) = self.texture_operand(what, &ops[1])?;
         let handle = self.texture_handle(what, handle_name)?;
-        let args = self.alloca(&format!("[{} x i32]", abi::ARG_SLOTS), 4);
-        let data = self.alloca(&format!("[{} x i64]", abi::DATA_SLOTS), 8);
+        let (args, data) = self.texture_buffers();
         let v = self.texture_call(&handle, op, &args, &data);
         self.dst(&ops[0], ScalarType::U(32), &v)
     }

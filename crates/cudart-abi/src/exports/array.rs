@@ -7,15 +7,11 @@
 
 use std::ffi::{c_int, c_uint, c_void};
 
-use super::memcpy::{kind_of, Mode};
+use super::memcpy::{kind_of, memory_types, run_2d, Mode};
 use crate::boundary::{export, Out, RtResult};
-use crate::driver::{
-    Api, Array3dDescriptor, CUdeviceptr, CudaMemcpy2D, CU_MEMORYTYPE_ARRAY, CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_UNIFIED,
-    CU_STREAM_PER_THREAD,
-};
+use crate::driver::{Api, Array3dDescriptor, CUdeviceptr, CudaMemcpy2D, CU_MEMORYTYPE_ARRAY};
 use crate::error::CudaError;
 use crate::runtime::runtime;
-use crate::types::MemcpyKind;
 
 /// `cudaChannelFormatDesc`.
 #[repr(C)]
@@ -128,17 +124,6 @@ fn create(out: *mut *mut c_void, desc: *const ChannelFormatDesc, extent: Extent,
     Ok(())
 }
 
-/// Memory types of a copy's (source, destination) for `kind`.
-fn memory_types(kind: MemcpyKind) -> (u32, u32) {
-    match kind {
-        MemcpyKind::HostToHost => (CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_HOST),
-        MemcpyKind::HostToDevice => (CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_DEVICE),
-        MemcpyKind::DeviceToHost => (CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_HOST),
-        MemcpyKind::DeviceToDevice => (CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_DEVICE),
-        MemcpyKind::Default => (CU_MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED),
-    }
-}
-
 /// One side of a 2D copy: an array at a (bytes, rows) offset, or pointer memory.
 #[derive(Clone, Copy)]
 enum Side {
@@ -187,17 +172,7 @@ fn copy_2d(dst: Side, src: Side, width: usize, height: usize, kind: c_int, mode:
     if (matches!(src, Side::Memory(..)) && width > desc.src_pitch) || (matches!(dst, Side::Memory(..)) && width > desc.dst_pitch) {
         return Err(CudaError::INVALID_PITCH_VALUE);
     }
-    // SAFETY: a complete descriptor; the driver checks arrays and ranges.
-    unsafe {
-        match mode {
-            Mode::Blocking => api.cuMemcpy2DUnaligned(&desc),
-            Mode::Async(s) => api.cuMemcpy2DAsync(&desc, s),
-            Mode::BlockingPerThread => {
-                api.cuMemcpy2DAsync(&desc, CU_STREAM_PER_THREAD)?;
-                api.cuStreamSynchronize(CU_STREAM_PER_THREAD)
-            }
-        }
-    }
+    run_2d(api, &desc, mode)
 }
 
 /// The (bytes, rows) position of byte offset `w` of row `h` and a 1-D copy of `count`

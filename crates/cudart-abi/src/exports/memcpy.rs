@@ -103,13 +103,7 @@ fn copy_2d(dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, w
     if width > dpitch || width > spitch {
         return Err(CudaError(12)); // cudaErrorInvalidPitchValue
     }
-    let (src_type, dst_type) = match kind {
-        MemcpyKind::HostToHost => (CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_HOST),
-        MemcpyKind::HostToDevice => (CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_DEVICE),
-        MemcpyKind::DeviceToHost => (CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_HOST),
-        MemcpyKind::DeviceToDevice => (CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_DEVICE),
-        MemcpyKind::Default => (CU_MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED),
-    };
+    let (src_type, dst_type) = memory_types(kind);
     let desc = CudaMemcpy2D {
         src_x_in_bytes: 0,
         src_y: 0,
@@ -128,13 +122,30 @@ fn copy_2d(dst: *mut c_void, dpitch: usize, src: *const c_void, spitch: usize, w
         width_in_bytes: width,
         height,
     };
+    run_2d(api, &desc, mode)
+}
+
+/// The driver's (source, destination) memory types of a runtime copy kind.
+pub(crate) fn memory_types(kind: MemcpyKind) -> (u32, u32) {
+    match kind {
+        MemcpyKind::HostToHost => (CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_HOST),
+        MemcpyKind::HostToDevice => (CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_DEVICE),
+        MemcpyKind::DeviceToHost => (CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_HOST),
+        MemcpyKind::DeviceToDevice => (CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_DEVICE),
+        MemcpyKind::Default => (CU_MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED),
+    }
+}
+
+/// Runs a 2D copy the driver's way for `mode` (blocking on the legacy stream, queued, or
+/// blocking on the per-thread stream).
+pub(crate) fn run_2d(api: &Api, desc: &CudaMemcpy2D, mode: Mode) -> RtResult {
     // SAFETY: a complete descriptor; the driver checks the ranges.
     unsafe {
         match mode {
-            Mode::Blocking => api.cuMemcpy2DUnaligned(&desc),
-            Mode::Async(s) => api.cuMemcpy2DAsync(&desc, s),
+            Mode::Blocking => api.cuMemcpy2DUnaligned(desc),
+            Mode::Async(s) => api.cuMemcpy2DAsync(desc, s),
             Mode::BlockingPerThread => {
-                api.cuMemcpy2DAsync(&desc, CU_STREAM_PER_THREAD)?;
+                api.cuMemcpy2DAsync(desc, CU_STREAM_PER_THREAD)?;
                 api.cuStreamSynchronize(CU_STREAM_PER_THREAD)
             }
         }

@@ -4,14 +4,11 @@
 
 use std::ffi::{c_int, c_void};
 
-use super::memcpy::{kind_of, Mode};
+use super::memcpy::{kind_of, memory_types, Mode};
 use crate::boundary::{export, Out, RtResult};
-use crate::driver::{
-    Api, CUdeviceptr, CudaMemcpy3D, CU_MEMORYTYPE_ARRAY, CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_UNIFIED, CU_STREAM_PER_THREAD,
-};
+use crate::driver::{Api, CUdeviceptr, CudaMemcpy3D, CU_MEMORYTYPE_ARRAY, CU_STREAM_PER_THREAD};
 use crate::error::CudaError;
 use crate::runtime::runtime;
-use crate::types::MemcpyKind;
 
 /// `cudaPos`.
 #[repr(C)]
@@ -61,16 +58,6 @@ fn api() -> RtResult<&'static Api> {
     let rt = runtime()?;
     rt.context()?;
     Ok(rt.api())
-}
-
-fn memory_types(kind: MemcpyKind) -> (u32, u32) {
-    match kind {
-        MemcpyKind::HostToHost => (CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_HOST),
-        MemcpyKind::HostToDevice => (CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_DEVICE),
-        MemcpyKind::DeviceToHost => (CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_HOST),
-        MemcpyKind::DeviceToDevice => (CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_DEVICE),
-        MemcpyKind::Default => (CU_MEMORYTYPE_UNIFIED, CU_MEMORYTYPE_UNIFIED),
-    }
 }
 
 /// The driver's descriptor of a copy between pitched memory and CUDA arrays. Where an
