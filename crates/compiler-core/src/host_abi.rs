@@ -60,6 +60,8 @@ pub struct ThreadCtx {
     /// so that a fault interrupt never abandons a thread inside the heap's lock.
     pub malloc: MallocFn,
     pub free: FreeFn,
+    /// Called for the warp-wide matrix instructions (see [`WarpMatrixFn`]).
+    pub warp_matrix: WarpMatrixFn,
 }
 
 pub const OFFSET_TID: usize = 0;
@@ -81,6 +83,7 @@ pub const OFFSET_BARRIER_OP: usize = 128;
 pub const OFFSET_TEXTURE: usize = 136;
 pub const OFFSET_MALLOC: usize = 144;
 pub const OFFSET_FREE: usize = 152;
+pub const OFFSET_WARP_MATRIX: usize = 160;
 
 /// `__assertfail(message, file, line, function, charSize)`: `message`, `file` and
 /// `function` are NUL-terminated strings of `charSize`-byte characters (1 in nvcc's
@@ -101,6 +104,10 @@ pub type TextureFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, handle: u64, op: 
 pub type MallocFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, size: u64) -> *mut u8;
 /// See [`ThreadCtx::free`]: `free(null)` does nothing.
 pub type FreeFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, p: *mut u8);
+/// `__ptx_warp_matrix(site, frag, desc)`: a warp collective performing the matrix
+/// instruction `desc` describes over the lanes' fragment buffers (see
+/// [`crate::matrix_abi`]); each lane's results are in its buffer when it returns.
+pub type WarpMatrixFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, site: u32, frag: *mut u64, desc: u64);
 /// See [`ThreadCtx::spin_yield`].
 pub type SpinYieldFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, nanoseconds: u32);
 
@@ -142,6 +149,7 @@ const _: () = {
     assert!(core::mem::offset_of!(ThreadCtx, texture) == OFFSET_TEXTURE);
     assert!(core::mem::offset_of!(ThreadCtx, malloc) == OFFSET_MALLOC);
     assert!(core::mem::offset_of!(ThreadCtx, free) == OFFSET_FREE);
+    assert!(core::mem::offset_of!(ThreadCtx, warp_matrix) == OFFSET_WARP_MATRIX);
 };
 
 /// `k.region(params, ctx, save, states, S, masked)`: runs the block's threads from barrier

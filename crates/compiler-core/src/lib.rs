@@ -13,6 +13,7 @@ pub mod host;
 pub mod host_abi;
 pub mod link;
 pub mod lower;
+pub mod matrix_abi;
 mod phase_clock;
 pub mod ptx;
 pub mod target;

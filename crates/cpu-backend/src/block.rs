@@ -291,6 +291,7 @@ impl LaunchShape<'_> {
             texture,
             malloc: device_malloc,
             free: device_free,
+            warp_matrix: crate::matrix::warp_matrix,
         }
     }
 

@@ -18,6 +18,7 @@ mod barrier;
 pub mod block;
 pub mod device;
 pub mod fault;
+mod matrix;
 pub mod module;
 pub mod pool;
 pub mod printf;

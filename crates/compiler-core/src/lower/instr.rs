@@ -48,6 +48,7 @@ impl FnLowerer<'_> {
             "st" => self.st(&m, ops),
             "cvta" => self.cvta(&m, ops),
             "cvt" if m.has(".pack") => self.cvt_pack(&m, ops),
+            "cvt" if m.has(".tf32") => self.cvt_tf32(&m, ops),
             "cvt" => match super::fp8::Fp8::of_cvt(i) {
                 Some((f, narrow)) => self.cvt_fp8(f, narrow, &m, ops),
                 None => self.cvt(&m, ops),
@@ -98,6 +99,7 @@ impl FnLowerer<'_> {
             "cp" => self.cp(i),
             "mbarrier" => self.mbarrier(i),
             "tex" | "tld4" | "txq" | "suld" | "sust" | "suq" => self.texture(i),
+            "wmma" => self.wmma_memory(i),
             "nanosleep" => {
                 let ns = match ops.first() {
                     Some(o) => self.src(o, ScalarType::U(32))?,

@@ -89,6 +89,10 @@ pub fn check_declared(t: ScalarType, span: Span) -> Result<(), Diagnostic> {
 /// Checks the use of non-standard integer types by `i` (a no-op for the standard ones).
 pub fn check_instruction(i: &Instruction, types: &[ScalarType], flags: &[&str]) -> Result<(), Diagnostic> {
     let Some(&odd) = types.iter().find(|t| is_nonstandard_int(**t)) else { return Ok(()) };
+    // `.s4`, `.u4` and `.b1` are matrix element types there (PTX ISA 9.7.14).
+    if matches!(i.opcode.as_str(), "wmma" | "mma") {
+        return Ok(());
+    }
     for &t in types {
         check_declared(t, i.span)?;
     }

@@ -32,6 +32,7 @@ mod instr;
 pub mod int_width;
 pub mod intrinsics;
 mod lanemask;
+mod matrix;
 mod mbarrier;
 mod memory;
 mod module;

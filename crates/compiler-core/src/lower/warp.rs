@@ -17,6 +17,7 @@ use crate::ptx::ast::*;
 /// Whether `i` is a warp collective that needs the lanes of a warp to meet.
 pub(crate) fn is_collective(i: &Instruction) -> bool {
     matches!(i.opcode.as_str(), "shfl" | "vote" | "activemask" | "redux" | "match")
+        || super::matrix::is_collective(i)
         || ((i.opcode == "bar" || i.opcode == "barrier") && i.modifiers.iter().any(|m| m == ".warp"))
 }
 
@@ -76,6 +77,7 @@ impl FnLowerer<'_> {
             }
             "redux" => self.redux(&m, ops, &what),
             "match" => self.match_sync(&m, ops, &what),
+            "wmma" | "mma" | "ldmatrix" | "stmatrix" | "movmatrix" => self.warp_matrix(i),
             _ => {
                 // bar.warp.sync membermask
                 let member = self.member_mask(ops.first(), &what)?;

@@ -144,6 +144,11 @@ impl Target for HostTarget {
                 define_header(i, &["ctx", "handle", "op", "args", "data"]),
                 callback(host_abi::OFFSET_TEXTURE)
             ),
+            "__ptx_warp_matrix" => format!(
+                "{}\n{}  call void %f(ptr %ctx, i32 %site, ptr %frag, i64 %desc)\n  ret void\n}}\n",
+                define_header(i, &["ctx", "site", "frag", "desc"]),
+                callback(host_abi::OFFSET_WARP_MATRIX)
+            ),
             "__ptx_trap" => format!("{}\n{}  call void %f(ptr %ctx)\n  ret void\n}}\n", define_header(i, &["ctx"]), callback(host_abi::OFFSET_TRAP)),
             // nvcc's strings are of 1-byte characters.
             "__ptx_assertfail" => format!(

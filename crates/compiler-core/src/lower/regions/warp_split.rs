@@ -62,7 +62,8 @@ pub(super) fn constant_registers(items: &[Item]) -> HashMap<String, i128> {
 /// Whether the collective `i` can be split (see the module docs) in a warp of
 /// `warp_size` lanes; `constants` from [`constant_registers`].
 pub(super) fn splittable(i: &Instruction, constants: &HashMap<String, i128>, warp_size: u32) -> bool {
-    if i.guard.is_some() {
+    // The matrix collectives meet through the runtime twice: they run as fibers.
+    if i.guard.is_some() || super::super::matrix::is_collective(i) {
         return false;
     }
     let mask = match i.opcode.as_str() {

@@ -319,6 +319,7 @@ impl Target for AmdgpuTarget {
             ),
             // Refused before code generation (see `codegen`); defined so that the module verifies.
             "__ptx_texture" => format!("{}\n  call void @llvm.trap()\n  unreachable\n}}\n", h(&["ctx", "handle", "op", "args", "data"])),
+            "__ptx_warp_matrix" => format!("{}\n  call void @llvm.trap()\n  unreachable\n}}\n", h(&["ctx", "site", "frag", "desc"])),
             // No device heap on AMD GPUs yet: every `malloc` finds the heap exhausted,
             // which CUDA reports as a null pointer.
             "__ptx_malloc" => format!("{}\n  ret ptr null\n}}\n", h(&["ctx", "n"])),
