@@ -646,6 +646,7 @@ class OurConsumer : public ASTConsumer {
     if (!ctx_) return true;
     for (Decl *d : group) {
       if (req_->default_device) mark_device(d);
+      keep_static_device_var(d);
       AsmBindingRewriter(*ctx_, false).TraverseDecl(d);
       // Only this translation unit's own declarations are checked (not the PCH's):
       // template instantiations are reached through their templates.
@@ -669,6 +670,26 @@ class OurConsumer : public ASTConsumer {
   }
 
  private:
+  // NVIDIA's NVRTC keeps a `static __constant__` or `static __device__` variable under its
+  // source name, so that the host can reach it with cuModuleGetGlobal (NVIDIA's
+  // binomialOptions_nvrtc sample fills one that way). clang would give it internal
+  // linkage, fold its loads to the initializer (the device never stores to it) and drop
+  // it: we externalize it as clang does for static device variables that host code uses,
+  // and `ir::` gives it back its source name.
+  void keep_static_device_var(Decl *d) {
+    if (auto *ns = dyn_cast<NamespaceDecl>(d)) {
+      for (Decl *inner : ns->decls()) keep_static_device_var(inner);
+      return;
+    }
+    auto *v = dyn_cast<VarDecl>(d);
+    if (!v || v->getStorageClass() != SC_Static || !v->getDeclContext()->isFileContext()) return;
+    if (isa<VarTemplateSpecializationDecl>(v) || v->isConstexpr()) return;
+    auto explicit_attr = [](auto *a) { return a && !a->isImplicit(); };
+    if (!explicit_attr(v->getAttr<CUDADeviceAttr>()) && !explicit_attr(v->getAttr<CUDAConstantAttr>())) return;
+    if (ctx_->getSourceManager().isInSystemHeader(v->getLocation())) return;
+    ctx_->CUDADeviceVarODRUsedByHost.insert(v);
+  }
+
   void mark_device(Decl *d) {
     if (auto *ns = dyn_cast<NamespaceDecl>(d)) {
       for (Decl *inner : ns->decls()) mark_device(inner);

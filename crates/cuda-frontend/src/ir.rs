@@ -138,6 +138,46 @@ fn take_name_expressions(module: &Module, req: &Request, errors: &mut Vec<Diagno
     lowered
 }
 
+/// The source name of a static variable of the global namespace, from its mangled name
+/// `_ZL<length><name>` (Itanium C++ ABI 5.1.5.1, "L" for internal linkage), with the
+/// `.static.<hash>` clang appends to externalized statics in -rdc mode.
+fn static_source_name(mangled: &str) -> Option<&str> {
+    let rest = mangled.strip_prefix("_ZL")?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let len: usize = rest[..digits].parse().ok()?;
+    let name = rest.get(digits..digits + len)?;
+    let tail = &rest[digits + len..];
+    (tail.is_empty() || tail.starts_with(".static.")).then_some(name)
+}
+
+/// `static __constant__`/`__device__` variables (externalized by the front end, see
+/// `keep_static_device_var` in the shim) get their source names back, as NVIDIA's NVRTC
+/// names them, unless another symbol has that name; in -rdc mode they keep clang's unique
+/// names, which cannot collide between translation units.
+fn restore_static_names(module: &Module, rdc: bool) {
+    if rdc {
+        return;
+    }
+    // SAFETY: iterating and renaming globals of a valid module.
+    unsafe {
+        let m = module.as_mut_ptr();
+        let mut g = LLVMGetFirstGlobal(m);
+        while !g.is_null() {
+            let next = LLVMGetNextGlobal(g);
+            let name = value_name(g);
+            if LLVMIsDeclaration(g) == 0 && LLVMGetLinkage(g) == LLVMLinkage::LLVMExternalLinkage {
+                if let Some(plain) = static_source_name(&name) {
+                    let c = CString::new(plain).unwrap();
+                    if LLVMGetNamedGlobal(m, c.as_ptr()).is_null() && LLVMGetNamedFunction(m, c.as_ptr()).is_null() {
+                        LLVMSetValueName2(g, c.as_ptr(), plain.len());
+                    }
+                }
+            }
+            g = next;
+        }
+    }
+}
+
 /// Kernels become visible entries; without -rdc, other definitions become internal.
 fn fix_linkage(module: &Module, rdc: bool) {
     let kernels = kernel_names(module);
@@ -265,6 +305,7 @@ pub(crate) fn finish(module: &Module, req: &Request, target: &Target, log: &mut 
     init_nvptx();
     let t0 = Instant::now();
     let mut errors = Vec::new();
+    restore_static_names(module, req.options.rdc);
     let lowered = take_name_expressions(module, req, &mut errors);
     if !errors.is_empty() {
         log.push_str(&diag::render(&errors, req.name));
@@ -311,5 +352,16 @@ fn declare_warp_size(ptx: &str, warp_size: u32) -> String {
         Some(Some(at)) => format!("{}{directive}{}", &ptx[..at], &ptx[at..]),
         Some(None) => format!("{ptx}\n{directive}"),
         None => format!("{directive}{ptx}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn static_source_names() {
+        assert_eq!(super::static_source_name("_ZL12d_OptionData"), Some("d_OptionData"));
+        assert_eq!(super::static_source_name("_ZL1x.static.0a1b2c"), Some("x"));
+        assert_eq!(super::static_source_name("_ZN2ns1xE"), None);
+        assert_eq!(super::static_source_name("_ZL5ab"), None);
     }
 }

@@ -208,3 +208,33 @@ fn cuda_h_serves_device_code() {
     let out: Vec<i64> = gpu.read(&bo);
     assert_eq!(out, [8, 101, 128, 128, 10, 13000, 64, 42]);
 }
+
+/// A `static __constant__` array the host fills through cuModuleGetGlobal under its source
+/// name (as NVIDIA's binomialOptions_nvrtc sample does): it must neither be dropped nor
+/// have its loads folded to the zero initializer. A `static __device__` counter too.
+#[test]
+fn static_constant_and_device_variables_keep_their_names() {
+    let c = compile_ok(
+        r#"static __constant__ float table[4];
+           static __device__ int hits;
+           extern "C" __global__ void k(float* out) {
+             out[threadIdx.x] = table[threadIdx.x] * 2.0f;
+             atomicAdd(&hits, 1);
+           }"#,
+        &["-arch=compute_80"],
+    );
+    let gpu = Gpu::new();
+    let m = gpu.load(c.ptx.as_bytes());
+    let (table, size) = m.global("table");
+    assert_eq!(size, 16);
+    let (hits, hits_size) = m.global("hits");
+    assert_eq!(hits_size, 4);
+    let values = [1.5f32, -2.0, 3.25, 8.0];
+    gpu.write_at(table, &values);
+    let out = gpu.alloc(&[0f32; 4]);
+    let mut p = out.ptr;
+    gpu.launch(m.func("k"), (1, 1, 1), (4, 1, 1), 0, &mut [arg(&mut p)]);
+    let got: Vec<f32> = gpu.read(&out);
+    assert_eq!(got, values.iter().map(|v| v * 2.0).collect::<Vec<_>>());
+    assert_eq!(gpu.read::<i32>(&Buf { ptr: hits, bytes: 4 }), vec![4]);
+}

@@ -116,6 +116,11 @@ impl Gpu {
         Buf { ptr: p, bytes }
     }
 
+    /// Copies `data` to device memory at `p` (a buffer this helper did not allocate).
+    pub fn write_at<T: Copy>(&self, p: CUdeviceptr, data: &[T]) {
+        ok(unsafe { cuMemcpyHtoD_v2(p, data.as_ptr().cast(), std::mem::size_of_val(data)) }, "HtoD");
+    }
+
     pub fn read<T: Copy + Default>(&self, b: &Buf) -> Vec<T> {
         let n = b.bytes / std::mem::size_of::<T>();
         let mut v = vec![T::default(); n];
