@@ -157,6 +157,8 @@ impl Generator {
         let ok = match self.rng {
             r if r.is_quasi() => o == Ordering::QuasiDefault,
             RngType::Xorwow => o != Ordering::QuasiDefault,
+            // NVIDIA's host MT19937 generator also refuses the best ordering (observed).
+            RngType::Mt19937 if self.host => matches!(o, Ordering::PseudoDefault | Ordering::PseudoLegacy),
             RngType::Mt19937 => matches!(o, Ordering::PseudoBest | Ordering::PseudoDefault | Ordering::PseudoLegacy),
             // NVIDIA's host MTGP32 generator refuses the dynamic ordering (observed).
             RngType::Mtgp32 if self.host => !matches!(o, Ordering::QuasiDefault | Ordering::PseudoSeeded | Ordering::PseudoDynamic),
@@ -208,6 +210,9 @@ impl Generator {
             // MTGP32's dynamic ordering uses 924 blocks on an H100, 724 of them seeded in a
             // way not found yet.
             RngType::Mtgp32 => self.ordering == Ordering::PseudoDynamic,
+            // MT19937: NVIDIA's streams beyond the first are not the MT sequence of any seed
+            // or offset found yet. Scrambled Sobol': NVIDIA's scramble constants and
+            // scrambled direction vectors are its own data.
             RngType::Mt19937 | RngType::ScrambledSobol32 | RngType::ScrambledSobol64 => true,
             _ => false,
         };

@@ -5,6 +5,7 @@
 //!
 //! The authors' license notice, as their distribution requires:
 //!
+//! ```text
 //! Copyright (c) 2009, 2010 Mutsuo Saito, Makoto Matsumoto and Hiroshima
 //! University.
 //! Copyright (c) 2011, 2012 Mutsuo Saito, Makoto Matsumoto, Hiroshima
@@ -37,6 +38,7 @@
 //! THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT
 //! (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
 //! OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+//! ```
 
 /// One parameter set: pos, sh1, sh2, the recursion table, the tempering table.
 pub struct Params {

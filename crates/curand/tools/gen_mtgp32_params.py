@@ -22,8 +22,10 @@ def main():
     out.append("//!")
     out.append("//! The authors' license notice, as their distribution requires:")
     out.append("//!")
+    out.append("//! ```text")
     for line in lic.rstrip().splitlines():
         out.append(("//! " + line).rstrip())
+    out.append("//! ```")
     out.append("")
     out.append("/// One parameter set: pos, sh1, sh2, the recursion table, the tempering table.")
     out.append("pub struct Params {")
