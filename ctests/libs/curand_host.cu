@@ -1,6 +1,6 @@
 // link: -lcurand
 // cuRAND's host API on our stack: device generators (queued on a stream, writing device
-// memory) against host generators of the same kind, NVIDIA's first values for XORWOW,
+// memory) against host generators of the same kind, NVIDIA's first values for XORWOW and MTGP32,
 // statistical sanity, and NVIDIA's status codes for misuse.
 #include <cmath>
 #include <cstdio>
@@ -87,6 +87,13 @@ int main() {
     moments(device_vs_host<double>(t, 45, n, uniform_d, stream), 0.5, std::sqrt(1.0 / 12), "uniform double");
     moments(device_vs_host<unsigned>(t, 46, n, poisson, stream), 7.5, std::sqrt(7.5), "poisson");
   }
+  // MTGP32: NVIDIA's first results for seed 1234 (recorded on an H100,
+  // crates/curand/tests/data/mtgp32_hashes.txt); its normals come one per value, so odd
+  // lengths are accepted.
+  auto mt = device_vs_host<unsigned>(CURAND_RNG_PSEUDO_MTGP32, 1234, n, curandGenerate, stream);
+  CHECK(mt[0] == 0x95130d0du && mt[1] == 0x76af12e1u && mt[2] == 0x9d99d21cu, "mtgp32 seed 1234: %x %x %x", mt[0], mt[1], mt[2]);
+  moments(device_vs_host<float>(CURAND_RNG_PSEUDO_MTGP32, 43, n, normal, stream), 2.0, 3.0, "mtgp32 normal");
+  moments(device_vs_host<double>(CURAND_RNG_PSEUDO_MTGP32, 45, n, uniform_d, stream), 0.5, std::sqrt(1.0 / 12), "mtgp32 uniform double");
   auto q = device_vs_host<float>(CURAND_RNG_QUASI_SOBOL32, 0, 4 * 1024, uniform, stream);
   moments(q, 0.5, std::sqrt(1.0 / 12), "sobol uniform");
 
@@ -102,6 +109,14 @@ int main() {
   CHECK(curandSetGeneratorOrdering(g, CURAND_ORDERING_QUASI_DEFAULT) == CURAND_STATUS_OUT_OF_RANGE, "quasi order");
   CHECK(curandGeneratePoisson(g, (unsigned *)d64, 16, 0.0) == CURAND_STATUS_OUT_OF_RANGE, "poisson 0");
   CR(curandGenerate(g, (unsigned *)d64, 0));
+  curandDestroyGenerator(g);
+  CR(curandCreateGenerator(&g, CURAND_RNG_PSEUDO_MTGP32));
+  CHECK(curandSetGeneratorOffset(g, 5) == CURAND_STATUS_TYPE_ERROR, "offset on mtgp32");
+  CHECK(curandSetGeneratorOrdering(g, CURAND_ORDERING_PSEUDO_SEEDED) == CURAND_STATUS_OUT_OF_RANGE, "seeded mtgp32");
+  CR(curandGenerateNormal(g, (float *)d64, 15, 0, 1));
+  curandDestroyGenerator(g);
+  CR(curandCreateGeneratorHost(&g, CURAND_RNG_PSEUDO_MTGP32));
+  CHECK(curandSetGeneratorOrdering(g, CURAND_ORDERING_PSEUDO_DYNAMIC) == CURAND_STATUS_OUT_OF_RANGE, "dynamic host mtgp32");
   curandDestroyGenerator(g);
   CR(curandCreateGenerator(&g, CURAND_RNG_QUASI_SOBOL32));
   CHECK(curandSetPseudoRandomGeneratorSeed(g, 5) == CURAND_STATUS_TYPE_ERROR, "seed on sobol");

@@ -54,13 +54,12 @@ fn create(out: *mut Gen, rng: c_uint, host: bool) -> Result<(), Status> {
         return Err(Status::NotInitialized);
     }
     let rng = RngType::from_c(rng).ok_or(Status::TypeError)?;
-    let h = Box::new(Handle {
-        gen: Arc::new(Mutex::new(Generator::new(rng))),
-        pending: Arc::default(),
-        options: Generator::new(rng),
-        host,
-        stream: std::ptr::null_mut(),
-    });
+    let make = || {
+        let mut g = Generator::new(rng);
+        g.host = host;
+        g
+    };
+    let h = Box::new(Handle { gen: Arc::new(Mutex::new(make())), pending: Arc::default(), options: make(), host, stream: std::ptr::null_mut() });
     // SAFETY: `out` is the caller's non-NULL out-pointer.
     unsafe { *out = Box::into_raw(h) };
     Ok(())

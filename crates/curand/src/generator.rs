@@ -3,6 +3,7 @@
 
 use crate::distributions as dist;
 use crate::mrg32k3a::Mrg32k3a;
+use crate::mtgp32::Blocks;
 use crate::philox::Philox;
 use crate::sobol;
 use crate::status::{Ordering, RngType, Status};
@@ -81,6 +82,7 @@ enum Engine {
     Xorwow(Threads<Xorwow>),
     Mrg(Threads<Mrg32k3a>),
     Philox(Threads<Philox>),
+    Mtgp(Blocks),
 }
 
 pub struct Generator {
@@ -89,6 +91,8 @@ pub struct Generator {
     pub offset: u64,
     pub ordering: Ordering,
     pub dimensions: u32,
+    /// Made by `curandCreateGeneratorHost` (some orderings are device-only).
+    pub host: bool,
     /// Results generated since the options last changed, in units of the generator's
     /// position (see `generate`).
     consumed: u64,
@@ -104,6 +108,9 @@ fn thread_count(rng: RngType, ordering: Ordering) -> u64 {
         (RngType::Mrg32k3a, Ordering::PseudoLegacy) => 4096,
         (RngType::Mrg32k3a, _) => 81920,
         (RngType::Philox, _) => 65536,
+        // MTGP32 counts blocks (see `mtgp32`).
+        (RngType::Mtgp32, Ordering::PseudoLegacy) => 64,
+        (RngType::Mtgp32, _) => 192,
         _ => 4096,
     }
 }
@@ -116,6 +123,7 @@ impl Generator {
             offset: 0,
             ordering: if rng.is_quasi() { Ordering::QuasiDefault } else { Ordering::PseudoDefault },
             dimensions: 1,
+            host: false,
             consumed: 0,
             engine: None,
         }
@@ -149,7 +157,11 @@ impl Generator {
         let ok = match self.rng {
             r if r.is_quasi() => o == Ordering::QuasiDefault,
             RngType::Xorwow => o != Ordering::QuasiDefault,
+            // NVIDIA's host MT19937 generator also refuses the best ordering (observed).
+            RngType::Mt19937 if self.host => matches!(o, Ordering::PseudoDefault | Ordering::PseudoLegacy),
             RngType::Mt19937 => matches!(o, Ordering::PseudoBest | Ordering::PseudoDefault | Ordering::PseudoLegacy),
+            // NVIDIA's host MTGP32 generator refuses the dynamic ordering (observed).
+            RngType::Mtgp32 if self.host => !matches!(o, Ordering::QuasiDefault | Ordering::PseudoSeeded | Ordering::PseudoDynamic),
             _ => !matches!(o, Ordering::QuasiDefault | Ordering::PseudoSeeded),
         };
         if !ok {
@@ -188,12 +200,23 @@ impl Generator {
             }
         } else if matches!(kind, Kind::Normal | Kind::NormalDouble | Kind::LogNormal | Kind::LogNormalDouble)
             && !n.is_multiple_of(2)
-            && self.rng != RngType::Philox
+            && !matches!(self.rng, RngType::Philox | RngType::Mtgp32)
         {
-            // Philox writes whole blocks of four and cuts the last (NVIDIA accepts n = 8191).
+            // Philox writes whole blocks of four and cuts the last (NVIDIA accepts n = 8191);
+            // MTGP32 makes one normal per value.
             return Err(Status::LengthNotMultiple);
         }
-        if matches!(self.rng, RngType::Mtgp32 | RngType::Mt19937 | RngType::ScrambledSobol32 | RngType::ScrambledSobol64) {
+        let unreproduced = match self.rng {
+            // MTGP32's dynamic ordering uses 924 blocks on an H100, 724 of them seeded in a
+            // way not found yet.
+            RngType::Mtgp32 => self.ordering == Ordering::PseudoDynamic,
+            // MT19937: NVIDIA's streams beyond the first are not the MT sequence of any seed
+            // or offset found yet. Scrambled Sobol': NVIDIA's scramble constants and
+            // scrambled direction vectors are its own data.
+            RngType::Mt19937 | RngType::ScrambledSobol32 | RngType::ScrambledSobol64 => true,
+            _ => false,
+        };
+        if unreproduced {
             // Not reproduced yet: refuse rather than give numbers unlike NVIDIA's.
             return Err(Status::TypeError);
         }
@@ -218,12 +241,13 @@ impl Generator {
         self.engine.get_or_insert_with(|| match rng {
             RngType::Mrg32k3a => Engine::Mrg(Threads::new(seed, threads)),
             RngType::Philox => Engine::Philox(Threads::new(seed, threads)),
+            RngType::Mtgp32 => Engine::Mtgp(Blocks::new(seed, threads as usize)),
             _ => Engine::Xorwow(Threads::new(seed, threads)),
         })
     }
 
     fn generate_pseudo(&mut self, out: Output<'_>) {
-        let (offset, start) = (self.offset, self.offset + self.consumed);
+        let (offset, start, host) = (self.offset, self.offset + self.consumed, self.host);
         let n = out.len() as u64;
         self.consumed += match self.engine() {
             Engine::Xorwow(t) => pseudo_32(t, Call { offset, first: start }, out),
@@ -232,6 +256,12 @@ impl Generator {
                 n
             }
             Engine::Mrg(t) => pseudo_mrg(t, Call { offset, first: start }, out),
+            Engine::Mtgp(b) => {
+                let mut raw = vec![0u32; n as usize];
+                b.fill(start, n, |i, v| raw[i] = v);
+                one_per_result(&raw, host, out);
+                n
+            }
         };
     }
 
@@ -425,6 +455,30 @@ fn pseudo_philox(t: &mut Threads<Philox>, start: u64, out: Output<'_>) {
             blocks(t, start, n, 4, |s| four(s).map(|x| crate::poisson::quantile(l, dist::uniform_f64_from_u32(x))), |i, v| o[i] = v)
         }
         Output::U64(_) => {}
+    }
+}
+
+/// One 32-bit value per result (MTGP32): uniform floats as for the other generators,
+/// uniform doubles x 2^-32 + 2^-32, normals the inverse normal CDF of (x + 1/2) 2^-32 (as
+/// cuRAND's device API transforms MTGP32 values, "Distributions"). NVIDIA's host
+/// generators compute double normals from the single-precision quantile (observed: their
+/// low mantissa bits are those of mean + stddev * float).
+fn one_per_result(raw: &[u32], host: bool, out: Output<'_>) {
+    let u = |x: u32| dist::uniform_f64_from_u32(x);
+    let q = |x: u32| dist::normal_quantile(u(x));
+    let qd = |x: u32| if host { q(x) as f32 as f64 } else { q(x) };
+    let each = |o: &mut [f32], f: &dyn Fn(u32) -> f32| o.iter_mut().zip(raw).for_each(|(o, &x)| *o = f(x));
+    let each64 = |o: &mut [f64], f: &dyn Fn(u32) -> f64| o.iter_mut().zip(raw).for_each(|(o, &x)| *o = f(x));
+    match out {
+        Output::U32(o) => o.copy_from_slice(raw),
+        Output::U64(_) => {}
+        Output::Uniform(o) => each(o, &|x| dist::uniform_f32(x)),
+        Output::UniformDouble(o) => each64(o, &|x| x as f64 * TWO_M32 + TWO_M32),
+        Output::Normal(o, m, s) => each(o, &|x| (m as f64 + s as f64 * q(x)) as f32),
+        Output::NormalDouble(o, m, s) => each64(o, &|x| m + s * qd(x)),
+        Output::LogNormal(o, m, s) => each(o, &|x| (m as f64 + s as f64 * q(x)).exp() as f32),
+        Output::LogNormalDouble(o, m, s) => each64(o, &|x| (m + s * qd(x)).exp()),
+        Output::Poisson(o, l) => o.iter_mut().zip(raw).for_each(|(o, &x)| *o = crate::poisson::quantile(l, u(x))),
     }
 }
 

@@ -11,6 +11,8 @@ pub mod api;
 pub mod distributions;
 pub mod generator;
 pub mod mrg32k3a;
+pub mod mtgp32;
+mod mtgp32_params;
 pub mod philox;
 pub mod poisson;
 pub mod sobol;

@@ -42,6 +42,8 @@ fn load(file: &str) -> BTreeMap<String, Record> {
 
 /// The fields of a record name: rng/order=/seed=/offset=/dims=/[seq-x-i/]kind/n=/lambda= or sample-at=.
 struct Name {
+    /// A `curandCreateGeneratorHost` record.
+    host: bool,
     rng: u32,
     order: u32,
     seed: u64,
@@ -55,6 +57,7 @@ struct Name {
 }
 
 fn parse(name: &str) -> Option<Name> {
+    let host = name.starts_with("host:");
     let name = name.strip_prefix("host:").unwrap_or(name);
     let parts: Vec<&str> = name.split('/').collect();
     let rng = match parts[0] {
@@ -81,6 +84,7 @@ fn parse(name: &str) -> Option<Name> {
     };
     let last = parts[i + 2];
     Some(Name {
+        host,
         rng,
         order: val(parts[1]).parse().unwrap(),
         seed: val(parts[2]).parse().unwrap(),
@@ -97,6 +101,7 @@ fn parse(name: &str) -> Option<Name> {
 fn make(n: &Name) -> Result<Generator, i32> {
     let rng = RngType::from_c(n.rng).unwrap();
     let mut g = Generator::new(rng);
+    g.host = n.host;
     if rng.is_quasi() {
         g.set_dimensions(n.dims).map_err(|s| s as i32)?;
     } else {
