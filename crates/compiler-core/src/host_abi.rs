@@ -60,6 +60,9 @@ pub struct ThreadCtx {
     /// so that a fault interrupt never abandons a thread inside the heap's lock.
     pub malloc: MallocFn,
     pub free: FreeFn,
+    /// The device runtime's system call (`crate::devrt`): device-side launches, streams,
+    /// last errors.
+    pub device_runtime: DeviceRuntimeFn,
 }
 
 pub const OFFSET_TID: usize = 0;
@@ -81,6 +84,7 @@ pub const OFFSET_BARRIER_OP: usize = 128;
 pub const OFFSET_TEXTURE: usize = 136;
 pub const OFFSET_MALLOC: usize = 144;
 pub const OFFSET_FREE: usize = 152;
+pub const OFFSET_DEVICE_RUNTIME: usize = 160;
 
 /// `__assertfail(message, file, line, function, charSize)`: `message`, `file` and
 /// `function` are NUL-terminated strings of `charSize`-byte characters (1 in nvcc's
@@ -101,6 +105,9 @@ pub type TextureFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, handle: u64, op: 
 pub type MallocFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, size: u64) -> *mut u8;
 /// See [`ThreadCtx::free`]: `free(null)` does nothing.
 pub type FreeFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, p: *mut u8);
+/// `__devrt_syscall(op, thread, a0..a7)` ([`crate::devrt`]): `args` points to the ten
+/// values; returns the call's result.
+pub type DeviceRuntimeFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, args: *const u64) -> u64;
 /// See [`ThreadCtx::spin_yield`].
 pub type SpinYieldFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, nanoseconds: u32);
 
@@ -142,6 +149,7 @@ const _: () = {
     assert!(core::mem::offset_of!(ThreadCtx, texture) == OFFSET_TEXTURE);
     assert!(core::mem::offset_of!(ThreadCtx, malloc) == OFFSET_MALLOC);
     assert!(core::mem::offset_of!(ThreadCtx, free) == OFFSET_FREE);
+    assert!(core::mem::offset_of!(ThreadCtx, device_runtime) == OFFSET_DEVICE_RUNTIME);
 };
 
 /// `k.region(params, ctx, save, states, S, masked)`: runs the block's threads from barrier

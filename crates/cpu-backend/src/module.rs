@@ -119,16 +119,18 @@ impl LoadedModule for CpuModule {
     }
 
     fn launch(&self, kernel: &str, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError> {
-        self.run(kernel, config, params, false)
+        self.run(kernel, config, params, false, 0)
     }
 
     fn launch_cooperative(&self, kernel: &str, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError> {
-        self.run(kernel, config, params, true)
+        self.run(kernel, config, params, true, 0)
     }
 }
 
 impl CpuModule {
-    fn run(&self, kernel: &str, config: &LaunchConfig, params: &[u8], cooperative: bool) -> Result<(), DeviceError> {
+    /// Runs one grid at nesting depth `depth` (0: launched by the host), then the work it
+    /// queued on the device ([`crate::cdp`]).
+    fn run(&self, kernel: &str, config: &LaunchConfig, params: &[u8], cooperative: bool, depth: u32) -> Result<(), DeviceError> {
         let (k, static_shared) = match self.host.launchable(kernel) {
             Ok(Some(found)) => found,
             Ok(None) => return Err(DeviceError::NotSupported(format!("no kernel named {kernel}"))),
@@ -162,6 +164,7 @@ impl CpuModule {
             // SAFETY: the u64 buffer is viewed as its `size` bytes.
             unsafe { std::slice::from_raw_parts(copy.as_ptr() as *const u8, size) }
         };
+        let launches = crate::cdp::Launches::new(&self.host, depth);
         let workspace = GridWorkspace([8, 0, 0, 0]);
         let mut envreg = [0u32; 32];
         if cooperative {
@@ -185,6 +188,7 @@ impl CpuModule {
             fault: &fault,
             printf: &printf,
             envreg: &envreg,
+            cdp: &launches,
         });
         let total = config.grid.iter().map(|&g| g as u64).product();
         let order = if k.meta.blocks_communicate { BlockOrder::OneByOne } else { BlockOrder::Runs };
@@ -202,12 +206,54 @@ impl CpuModule {
         if !ok {
             fault::record(&fault, fault::FAULT_INTERNAL);
         }
-        match fault.load(Ordering::Acquire) {
+        let work = launches.take();
+        let result = match fault.load(Ordering::Acquire) {
             0 => Ok(()),
             fault::FAULT_ASSERT => Err(DeviceError::Assert),
             fault::FAULT_ILLEGAL_ADDRESS => Err(DeviceError::IllegalAddress),
             fault::FAULT_ILLEGAL_INSTRUCTION => Err(DeviceError::IllegalInstruction),
             _ => Err(DeviceError::LaunchFailed),
+        };
+        match result {
+            Ok(()) if !work.is_empty() => self.run_children(work, &launches),
+            _ => {
+                drop_children(work);
+                result
+            }
+        }
+    }
+
+    /// The grids, copies and fills a grid queued on the device, in order; the first
+    /// failure ends the parent's launch with that error (what its stream reports), and
+    /// what is left is dropped.
+    fn run_children(&self, work: Vec<crate::cdp::Work>, parent: &crate::cdp::Launches) -> Result<(), DeviceError> {
+        let mut result = Ok(());
+        for w in work {
+            match w {
+                crate::cdp::Work::Launch(child) => {
+                    crate::cdp::started();
+                    if result.is_ok() {
+                        let config = LaunchConfig { grid: child.grid, block: child.block, dynamic_shared_bytes: child.shared };
+                        result = self.run(&child.kernel, &config, child.params(), false, parent.depth() + 1);
+                    }
+                }
+                // SAFETY: device memory is host memory; the addresses are the program's
+                // (as a kernel's own accesses would be).
+                crate::cdp::Work::Copy { dst, src, count } if result.is_ok() => unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, count) },
+                // SAFETY: as for copies.
+                crate::cdp::Work::Fill { dst, value, count } if result.is_ok() => unsafe { std::ptr::write_bytes(dst as *mut u8, value, count) },
+                _ => {}
+            }
+        }
+        result
+    }
+}
+
+/// A failed grid's queued work never runs.
+fn drop_children(work: Vec<crate::cdp::Work>) {
+    for w in work {
+        if let crate::cdp::Work::Launch(_) = w {
+            crate::cdp::started();
         }
     }
 }
