@@ -5,16 +5,20 @@
 //! complete only once every grid it launched is complete, and work launched into one
 //! stream runs in launch order. Device-side launches, copies and fills are queued in the
 //! launching grid's [`Launches`] and run after its last block has finished, in the order
-//! they were issued (each child's own children right after it, depth first), launches
-//! into `cudaStreamTailLaunch` after everything else the grid queued; only then does the
-//! launch count as finished to its stream. Streams created on the device are therefore
-//! only names: issue order is a legal order for any of them.
+//! they were issued (each child's own children right after it, depth first:
+//! `module.rs` `run_device_work`), launches into `cudaStreamTailLaunch` after everything
+//! else the grid queued; only then does the host's launch count as finished to its
+//! stream. Streams created on the device are therefore only names: issue order is a legal
+//! order for any of them.
 //!
-//! Limits as NVIDIA's device runtime applies them: at most
-//! `cudaLimitDevRuntimePendingLaunchCount` launches (2048 unless the host set another
-//! count) waiting to run, else `cudaErrorLaunchPendingCountExceeded`; grids nest at most
-//! 24 deep (`cudaErrorLaunchMaxDepthExceeded`). Errors are recorded per GPU thread and
-//! read back with `cudaGetLastError`/`cudaPeekAtLastError`.
+//! Limits: a launch counts as pending from its launch until it and its descendants are
+//! complete; at most `cudaLimitDevRuntimePendingLaunchCount` (2048 unless the host set
+//! another count) may be, else `cudaErrorLaunchPendingCountExceeded`. That is also what
+//! bounds nesting: on NVIDIA's H100 (driver 580) a chain of launches failed with that
+//! error at level 2048, not at 24 (`cudaErrorLaunchMaxDepthExceeded` is
+//! CDP1's). Errors are recorded per GPU thread and read back with
+//! `cudaGetLastError`/`cudaPeekAtLastError`. Configurations are checked as that GPU
+//! checks them (`ctests/dynamic_parallelism.cu`).
 
 use compiler_core::devrt::*;
 use compiler_core::host::HostModule;
@@ -35,16 +39,12 @@ const INVALID_DEVICE_FUNCTION: u32 = 98;
 const UNSUPPORTED_LIMIT: u32 = 215;
 const NOT_SUPPORTED: u32 = 801;
 
-/// The deepest nesting of grids (the host's launch is depth 0).
-const MAX_DEPTH: u32 = 24;
 /// `cudaStreamTailLaunch` (`cuda_device_runtime_api.h`).
 const STREAM_TAIL_LAUNCH: u64 = 3;
-/// `cudaStreamNonBlocking`: the only flag device-side streams may (and must) have.
-const STREAM_NON_BLOCKING: u64 = 1;
 /// `__CNPRT_VERSION_NUMBER__` of libcudadevrt 13, what its `cudaRuntimeGetVersion` answers.
 const DEVICE_RUNTIME_VERSION: u64 = 6000;
 
-/// Device-side launches waiting to run, process-wide.
+/// Device-side launches not complete, process-wide.
 static PENDING: AtomicUsize = AtomicUsize::new(0);
 /// `cudaLimitDevRuntimePendingLaunchCount`.
 static PENDING_LIMIT: AtomicUsize = AtomicUsize::new(2048);
@@ -105,21 +105,16 @@ struct Inner {
 /// The device runtime's state for one launch.
 pub struct Launches<'a> {
     host: &'a HostModule,
-    depth: u32,
     inner: Mutex<Inner>,
 }
 
 impl<'a> Launches<'a> {
-    pub fn new(host: &'a HostModule, depth: u32) -> Self {
-        Launches { host, depth, inner: Mutex::new(Inner::default()) }
+    pub fn new(host: &'a HostModule) -> Self {
+        Launches { host, inner: Mutex::new(Inner::default()) }
     }
 
-    pub fn depth(&self) -> u32 {
-        self.depth
-    }
-
-    /// The queued work in the order it runs. Launches leave the pending count as the
-    /// caller takes them ([`started`]).
+    /// The queued work in the order it runs. Launches stay pending until the caller has
+    /// run them ([`completed`]).
     pub fn take(&self) -> Vec<Work> {
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let mut work = std::mem::take(&mut inner.work);
@@ -147,7 +142,7 @@ impl<'a> Launches<'a> {
 
     /// Checks a launch configuration as NVIDIA's runtime does (device limits, the
     /// kernel's `.maxntid`/`.reqntid`); the kernel's parameter buffer size.
-    fn configure(&self, kernel: &str, grid: [u32; 3], block: [u32; 3]) -> Result<usize, u32> {
+    fn configure(&self, kernel: &str, grid: [u32; 3], block: [u32; 3], shared: u32) -> Result<usize, u32> {
         let meta = self.host.kernel_meta(kernel).ok_or(INVALID_DEVICE_FUNCTION)?;
         let max_block = [2, 3, 4].map(|a| attribute(a).unwrap_or(if a == 4 { 64 } else { 1024 }) as u32);
         let max_grid = [5, 6, 7].map(|a| attribute(a).unwrap_or(if a == 5 { i32::MAX } else { 65535 }) as u32);
@@ -157,17 +152,17 @@ impl<'a> Launches<'a> {
         let bad_block = block.iter().zip(max_block).any(|(&b, m)| b == 0 || b > m) || threads > max_threads as u64;
         let bad_grid = grid.iter().zip(max_grid).any(|(&g, m)| g == 0 || g > m);
         let bad_shape = meta.reqntid.is_some_and(|r| r != block);
-        if bad_block || bad_grid || bad_shape {
+        // Shared memory beyond the device's opt-in maximum per block.
+        let max_shared = attribute(97).or(attribute(8)).unwrap_or(48 << 10) as u64;
+        let bad_shared = meta.static_shared_bytes as u64 + shared as u64 > max_shared;
+        if bad_block || bad_grid || bad_shape || bad_shared {
             return Err(INVALID_CONFIGURATION);
         }
         Ok(meta.param_buffer_size)
     }
 
-    /// Queues a launch (`stream` picks the list), within the depth and pending limits.
+    /// Queues a launch (`stream` picks the list), within the pending limit.
     fn queue(&self, key: (u64, u64), child: Child, stream: u64) -> u64 {
-        if self.depth + 1 > MAX_DEPTH {
-            return self.fail(key, LAUNCH_MAX_DEPTH_EXCEEDED);
-        }
         if PENDING.fetch_add(1, Ordering::Relaxed) >= PENDING_LIMIT.load(Ordering::Relaxed) {
             PENDING.fetch_sub(1, Ordering::Relaxed);
             return self.fail(key, LAUNCH_PENDING_COUNT_EXCEEDED);
@@ -198,7 +193,7 @@ impl<'a> Launches<'a> {
                     return 0;
                 };
                 let (grid, block) = (dim3(arg[1], arg[2]), dim3(arg[3], arg[4]));
-                let size = match self.configure(kernel, grid, block) {
+                let size = match self.configure(kernel, grid, block, arg[5] as u32) {
                     Ok(size) => size,
                     Err(code) => {
                         self.fail(key, code);
@@ -230,7 +225,7 @@ impl<'a> Launches<'a> {
             OP_LAUNCH_DEVICE => {
                 let Some(kernel) = self.kernel(arg[0]) else { return self.fail(key, INVALID_DEVICE_FUNCTION) };
                 let (grid, block) = (dim3(arg[2], arg[3]), dim3(arg[4], arg[5]));
-                let size = match self.configure(kernel, grid, block) {
+                let size = match self.configure(kernel, grid, block, arg[6] as u32) {
                     Ok(size) => size,
                     Err(code) => return self.fail(key, code),
                 };
@@ -243,8 +238,10 @@ impl<'a> Launches<'a> {
                 let child = Child { kernel: kernel.to_string(), grid, block, shared: arg[6] as u32, params, size: size.max(given) };
                 self.queue(key, child, arg[7])
             }
+            // NVIDIA's H100 accepts flags 0 too, although the guide asks for
+            // cudaStreamNonBlocking.
             OP_STREAM_CREATE => {
-                if arg[0] == 0 || arg[1] != STREAM_NON_BLOCKING {
+                if arg[0] == 0 {
                     return self.fail(key, INVALID_VALUE);
                 }
                 let stream = NEXT_STREAM.fetch_add(16, Ordering::Relaxed);
@@ -279,9 +276,10 @@ impl<'a> Launches<'a> {
                 };
                 self.store(key, arg[0], |p| unsafe { (p as *mut u64).write_unaligned(value) })
             }
+            // The device number is not checked: NVIDIA's H100 answers device 1 of 1 too.
             OP_DEVICE_GET_ATTRIBUTE => match attribute(arg[1] as usize) {
-                Some(v) if arg[2] == 0 => self.store(key, arg[0], |p| unsafe { (p as *mut i32).write_unaligned(v) }),
-                _ => self.fail(key, INVALID_VALUE),
+                Some(v) => self.store(key, arg[0], |p| unsafe { (p as *mut i32).write_unaligned(v) }),
+                None => self.fail(key, INVALID_VALUE),
             },
             OP_GET_DEVICE => self.store(key, arg[0], |p| unsafe { (p as *mut i32).write_unaligned(0) }),
             OP_GET_DEVICE_COUNT => self.store(key, arg[0], |p| unsafe { (p as *mut i32).write_unaligned(1) }),
@@ -336,8 +334,9 @@ impl<'a> Launches<'a> {
     }
 }
 
-/// A queued launch begins to run (or is dropped): it no longer counts as pending.
-pub fn started() {
+/// A queued launch and its descendants are complete (or it was dropped): it no longer
+/// counts as pending.
+pub fn completed() {
     PENDING.fetch_sub(1, Ordering::Relaxed);
 }
 
@@ -376,6 +375,6 @@ fn error_text(code: u32) -> (&'static std::ffi::CStr, &'static std::ffi::CStr) {
         INVALID_DEVICE_FUNCTION => (c"cudaErrorInvalidDeviceFunction", c"invalid device function"),
         UNSUPPORTED_LIMIT => (c"cudaErrorUnsupportedLimit", c"limit is not supported on this architecture"),
         NOT_SUPPORTED => (c"cudaErrorNotSupported", c"operation not supported"),
-        _ => (c"cudaErrorUnknown", c"unrecognized error code"),
+        _ => (c"unrecognized error code", c"unrecognized error code"),
     }
 }

@@ -119,18 +119,27 @@ impl LoadedModule for CpuModule {
     }
 
     fn launch(&self, kernel: &str, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError> {
-        self.run(kernel, config, params, false, 0)
+        self.run(kernel, config, params, false)
     }
 
     fn launch_cooperative(&self, kernel: &str, config: &LaunchConfig, params: &[u8]) -> Result<(), DeviceError> {
-        self.run(kernel, config, params, true, 0)
+        self.run(kernel, config, params, true)
     }
 }
 
 impl CpuModule {
-    /// Runs one grid at nesting depth `depth` (0: launched by the host), then the work it
-    /// queued on the device ([`crate::cdp`]).
-    fn run(&self, kernel: &str, config: &LaunchConfig, params: &[u8], cooperative: bool, depth: u32) -> Result<(), DeviceError> {
+    /// Runs a grid the host launched, then the work it queued on the device
+    /// ([`crate::cdp`]).
+    fn run(&self, kernel: &str, config: &LaunchConfig, params: &[u8], cooperative: bool) -> Result<(), DeviceError> {
+        let work = self.run_grid(kernel, config, params, cooperative)?;
+        if work.is_empty() {
+            return Ok(());
+        }
+        self.run_device_work(work)
+    }
+
+    /// Runs one grid; what its threads queued on the device, not run yet.
+    fn run_grid(&self, kernel: &str, config: &LaunchConfig, params: &[u8], cooperative: bool) -> Result<Vec<crate::cdp::Work>, DeviceError> {
         let (k, static_shared) = match self.host.launchable(kernel) {
             Ok(Some(found)) => found,
             Ok(None) => return Err(DeviceError::NotSupported(format!("no kernel named {kernel}"))),
@@ -164,7 +173,7 @@ impl CpuModule {
             // SAFETY: the u64 buffer is viewed as its `size` bytes.
             unsafe { std::slice::from_raw_parts(copy.as_ptr() as *const u8, size) }
         };
-        let launches = crate::cdp::Launches::new(&self.host, depth);
+        let launches = crate::cdp::Launches::new(&self.host);
         let workspace = GridWorkspace([8, 0, 0, 0]);
         let mut envreg = [0u32; 32];
         if cooperative {
@@ -215,45 +224,54 @@ impl CpuModule {
             _ => Err(DeviceError::LaunchFailed),
         };
         match result {
-            Ok(()) if !work.is_empty() => self.run_children(work, &launches),
-            _ => {
-                drop_children(work);
-                result
+            Ok(()) => Ok(work),
+            Err(e) => {
+                for w in work {
+                    if let crate::cdp::Work::Launch(_) = w {
+                        crate::cdp::completed();
+                    }
+                }
+                Err(e)
             }
         }
     }
 
-    /// The grids, copies and fills a grid queued on the device, in order; the first
-    /// failure ends the parent's launch with that error (what its stream reports), and
-    /// what is left is dropped.
-    fn run_children(&self, work: Vec<crate::cdp::Work>, parent: &crate::cdp::Launches) -> Result<(), DeviceError> {
+    /// The grids, copies and fills grids queued on the device, depth first in issue order
+    /// (a child's own work right after it), over an explicit stack: CDP2 nests as deep as
+    /// the pending-launch limit allows. The first failure ends the host's launch with that
+    /// error (what its stream reports); what is left is dropped.
+    fn run_device_work(&self, work: Vec<crate::cdp::Work>) -> Result<(), DeviceError> {
+        use crate::cdp::Work;
+        // Each frame: the work a grid queued, and whether the grid was a device launch
+        // (pending until its frame is done).
+        let mut stack = vec![(work.into_iter(), false)];
         let mut result = Ok(());
-        for w in work {
-            match w {
-                crate::cdp::Work::Launch(child) => {
-                    crate::cdp::started();
-                    if result.is_ok() {
-                        let config = LaunchConfig { grid: child.grid, block: child.block, dynamic_shared_bytes: child.shared };
-                        result = self.run(&child.kernel, &config, child.params(), false, parent.depth() + 1);
+        while let Some((next, _)) = stack.last_mut() {
+            match next.next() {
+                None => {
+                    if let Some((_, true)) = stack.pop() {
+                        crate::cdp::completed();
                     }
                 }
+                Some(Work::Launch(child)) if result.is_ok() => {
+                    let config = LaunchConfig { grid: child.grid, block: child.block, dynamic_shared_bytes: child.shared };
+                    match self.run_grid(&child.kernel, &config, child.params(), false) {
+                        Ok(work) => stack.push((work.into_iter(), true)),
+                        Err(e) => {
+                            result = Err(e);
+                            crate::cdp::completed();
+                        }
+                    }
+                }
+                Some(Work::Launch(_)) => crate::cdp::completed(),
                 // SAFETY: device memory is host memory; the addresses are the program's
                 // (as a kernel's own accesses would be).
-                crate::cdp::Work::Copy { dst, src, count } if result.is_ok() => unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, count) },
+                Some(Work::Copy { dst, src, count }) if result.is_ok() => unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, count) },
                 // SAFETY: as for copies.
-                crate::cdp::Work::Fill { dst, value, count } if result.is_ok() => unsafe { std::ptr::write_bytes(dst as *mut u8, value, count) },
-                _ => {}
+                Some(Work::Fill { dst, value, count }) if result.is_ok() => unsafe { std::ptr::write_bytes(dst as *mut u8, value, count) },
+                Some(_) => {}
             }
         }
         result
-    }
-}
-
-/// A failed grid's queued work never runs.
-fn drop_children(work: Vec<crate::cdp::Work>) {
-    for w in work {
-        if let crate::cdp::Work::Launch(_) = w {
-            crate::cdp::started();
-        }
     }
 }
