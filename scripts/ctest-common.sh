@@ -84,6 +84,10 @@ ctest_test_flags() {
     separate_compilation)
       printf '%s\n' -rdc=true ctests/rdc/separate_compilation_lib.cu ctests/rdc/separate_compilation_static.cu
       ;;
+    # Device-side launches need the device runtime library.
+    dynamic_parallelism)
+      printf '%s\n' -rdc=true -lcudadevrt
+      ;;
   esac
 }
 

@@ -255,4 +255,15 @@ pub trait Device: Send + Sync {
     /// driver calls it at CUDA's flush points: synchronization, blocking copies, launches,
     /// module load/unload, context teardown, before host callbacks.
     fn flush_output(&self) {}
+    /// What the device runtime (CUDA dynamic parallelism) answers device code: the value
+    /// of each `cudaDeviceAttr` (index = attribute id, `None` = unknown id), as
+    /// `cuDeviceGetAttribute` answers them. Called once, when the driver starts.
+    fn set_device_runtime_attributes(&self, attributes: Vec<Option<i32>>) {
+        let _ = attributes;
+    }
+    /// `cudaLimitDevRuntimePendingLaunchCount` as the program set it (`cuCtxSetLimit`):
+    /// how many device-side launches may wait to run.
+    fn set_pending_launch_limit(&self, count: usize) {
+        let _ = count;
+    }
 }

@@ -79,6 +79,9 @@ pub struct HostModule {
     pub from_cache: bool,
     /// The number of object files (partitions compiled on separate threads) it links.
     pub partitions: usize,
+    /// The kernels by the index their `lower::kernel_handle` holds (device-side launches
+    /// name kernels by it).
+    pub kernel_handles: Vec<String>,
     /// Set when the kernels compile one by one on first use ([`lazy`]); `kernels` is
     /// then empty: use [`HostModule::kernel`].
     lazy: Option<lazy::LazyKernels>,
@@ -219,7 +222,12 @@ pub fn compile_ptx_with_cache(ptx: &str, options: &HostOptions, cache: Option<&C
         match lazy::compile(ast.clone(), warnings.clone(), options, cache) {
             // Variables holding kernel addresses need the eager compile below.
             Err(HostError::Llvm(why)) if why.starts_with("lazy compile:") => {}
-            other => return other,
+            other => {
+                return other.map(|mut module| {
+                    module.kernel_handles = crate::lower::kernel_handle_names(&ast);
+                    module
+                })
+            }
         }
     }
     let lower_options = crate::lower::LowerOptions { lanemask_warnings: options.lanemask_warnings };
@@ -230,6 +238,7 @@ pub fn compile_ptx_with_cache(ptx: &str, options: &HostOptions, cache: Option<&C
     warnings.append(&mut lowered.warnings);
     lowered.warnings = warnings;
     let mut module = compile_with(lowered, options, cache)?;
+    module.kernel_handles = crate::lower::kernel_handle_names(&ast);
     // Keep the PTX for launch-shape variants only where some kernel runs as `k.block`.
     if module.kernels.iter().any(|k| k.block_fn.is_some()) {
         let lower_options = crate::lower::LowerOptions { lanemask_warnings: false };
@@ -392,6 +401,7 @@ fn link(lowered: &LoweredModule, objects: &[&[u8]], from_cache: bool) -> Result<
         warnings: lowered.warnings.clone(),
         from_cache,
         partitions: objects.len(),
+        kernel_handles: Vec::new(),
         lazy: None,
         variants: None,
         _jit: jit,

@@ -60,6 +60,9 @@ pub struct ThreadCtx {
     /// so that a fault interrupt never abandons a thread inside the heap's lock.
     pub malloc: MallocFn,
     pub free: FreeFn,
+    /// The device runtime's system call (`crate::devrt`): device-side launches, streams,
+    /// last errors.
+    pub device_runtime: DeviceRuntimeFn,
     /// Called for the warp-wide matrix instructions (see [`WarpMatrixFn`]).
     pub warp_matrix: WarpMatrixFn,
 }
@@ -83,7 +86,8 @@ pub const OFFSET_BARRIER_OP: usize = 128;
 pub const OFFSET_TEXTURE: usize = 136;
 pub const OFFSET_MALLOC: usize = 144;
 pub const OFFSET_FREE: usize = 152;
-pub const OFFSET_WARP_MATRIX: usize = 160;
+pub const OFFSET_DEVICE_RUNTIME: usize = 160;
+pub const OFFSET_WARP_MATRIX: usize = 168;
 
 /// `__assertfail(message, file, line, function, charSize)`: `message`, `file` and
 /// `function` are NUL-terminated strings of `charSize`-byte characters (1 in nvcc's
@@ -104,6 +108,9 @@ pub type TextureFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, handle: u64, op: 
 pub type MallocFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, size: u64) -> *mut u8;
 /// See [`ThreadCtx::free`]: `free(null)` does nothing.
 pub type FreeFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, p: *mut u8);
+/// `__devrt_syscall(op, thread, a0..a7)` ([`crate::devrt`]): `args` points to the ten
+/// values; returns the call's result.
+pub type DeviceRuntimeFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, args: *const u64) -> u64;
 /// `__ptx_warp_matrix(site, frag, desc)`: a warp collective performing the matrix
 /// instruction `desc` describes over the lanes' fragment buffers (see
 /// [`crate::matrix_abi`]); each lane's results are in its buffer when it returns.
@@ -149,6 +156,7 @@ const _: () = {
     assert!(core::mem::offset_of!(ThreadCtx, texture) == OFFSET_TEXTURE);
     assert!(core::mem::offset_of!(ThreadCtx, malloc) == OFFSET_MALLOC);
     assert!(core::mem::offset_of!(ThreadCtx, free) == OFFSET_FREE);
+    assert!(core::mem::offset_of!(ThreadCtx, device_runtime) == OFFSET_DEVICE_RUNTIME);
     assert!(core::mem::offset_of!(ThreadCtx, warp_matrix) == OFFSET_WARP_MATRIX);
 };
 

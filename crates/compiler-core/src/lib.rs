@@ -8,6 +8,7 @@
 //! contract with the CPU runtime is [`host_abi`].
 
 pub mod cache;
+pub mod devrt;
 pub mod diag;
 pub mod host;
 pub mod host_abi;

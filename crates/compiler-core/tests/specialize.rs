@@ -44,6 +44,10 @@ unsafe extern "C" fn no_matrix(_: *mut ThreadCtx, _: u32, _: *mut u64, _: u64) {
     unreachable!("no matrix instructions in these kernels")
 }
 
+unsafe extern "C" fn no_device_runtime(_: *mut ThreadCtx, _: *const u64) -> u64 {
+    unreachable!("no device runtime calls in these kernels")
+}
+
 unsafe extern "C" fn no_texture(_: *mut ThreadCtx, _: u64, _: u32, _: *const u32, _: *mut u64) -> u32 {
     unreachable!("no texture instruction in these kernels")
 }
@@ -101,6 +105,7 @@ fn run(f: Entry, params: &[u8], grid: [u32; 3], block: [u32; 3]) {
             texture: no_texture,
             malloc: no_malloc,
             free: no_free,
+            device_runtime: no_device_runtime,
             warp_matrix: no_matrix,
         };
         match f {

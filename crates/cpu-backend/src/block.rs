@@ -98,22 +98,25 @@ pub struct FiberRuntime {
     spins: u32,
     /// The OS thread's "executing generated code" flag ([`crate::fault`]).
     in_kernel: *const AtomicBool,
+    /// The launch's device runtime state (a `crate::cdp::Launches`).
+    pub(crate) cdp: *const (),
 }
 
 impl FiberRuntime {
     /// The runtime of generated code that runs on the outer coroutine `yielder` rather
     /// than in a fiber of its own (thread loops, launch-shape variants, region steps): no
     /// warp exchange and no fiber barriers.
-    fn outside_fibers(yielder: &Yielder<(), Suspend>, fault: *const AtomicU32, in_kernel: &AtomicBool) -> FiberRuntime {
+    fn outside_fibers(yielder: &Yielder<(), Suspend>, shape: &LaunchShape, in_kernel: &AtomicBool) -> FiberRuntime {
         FiberRuntime {
             yielder,
-            fault,
+            fault: shape.fault,
             warp: std::ptr::null_mut(),
             lane: 0,
             round: std::ptr::null(),
             barriers: std::ptr::null_mut(),
             spins: 0,
             in_kernel,
+            cdp: shape.cdp as *const crate::cdp::Launches as *const (),
         }
     }
 }
@@ -134,6 +137,8 @@ pub struct LaunchShape<'a> {
     pub printf: &'a crate::printf::PrintfBuffer,
     /// `%envreg0..31`.
     pub envreg: &'a [u32; 32],
+    /// The device runtime's state (dynamic parallelism).
+    pub cdp: &'a crate::cdp::Launches<'a>,
 }
 
 impl LaunchShape<'_> {
@@ -291,6 +296,7 @@ impl LaunchShape<'_> {
             texture,
             malloc: device_malloc,
             free: device_free,
+            device_runtime: crate::cdp::device_runtime,
             warp_matrix: crate::matrix::warp_matrix,
         }
     }
@@ -307,7 +313,7 @@ impl LaunchShape<'_> {
     ) {
         let window = self.shared_window(scratch);
         let base = self.block_ctx(range.start, window);
-        let mut rt = FiberRuntime::outside_fibers(y, self.fault, in_kernel);
+        let mut rt = FiberRuntime::outside_fibers(y, self, in_kernel);
         let mut ctx = ThreadCtx { runtime: &mut rt as *mut FiberRuntime as *mut _, ..base };
         in_kernel.store(true, Ordering::Relaxed);
         // SAFETY: `run` has the `BlockRunFn` ABI and was compiled for this launch's block
@@ -323,7 +329,7 @@ impl LaunchShape<'_> {
         let base = self.block_ctx(index, window);
         match self.kernel.block_fn {
             Some(block_fn) => {
-                let mut rt = FiberRuntime::outside_fibers(y, self.fault, in_kernel);
+                let mut rt = FiberRuntime::outside_fibers(y, self, in_kernel);
                 let mut ctx = ThreadCtx { runtime: &mut rt as *mut FiberRuntime as *mut _, ..base };
                 in_kernel.store(true, Ordering::Relaxed);
                 // SAFETY: `block_fn` has the `KernelFn` ABI; params and ctx are valid for
@@ -373,6 +379,7 @@ impl LaunchShape<'_> {
                 barriers,
                 spins: 0,
                 in_kernel,
+                cdp: self.cdp as *const crate::cdp::Launches as *const (),
             });
         }
         let params = self.params.as_ptr() as usize;
@@ -531,7 +538,7 @@ fn abandon(scratch: &mut BlockScratch) {
 ///
 /// # Safety
 /// `ctx.runtime` must point to the running thread's `FiberRuntime`.
-unsafe fn runtime<'a>(ctx: *mut ThreadCtx) -> &'a mut FiberRuntime {
+pub(crate) unsafe fn runtime<'a>(ctx: *mut ThreadCtx) -> &'a mut FiberRuntime {
     // SAFETY: guaranteed by the caller.
     unsafe { &mut *((*ctx).runtime as *mut FiberRuntime) }
 }
@@ -540,7 +547,7 @@ unsafe fn runtime<'a>(ctx: *mut ThreadCtx) -> &'a mut FiberRuntime {
 ///
 /// # Safety
 /// As [`runtime`].
-unsafe fn leave_kernel(ctx: *mut ThreadCtx) {
+pub(crate) unsafe fn leave_kernel(ctx: *mut ThreadCtx) {
     // SAFETY: guaranteed by the caller.
     unsafe { (*runtime(ctx).in_kernel).store(false, Ordering::Relaxed) };
 }
@@ -550,7 +557,7 @@ unsafe fn leave_kernel(ctx: *mut ThreadCtx) {
 ///
 /// # Safety
 /// As [`escape`].
-unsafe fn enter_kernel(ctx: *mut ThreadCtx) {
+pub(crate) unsafe fn enter_kernel(ctx: *mut ThreadCtx) {
     // SAFETY: guaranteed by the caller.
     unsafe {
         let rt = runtime(ctx);

@@ -139,6 +139,14 @@ impl Device for CpuDevice {
         &self.props
     }
 
+    fn set_device_runtime_attributes(&self, attributes: Vec<Option<i32>>) {
+        crate::cdp::set_attributes(attributes);
+    }
+
+    fn set_pending_launch_limit(&self, count: usize) {
+        crate::cdp::set_pending_limit(count);
+    }
+
     fn alloc(&self, size: usize) -> Result<DevicePtr, DeviceError> {
         // Rounded up to whole 256-byte units, as NVIDIA's allocator hands out memory: a
         // kernel that writes a little past the size it asked for (found in public sample

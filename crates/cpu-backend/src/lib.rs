@@ -7,6 +7,8 @@
 //!   increasing order; cooperative launches get one thread per block.
 //! - [`block`]: running blocks, as a vectorizable thread loop when the kernel has no
 //!   barrier, otherwise as one fiber per GPU thread that switches at each barrier.
+//! - [`cdp`]: the device runtime (dynamic parallelism): device-side launches run after
+//!   their parent grid's blocks.
 //! - `barrier`: the named barriers of a block in fiber mode (arrival counting, `bar.red`).
 //! - [`fault`]: turning faults in kernel code into launch errors (the process survives).
 //! - [`printf`]: device-side `vprintf` and `assert` output, flushed at sync points.
@@ -16,6 +18,7 @@
 
 mod barrier;
 pub mod block;
+pub mod cdp;
 pub mod device;
 pub mod fault;
 mod matrix;

@@ -128,7 +128,18 @@ impl LoadedModule for CpuModule {
 }
 
 impl CpuModule {
+    /// Runs a grid the host launched, then the work it queued on the device
+    /// ([`crate::cdp`]).
     fn run(&self, kernel: &str, config: &LaunchConfig, params: &[u8], cooperative: bool) -> Result<(), DeviceError> {
+        let work = self.run_grid(kernel, config, params, cooperative)?;
+        if work.is_empty() {
+            return Ok(());
+        }
+        self.run_device_work(work)
+    }
+
+    /// Runs one grid; what its threads queued on the device, not run yet.
+    fn run_grid(&self, kernel: &str, config: &LaunchConfig, params: &[u8], cooperative: bool) -> Result<Vec<crate::cdp::Work>, DeviceError> {
         let (k, static_shared) = match self.host.launchable(kernel) {
             Ok(Some(found)) => found,
             Ok(None) => return Err(DeviceError::NotSupported(format!("no kernel named {kernel}"))),
@@ -162,6 +173,7 @@ impl CpuModule {
             // SAFETY: the u64 buffer is viewed as its `size` bytes.
             unsafe { std::slice::from_raw_parts(copy.as_ptr() as *const u8, size) }
         };
+        let launches = crate::cdp::Launches::new(&self.host);
         let workspace = GridWorkspace([8, 0, 0, 0]);
         let mut envreg = [0u32; 32];
         if cooperative {
@@ -185,6 +197,7 @@ impl CpuModule {
             fault: &fault,
             printf: &printf,
             envreg: &envreg,
+            cdp: &launches,
         });
         let total = config.grid.iter().map(|&g| g as u64).product();
         let order = if k.meta.blocks_communicate { BlockOrder::OneByOne } else { BlockOrder::Runs };
@@ -202,12 +215,63 @@ impl CpuModule {
         if !ok {
             fault::record(&fault, fault::FAULT_INTERNAL);
         }
-        match fault.load(Ordering::Acquire) {
+        let work = launches.take();
+        let result = match fault.load(Ordering::Acquire) {
             0 => Ok(()),
             fault::FAULT_ASSERT => Err(DeviceError::Assert),
             fault::FAULT_ILLEGAL_ADDRESS => Err(DeviceError::IllegalAddress),
             fault::FAULT_ILLEGAL_INSTRUCTION => Err(DeviceError::IllegalInstruction),
             _ => Err(DeviceError::LaunchFailed),
+        };
+        match result {
+            Ok(()) => Ok(work),
+            Err(e) => {
+                for w in work {
+                    if let crate::cdp::Work::Launch(_) = w {
+                        crate::cdp::completed();
+                    }
+                }
+                Err(e)
+            }
         }
+    }
+
+    /// The grids, copies and fills grids queued on the device, depth first in issue order
+    /// (a child's own work right after it), over an explicit stack: CDP2 nests as deep as
+    /// the pending-launch limit allows. The first failure ends the host's launch with that
+    /// error (what its stream reports); what is left is dropped.
+    fn run_device_work(&self, work: Vec<crate::cdp::Work>) -> Result<(), DeviceError> {
+        use crate::cdp::Work;
+        // Each frame: the work a grid queued, and whether the grid was a device launch
+        // (pending until its frame is done).
+        let mut stack = vec![(work.into_iter(), false)];
+        let mut result = Ok(());
+        while let Some((next, _)) = stack.last_mut() {
+            match next.next() {
+                None => {
+                    if let Some((_, true)) = stack.pop() {
+                        crate::cdp::completed();
+                    }
+                }
+                Some(Work::Launch(child)) if result.is_ok() => {
+                    let config = LaunchConfig { grid: child.grid, block: child.block, dynamic_shared_bytes: child.shared };
+                    match self.run_grid(&child.kernel, &config, child.params(), false) {
+                        Ok(work) => stack.push((work.into_iter(), true)),
+                        Err(e) => {
+                            result = Err(e);
+                            crate::cdp::completed();
+                        }
+                    }
+                }
+                Some(Work::Launch(_)) => crate::cdp::completed(),
+                // SAFETY: device memory is host memory; the addresses are the program's
+                // (as a kernel's own accesses would be).
+                Some(Work::Copy { dst, src, count }) if result.is_ok() => unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, count) },
+                // SAFETY: as for copies.
+                Some(Work::Fill { dst, value, count }) if result.is_ok() => unsafe { std::ptr::write_bytes(dst as *mut u8, value, count) },
+                Some(_) => {}
+            }
+        }
+        result
     }
 }

@@ -418,6 +418,9 @@ impl Driver {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuCtxSetLimit: L2 fetch granularity {value} > 128")));
         }
         ctx.state().limits[index] = value;
+        if limit == Limit::DevRuntimePendingLaunchCount as i32 {
+            self.devices[ctx.device].backend.set_pending_launch_limit(value);
+        }
         Ok(())
     }
 

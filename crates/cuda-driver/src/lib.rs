@@ -137,6 +137,12 @@ impl Driver {
     pub fn new(devices: Vec<Arc<dyn backend_api::Device>>) -> Driver {
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let pools = mempool::State::new(devices.len());
+        for (ordinal, d) in devices.iter().enumerate() {
+            let attributes = (0..=device_attribute::MAX_ATTRIBUTE)
+                .map(|attr| device_attribute::attribute(d.properties(), d.managed_memory(), ordinal as i32, attr))
+                .collect();
+            d.set_device_runtime_attributes(attributes);
+        }
         Driver {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             devices: devices.into_iter().map(|backend| DeviceSlot { backend, primary: OnceLock::new() }).collect(),

@@ -20,7 +20,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use compiler_core::link::{self as ptx_link, FailureKind, LibraryMember, LinkFailure};
-use device_link::{device_runtime_unit, image_error, ptx_unit, push_line, Fault, InputError, InputKind, PendingLink};
+use device_link::{device_runtime_units, image_error, ptx_unit, push_line, Fault, InputError, InputKind, PendingLink};
 
 use crate::diag::fail;
 use crate::handle::HandleTable;
@@ -193,7 +193,7 @@ pub(crate) fn link_prelinked(bytes: &[u8], target_sm: u32) -> Result<String, (Cu
 /// [`link_prelinked`]'s work: an input error, or the link's result.
 fn link_prelinked_units(bytes: &[u8], target_sm: u32) -> Result<Result<String, LinkFailure>, InputError> {
     let containers = kernel_image::split_containers(bytes).map_err(|e| image_error(e, "prelinked fatbin"))?;
-    let mut units = vec![device_runtime_unit()];
+    let mut units = device_runtime_units();
     // Containers whose PTX is only for a newer architecture: decompressed only if some
     // name stays undefined (the device runtime's megabyte of PTX, usually not).
     let mut deferred = Vec::new();

@@ -320,15 +320,51 @@ const CALLS_DEVICE_RUNTIME: &str = r#"
 fn the_driver_provides_device_side_error_queries() {
     let driver = driver();
     let image = link(driver, &[(input_type::PTX, ptx(CALLS_DEVICE_RUNTIME), "user")]).unwrap();
-    assert_eq!(run(driver, &image, "devrt_user", 1, 0), vec![7], "no device-side call can fail: cudaSuccess");
-    // A device runtime function this driver does not provide stays undefined.
-    let launch = ".extern .func (.param .b64 r) cudaGetParameterBuffer(.param .b64 a, .param .b64 s);
-                  .visible .entry launcher() { .reg .b64 %rd<2>; { .param .b64 a; .param .b64 s; .param .b64 r; st.param.b64 [a], 8; st.param.b64 [s], 8;
-                  call.uni (r), cudaGetParameterBuffer, (a, s); ld.param.b64 %rd1, [r]; } ret; }
+    assert_eq!(run(driver, &image, "devrt_user", 1, 0), vec![7], "no call failed before: cudaSuccess");
+    // A function the runtime does not implement links, answers cudaErrorNotSupported (801)
+    // and records it: `out[0] = cudaEventDestroy(0) + cudaGetLastError() + cudaGetLastError()`.
+    let image = link(driver, &[(input_type::PTX, ptx(CALLS_UNSUPPORTED), "user")]).unwrap();
+    assert_eq!(run(driver, &image, "unsupported", 1, 0), vec![801 + 801]);
+    // The driver-internal calls of NVIDIA's libcudadevrt stay undefined.
+    let internal = ".extern .func (.param .b32 r) cnpGetLastError();
+                  .visible .entry internal() { .reg .b32 %r<2>; { .param .b32 r; call.uni (r), cnpGetLastError, (); ld.param.b32 %r1, [r]; } ret; }
 ";
-    let (err, log) = link(driver, &[(input_type::PTX, ptx(launch), "launcher")]).unwrap_err();
-    assert_eq!((err, log.as_str()), (CuError::INVALID_SOURCE, "error   : Undefined reference to 'cudaGetParameterBuffer' in 'launcher'"));
+    let (err, log) = link(driver, &[(input_type::PTX, ptx(internal), "internal")]).unwrap_err();
+    assert_eq!((err, log.as_str()), (CuError::INVALID_SOURCE, "error   : Undefined reference to 'cnpGetLastError' in 'internal'"));
 }
+
+/// See `the_driver_provides_device_side_error_queries`.
+const CALLS_UNSUPPORTED: &str = r#"
+.extern .func (.param .b32 r) __cudaCDP2EventDestroy(.param .b64 e);
+.extern .func (.param .b32 r) __cudaCDP2GetLastError();
+.visible .entry unsupported(.param .u64 out)
+{
+    .reg .b32 %r<6>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [out];
+    {
+    .param .b64 e;
+    st.param.b64 [e], 0;
+    .param .b32 a;
+    call.uni (a), __cudaCDP2EventDestroy, (e);
+    ld.param.b32 %r1, [a];
+    }
+    {
+    .param .b32 b;
+    call.uni (b), __cudaCDP2GetLastError, ();
+    ld.param.b32 %r2, [b];
+    }
+    {
+    .param .b32 c;
+    call.uni (c), __cudaCDP2GetLastError, ();
+    ld.param.b32 %r3, [c];
+    }
+    add.s32 %r4, %r1, %r2;
+    add.s32 %r5, %r4, %r3;
+    st.global.u32 [%rd1], %r5;
+    ret;
+}
+"#;
 
 #[test]
 fn nvidia_device_runtime_library_is_accepted() {

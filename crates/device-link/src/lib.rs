@@ -64,29 +64,23 @@ impl InputError {
     }
 }
 
-/// The device runtime functions our driver provides itself, as weak PTX definitions linked
-/// like a library member (before any library the client adds): NVIDIA's `libcudadevrt`
-/// implements its functions over driver-internal calls (`cnp*`, `__cuda_syscall_*`) that
-/// no other driver has. `cudaGetLastError` and `cudaPeekAtLastError` (and their CUDA 12+
-/// `__cudaCDP2*` names, what device code calls) answer `cudaSuccess`: only device-side
-/// runtime calls record errors, and none of those (launches, device-side malloc,
-/// streams...) exist here; a kernel using them fails to link with `Undefined reference`
-/// naming what is missing. nvJitLink's output runs on our driver too, so it links them as
-/// well.
-const DEVICE_RUNTIME_PTX: &str = "\
-.version 7.0
-.target sm_52
-.address_size 64
-.weak .func (.param .b32 r) cudaGetLastError() { st.param.b32 [r], 0; ret; }
-.weak .func (.param .b32 r) cudaPeekAtLastError() { st.param.b32 [r], 0; ret; }
-.weak .func (.param .b32 r) __cudaCDP2GetLastError() { st.param.b32 [r], 0; ret; }
-.weak .func (.param .b32 r) __cudaCDP2PeekAtLastError() { st.param.b32 [r], 0; ret; }
-";
-
-/// [`DEVICE_RUNTIME_PTX`] as a lazy link unit.
-pub fn device_runtime_unit() -> LinkUnit {
-    static UNIT: std::sync::OnceLock<LinkUnit> = std::sync::OnceLock::new();
-    UNIT.get_or_init(|| LinkUnit::parse("<driver device runtime>", DEVICE_RUNTIME_PTX, true).expect("the built-in device runtime parses")).clone()
+/// The device runtime our driver provides itself ([`compiler_core::devrt`]), one lazy
+/// unit per function, linked before any library the client adds: NVIDIA's `libcudadevrt`
+/// implements the same functions over driver-internal calls (`cnp*`, `__cuda_syscall_*`)
+/// that no other driver has, so a program's references must bind here first. nvJitLink's
+/// output runs on our driver too, so it links them as well.
+pub fn device_runtime_units() -> Vec<LinkUnit> {
+    static UNITS: std::sync::OnceLock<Vec<LinkUnit>> = std::sync::OnceLock::new();
+    UNITS
+        .get_or_init(|| {
+            compiler_core::devrt::units()
+                .iter()
+                .map(|(name, text)| {
+                    LinkUnit::parse(format!("<driver device runtime: {name}>"), text, true).expect("the built-in device runtime parses")
+                })
+                .collect()
+        })
+        .clone()
 }
 
 /// The inputs of one link, added one by one.
@@ -104,9 +98,9 @@ impl Default for PendingLink {
 }
 
 impl PendingLink {
-    /// An empty link (holding only the device runtime's lazy unit).
+    /// An empty link (holding only the device runtime's lazy units).
     pub fn new() -> Self {
-        PendingLink { units: vec![device_runtime_unit()], members: Vec::new() }
+        PendingLink { units: device_runtime_units(), members: Vec::new() }
     }
 
     /// Adds one input for a device of architecture `target_sm` (fatbin PTX selection).

@@ -86,6 +86,7 @@ pub(crate) fn compile(
         warnings: all_warnings,
         from_cache: false,
         partitions: 1,
+        kernel_handles: Vec::new(),
         lazy: Some(LazyKernels { ast, metas, opt, lower_options, cache: cache.cloned(), compiled: Mutex::new(HashMap::new()) }),
         // Variants lower from the syntax tree above; warnings were given at load.
         variants: Some(super::specialize::Variants::new(None, opt, LowerOptions { lanemask_warnings: false }, cache.cloned())),

@@ -41,7 +41,8 @@ use items::{ItemKind, Tokens};
 
 /// Functions a PTX module may call without defining them: the JIT provides them (PTX ISA
 /// "System Calls": `vprintf`, `malloc`, `free`; `__assertfail` for device `assert`).
-pub const SYSTEM_CALLS: [&str; 4] = ["vprintf", "malloc", "free", "__assertfail"];
+/// `__devrt_syscall` is the device runtime's ([`crate::devrt`]).
+pub const SYSTEM_CALLS: [&str; 5] = ["vprintf", "malloc", "free", "__assertfail", crate::devrt::SYSCALL];
 
 /// One parsed link input.
 #[derive(Clone, Debug)]

@@ -117,6 +117,27 @@ impl FnLowerer<'_> {
                 self.intrinsic("__ptx_free", &format!("ptr {p}"));
                 self.finish_call(after)
             }
+            // The device runtime's system call (`crate::devrt`): `(op, thread, a0..a7)`,
+            // all 64-bit, returning 64 bits.
+            crate::devrt::SYSCALL if !args.is_empty() && args.len() <= 10 => {
+                let array = self.alloca("[10 x i64]", 8);
+                for (k, a) in args.iter().enumerate() {
+                    let (v, slot) = (self.t(), self.t());
+                    self.emit(format!("{v} = load i64, ptr {a}"));
+                    self.emit(format!("{slot} = getelementptr i64, ptr {array}, i64 {k}"));
+                    self.emit(format!("store i64 {v}, ptr {slot}"));
+                }
+                for k in args.len()..10 {
+                    let slot = self.t();
+                    self.emit(format!("{slot} = getelementptr i64, ptr {array}, i64 {k}"));
+                    self.emit(format!("store i64 0, ptr {slot}"));
+                }
+                let r = self.intrinsic("__ptx_devrt", &format!("ptr {array}"));
+                if let Some(rp) = rets.first() {
+                    self.emit(format!("store i64 {r}, ptr {rp}"));
+                }
+                self.finish_call(after)
+            }
             "__assertfail" => {
                 // __assertfail(message, file, line, function, charSize).
                 let mut vals = Vec::new();

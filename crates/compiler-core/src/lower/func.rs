@@ -754,6 +754,7 @@ impl<'a> FnLowerer<'a> {
                 Ok(t)
             }
             Some(Symbol::Shared { offset }) => Ok(offset.to_string()),
+            Some(Symbol::Kernel { index }) => Ok(super::module::kernel_handle(*index).to_string()),
             None => Err(self.err(format!("undefined identifier '{name}'"))),
         }
     }
@@ -814,6 +815,7 @@ impl<'a> FnLowerer<'a> {
                 None => match self.cx.symbols.get(name).cloned() {
                     Some(Symbol::Global { ll }) | Some(Symbol::Function { ll }) => Ok(self.gep(&ll, offset)),
                     Some(Symbol::Shared { offset: base }) => Ok(self.gep("%shared", base as i64 + offset)),
+                    Some(Symbol::Kernel { .. }) => Err(self.err(format!("'{name}' is a kernel: its address is not memory"))),
                     None => Err(self.err(format!("undefined identifier '{name}'"))),
                 },
             },

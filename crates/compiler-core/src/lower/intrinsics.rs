@@ -45,6 +45,7 @@
 //! | `void __ptx_assertfail(ctx, ptr message, ptr file, i32 line, ptr function)` | CUDA's `__assertfail`: report, then trap |
 //! | `i32 __ptx_vprintf(ctx, ptr format, ptr args)` | CUDA's `vprintf` (argument buffer packed as nvcc packs it) |
 //! | `i32 __ptx_texture(ctx, i64 handle, i32 op, ptr args, ptr data)` | texture and surface instructions on objects (see [`crate::texture_abi`]) |
+//! | `i64 __ptx_devrt(ctx, ptr args)` | the device runtime's system call ([`crate::devrt`]): `args` holds ten `i64`s, `(op, thread, a0..a7)` |
 //! | `void __ptx_warp_matrix(ctx, i32 site, ptr frag, i64 desc)` | the warp-wide matrix instructions `wmma.mma`, `mma`, `ldmatrix`, `stmatrix`, `movmatrix`: a collective over the lanes' fragment buffers (see [`crate::matrix_abi`]) |
 //! | `ptr __ptx_malloc(ctx, i64 size)`, `void __ptx_free(ctx, ptr p)` | the device heap's `malloc` and `free` (PTX ISA "System Calls"): 16-byte aligned, null when the heap is exhausted, `free(null)` does nothing |
 //! | `float __ptx_tanh_f32(float x)` | `tanh.approx.f32` (a maximum relative error of 2^-11 is enough) |
@@ -110,6 +111,7 @@ pub const INTRINSICS: &[Intrinsic] = &[
     i("__ptx_free", "void", "ptr, ptr"),
     i("__ptx_tanh_f32", "float", "float"),
     i("__ptx_texture", "i32", "ptr, i64, i32, ptr, ptr"),
+    i("__ptx_devrt", "i64", "ptr, ptr"),
     i("__ptx_warp_matrix", "void", "ptr, i32, ptr, i64"),
 ];
 

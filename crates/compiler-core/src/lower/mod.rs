@@ -53,7 +53,10 @@ pub use lanemask::lane_mask_diagnostics;
 pub(crate) use module::ll_global;
 #[cfg(test)]
 pub(crate) use module::{define_intrinsics, intrinsic_declarations};
-pub use module::{lower_module, lower_module_for, lower_module_on_threads, lower_module_subset, lower_module_with};
+pub use module::{
+    kernel_handle, kernel_handle_names, lower_module, lower_module_for, lower_module_on_threads, lower_module_subset, lower_module_with,
+    KERNEL_HANDLE_TAG,
+};
 pub(crate) use shared_layout::reachable;
 
 /// What the runtime needs to know about one lowered kernel.

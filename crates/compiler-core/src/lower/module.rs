@@ -22,6 +22,33 @@ pub(crate) enum Symbol {
     Shared { offset: u64 },
     /// A function; its address is the LLVM function's.
     Function { ll: String },
+    /// A kernel (`.entry`): its address, what device-side launches name it by, is
+    /// [`kernel_handle`] of its index among the module's kernels.
+    Kernel { index: usize },
+}
+
+/// The value of a kernel's address in device code (`mov.u64 %rd, kernel`, the `func` of
+/// `cudaGetParameterBufferV2`): a tag and the kernel's index in [`kernel_handle_names`],
+/// which the runtime resolves in the launching module. Not a code address: a kernel is
+/// never called, only launched.
+pub fn kernel_handle(index: usize) -> u64 {
+    KERNEL_HANDLE_TAG | index as u64
+}
+
+/// The tag in the high bits of every [`kernel_handle`].
+pub const KERNEL_HANDLE_TAG: u64 = 0x0cd9_0000_0000_0000;
+
+/// The kernels [`kernel_handle`] numbers: the module's `.entry` definitions, in order.
+pub fn kernel_handle_names(m: &Module) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for d in &m.directives {
+        if let Directive::Function(f) = d {
+            if f.kind == FunctionKind::Entry && f.body.is_some() && !names.contains(&f.name) {
+                names.push(f.name.clone());
+            }
+        }
+    }
+    names
 }
 
 /// Facts about a declared function needed at call sites.
@@ -156,6 +183,7 @@ fn lower_impl(
 
     // Pass 2: function declarations, so calls can be resolved in any order.
     let mut next_slot = 0u64;
+    let kernels = kernel_handle_names(m);
     for d in &m.directives {
         if let Directive::Function(f) = d {
             if let Some(body) = &f.body {
@@ -163,7 +191,11 @@ fn lower_impl(
                 next_slot += 1 + statement_count(body);
             }
             let ll = ll_global(&f.name);
-            cx.symbols.insert(f.name.clone(), Symbol::Function { ll: ll.clone() });
+            let symbol = match kernels.iter().position(|k| *k == f.name) {
+                Some(index) => Symbol::Kernel { index },
+                None => Symbol::Function { ll: ll.clone() },
+            };
+            cx.symbols.insert(f.name.clone(), symbol);
             let sig = FnSig { ll, n_returns: f.returns.len(), n_params: f.params.len(), has_body: f.body.is_some() };
             // A definition wins over an earlier prototype.
             if sig.has_body || !cx.functions.contains_key(&f.name) {

@@ -168,6 +168,11 @@ impl Target for HostTarget {
                 define_header(i, &["ctx", "n"]),
                 callback(host_abi::OFFSET_MALLOC)
             ),
+            "__ptx_devrt" => format!(
+                "{}\n{}  %r = call i64 %f(ptr %ctx, ptr %args)\n  ret i64 %r\n}}\n",
+                define_header(i, &["ctx", "args"]),
+                callback(host_abi::OFFSET_DEVICE_RUNTIME)
+            ),
             "__ptx_free" => format!("{}\n{}  call void %f(ptr %ctx, ptr %p)\n  ret void\n}}\n", define_header(i, &["ctx", "p"]), callback(host_abi::OFFSET_FREE)),
             _ => warp_collective(i, warp),
         }

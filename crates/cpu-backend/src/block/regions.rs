@@ -137,7 +137,7 @@ impl RegionBlock {
     fn step(&mut self, shape: &LaunchShape, regions: &HostRegions, y: &Yielder<(), Suspend>, in_kernel: &AtomicBool) -> bool {
         let Some(ctx) = self.ctx.as_mut() else { return false };
         let n = self.states.len();
-        let mut rt = FiberRuntime::outside_fibers(y, shape.fault, in_kernel);
+        let mut rt = FiberRuntime::outside_fibers(y, shape, in_kernel);
         ctx.runtime = &mut rt as *mut FiberRuntime as *mut _;
         let save = self.save.as_mut_ptr() as *mut u8;
         let params = shape.params.as_ptr();

@@ -151,6 +151,12 @@ pub fn compile_lowered_with_cache(
             "texture and surface instructions (tex, tld4, txq, suld, sust, suq) are not supported on AMD GPUs yet",
         )]));
     }
+    if lowered.ir.contains("@__ptx_devrt(") {
+        return Err(AmdgpuError::Ptx(vec![Diagnostic::error(
+            crate::ptx::ast::Span::default(),
+            "the CUDA device runtime (dynamic parallelism: device-side kernel launches, cudaGetLastError, device streams and cudaMalloc) is not supported on AMD GPUs",
+        )]));
+    }
     if lowered.ir.contains("@__ptx_warp_matrix(") {
         return Err(AmdgpuError::Ptx(vec![Diagnostic::error(
             crate::ptx::ast::Span::default(),

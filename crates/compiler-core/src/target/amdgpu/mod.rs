@@ -324,6 +324,8 @@ impl Target for AmdgpuTarget {
             // which CUDA reports as a null pointer.
             "__ptx_malloc" => format!("{}\n  ret ptr null\n}}\n", h(&["ctx", "n"])),
             "__ptx_free" => format!("{}\n  ret void\n}}\n", h(&["ctx", "p"])),
+            // Refused before code generation (see `codegen`); defined so that the module verifies.
+            "__ptx_devrt" => format!("{}\n  call void @llvm.trap()\n  unreachable\n}}\n", h(&["ctx", "args"])),
             _ => warp::define(self.warp_shape(module), i),
         }
     }

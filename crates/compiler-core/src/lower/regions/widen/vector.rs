@@ -305,6 +305,7 @@ entry:
     pub(super) fn symbol_address(&mut self, name: &str, offset: i64) -> W<String> {
         Ok(match self.cx.symbols.get(name) {
             Some(Symbol::Shared { offset: base }) => (*base as i64 + offset).to_string(),
+            Some(Symbol::Kernel { index }) => (crate::lower::kernel_handle(*index) as i64).wrapping_add(offset).to_string(),
             Some(Symbol::Global { ll }) | Some(Symbol::Function { ll }) => {
                 let (a, b) = (self.t(), self.t());
                 self.emit(format!("{a} = ptrtoint ptr {ll} to i64"));
