@@ -167,6 +167,17 @@ __global__ void chain(int *failed, int level) {
   }
 }
 
+__device__ int copy_sink[16];
+// Device-side copies from an address in the first page are refused when issued; an
+// unmapped address elsewhere fails the launch (NVIDIA's H100: 1, then 700).
+__global__ void bad_copy(const void *src, int *codes) {
+  codes[0] = cudaMemcpyAsync(copy_sink, src, 64, cudaMemcpyDeviceToDevice, 0);
+  codes[1] = cudaGetLastError();
+  codes[2] = cudaMemsetAsync((void *)src, 1, 64, 0);
+  codes[3] = cudaMemcpyAsync(copy_sink, src, 0, cudaMemcpyDeviceToDevice, 0);
+}
+__global__ void unmapped_copy(const void *src) { cudaMemcpyAsync(copy_sink, src, 64, cudaMemcpyDeviceToDevice, 0); }
+
 int main() {
   // 1.
   const int kParents = 4 * 32, kFill = kParents * 32;
@@ -314,5 +325,20 @@ int main() {
   CHECK(cudaFree(n));
   CHECK(cudaFree(limit));
   CHECK(cudaFree(flood_codes));
+
+  // 10. Device-side copies from bad addresses: refused at once for the first page; an
+  // unmapped address ends the launch with an illegal-address error (sticky: the last case).
+  int *codes10, h_codes10[4];
+  CHECK(cudaMalloc(&codes10, sizeof(h_codes10)));
+  bad_copy<<<1, 1>>>((const void *)0x10, codes10);
+  CHECK_LAUNCH();
+  CHECK(cudaMemcpy(h_codes10, codes10, sizeof(h_codes10), cudaMemcpyDeviceToHost));
+  const int want10[4] = {cudaErrorInvalidValue, cudaErrorInvalidValue, cudaErrorInvalidValue, cudaSuccess};
+  for (int k = 0; k < 4; k++) EXPECT(h_codes10[k] == want10[k], "bad device-side copy call %d: %d, want %d", k, h_codes10[k], want10[k]);
+  CHECK(cudaFree(codes10));
+  unmapped_copy<<<1, 1>>>((const void *)0x700000000000ull);
+  cudaError_t bad = cudaDeviceSynchronize();
+  EXPECT(bad == cudaErrorIllegalAddress, "device-side copy from an unmapped address: %d (%s), want %d", (int)bad, cudaGetErrorName(bad),
+         (int)cudaErrorIllegalAddress);
   return ctest_finish();
 }

@@ -20,6 +20,7 @@
 //! `cudaGetLastError`/`cudaPeekAtLastError`. Configurations are checked as that GPU
 //! checks them (`ctests/dynamic_parallelism.cu`).
 
+use backend_api::DeviceError;
 use compiler_core::devrt::*;
 use compiler_core::host::HostModule;
 use compiler_core::host_abi::ThreadCtx;
@@ -255,11 +256,17 @@ impl<'a> Launches<'a> {
                 if arg[3] > 4 {
                     return self.fail(key, INVALID_MEMCPY_DIRECTION);
                 }
+                if arg[2] > 0 && (arg[0] < NO_MEMORY_BELOW || arg[1] < NO_MEMORY_BELOW) {
+                    return self.fail(key, INVALID_VALUE);
+                }
                 let work = Work::Copy { dst: arg[0], src: arg[1], count: arg[2] as usize };
                 self.push(work, arg[4]);
                 SUCCESS as u64
             }
             OP_MEMSET_ASYNC => {
+                if arg[2] > 0 && arg[0] < NO_MEMORY_BELOW {
+                    return self.fail(key, INVALID_VALUE);
+                }
                 self.push(Work::Fill { dst: arg[0], value: arg[1] as u8, count: arg[2] as usize }, arg[3]);
                 SUCCESS as u64
             }
@@ -376,5 +383,87 @@ fn error_text(code: u32) -> (&'static std::ffi::CStr, &'static std::ffi::CStr) {
         UNSUPPORTED_LIMIT => (c"cudaErrorUnsupportedLimit", c"limit is not supported on this architecture"),
         NOT_SUPPORTED => (c"cudaErrorNotSupported", c"operation not supported"),
         _ => (c"unrecognized error code", c"unrecognized error code"),
+    }
+}
+
+/// The bytes of device-side copies and fills go through the kernel's own process with
+/// `process_vm_readv`/`process_vm_writev`, which fail with `EFAULT` on an address that is
+/// not mapped (or not writable) instead of faulting: these run after the launching grid,
+/// outside the fault handler's protection of generated code, and a bad address must end
+/// the launch with `CUDA_ERROR_ILLEGAL_ADDRESS`, as on a GPU, not the process.
+const CHUNK: usize = 1 << 16;
+
+/// Device-side copies and fills naming an address in the first page (null included) are
+/// refused with `cudaErrorInvalidValue` when issued, as NVIDIA's device runtime does (seen
+/// on an H100 for 0 and 0x10); other bad addresses fail the launch when the work runs
+/// (`cudaErrorIllegalAddress`, as there).
+const NO_MEMORY_BELOW: u64 = 4096;
+
+/// Moves `count` bytes from `from` to `to` within this process, or fails on a bad address.
+fn move_bytes(to: u64, from: u64, count: usize, read: bool) -> Result<(), DeviceError> {
+    let mut done = 0usize;
+    while done < count {
+        let n = (count - done).min(CHUNK);
+        let local = libc::iovec { iov_base: (if read { to } else { from } + done as u64) as *mut libc::c_void, iov_len: n };
+        let remote = libc::iovec { iov_base: (if read { from } else { to } + done as u64) as *mut libc::c_void, iov_len: n };
+        // SAFETY: `local` is this function's caller's buffer of at least `n` bytes; the
+        // kernel checks `remote` and reports EFAULT instead of touching a bad address.
+        let moved = unsafe {
+            if read {
+                libc::process_vm_readv(libc::getpid(), &local, 1, &remote, 1, 0)
+            } else {
+                libc::process_vm_writev(libc::getpid(), &local, 1, &remote, 1, 0)
+            }
+        };
+        if moved <= 0 {
+            return Err(DeviceError::IllegalAddress);
+        }
+        done += moved as usize;
+    }
+    Ok(())
+}
+
+/// A device-side `cudaMemcpyAsync` of `count` bytes (through a host buffer, so that a bad
+/// source or destination is reported rather than dereferenced).
+pub(crate) fn checked_copy(dst: u64, src: u64, count: usize) -> Result<(), DeviceError> {
+    let mut buf = vec![0u8; count.min(CHUNK)];
+    let mut done = 0usize;
+    while done < count {
+        let n = (count - done).min(CHUNK);
+        move_bytes(buf.as_mut_ptr() as u64, src + done as u64, n, true)?;
+        move_bytes(dst + done as u64, buf.as_ptr() as u64, n, false)?;
+        done += n;
+    }
+    Ok(())
+}
+
+/// A device-side `cudaMemsetAsync` of `count` bytes of `value`.
+pub(crate) fn checked_fill(dst: u64, value: u8, count: usize) -> Result<(), DeviceError> {
+    let buf = vec![value; count.min(CHUNK)];
+    let mut done = 0usize;
+    while done < count {
+        let n = (count - done).min(CHUNK);
+        move_bytes(dst + done as u64, buf.as_ptr() as u64, n, false)?;
+        done += n;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod checked_tests {
+    #[test]
+    fn copies_and_fills_report_bad_addresses() {
+        let src: Vec<u8> = (0..200_000u32).map(|i| i as u8).collect();
+        let mut dst = vec![0u8; src.len()];
+        super::checked_copy(dst.as_mut_ptr() as u64, src.as_ptr() as u64, src.len()).unwrap();
+        assert_eq!(dst, src);
+        super::checked_fill(dst.as_mut_ptr() as u64 + 7, 0x5a, 100_000).unwrap();
+        assert!(dst[7..100_007].iter().all(|b| *b == 0x5a) && dst[6] == 6 && dst[100_007] == src[100_007]);
+        let bad = 16u64;
+        assert!(super::checked_copy(bad, src.as_ptr() as u64, 8).is_err());
+        assert!(super::checked_copy(dst.as_mut_ptr() as u64, bad, 8).is_err());
+        assert!(super::checked_fill(bad, 1, 8).is_err());
+        // Read-only memory is not a destination.
+        assert!(super::checked_fill(super::checked_fill as usize as u64, 0, 4).is_err());
     }
 }

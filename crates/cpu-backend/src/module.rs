@@ -264,11 +264,8 @@ impl CpuModule {
                     }
                 }
                 Some(Work::Launch(_)) => crate::cdp::completed(),
-                // SAFETY: device memory is host memory; the addresses are the program's
-                // (as a kernel's own accesses would be).
-                Some(Work::Copy { dst, src, count }) if result.is_ok() => unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, count) },
-                // SAFETY: as for copies.
-                Some(Work::Fill { dst, value, count }) if result.is_ok() => unsafe { std::ptr::write_bytes(dst as *mut u8, value, count) },
+                Some(Work::Copy { dst, src, count }) if result.is_ok() => result = crate::cdp::checked_copy(dst, src, count),
+                Some(Work::Fill { dst, value, count }) if result.is_ok() => result = crate::cdp::checked_fill(dst, value, count),
                 Some(_) => {}
             }
         }
