@@ -155,7 +155,7 @@ impl<'a> Launches<'a> {
         let bad_shape = meta.reqntid.is_some_and(|r| r != block);
         // Shared memory beyond the device's opt-in maximum per block.
         let max_shared = attribute(97).or(attribute(8)).unwrap_or(48 << 10) as u64;
-        let bad_shared = meta.static_shared_bytes as u64 + shared as u64 > max_shared;
+        let bad_shared = meta.static_shared_bytes + shared as u64 > max_shared;
         if bad_block || bad_grid || bad_shape || bad_shared {
             return Err(INVALID_CONFIGURATION);
         }
