@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 
 /// Bump when host code generation changes without the IR changing (pass pipeline, code
 /// model, target machine options, object format).
-pub const CODEGEN_VERSION: u32 = 2;
+pub const CODEGEN_VERSION: u32 = 3;
 
 const DEFAULT_MAX_BYTES: u64 = 1 << 30;
 const MAX_MAX_BYTES: u64 = 4 << 30;

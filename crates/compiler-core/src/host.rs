@@ -439,6 +439,7 @@ fn codegen(ir: &str, tm: &TargetMachine, opt: u32, part: Option<Part>) -> Result
     clock.phase("verify");
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
+    crate::target::host::probe_stacks(&module);
     // Drop what this partition does not reach before anything optimizes it.
     let pipeline = format!("globaldce,default<O{opt}>");
     module.run_passes(&pipeline, tm, PassBuilderOptions::create()).map_err(|e| HostError::Llvm(format!("optimize: {e}")))?;

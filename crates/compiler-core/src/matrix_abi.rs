@@ -22,6 +22,9 @@
 //! A and B (so a lane's elements are contiguous in memory) and row-major for C and D
 //! (`wmma.mma` does not name their layout).
 
+/// The most slots a fragment buffer has: `wmma` fragments of up to 16 registers each.
+pub const MAX_SLOTS: usize = 64;
+
 /// Element types of matrix operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]

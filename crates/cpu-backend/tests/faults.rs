@@ -266,3 +266,121 @@ fn a_fault_stops_blocks_that_wait_forever() {
         assert!(t.elapsed() < std::time::Duration::from_secs(20), "took {:?}", t.elapsed());
     }
 }
+
+/// Recursion deeper than a fiber's stack holds (a device function keeping a 64 KiB local
+/// array in each frame, in a kernel that synchronizes, so it runs as fibers) overflows into
+/// the guard page: frames larger than the guard are probed page by page, so the launch
+/// fails with an illegal address instead of writing past the guard into other memory or
+/// taking the process down.
+#[test]
+fn recursion_deeper_than_the_stack_fails_the_launch() {
+    let ptx = r#".version 8.0
+.target sm_80
+.address_size 64
+.func (.param .b32 res) rec(.param .b32 n, .param .b64 parent)
+{
+  .local .align 4 .b8 frame[65536];
+  .reg .b32 %r<6>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<2>;
+  ld.param.b32 %r1, [n];
+  ld.param.b64 %rd2, [parent];
+  st.u32 [%rd2], %r1;
+  setp.eq.s32 %p1, %r1, 0;
+  @%p1 bra DONE;
+  mov.u64 %rd1, frame;
+  cvta.local.u64 %rd3, %rd1;
+  st.local.u32 [frame+65532], %r1;
+  sub.s32 %r2, %r1, 1;
+  {
+  .param .b32 a;
+  .param .b64 c;
+  .param .b32 b;
+  st.param.b32 [a], %r2;
+  st.param.b64 [c], %rd3;
+  call.uni (b), rec, (a, c);
+  ld.param.b32 %r3, [b];
+  }
+  ld.local.u32 %r4, [frame+65532];
+  ld.local.u32 %r5, [frame];
+  add.s32 %r1, %r3, %r4;
+  sub.s32 %r1, %r1, %r5;
+  add.s32 %r1, %r1, %r2;
+DONE:
+  st.param.b32 [res], %r1;
+  ret;
+}
+.visible .entry k(.param .u64 out, .param .u32 depth)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [depth];
+  bar.sync 0;
+  {
+  .param .b32 a;
+  .param .b64 c;
+  .param .b32 b;
+  st.param.b32 [a], %r1;
+  st.param.b64 [c], %rd1;
+  call.uni (b), rec, (a, c);
+  ld.param.b32 %r2, [b];
+  }
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+"#;
+    let d = device();
+    let m = d.load_ptx(ptx, &LoadOptions::default()).unwrap();
+    let out = d.alloc(4).unwrap();
+    let cfg = LaunchConfig { grid: [1, 1, 1], block: [32, 1, 1], dynamic_shared_bytes: 0 };
+    let launch = |depth: u32| {
+        let mut params = out.to_le_bytes().to_vec();
+        params.extend_from_slice(&depth.to_le_bytes());
+        m.launch("k", &cfg, &params)
+    };
+    // Shallow recursion works: each level adds its n (each child wrote n - 1 to its
+    // parent's frame[0], which the parent subtracts and adds back): 2 + 1.
+    launch(2).unwrap();
+    let mut got = 0u32;
+    unsafe { d.copy_from_device(&mut got as *mut u32 as *mut u8, out, 4).unwrap() };
+    assert_eq!(got, 3);
+    let r = launch(1000);
+    assert!(matches!(r, Err(DeviceError::IllegalAddress)), "a thousand frames of 64 KiB: {r:?}");
+}
+
+/// A kernel whose frame is larger than a fiber's stack (a 1 MiB `.local` array, in a kernel
+/// that runs as fibers) fails its launch: the frame is probed page by page, so the first
+/// access below the stack is in its guard page, instead of in whatever memory lies further
+/// down (another fiber's stack) or unmapped memory the fault handler would not own.
+#[test]
+fn a_frame_larger_than_the_stack_fails_the_launch() {
+    let ptx = r#".version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .local .align 8 .b8 big[1048576];
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  nanosleep.u32 0;
+  mov.u64 %rd2, big;
+  cvta.local.u64 %rd6, %rd2;
+  mul.wide.u32 %rd3, %r1, 8;
+  add.s64 %rd4, %rd1, %rd3;
+  st.global.u64 [%rd4], %rd6;
+  st.local.u32 [big], %r1;
+  ld.local.u32 %r2, [big];
+  st.global.u32 [%rd4], %r2;
+  ret;
+}
+"#;
+    let d = device();
+    let m = d.load_ptx(ptx, &LoadOptions::default()).unwrap();
+    let out = d.alloc(64 * 8).unwrap();
+    let cfg = LaunchConfig { grid: [1, 1, 1], block: [64, 1, 1], dynamic_shared_bytes: 0 };
+    let r = m.launch("k", &cfg, &out.to_le_bytes());
+    assert!(matches!(r, Err(DeviceError::IllegalAddress)), "a 1 MiB frame on a fiber stack: {r:?}");
+}

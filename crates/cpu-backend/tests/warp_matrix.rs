@@ -172,3 +172,28 @@ fn mma_on_fp8() {
         }
     }
 }
+
+/// nvcc unrolls GEMM loops into thousands of matrix instructions: they share one fragment
+/// buffer, so the kernel's frame stays small enough for a fiber's stack (3000 buffers of
+/// their own would need 336 KiB). 3000 `.tf32` products of all-ones A (16 x 8) and B
+/// (8 x 8) add 8 to every element each.
+#[test]
+fn thousands_of_matrix_instructions_fit_a_fiber_stack() {
+    let steps = 3000;
+    let mut ptx = String::from(
+        ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n  .reg .f32 %f<8>;\n  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n  ld.param.u64 %rd1, [out];\n  mov.b32 %r1, 1065353216;\n  mov.f32 %f1, 0f00000000;\n  mov.f32 %f2, 0f00000000;\n  mov.f32 %f3, 0f00000000;\n  mov.f32 %f4, 0f00000000;\n",
+    );
+    for _ in 0..steps {
+        ptx.push_str(
+            "  mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%f1, %f2, %f3, %f4}, {%r1, %r1, %r1, %r1}, {%r1, %r1}, {%f1, %f2, %f3, %f4};\n",
+        );
+    }
+    ptx.push_str("  mov.u32 %r2, %tid.x;\n  mul.wide.u32 %rd2, %r2, 16;\n  add.s64 %rd3, %rd1, %rd2;\n  st.global.v4.f32 [%rd3], {%f1, %f2, %f3, %f4};\n  ret;\n}\n");
+    let d = cpu_backend::devices().remove(0);
+    let m = d.load_ptx(&ptx, &LoadOptions::default()).unwrap();
+    let out = d.alloc(32 * 16).unwrap();
+    m.launch("k", &LaunchConfig { grid: [1, 1, 1], block: [32, 1, 1], dynamic_shared_bytes: 0 }, &out.to_le_bytes()).unwrap();
+    let mut got = vec![0f32; 128];
+    unsafe { d.copy_from_device(got.as_mut_ptr() as *mut u8, out, 32 * 16).unwrap() };
+    assert!(got.iter().all(|v| *v == 8.0 * steps as f32), "{:?}", &got[..4]);
+}

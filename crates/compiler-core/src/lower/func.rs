@@ -60,6 +60,9 @@ pub(crate) struct FnLowerer<'a> {
     pub(crate) strip_loop_md: Option<u64>,
     /// The number that node gets when it is needed.
     pub(crate) strip_loop_md_number: u64,
+    /// The fragment buffer of the function's warp matrix instructions (`matrix`), one
+    /// alloca for all of them: nvcc unrolls GEMM loops into thousands of them.
+    pub(crate) matrix_buffer: Option<String>,
 }
 
 /// Lower one function with a body. Kernels also return their metadata.
@@ -100,6 +103,7 @@ pub(crate) fn lower_function_mode<'a>(
         resume_scope: None,
         strip_loop_md: None,
         strip_loop_md_number: super::regions::strip_loop_md_number(strip_slot),
+        matrix_buffer: None,
     };
     let _ = writeln!(l.prelude, "  %shared = call ptr @__ptx_shared_base(ptr %ctx)");
     let carry = l.alloca("i1", 1);

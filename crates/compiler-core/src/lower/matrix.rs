@@ -189,7 +189,17 @@ impl FnLowerer<'_> {
             _ => self.matrix_move_desc(i, &what)?,
         };
         let slots = inputs.len() + outputs.len() + address.is_some() as usize;
-        let frag = self.alloca(&format!("[{} x i64]", slots.max(1)), 8);
+        if slots > abi::MAX_SLOTS {
+            return Err(self.err(format!("{what}: {slots} fragment registers are more than {}", abi::MAX_SLOTS)));
+        }
+        let frag = match &self.matrix_buffer {
+            Some(b) => b.clone(),
+            None => {
+                let b = self.alloca(&format!("[{} x i64]", abi::MAX_SLOTS), 8);
+                self.matrix_buffer = Some(b.clone());
+                b
+            }
+        };
         let mut slot = 0usize;
         if let Some(a) = address {
             let space = i.modifiers.iter().find_map(|m| super::types::space_of(m));

@@ -408,12 +408,26 @@ pub fn emit(ir: &str, opt_level: u32, assembly: bool) -> Result<Vec<u8>, String>
     module.verify().map_err(|e| format!("IR verify: {e}"))?;
     module.set_triple(&triple);
     module.set_data_layout(&tm.get_target_data().get_data_layout());
+    probe_stacks(&module);
     module
         .run_passes(&format!("default<O{}>", opt_level.min(3)), &tm, inkwell::passes::PassBuilderOptions::create())
         .map_err(|e| format!("optimize: {e}"))?;
     let kind = if assembly { FileType::Assembly } else { FileType::Object };
     let out = tm.write_to_memory_buffer(&module, kind).map_err(|e| e.to_string())?;
     Ok(out.as_slice().to_vec())
+}
+
+/// Gives every function of `module` inline stack probes: a frame larger than a page then
+/// touches its pages in order, so that a kernel that overflows its fiber's stack faults
+/// in the guard page, which the CPU runtime reports as a failed launch, instead of
+/// jumping past the guard into other memory.
+pub fn probe_stacks(module: &inkwell::module::Module) {
+    let attr = module.get_context().create_string_attribute("probe-stack", "inline-asm");
+    for f in module.get_functions() {
+        if f.count_basic_blocks() > 0 {
+            f.add_attribute(inkwell::attributes::AttributeLoc::Function, attr);
+        }
+    }
 }
 
 /// Load the runtime callback at `offset` of the `ThreadCtx` into `%f`.
