@@ -120,11 +120,12 @@ pub type SpinYieldFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, nanoseconds: u3
 
 /// Called at a warp collective (`shfl`, `vote`, `activemask`, `redux`, `bar.warp.sync`,
 /// `exit` in a 64-lane module): deposits this lane's `value`, waits until every lane of
-/// the warp that can reach a collective has done so, writes the mask of lanes that arrived
+/// the warp that can reach a collective has done so and every lane of `member` (a member
+/// mask; 0 for none) that has not exited is at this one, writes the mask of lanes that arrived
 /// at the same call `site` to `*arrived` (bit `i` = lane `i`; warps have the module's 32
 /// or 64 lanes, `KernelMeta::warp_size`), and returns the warp's array of deposited values
 /// (one `u64` per lane, 8-aligned).
-pub type WarpExchangeFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, site: u32, value: u64, arrived: *mut u64) -> *const u64;
+pub type WarpExchangeFn = unsafe extern "C" fn(ctx: *mut ThreadCtx, site: u32, value: u64, member: u64, arrived: *mut u64) -> *const u64;
 
 /// Signature of `k.thread` and `k.block`.
 pub type KernelFn = unsafe extern "C" fn(params: *const u8, ctx: *mut ThreadCtx);

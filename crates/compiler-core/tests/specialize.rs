@@ -26,7 +26,7 @@ unsafe extern "C" fn no_trap(_: *mut ThreadCtx) {
 unsafe extern "C" fn no_printf(_: *mut ThreadCtx, _: *const u8, _: *const u8) -> i32 {
     panic!("printf");
 }
-unsafe extern "C" fn no_exchange(_: *mut ThreadCtx, _: u32, _: u64, _: *mut u64) -> *const u64 {
+unsafe extern "C" fn no_exchange(_: *mut ThreadCtx, _: u32, _: u64, _: u64, _: *mut u64) -> *const u64 {
     panic!("warp exchange");
 }
 unsafe extern "C" fn no_assert(_: *mut ThreadCtx, _: *const u8, _: *const u8, _: u32, _: *const u8, _: u64) {

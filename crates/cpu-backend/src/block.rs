@@ -73,11 +73,17 @@ struct WarpExchange {
     values: [[u64; MAX_WARP]; 2],
     /// `(round << 32) | (site + 1)` of each lane's deposit; lanes with equal stamps met.
     stamps: [[u64; MAX_WARP]; 2],
+    /// The member mask of each lane's deposit.
+    members: [[u64; MAX_WARP]; 2],
+    /// The lanes that have exited, or that the warp does not have (a bit per lane).
+    exited: u64,
+    /// `exited` as the previous round ended (what every lane resuming in a round sees).
+    exited_seen: u64,
 }
 
 impl Default for WarpExchange {
     fn default() -> Self {
-        WarpExchange { values: [[0; MAX_WARP]; 2], stamps: [[0; MAX_WARP]; 2] }
+        WarpExchange { values: [[0; MAX_WARP]; 2], stamps: [[0; MAX_WARP]; 2], members: [[0; MAX_WARP]; 2], exited: 0, exited_seen: 0 }
     }
 }
 
@@ -354,6 +360,14 @@ impl LaunchShape<'_> {
         let warp = (self.kernel.meta.warp_size as usize).clamp(1, MAX_WARP);
         scratch.warps.clear();
         scratch.warps.resize(n.div_ceil(warp), WarpExchange::default());
+        // A last warp with fewer threads: its missing lanes count as exited.
+        if let Some(last) = scratch.warps.last_mut() {
+            let lanes = n - (n.div_ceil(warp) - 1) * warp;
+            if lanes < 64 {
+                last.exited = !0u64 << lanes;
+                last.exited_seen = last.exited;
+            }
+        }
         scratch.round = 0;
         scratch.barriers = BlockBarriers::new(n as u32);
         let warps = scratch.warps.as_mut_ptr();
@@ -410,6 +424,9 @@ impl LaunchShape<'_> {
         while live > 0 {
             scratch.round = scratch.round.wrapping_add(1);
             scratch.barriers.begin_round(scratch.round);
+            for w in scratch.warps.iter_mut() {
+                w.exited_seen = w.exited;
+            }
             for i in 0..n {
                 let Some(f) = &mut scratch.fibers[i] else { continue };
                 Armed::set_inner(f.trap_handler());
@@ -418,6 +435,7 @@ impl LaunchShape<'_> {
                 match result {
                     CoroutineResult::Yield(Suspend::Wait) => {}
                     CoroutineResult::Return(Exit::Done) => {
+                        scratch.warps[i / warp].exited |= 1u64 << (i % warp);
                         let f = scratch.fibers[i].take().unwrap();
                         scratch.stacks.push(f.into_stack());
                         live -= 1;
@@ -583,38 +601,65 @@ unsafe fn escape(ctx: *mut ThreadCtx) -> ! {
     }
 }
 
+/// Rounds a collective waits for the lanes of its member mask.
+const MAX_WAIT_FOR_MEMBERS: u32 = 1 << 20;
+
 /// A warp collective in fiber mode: deposit, let the other lanes run to their next
-/// suspension point, then report who met here.
-unsafe extern "C" fn warp_exchange_in_fiber(ctx: *mut ThreadCtx, site: u32, value: u64, arrived: *mut u64) -> *const u64 {
+/// suspension point, then report who met here. Lanes of the member mask that have not
+/// exited and are not here yet (spinning on a flag, or a round behind after a divergent
+/// path with one more collective than ours) are waited for: the lanes here deposit again
+/// each round until they have come (PTX ISA 9.7.8.6 `shfl.sync`: "the executing thread
+/// waits until all non-exited threads in membermask have executed" it).
+unsafe extern "C" fn warp_exchange_in_fiber(ctx: *mut ThreadCtx, site: u32, value: u64, member: u64, arrived: *mut u64) -> *const u64 {
     // SAFETY: `runtime` points to this fiber's `FiberRuntime`, whose `warp` and `round`
     // point into the block scratch that outlives every fiber of the block. Fibers of a
     // block run on one OS thread, one at a time, so these accesses never race.
     unsafe {
         leave_kernel(ctx);
         let rt = runtime(ctx);
-        let round = *rt.round;
-        let buf = (round & 1) as usize;
-        let stamp = ((round as u64) << 32) | (site as u64 + 1);
-        let w = &mut *rt.warp;
-        w.values[buf][rt.lane] = value;
-        w.stamps[buf][rt.lane] = stamp;
-        (*rt.yielder).suspend(Suspend::Wait);
-        let w = &*rt.warp;
-        // Lanes a warp does not have never deposit, so their stamps never match.
-        let mut mask = 0u64;
-        for (lane, s) in w.stamps[buf].iter().enumerate() {
-            if *s == stamp {
-                mask |= 1 << lane;
+        let mut waited = 0u32;
+        let (buf, mask) = loop {
+            let round = *rt.round;
+            let buf = (round & 1) as usize;
+            let stamp = ((round as u64) << 32) | (site as u64 + 1);
+            let w = &mut *rt.warp;
+            w.values[buf][rt.lane] = value;
+            w.stamps[buf][rt.lane] = stamp;
+            w.members[buf][rt.lane] = member;
+            (*rt.yielder).suspend(Suspend::Wait);
+            let w = &*rt.warp;
+            // Lanes a warp does not have never deposit, so their stamps never match.
+            let mut mask = 0u64;
+            for (lane, s) in w.stamps[buf].iter().enumerate() {
+                if *s == stamp {
+                    mask |= 1 << lane;
+                }
             }
-        }
+            // Every lane resuming in this round sees the same stamps and `exited_seen`.
+            // A member that never comes (it waits at a block barrier, or for us) must
+            // not hang the block: after a while we meet without it.
+            let mut missing = member & !w.exited_seen & !mask;
+            // A member at another collective of this round whose own mask names us meets
+            // us there (sm_70+ lets different `shfl.sync`s match): no one to wait for.
+            for lane in 0..MAX_WARP {
+                let here = w.stamps[buf][lane] >> 32 == stamp >> 32 && w.members[buf][lane] >> rt.lane & 1 == 1;
+                if missing >> lane & 1 == 1 && here {
+                    missing &= !(1u64 << lane);
+                }
+            }
+            waited += 1;
+            if missing == 0 || waited > MAX_WAIT_FOR_MEMBERS {
+                break (buf, mask);
+            }
+        };
         *arrived = mask;
         enter_kernel(ctx);
-        w.values[buf].as_ptr()
+        (*rt.warp).values[buf].as_ptr()
     }
 }
 
 /// Kernels with warp collectives always run as fibers; reaching this is a compiler bug.
-unsafe extern "C" fn warp_exchange_outside_fiber(ctx: *mut ThreadCtx, _site: u32, _value: u64, _arrived: *mut u64) -> *const u64 {
+unsafe extern "C" fn warp_exchange_outside_fiber(ctx: *mut ThreadCtx, _site: u32, _value: u64, _member: u64, _arrived: *mut u64) -> *const u64 {
     // SAFETY: as in `trap`.
     unsafe { trap(ctx) };
     std::ptr::null()

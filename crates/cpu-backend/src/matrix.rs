@@ -18,6 +18,8 @@ use compiler_core::host_abi::ThreadCtx;
 use compiler_core::matrix_abi::{Desc, Elem, Operand, Operation};
 
 const WARP: usize = 32;
+/// `.sync.aligned`: every lane of the warp takes part.
+const FULL_WARP: u64 = 0xffff_ffff;
 /// The largest A or B matrix of a float shape (32 x 16 or 16 x 32) and of an integer one
 /// (16 x 64 `.s4`); `.b1` operands are kept as bit rows.
 const MAX_OPERAND: usize = 1024;
@@ -36,7 +38,7 @@ pub(crate) unsafe extern "C" fn warp_matrix(ctx: *mut ThreadCtx, site: u32, frag
     unsafe {
         let exchange = (*ctx).warp_exchange;
         let mut arrived = 0u64;
-        let vals = exchange(ctx, site, frag as u64, &mut arrived);
+        let vals = exchange(ctx, site, frag as u64, FULL_WARP, &mut arrived);
         let mut frags = [std::ptr::null_mut::<u64>(); WARP];
         for (lane, f) in frags.iter_mut().enumerate() {
             if arrived >> lane & 1 == 1 {
@@ -51,7 +53,7 @@ pub(crate) unsafe extern "C" fn warp_matrix(ctx: *mut ThreadCtx, site: u32, frag
             }
         }
         let mut ignored = 0u64;
-        exchange(ctx, site ^ 0x8000_0000, 0, &mut ignored);
+        exchange(ctx, site ^ 0x8000_0000, 0, FULL_WARP, &mut ignored);
     }
 }
 

@@ -4,9 +4,7 @@
 //! another and would loop forever behind the waiting one.
 //!
 //! The rule: a loop (a branch back to an earlier label) whose body loads memory as a
-//! thread can see other threads' later stores (`ld.volatile`, `ld.relaxed`, `ld.acquire`,
-//! `atom.cas`, `atom.exch`) gets a spin yield (`nanosleep 0`) just before its branch back,
-//! in functions without warp collectives (whose threads suspend at each collective).
+//! thread can see other threads' later stores (see `waits_on_memory`) gets a spin yield (`nanosleep 0`) just before its branch back.
 //! Functions that reach a yield run as fibers, where it lets the block's other threads run
 //! (`regions::plan` keeps such kernels out of barrier regions), and their kernels are
 //! marked `KernelMeta::spin_waits`, so that the CPU device runs a launch's blocks side by
@@ -27,11 +25,22 @@ pub(crate) fn add_yields(m: &Module, only: Option<&HashSet<String>>) -> Option<M
     })
 }
 
-/// Whether `i` loads memory in a way that sees other threads' stores as they happen.
+/// Whether `i` loads memory in a way that sees other threads' stores as they happen:
+/// volatile, relaxed and acquire loads, loads that bypass the caches (`.cv`), `atom.cas`
+/// and `atom.exch`, and atomics that only read (`atomicAdd(p, 0)`, `atomicOr(p, 0)`: an
+/// `add`, `or` or `xor` of 0, an `and` of all ones).
 fn waits_on_memory(i: &Instruction) -> bool {
+    let has = |m: &str| i.modifiers.iter().any(|x| x == m);
     match i.opcode.as_str() {
-        "ld" | "ldu" => i.modifiers.iter().any(|m| matches!(m.as_str(), ".volatile" | ".relaxed" | ".acquire")),
-        "atom" => i.modifiers.iter().any(|m| matches!(m.as_str(), ".cas" | ".exch")),
+        "ld" | "ldu" => [".volatile", ".relaxed", ".acquire", ".cv"].iter().any(|m| has(m)),
+        "atom" if has(".cas") || has(".exch") => true,
+        "atom" => {
+            let value = match i.operands.get(2) {
+                Some(Operand::Imm(Immediate::Int(v))) => *v,
+                _ => return false,
+            };
+            (value == 0 && (has(".add") || has(".or") || has(".xor"))) || (value == -1 && has(".and"))
+        }
         _ => false,
     }
 }
@@ -39,11 +48,11 @@ fn waits_on_memory(i: &Instruction) -> bool {
 /// The spans of the branches back of the loops of `body` that wait.
 fn waiting_loops(body: &[Statement]) -> HashSet<Span> {
     let (items, labels) = flatten(body);
-    // A function with warp collectives is left alone: its threads suspend at each
-    // collective anyway, and a yield between two collectives would let the lanes of a warp
-    // reach the next one in different rounds, so that it saw only some of them.
+    // Functions with warp collectives get yields too: a lane that spins before a
+    // collective is waited for by its warp's lanes at the collective (the CPU runtime's
+    // warp exchange), so that they still meet.
     let instrs = || items.iter().filter_map(Item::instr);
-    if instrs().any(super::warp::is_collective) || !instrs().any(waits_on_memory) {
+    if !instrs().any(waits_on_memory) {
         return HashSet::new();
     }
     let mut out = HashSet::new();

@@ -446,11 +446,12 @@ fn linear_tid() -> String {
     s
 }
 
-/// The exchange through `warp_exchange`: leaves the warp's values in `%vals` (one i64
+/// The exchange through `warp_exchange` of the lanes `member` names (`0` for
+/// `activemask`, which has no member mask): leaves the warp's values in `%vals` (one i64
 /// per lane) and the lanes that met at `%site` in `%arrived` (an i64 lane mask).
-fn exchange(value: &str) -> String {
+fn exchange(value: &str, member: &str) -> String {
     format!(
-        "  %mask.p = alloca i64\n{}  %vals = call ptr %f(ptr %ctx, i32 %site, i64 {value}, ptr %mask.p)\n  %arrived = load i64, ptr %mask.p\n",
+        "  %mask.p = alloca i64\n{}  %vals = call ptr %f(ptr %ctx, i32 %site, i64 {value}, i64 {member}, ptr %mask.p)\n  %arrived = load i64, ptr %mask.p\n",
         callback(host_abi::OFFSET_WARP_EXCHANGE)
     )
 }
@@ -476,7 +477,8 @@ fn vector_mask(name: &str, vec: &str, w: u32) -> String {
 /// The collectives for warps of `w` lanes.
 fn warp_collective(i: &Intrinsic, w: u32) -> String {
     let (names, prep, value, tail) = collective_parts(i.name, w);
-    format!("{}\n{prep}{}{tail}", define_header(i, &names), exchange(value))
+    let member = if names.contains(&"member") { "%member" } else { "0" };
+    format!("{}\n{prep}{}{tail}", define_header(i, &names), exchange(value, member))
 }
 
 /// `__ptx_region_<x>`: collective `__ptx_<x>` in the read half of a region split
