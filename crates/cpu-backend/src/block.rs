@@ -398,9 +398,16 @@ impl LaunchShape<'_> {
         }
         let params = self.params.as_ptr() as usize;
         for i in 0..n {
-            let stack = match scratch.stacks.pop() {
-                Some(s) => s,
-                None => DefaultStack::new(FIBER_STACK_BYTES).expect("allocate a fiber stack"),
+            let stack = match scratch.stacks.pop().map(Ok).unwrap_or_else(|| DefaultStack::new(FIBER_STACK_BYTES)) {
+                Ok(s) => s,
+                Err(e) => {
+                    crate::printf::emit_stderr(
+                        format!("cannot allocate a stack for each of the block's {n} threads ({e}); the launch fails\n").as_bytes(),
+                    );
+                    fault::record(self.fault, fault::FAULT_OUT_OF_RESOURCES);
+                    abandon(scratch);
+                    return;
+                }
             };
             let ctx = &mut scratch.ctxs[i] as *mut ThreadCtx as usize;
             let rt = &mut scratch.fiber_rt[i] as *mut FiberRuntime as usize;

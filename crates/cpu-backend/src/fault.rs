@@ -81,6 +81,8 @@ pub const FAULT_ILLEGAL_INSTRUCTION: u32 = 4;
 pub const FAULT_ARITHMETIC: u32 = 5;
 /// A runtime bug (a panic while running blocks).
 pub const FAULT_INTERNAL: u32 = 6;
+/// The block's threads could not get stacks (`CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES`).
+pub const FAULT_OUT_OF_RESOURCES: u32 = 7;
 
 /// Records `code` as the launch's fault unless one is already recorded (the first wins).
 pub fn record(fault: &AtomicU32, code: u32) {

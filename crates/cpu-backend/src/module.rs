@@ -71,8 +71,11 @@ impl BlockRunner for Runner<'_> {
 }
 
 /// The most blocks of a spin-waiting kernel's launch that run side by side, one thread
-/// each; larger grids run in order like any other.
+/// each, and the most GPU threads they may have together (each a fiber with a stack of its
+/// own: the process's memory map count bounds them); larger grids run in order like any
+/// other.
 const MAX_SPINNING_BLOCKS: u64 = 256;
+const MAX_SPINNING_THREADS: u64 = 16 * 1024;
 
 /// The cooperative-groups grid workspace (`%envreg1:%envreg2` points to it): the
 /// workspace size, then the grid barrier word that `grid.sync()` counts arrivals in.
@@ -203,7 +206,8 @@ impl CpuModule {
         let order = if k.meta.blocks_communicate { BlockOrder::OneByOne } else { BlockOrder::Runs };
         // A kernel that spin-waits may wait for a thread of any block: small grids run all
         // their blocks side by side, as a cooperative launch does (`lower/spin_wait.rs`).
-        let side_by_side = cooperative || (k.meta.spin_waits && total <= MAX_SPINNING_BLOCKS);
+        let threads = total * config.block.iter().map(|&b| b as u64).product::<u64>();
+        let side_by_side = cooperative || (k.meta.spin_waits && total <= MAX_SPINNING_BLOCKS && threads <= MAX_SPINNING_THREADS);
         let ok = if side_by_side { self.pool.run_cooperative(total, &runner) } else { self.pool.run(total, order, &runner) };
         self.output.complete(&printf);
         if copy.capacity() > 0 {
@@ -221,6 +225,7 @@ impl CpuModule {
             fault::FAULT_ASSERT => Err(DeviceError::Assert),
             fault::FAULT_ILLEGAL_ADDRESS => Err(DeviceError::IllegalAddress),
             fault::FAULT_ILLEGAL_INSTRUCTION => Err(DeviceError::IllegalInstruction),
+            fault::FAULT_OUT_OF_RESOURCES => Err(DeviceError::OutOfResources),
             _ => Err(DeviceError::LaunchFailed),
         };
         match result {

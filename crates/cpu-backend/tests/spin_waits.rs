@@ -3,7 +3,8 @@
 //! the next thread of the grid, so the last one starts a chain back to thread 0. A spin
 //! gives up after a bound and reports it, so the test fails instead of hanging. And a warp
 //! whose lanes loop on volatile loads a different number of times before a ballot still
-//! meets whole there (no spin yields in functions with warp collectives).
+//! meets whole there. A grid of spin-waiting blocks too large to run side by side runs in
+//! order instead of failing for want of fiber stacks.
 
 mod support;
 
@@ -49,6 +50,31 @@ set:
   add.u64 %rd7, %rd1, %rd5;
   mov.u32 %r9, 1;
   st.volatile.global.u32 [%rd7], %r9;
+  ret;
+}
+
+// Each thread but a block's first waits for the previous thread's flag, then sets its own.
+.visible .entry block_chain(.param .u64 flags)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [flags];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mad.lo.u32 %r4, %r2, %r3, %r1;
+  mul.wide.u32 %rd2, %r4, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 bra set;
+wait:
+  ld.volatile.global.u32 %r5, [%rd3+-4];
+  setp.eq.u32 %p2, %r5, 0;
+  @%p2 bra wait;
+set:
+  mov.u32 %r6, 1;
+  st.volatile.global.u32 [%rd3], %r6;
   ret;
 }
 
@@ -109,4 +135,19 @@ fn lanes_that_loop_on_volatile_loads_still_meet_whole_at_a_ballot() {
     let cfg = LaunchConfig { grid: [2, 1, 1], block: [128, 1, 1], dynamic_shared_bytes: 0 };
     m.launch("ballot_after_loops", &cfg, &params).unwrap();
     assert_eq!(download::<u32>(d, out, 128), vec![u32::MAX; 128]);
+}
+
+#[test]
+fn a_spin_waiting_grid_too_large_to_run_side_by_side_runs_in_order() {
+    let d = cpu_backend::devices().remove(0);
+    let d: &dyn Device = d.as_ref();
+    let m = d.load_ptx(PTX, &LoadOptions::default()).unwrap();
+    // More threads than run side by side (their fiber stacks, all at once, can exhaust the
+    // process's memory maps: 256 blocks of 1024 threads did).
+    let (blocks, threads) = (24u32, 1024u32);
+    let n = (blocks * threads) as usize;
+    let flags = upload(d, &vec![0u32; n]);
+    let cfg = LaunchConfig { grid: [blocks, 1, 1], block: [threads, 1, 1], dynamic_shared_bytes: 0 };
+    m.launch("block_chain", &cfg, &flags.to_le_bytes()).unwrap();
+    assert_eq!(download::<u32>(d, flags, n), vec![1u32; n]);
 }
