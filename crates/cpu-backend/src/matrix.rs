@@ -16,6 +16,8 @@
 
 use compiler_core::host_abi::ThreadCtx;
 use compiler_core::matrix_abi::{Desc, Elem, Operand, Operation};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 const WARP: usize = 32;
 /// `.sync.aligned`: every lane of the warp takes part.
@@ -48,7 +50,14 @@ pub(crate) unsafe extern "C" fn warp_matrix(ctx: *mut ThreadCtx, site: u32, frag
         let me = lane_of(&*ctx);
         if me == arrived.trailing_zeros() as usize {
             match Desc::decode(desc) {
-                Some(d) => perform(&d, &frags),
+                // Products touch only the lanes' buffers: they run as runtime code (their
+                // layout tables are allocated), not as generated code that may fault.
+                Some(d) if matches!(d.op, Operation::Wmma | Operation::Mma) => {
+                    crate::block::leave_kernel(ctx);
+                    perform(&d, desc, &frags);
+                    crate::block::enter_kernel(ctx);
+                }
+                Some(d) => perform(&d, desc, &frags),
                 None => ((*ctx).trap)(ctx),
             }
         }
@@ -69,16 +78,50 @@ fn lane_of(ctx: &ThreadCtx) -> usize {
 /// # Safety
 /// Each non-null buffer holds the slots `d` needs; the addresses in `ldmatrix`/`stmatrix`
 /// slots are the program's (a bad one faults like the kernel's own access would).
-unsafe fn perform(d: &Desc, frags: &[*mut u64; WARP]) {
+unsafe fn perform(d: &Desc, desc: u64, frags: &[*mut u64; WARP]) {
     // SAFETY: forwarded.
     unsafe {
         match d.op {
             Operation::Wmma | Operation::Mma if d.elem(Operand::A) == Elem::B1 => multiply_bits(d, frags),
-            Operation::Wmma | Operation::Mma => multiply(d, frags),
+            Operation::Wmma | Operation::Mma => multiply(d, &layouts(d, desc), frags),
             Operation::Ldmatrix | Operation::Stmatrix => move_rows(d, frags),
             Operation::Movmatrix => transpose(frags),
         }
     }
+}
+
+/// The fragment layouts of one `desc`: for operands A, B, C and D, the matrix index
+/// (`row * columns + column`) of each lane's elements (`lane * elements + e`), or
+/// `u32::MAX` where the layout has none.
+struct Layouts {
+    desc: u64,
+    index: [Vec<u32>; 4],
+}
+
+thread_local! {
+    /// The layouts this thread has used, newest last (a program uses few shapes).
+    static LAYOUTS: RefCell<Vec<Rc<Layouts>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The layouts of `d` (encoded as `desc`), computed once per thread.
+fn layouts(d: &Desc, desc: u64) -> Rc<Layouts> {
+    LAYOUTS.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some(l) = cache.iter().find(|l| l.desc == desc) {
+            return l.clone();
+        }
+        let index = [Operand::A, Operand::B, Operand::C, Operand::D].map(|o| {
+            let (_, cols) = d.dims(o);
+            let per_lane = d.elements(o);
+            (0..WARP as u32 * per_lane).map(|i| d.element(o, i / per_lane, i % per_lane).map_or(u32::MAX, |(r, c)| r * cols + c)).collect()
+        });
+        let l = Rc::new(Layouts { desc, index });
+        if cache.len() == 16 {
+            cache.remove(0);
+        }
+        cache.push(l.clone());
+        l
+    })
 }
 
 /// The element `e` of operand `o` in a lane's buffer, as raw bits (zero-extended).
@@ -144,7 +187,7 @@ fn result_bits(t: Elem, v: f64, int: i64, satfinite: bool) -> u64 {
 ///
 /// # Safety
 /// As [`perform`].
-unsafe fn multiply(d: &Desc, frags: &[*mut u64; WARP]) {
+unsafe fn multiply(d: &Desc, layouts: &Layouts, frags: &[*mut u64; WARP]) {
     let (m, n, k) = d.mnk();
     let (m, n, k) = (m as usize, n as usize, k as usize);
     let mut a = [0f64; MAX_OPERAND];
@@ -152,73 +195,80 @@ unsafe fn multiply(d: &Desc, frags: &[*mut u64; WARP]) {
     let mut c = [0f64; MAX_ACC];
     // SAFETY: forwarded.
     unsafe {
-        gather(d, frags, Operand::A, k, &mut a);
-        gather(d, frags, Operand::B, n, &mut b);
-        gather(d, frags, Operand::C, n, &mut c);
+        gather(d, layouts, frags, Operand::A, &mut a);
+        gather(d, layouts, frags, Operand::B, &mut b);
+        gather(d, layouts, frags, Operand::C, &mut c);
     }
     let int = d.elem(Operand::A).is_int();
     let mut out = [0u64; MAX_ACC];
     for r in 0..m {
+        let row = &a[r * k..r * k + k];
         for col in 0..n {
             let bits = if int {
-                let sum: i64 = (0..k).map(|kk| a[r * k + kk] as i64 * b[kk * n + col] as i64).sum();
+                let sum: i64 = (0..k).map(|kk| row[kk] as i64 * b[kk * n + col] as i64).sum();
                 result_bits(d.elem(Operand::D), 0.0, sum + c[r * n + col] as i64, d.satfinite)
             } else if d.elem(Operand::A) == Elem::F64 {
-                let v = (0..k).fold(c[r * n + col], |acc, kk| a[r * k + kk].mul_add(b[kk * n + col], acc));
+                let v = (0..k).fold(c[r * n + col], |acc, kk| row[kk].mul_add(b[kk * n + col], acc));
                 result_bits(Elem::F64, v, 0, false)
             } else {
-                let sum: f64 = (0..k).map(|kk| a[r * k + kk] * b[kk * n + col]).sum();
+                let sum: f64 = (0..k).map(|kk| row[kk] * b[kk * n + col]).sum();
                 result_bits(d.elem(Operand::D), sum + c[r * n + col], 0, false)
             };
             out[r * n + col] = bits;
         }
     }
     // SAFETY: forwarded.
-    unsafe { scatter(d, frags, n, &out) };
+    unsafe { scatter(d, layouts, frags, &out) };
 }
 
-/// Reads operand `o` of every arrived lane into `into` (row-major, `cols` per row).
+/// Reads operand `o` of every arrived lane into `into` (row-major).
 ///
 /// # Safety
 /// As [`perform`].
-unsafe fn gather(d: &Desc, frags: &[*mut u64; WARP], o: Operand, cols: usize, into: &mut [f64]) {
+unsafe fn gather(d: &Desc, layouts: &Layouts, frags: &[*mut u64; WARP], o: Operand, into: &mut [f64]) {
+    let per_lane = d.elements(o) as usize;
+    let index = &layouts.index[o as usize];
+    let elem = d.elem(o);
     for (lane, f) in frags.iter().enumerate() {
         if f.is_null() {
             continue;
         }
-        for e in 0..d.elements(o) {
-            if let Some((r, c)) = d.element(o, lane as u32, e) {
+        for e in 0..per_lane {
+            let at = index[lane * per_lane + e];
+            if at != u32::MAX {
                 // SAFETY: forwarded.
-                let x = unsafe { element_bits(d, *f, o, e) };
-                into[r as usize * cols + c as usize] = value(d.elem(o), x);
+                let x = unsafe { element_bits(d, *f, o, e as u32) };
+                into[at as usize] = value(elem, x);
             }
         }
     }
 }
 
-/// Writes the D elements `out` (row-major bits, `cols` per row) into every arrived lane's
-/// D registers.
+/// Writes the D elements `out` (row-major bits) into every arrived lane's D registers.
 ///
 /// # Safety
 /// As [`perform`].
-unsafe fn scatter(d: &Desc, frags: &[*mut u64; WARP], cols: usize, out: &[u64]) {
+unsafe fn scatter(d: &Desc, layouts: &Layouts, frags: &[*mut u64; WARP], out: &[u64]) {
     let elem = d.elem(Operand::D);
-    let (per, bits) = (elem.per_reg(), elem.bits());
+    let (per, bits) = (elem.per_reg() as usize, elem.bits());
+    let per_lane = d.elements(Operand::D) as usize;
+    let index = &layouts.index[Operand::D as usize];
+    let first = d.slot(Operand::D);
     for (lane, f) in frags.iter().enumerate() {
         if f.is_null() {
             continue;
         }
-        let first = d.slot(Operand::D);
         // SAFETY: the D slots are among `d`'s.
         unsafe {
             for s in 0..d.regs[Operand::D as usize] as usize {
                 *f.add(first + s) = 0;
             }
-            for e in 0..d.elements(Operand::D) {
-                if let Some((r, c)) = d.element(Operand::D, lane as u32, e) {
-                    let slot = f.add(first + (e / per) as usize);
-                    let shift = if bits == 64 { 0 } else { (e % per) * bits };
-                    *slot |= out[r as usize * cols + c as usize] << shift;
+            for e in 0..per_lane {
+                let at = index[lane * per_lane + e];
+                if at != u32::MAX {
+                    let slot = f.add(first + e / per);
+                    let shift = if bits == 64 { 0 } else { (e % per) as u32 * bits };
+                    *slot |= out[at as usize] << shift;
                 }
             }
         }
@@ -253,8 +303,9 @@ unsafe fn multiply_bits(d: &Desc, frags: &[*mut u64; WARP]) {
             }
         }
     }
+    let layouts = layouts(d, d.encode());
     // SAFETY: forwarded.
-    unsafe { gather(d, frags, Operand::C, n, &mut c) };
+    unsafe { gather(d, &layouts, frags, Operand::C, &mut c) };
     let mut out = [0u64; MAX_ACC];
     for r in 0..m {
         for col in 0..n {
@@ -264,7 +315,7 @@ unsafe fn multiply_bits(d: &Desc, frags: &[*mut u64; WARP]) {
         }
     }
     // SAFETY: forwarded.
-    unsafe { scatter(d, frags, n, &out) };
+    unsafe { scatter(d, &layouts, frags, &out) };
 }
 
 /// `ldmatrix` and `stmatrix` `.m8n8.b16` (PTX ISA 9.7.14.5.15-16): matrix `i`'s rows are at
