@@ -27,7 +27,6 @@ mkdir -p "$out"
 declare -A unsupported=(
   [managed_variables]="__managed__ variables: clang's CUDA mode has no managed variables"
   [dynamic_parallelism]="kernel launches in device code: clang's CUDA mode refuses them"
-  [warp_matrix]="no mma.h (the wmma API) among our headers yet"
 )
 
 tests=()

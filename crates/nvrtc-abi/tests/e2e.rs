@@ -181,6 +181,95 @@ fn cooperative_groups_tiles_and_reductions() {
     }
 }
 
+/// The bits of a small integer (|v| < 2048) as an IEEE binary16 value: exact.
+fn f16_bits(v: i32) -> u16 {
+    if v == 0 {
+        return 0;
+    }
+    let (sign, a) = (if v < 0 { 0x8000u16 } else { 0 }, v.unsigned_abs());
+    assert!(a < 2048);
+    let e = 31 - a.leading_zeros(); // the leading bit's position
+    sign | ((e + 15) as u16) << 10 | ((a << (10 - e)) & 0x3ff) as u16
+}
+
+#[test]
+fn wmma_f16_to_f32_through_mma_h() {
+    // <mma.h> (CUDA C++ Programming Guide, "Warp Matrix Functions"): one warp per block
+    // computes a 16 x 16 tile of D = A * B + C over two k tiles, A row-major and B
+    // column-major __half, C loaded row-major and D stored column-major, both float, with
+    // leading dimensions wider than the matrices. Entries are small integers, so every
+    // product and sum is exact.
+    let c = compile_ok(
+        r#"#include <mma.h>
+           using namespace nvcuda;
+           extern "C" __global__ void gemm(const __half* a, int lda, const __half* b, int ldb,
+                                           const float* cm, int ldc, float* d, int ldd) {
+             int tm = blockIdx.y, tn = blockIdx.x;
+             wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+             wmma::load_matrix_sync(acc, cm + tm * 16 * ldc + tn * 16, ldc, wmma::mem_row_major);
+             for (int kt = 0; kt < 2; kt++) {
+               wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+               wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::col_major> fb;
+               wmma::load_matrix_sync(fa, a + tm * 16 * lda + kt * 16, lda);
+               wmma::load_matrix_sync(fb, b + tn * 16 * ldb + kt * 16, ldb);
+               wmma::mma_sync(acc, fa, fb, acc);
+             }
+             static_assert(decltype(acc)::num_elements == 8, "f32 accumulator: 8 elements a lane");
+             wmma::store_matrix_sync(d + tn * 16 * ldd + tm * 16, acc, ldd, wmma::mem_col_major);
+           }"#,
+        &["-arch=compute_80"],
+    );
+    assert!(c.ptx.contains("wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32"), "{}", c.ptx);
+    let gpu = Gpu::new();
+    let m = gpu.load(c.ptx.as_bytes());
+    let (rows, cols, depth) = (32usize, 32usize, 32usize);
+    let (lda, ldb, ldc, ldd) = (depth + 8, depth + 16, cols + 4, rows + 8);
+    let av = |i: usize, k: usize| (i * 7 + k * 3) as i32 % 9 - 4;
+    let bv = |k: usize, j: usize| (k * 5 + j * 11) as i32 % 7 - 3;
+    let cv = |i: usize, j: usize| (i + j * 3) as i32 % 5 - 2;
+    // A row-major (row i at i * lda), B column-major (column j at j * ldb), C row-major.
+    let mut a = vec![0u16; rows * lda];
+    let mut b = vec![0u16; cols * ldb];
+    let mut cm = vec![0f32; rows * ldc];
+    for i in 0..rows {
+        for k in 0..depth {
+            a[i * lda + k] = f16_bits(av(i, k));
+        }
+    }
+    for j in 0..cols {
+        for k in 0..depth {
+            b[j * ldb + k] = f16_bits(bv(k, j));
+        }
+    }
+    for i in 0..rows {
+        for j in 0..cols {
+            cm[i * ldc + j] = cv(i, j) as f32;
+        }
+    }
+    let (ba, bb, bc, bd) = (gpu.alloc(&a), gpu.alloc(&b), gpu.alloc(&cm), gpu.alloc(&vec![-99f32; cols * ldd]));
+    let (mut pa, mut pb, mut pc, mut pd) = (ba.ptr, bb.ptr, bc.ptr, bd.ptr);
+    let (mut la, mut lb, mut lc, mut ld) = (lda as i32, ldb as i32, ldc as i32, ldd as i32);
+    gpu.launch(
+        m.func("gemm"),
+        (2, 2, 1),
+        (32, 1, 1),
+        0,
+        &mut [arg(&mut pa), arg(&mut la), arg(&mut pb), arg(&mut lb), arg(&mut pc), arg(&mut lc), arg(&mut pd), arg(&mut ld)],
+    );
+    let d: Vec<f32> = gpu.read(&bd);
+    for j in 0..cols {
+        for i in 0..ldd {
+            let got = d[j * ldd + i];
+            if i >= rows {
+                assert_eq!(got, -99.0, "padding D column {j} row {i} was written");
+                continue;
+            }
+            let want = cv(i, j) + (0..depth).map(|k| av(i, k) * bv(k, j)).sum::<i32>();
+            assert_eq!(got, want as f32, "D[{i}][{j}]");
+        }
+    }
+}
+
 #[test]
 fn cuda_h_serves_device_code() {
     // Kernels name driver types (CUdeviceptr in parameter structs, CUtensorMap for TMA);
