@@ -71,11 +71,19 @@ impl BlockRunner for Runner<'_> {
 }
 
 /// The most blocks of a spin-waiting kernel's launch that run side by side, one thread
-/// each, and the most GPU threads they may have together (each a fiber with a stack of its
-/// own: the process's memory map count bounds them); larger grids run in order like any
-/// other.
+/// each; larger grids run in order like any other.
 const MAX_SPINNING_BLOCKS: u64 = 256;
-const MAX_SPINNING_THREADS: u64 = 16 * 1024;
+
+/// The most GPU threads of blocks running side by side: each is a fiber whose stack takes
+/// two memory maps (the stack and its guard page), and the process may hold at most
+/// `vm.max_map_count` (65530 by default), some of them its own.
+fn max_spinning_threads() -> u64 {
+    static LIMIT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *LIMIT.get_or_init(|| {
+        let maps = std::fs::read_to_string("/proc/sys/vm/max_map_count").ok().and_then(|s| s.trim().parse::<u64>().ok()).unwrap_or(65530);
+        maps.saturating_sub(8192) / 2
+    })
+}
 
 /// The cooperative-groups grid workspace (`%envreg1:%envreg2` points to it): the
 /// workspace size, then the grid barrier word that `grid.sync()` counts arrivals in.
@@ -207,7 +215,7 @@ impl CpuModule {
         // A kernel that spin-waits may wait for a thread of any block: small grids run all
         // their blocks side by side, as a cooperative launch does (`lower/spin_wait.rs`).
         let threads = total * config.block.iter().map(|&b| b as u64).product::<u64>();
-        let side_by_side = cooperative || (k.meta.spin_waits && total <= MAX_SPINNING_BLOCKS && threads <= MAX_SPINNING_THREADS);
+        let side_by_side = cooperative || (k.meta.spin_waits && total <= MAX_SPINNING_BLOCKS && threads <= max_spinning_threads());
         let ok = if side_by_side { self.pool.run_cooperative(total, &runner) } else { self.pool.run(total, order, &runner) };
         self.output.complete(&printf);
         if copy.capacity() > 0 {

@@ -142,9 +142,9 @@ fn a_spin_waiting_grid_too_large_to_run_side_by_side_runs_in_order() {
     let d = cpu_backend::devices().remove(0);
     let d: &dyn Device = d.as_ref();
     let m = d.load_ptx(PTX, &LoadOptions::default()).unwrap();
-    // More threads than run side by side (their fiber stacks, all at once, can exhaust the
-    // process's memory maps: 256 blocks of 1024 threads did).
-    let (blocks, threads) = (24u32, 1024u32);
+    // More threads than run side by side (their fiber stacks, all at once, would exhaust
+    // the process's 65530 memory maps: 256 blocks of 1024 threads did).
+    let (blocks, threads) = (40u32, 1024u32);
     let n = (blocks * threads) as usize;
     let flags = upload(d, &vec![0u32; n]);
     let cfg = LaunchConfig { grid: [blocks, 1, 1], block: [threads, 1, 1], dynamic_shared_bytes: 0 };
