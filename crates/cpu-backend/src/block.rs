@@ -29,7 +29,10 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 mod regions;
+mod warp;
+
 pub use regions::{interleave, set_interleave, SUGGESTED_INTERLEAVE};
+use warp::{warp_exchange_in_fiber, warp_exchange_outside_fiber, WarpExchange};
 
 /// Bytes of stack per GPU thread in fiber mode (lazily committed by the OS).
 const FIBER_STACK_BYTES: usize = 256 * 1024;
@@ -64,28 +67,6 @@ pub struct BlockScratch {
 /// Most lanes a warp can have: modules declare 32 (the default, what PTX from NVIDIA's
 /// tools assumes) or 64 (`.warp_size 64`); the kernel's `meta.warp_size` says which.
 const MAX_WARP: usize = 64;
-
-/// Where the lanes of one warp meet at a collective. Double-buffered by round parity: a
-/// lane deposits in round r and reads in round r + 1, while lanes that already moved on
-/// deposit into the other buffer. Warps of 32 lanes use the first half.
-#[derive(Clone)]
-struct WarpExchange {
-    values: [[u64; MAX_WARP]; 2],
-    /// `(round << 32) | (site + 1)` of each lane's deposit; lanes with equal stamps met.
-    stamps: [[u64; MAX_WARP]; 2],
-    /// The member mask of each lane's deposit.
-    members: [[u64; MAX_WARP]; 2],
-    /// The lanes that have exited, or that the warp does not have (a bit per lane).
-    exited: u64,
-    /// `exited` as the previous round ended (what every lane resuming in a round sees).
-    exited_seen: u64,
-}
-
-impl Default for WarpExchange {
-    fn default() -> Self {
-        WarpExchange { values: [[0; MAX_WARP]; 2], stamps: [[0; MAX_WARP]; 2], members: [[0; MAX_WARP]; 2], exited: 0, exited_seen: 0 }
-    }
-}
 
 /// What a `ThreadCtx::runtime` points to.
 #[repr(C)]
@@ -606,70 +587,6 @@ unsafe fn escape(ctx: *mut ThreadCtx) -> ! {
             (*y).suspend(Suspend::Abort);
         }
     }
-}
-
-/// Rounds a collective waits for the lanes of its member mask.
-const MAX_WAIT_FOR_MEMBERS: u32 = 1 << 20;
-
-/// A warp collective in fiber mode: deposit, let the other lanes run to their next
-/// suspension point, then report who met here. Lanes of the member mask that have not
-/// exited and are not here yet (spinning on a flag, or a round behind after a divergent
-/// path with one more collective than ours) are waited for: the lanes here deposit again
-/// each round until they have come (PTX ISA 9.7.8.6 `shfl.sync`: "the executing thread
-/// waits until all non-exited threads in membermask have executed" it).
-unsafe extern "C" fn warp_exchange_in_fiber(ctx: *mut ThreadCtx, site: u32, value: u64, member: u64, arrived: *mut u64) -> *const u64 {
-    // SAFETY: `runtime` points to this fiber's `FiberRuntime`, whose `warp` and `round`
-    // point into the block scratch that outlives every fiber of the block. Fibers of a
-    // block run on one OS thread, one at a time, so these accesses never race.
-    unsafe {
-        leave_kernel(ctx);
-        let rt = runtime(ctx);
-        let mut waited = 0u32;
-        let (buf, mask) = loop {
-            let round = *rt.round;
-            let buf = (round & 1) as usize;
-            let stamp = ((round as u64) << 32) | (site as u64 + 1);
-            let w = &mut *rt.warp;
-            w.values[buf][rt.lane] = value;
-            w.stamps[buf][rt.lane] = stamp;
-            w.members[buf][rt.lane] = member;
-            (*rt.yielder).suspend(Suspend::Wait);
-            let w = &*rt.warp;
-            // Lanes a warp does not have never deposit, so their stamps never match.
-            let mut mask = 0u64;
-            for (lane, s) in w.stamps[buf].iter().enumerate() {
-                if *s == stamp {
-                    mask |= 1 << lane;
-                }
-            }
-            // Every lane resuming in this round sees the same stamps and `exited_seen`.
-            // A member that never comes (it waits at a block barrier, or for us) must
-            // not hang the block: after a while we meet without it.
-            let mut missing = member & !w.exited_seen & !mask;
-            // A member at another collective of this round whose own mask names us meets
-            // us there (sm_70+ lets different `shfl.sync`s match): no one to wait for.
-            for lane in 0..if missing == 0 { 0 } else { MAX_WARP } {
-                let here = w.stamps[buf][lane] >> 32 == stamp >> 32 && w.members[buf][lane] >> rt.lane & 1 == 1;
-                if missing >> lane & 1 == 1 && here {
-                    missing &= !(1u64 << lane);
-                }
-            }
-            waited += 1;
-            if missing == 0 || waited > MAX_WAIT_FOR_MEMBERS {
-                break (buf, mask);
-            }
-        };
-        *arrived = mask;
-        enter_kernel(ctx);
-        (*rt.warp).values[buf].as_ptr()
-    }
-}
-
-/// Kernels with warp collectives always run as fibers; reaching this is a compiler bug.
-unsafe extern "C" fn warp_exchange_outside_fiber(ctx: *mut ThreadCtx, _site: u32, _value: u64, _member: u64, _arrived: *mut u64) -> *const u64 {
-    // SAFETY: as in `trap`.
-    unsafe { trap(ctx) };
-    std::ptr::null()
 }
 
 unsafe extern "C" fn barrier_in_fiber(ctx: *mut ThreadCtx, id: u32, count: u32) {
