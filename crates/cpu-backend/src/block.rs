@@ -414,6 +414,7 @@ impl LaunchShape<'_> {
             scratch.barriers.begin_round(scratch.round);
             for w in scratch.warps.iter_mut() {
                 w.exited_seen = w.exited;
+                w.at_barrier_seen = w.at_barrier;
             }
             for i in 0..n {
                 let Some(f) = &mut scratch.fibers[i] else { continue };
@@ -624,12 +625,14 @@ unsafe fn wait_at_barrier(ctx: *mut ThreadCtx, id: u32, count: u32, pred: bool) 
         let rt = runtime(ctx);
         let ticket = (*rt.barriers).arrive(id, count, pred);
         (*rt.barriers).set_waiting(true);
+        (*rt.warp).at_barrier |= 1u64 << rt.lane;
         loop {
             (*rt.yielder).suspend(Suspend::Wait);
             if (*rt.barriers).passed(ticket) {
                 break;
             }
         }
+        (*rt.warp).at_barrier &= !(1u64 << rt.lane);
         (*rt.barriers).set_waiting(false);
         let result = (*rt.barriers).result(ticket);
         enter_kernel(ctx);

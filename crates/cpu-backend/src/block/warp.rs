@@ -19,11 +19,23 @@ pub(super) struct WarpExchange {
     pub(super) exited: u64,
     /// `exited` as the previous round ended (what every lane resuming in a round sees).
     pub(super) exited_seen: u64,
+    /// The lanes waiting at a block barrier, and as the previous round ended: a member
+    /// there does not come to a collective before the barrier completes.
+    pub(super) at_barrier: u64,
+    pub(super) at_barrier_seen: u64,
 }
 
 impl Default for WarpExchange {
     fn default() -> Self {
-        WarpExchange { values: [[0; MAX_WARP]; 2], stamps: [[0; MAX_WARP]; 2], members: [[0; MAX_WARP]; 2], exited: 0, exited_seen: 0 }
+        WarpExchange {
+            values: [[0; MAX_WARP]; 2],
+            stamps: [[0; MAX_WARP]; 2],
+            members: [[0; MAX_WARP]; 2],
+            exited: 0,
+            exited_seen: 0,
+            at_barrier: 0,
+            at_barrier_seen: 0,
+        }
     }
 }
 
@@ -32,7 +44,7 @@ const MAX_WAIT_FOR_MEMBERS: u32 = 1 << 20;
 
 /// A warp collective in fiber mode: deposit, let the other lanes run to their next
 /// suspension point, then report who met here. Lanes of the member mask that have not
-/// exited and are not here yet (spinning on a flag, or a round behind after a divergent
+/// exited, do not wait at a block barrier and are not here yet (spinning on a flag, or a round behind after a divergent
 /// path with one more collective than ours) are waited for: the lanes here deposit again
 /// each round until they have come (PTX ISA 9.7.8.6 `shfl.sync`: "the executing thread
 /// waits until all non-exited threads in membermask have executed" it).
@@ -64,7 +76,7 @@ pub(super) unsafe extern "C" fn warp_exchange_in_fiber(ctx: *mut ThreadCtx, site
             // Every lane resuming in this round sees the same stamps and `exited_seen`.
             // A member that never comes (it waits at a block barrier, or for us) must
             // not hang the block: after a while we meet without it.
-            let mut missing = member & !w.exited_seen & !mask;
+            let mut missing = member & !w.exited_seen & !w.at_barrier_seen & !mask;
             // A member at another collective of this round whose own mask names us meets
             // us there (sm_70+ lets different `shfl.sync`s match): no one to wait for.
             for lane in 0..if missing == 0 { 0 } else { MAX_WARP } {
