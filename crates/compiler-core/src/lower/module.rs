@@ -211,7 +211,9 @@ fn lower_impl(
     clock.phase("lower: variables, layout, declarations");
     let fibers = fiber_functions(m);
     let communicating = block_communicating_functions(m);
-    let spinning = functions_reaching(m, &|i| i.opcode == "nanosleep");
+    // Yields added in functions with warp collectives wait on their own block or earlier
+    // blocks (`spin_wait::YIELD_COL_WARP`): they need no blocks side by side.
+    let spinning = functions_reaching(m, &|i| i.opcode == "nanosleep" && i.span.col != super::spin_wait::YIELD_COL_WARP);
     let regions_on = target.supports_regions() && super::regions::enabled();
     let mut dense_budget = super::regions::dense::DenseBudget::new();
     let bodies: Vec<&Function> = m
@@ -527,7 +529,7 @@ pub(crate) fn mentioned_names<'a>(body: &'a [Statement], out: &mut std::collecti
     }
 }
 
-fn body_has(body: &[Statement], pred: &dyn Fn(&Instruction) -> bool) -> bool {
+pub(crate) fn body_has(body: &[Statement], pred: &dyn Fn(&Instruction) -> bool) -> bool {
     body.iter().any(|s| match s {
         Statement::Instr(i) => pred(i),
         Statement::Block(b) => body_has(b, pred),

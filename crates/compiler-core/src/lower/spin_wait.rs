@@ -16,13 +16,33 @@ use std::collections::HashSet;
 
 /// The span column of an added yield (the branch's line): unlike any instruction's.
 const YIELD_COL: u32 = 4093;
+/// The column of a yield added in a function with warp collectives: such a wait is on
+/// threads of its own block or earlier blocks (a tile barrier, a look-back), so it does not
+/// make the kernel's blocks run side by side (`KernelMeta::spin_waits`).
+pub(crate) const YIELD_COL_WARP: u32 = 4094;
 
 /// `m` with the yields added, or `None` when no loop of the functions looked at (`only`,
 /// else all) waits.
 pub(crate) fn add_yields(m: &Module, only: Option<&HashSet<String>>) -> Option<Module> {
-    super::insert::around_chosen(m, only, waiting_loops, |branch| {
-        (vec![added(branch.span.line, YIELD_COL, "nanosleep", &[".u32"], vec![Operand::Imm(Immediate::Int(0))])], Vec::new())
-    })
+    let looked_at = |f: &Function| f.body.is_some() && only.is_none_or(|o| o.contains(&f.name));
+    let (mut plain, mut warp) = (HashSet::new(), HashSet::new());
+    for d in &m.directives {
+        if let Directive::Function(f) = d {
+            if looked_at(f) {
+                let collective = super::module::body_has(f.body.as_deref().unwrap_or(&[]), &super::warp::is_collective);
+                if collective { &mut warp } else { &mut plain }.insert(f.name.clone());
+            }
+        }
+    }
+    let first = super::insert::around_chosen(m, Some(&plain), waiting_loops, |b| yield_at(b, YIELD_COL));
+    let second =
+        super::insert::around_chosen(first.as_ref().unwrap_or(m), Some(&warp), waiting_loops_before_collectives, |b| yield_at(b, YIELD_COL_WARP));
+    second.or(first)
+}
+
+/// A yield (`nanosleep 0`) before `branch`, its span in column `col`.
+fn yield_at(branch: &Instruction, col: u32) -> (Vec<Instruction>, Vec<Instruction>) {
+    (vec![added(branch.span.line, col, "nanosleep", &[".u32"], vec![Operand::Imm(Immediate::Int(0))])], Vec::new())
 }
 
 /// Whether `i` loads memory in a way that sees other threads' stores as they happen:
@@ -45,12 +65,21 @@ fn waits_on_memory(i: &Instruction) -> bool {
     }
 }
 
-/// The spans of the branches back of the loops of `body` that wait.
+/// The spans of the branches back of the loops of `body` that wait: loops whose body
+/// loads as [`waits_on_memory`] says.
 fn waiting_loops(body: &[Statement]) -> HashSet<Span> {
+    loops_that(body, false)
+}
+
+/// In functions with warp collectives, only loops that a loaded value lets out: a branch
+/// of the loop depends on what a [`waits_on_memory`] load read. (A loop summing `volatile`
+/// shared memory is no wait, and a yield would cost the kernel its barrier regions.)
+fn waiting_loops_before_collectives(body: &[Statement]) -> HashSet<Span> {
+    loops_that(body, true)
+}
+
+fn loops_that(body: &[Statement], exit_on_loaded: bool) -> HashSet<Span> {
     let (items, labels) = flatten(body);
-    // Functions with warp collectives get yields too: a lane that spins before a
-    // collective is waited for by its warp's lanes at the collective (the CPU runtime's
-    // warp exchange), so that they still meet.
     let instrs = || items.iter().filter_map(Item::instr);
     if !instrs().any(waits_on_memory) {
         return HashSet::new();
@@ -59,10 +88,39 @@ fn waiting_loops(body: &[Statement]) -> HashSet<Span> {
     for (k, i) in items.iter().enumerate() {
         let Some(i) = i.instr().filter(|i| i.opcode == "bra") else { continue };
         if let Some(start) = branch_target(i, &labels).filter(|&t| t < k) {
-            if items[start..k].iter().filter_map(Item::instr).any(waits_on_memory) {
+            let body: Vec<&Instruction> = items[start..=k].iter().filter_map(Item::instr).collect();
+            if body.iter().any(|i| waits_on_memory(i)) && (!exit_on_loaded || branches_on_loaded(&body)) {
                 out.insert(i.span);
             }
         }
     }
     out
+}
+
+/// Whether a guarded branch of `body` (a loop's instructions) tests a value derived from
+/// what a [`waits_on_memory`] load of the loop read.
+fn branches_on_loaded(body: &[&Instruction]) -> bool {
+    let mut tainted: HashSet<String> = HashSet::new();
+    let names = |o: &Operand, out: &mut Vec<String>| super::regions::names_in_operand(o, out);
+    // To a fixpoint: loop-carried values feed earlier instructions.
+    loop {
+        let before = tainted.len();
+        for i in body {
+            let mut srcs = Vec::new();
+            for o in i.operands.iter().skip(1) {
+                names(o, &mut srcs);
+            }
+            if waits_on_memory(i) || srcs.iter().any(|s| tainted.contains(s)) {
+                let mut dsts = Vec::new();
+                if let Some(d) = i.operands.first() {
+                    names(d, &mut dsts);
+                }
+                tainted.extend(dsts);
+            }
+        }
+        if tainted.len() == before {
+            break;
+        }
+    }
+    body.iter().any(|i| i.opcode == "bra" && i.guard.as_ref().is_some_and(|g| tainted.contains(&g.predicate)))
 }
