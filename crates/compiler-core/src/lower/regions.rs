@@ -237,12 +237,8 @@ fn writes_first_operand(i: &Instruction) -> bool {
     )
 }
 
-fn names_in(op: &Operand, out: &mut Vec<String>) {
-    names_in_operand(op, out)
-}
-
 /// The register names `op` mentions.
-pub(crate) fn names_in_operand(op: &Operand, out: &mut Vec<String>) {
+pub(crate) fn names_in(op: &Operand, out: &mut Vec<String>) {
     match op {
         Operand::Ident { name, .. } | Operand::Select { name, .. } => out.push(name.clone()),
         Operand::Not(o) | Operand::Neg(o) => names_in(o, out),

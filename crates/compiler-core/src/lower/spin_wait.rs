@@ -101,19 +101,18 @@ fn loops_that(body: &[Statement], exit_on_loaded: bool) -> HashSet<Span> {
 /// what a [`waits_on_memory`] load of the loop read.
 fn branches_on_loaded(body: &[&Instruction]) -> bool {
     let mut tainted: HashSet<String> = HashSet::new();
-    let names = |o: &Operand, out: &mut Vec<String>| super::regions::names_in_operand(o, out);
     // To a fixpoint: loop-carried values feed earlier instructions.
     loop {
         let before = tainted.len();
         for i in body {
             let mut srcs = Vec::new();
             for o in i.operands.iter().skip(1) {
-                names(o, &mut srcs);
+                super::regions::names_in(o, &mut srcs);
             }
             if waits_on_memory(i) || srcs.iter().any(|s| tainted.contains(s)) {
                 let mut dsts = Vec::new();
                 if let Some(d) = i.operands.first() {
-                    names(d, &mut dsts);
+                    super::regions::names_in(d, &mut dsts);
                 }
                 tainted.extend(dsts);
             }

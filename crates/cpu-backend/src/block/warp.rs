@@ -79,9 +79,11 @@ pub(super) unsafe extern "C" fn warp_exchange_in_fiber(ctx: *mut ThreadCtx, site
             let mut missing = member & !w.exited_seen & !w.at_barrier_seen & !mask;
             // A member at another collective of this round whose own mask names us meets
             // us there (sm_70+ lets different `shfl.sync`s match): no one to wait for.
-            for lane in 0..if missing == 0 { 0 } else { MAX_WARP } {
-                let here = w.stamps[buf][lane] >> 32 == stamp >> 32 && w.members[buf][lane] >> rt.lane & 1 == 1;
-                if missing >> lane & 1 == 1 && here {
+            let mut look = missing;
+            while look != 0 {
+                let lane = look.trailing_zeros() as usize;
+                look &= look - 1;
+                if w.stamps[buf][lane] >> 32 == stamp >> 32 && w.members[buf][lane] >> rt.lane & 1 == 1 {
                     missing &= !(1u64 << lane);
                 }
             }
