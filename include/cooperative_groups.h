@@ -43,13 +43,17 @@ __device__ __attribute__((noinline)) static void __grid_sync() {
 }
 }  // namespace __details
 
+namespace __details {
+__NVCG void __large_tile_sync(unsigned int __n);
+}
+
 /* The type-erased group: what tiled_partition(parent, n) returns. */
 class thread_group {
  protected:
   unsigned int __size_;
   unsigned int __rank_;
   cudaLaneMask_t __mask_; /* lanes of the group within the warp (tiles); 0 for blocks */
-  int __kind_;            /* 0 block, 1 tile, 2 coalesced, 3 grid */
+  int __kind_;            /* 0 block, 1 tile, 2 coalesced, 3 grid, 4 tile larger than a warp */
  public:
   __NVCG thread_group(int __k, unsigned int __s, unsigned int __r, cudaLaneMask_t __m)
       : __size_(__s), __rank_(__r), __mask_(__m), __kind_(__k) {}
@@ -59,6 +63,7 @@ class thread_group {
   __NVCG void sync() const {
     if (__kind_ == 0) __syncthreads();
     else if (__kind_ == 3) __details::__grid_sync();
+    else if (__kind_ == 4) __details::__large_tile_sync(__size_);
     else __syncwarp(__mask_);
   }
   __NVCG cudaLaneMask_t __lane_mask() const { return __mask_; }
@@ -135,9 +140,142 @@ template <unsigned int _N> class __static_tile {
   __NVCG operator thread_group() const { return thread_group(1, _N, thread_rank(), __tile_mask()); }
 };
 
+/* Tiles of more than a warp (CUDA C++ Programming Guide, "Cooperative Groups":
+   thread_block_tile<N> for N up to 1024, made by every thread of the block). Their threads
+   meet in shared memory: per tile an arrival counter and a generation for sync(), and per
+   warp one 8-byte slot for shfl(), reduce() and the scans. */
+namespace __details {
+struct __large_tile_scratch {
+  unsigned int __arrived[32];
+  volatile unsigned int __generation[32];
+  unsigned long long __slot[32];
+};
+__NVCG __large_tile_scratch *__large_scratch() {
+  __shared__ __large_tile_scratch __s;
+  return &__s;
+}
+}  // namespace __details
+
+template <unsigned int _N> class __large_tile {
+  static_assert((_N & (_N - 1)) == 0 && _N <= 1024, "tile size must be a power of two up to 1024");
+  static constexpr unsigned int __warps = _N / __SCALE_WARP_SIZE__;
+
+ protected:
+  __NVCG static unsigned int __tile() { return __details::__block_rank() / _N; }
+  __NVCG static unsigned int __warp() { return (__details::__block_rank() % _N) / __SCALE_WARP_SIZE__; }
+  __NVCG static unsigned int __lane() { return __nvvm_read_ptx_sreg_laneid(); }
+  /* The tile's slots: one per warp of the tile. */
+  __NVCG static unsigned long long *__slots() {
+    return __details::__large_scratch()->__slot + __tile() * __warps;
+  }
+  template <class _T> __NVCG static void __put(unsigned int __w, _T __v) {
+    static_assert(sizeof(_T) <= 8, "tiles larger than a warp exchange values of at most 8 bytes");
+    __builtin_memcpy((void *)(__slots() + __w), &__v, sizeof(_T));
+  }
+  template <class _T> __NVCG static _T __get(unsigned int __w) {
+    _T __v;
+    __builtin_memcpy(&__v, (const void *)(__slots() + __w), sizeof(_T));
+    return __v;
+  }
+
+ public:
+  static constexpr unsigned int num_threads_value = _N;
+  /* Every thread of the block constructs its tile (tiled_partition), before any use. */
+  __NVCG static void __init() {
+    __details::__large_tile_scratch *__s = __details::__large_scratch();
+    unsigned int __r = __details::__block_rank();
+    if (__r < 32) __s->__arrived[__r] = 0;
+    __syncthreads();
+  }
+  __NVCG static unsigned int thread_rank() { return __details::__block_rank() % _N; }
+  __NVCG static unsigned int size() { return _N; }
+  __NVCG static unsigned int num_threads() { return _N; }
+  __NVCG static unsigned int meta_group_rank() { return __tile(); }
+  __NVCG static unsigned int meta_group_size() { return (__details::__block_size() + _N - 1) / _N; }
+  __NVCG static void sync() { __details::__large_tile_sync(_N); }
+  template <class _T> __NVCG _T shfl(_T __v, unsigned int __src) const {
+    __src %= _N;
+    if (thread_rank() == __src) __put(0, __v);
+    sync();
+    _T __r = __get<_T>(0);
+    sync();
+    return __r;
+  }
+  __NVCG int any(int __p) const { return __reduce((unsigned int)(__p != 0), [](unsigned int __a, unsigned int __b) { return __a | __b; }) != 0; }
+  __NVCG int all(int __p) const { return __reduce((unsigned int)(__p != 0), [](unsigned int __a, unsigned int __b) { return __a & __b; }) != 0; }
+  /* A butterfly in each warp, then every thread combines the warps' results in order. */
+  template <class _T, class _Op> __NVCG _T __reduce(_T __v, _Op __op) const {
+#pragma unroll
+    for (unsigned int __o = __SCALE_WARP_SIZE__ / 2; __o > 0; __o /= 2) __v = __op(__v, __shfl_xor_sync(__NV_FULL_MASK, __v, __o));
+    if (__lane() == 0) __put(__warp(), __v);
+    sync();
+    _T __r = __get<_T>(0);
+    for (unsigned int __w = 1; __w < __warps; ++__w) __r = __op(__r, __get<_T>(__w));
+    sync();
+    return __r;
+  }
+  /* A scan in each warp, then the totals of the warps before. */
+  template <class _T, class _Op> __NVCG _T __inclusive_scan(_T __v, _Op __op) const {
+    unsigned int __l = __lane();
+#pragma unroll
+    for (unsigned int __o = 1; __o < __SCALE_WARP_SIZE__; __o *= 2) {
+      _T __t = __shfl_up_sync(__NV_FULL_MASK, __v, __o);
+      if (__l >= __o) __v = __op(__t, __v);
+    }
+    if (__l == __SCALE_WARP_SIZE__ - 1) __put(__warp(), __v);
+    sync();
+    unsigned int __w = __warp();
+    if (__w > 0) {
+      _T __before = __get<_T>(0);
+      for (unsigned int __i = 1; __i < __w; ++__i) __before = __op(__before, __get<_T>(__i));
+      __v = __op(__before, __v);
+    }
+    sync();
+    return __v;
+  }
+  template <class _T, class _Op> __NVCG _T __exclusive_scan(_T __v, _Op __op) const {
+    _T __inc = __inclusive_scan(__v, __op);
+    _T __prev = __shfl_up_sync(__NV_FULL_MASK, __inc, 1);
+    unsigned int __l = __lane(), __w = __warp();
+    if (__l == __SCALE_WARP_SIZE__ - 1) __put(__w, __inc);
+    sync();
+    if (__l == 0) __prev = __w > 0 ? __get<_T>(__w - 1) : _T();
+    sync();
+    return __prev;
+  }
+  __NVCG operator thread_group() const { return thread_group(4, _N, thread_rank(), 0); }
+};
+
+namespace __details {
+/* Lane 0 of each warp arrives for its warp; the last one opens the next generation (an
+   atomic store: a volatile one in lane 0's branch would be a warp meeting there). */
+__NVCG void __large_tile_sync(unsigned int __n) {
+  __large_tile_scratch *__s = __large_scratch();
+  unsigned int __t = __block_rank() / __n;
+  __syncwarp();
+  if (__nvvm_read_ptx_sreg_laneid() == 0) {
+    unsigned int __gen = __s->__generation[__t];
+    __threadfence_block();
+    if (atomicAdd(&__s->__arrived[__t], 1u) == __n / __SCALE_WARP_SIZE__ - 1) {
+      __s->__arrived[__t] = 0;
+      __threadfence_block();
+      atomicExch((unsigned int *)&__s->__generation[__t], __gen + 1);
+    } else {
+      while (__s->__generation[__t] == __gen) {
+      }
+    }
+    __threadfence_block();
+  }
+  __syncwarp();
+}
+
+template <unsigned int _N, bool = (_N > __SCALE_WARP_SIZE__)> struct __tile_impl { using type = __static_tile<_N>; };
+template <unsigned int _N> struct __tile_impl<_N, true> { using type = __large_tile<_N>; };
+}  // namespace __details
+
 /* thread_block_tile<N> (no parent type) is what every thread_block_tile<N, Parent>
    converts to, as in NVIDIA's header: `thread_block_tile<16> t = tiled_partition<16>(b);`. */
-template <unsigned int _N> class thread_block_tile<_N, void> : public __static_tile<_N> {
+template <unsigned int _N> class thread_block_tile<_N, void> : public __details::__tile_impl<_N>::type {
  public:
   __NVCG thread_block_tile() {}
 };
@@ -148,8 +286,17 @@ template <unsigned int _N, class _Parent> class thread_block_tile : public threa
 };
 
 template <unsigned int _N, class _Parent> __NVCG thread_block_tile<_N, _Parent> tiled_partition(const _Parent &) {
+  if constexpr (_N > __SCALE_WARP_SIZE__) __large_tile<_N>::__init();
   return thread_block_tile<_N, _Parent>();
 }
+
+/* Scratch for tiles larger than a warp (CUDA 12's form). Devices of compute capability 8.0
+   and later need none, and neither does this implementation: the type is accepted, its
+   storage unused. */
+template <unsigned int _MaxBlockSize = 1024> struct block_tile_memory {
+  unsigned long long __reserved;
+};
+template <unsigned int _M> __NVCG thread_block this_thread_block(block_tile_memory<_M> &) { return thread_block(); }
 
 /* Dynamic tiling: a thread_group of n threads (n a power of two up to the warp size). */
 __NVCG thread_group tiled_partition(const thread_group &__parent, unsigned int __n) {

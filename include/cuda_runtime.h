@@ -34,6 +34,7 @@
 #if defined(__CUDA__)
 #include "__nvrtc_builtin_vars.h"
 #include "__nvrtc_device.h"
+#include "cuda_device_runtime_api.h"
 #include "__nvrtc_math.h"
 #include "__nvcc_host_math.h"
 #include "math_constants.h"

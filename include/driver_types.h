@@ -46,6 +46,9 @@
 #define cudaStreamNonBlocking 0x01
 #define cudaStreamLegacy ((cudaStream_t)0x1)
 #define cudaStreamPerThread ((cudaStream_t)0x2)
+/* The device runtime's special streams (CUDA C++ Programming Guide, "Named Streams"). */
+#define cudaStreamTailLaunch ((cudaStream_t)0x3)
+#define cudaStreamFireAndForget ((cudaStream_t)0x4)
 /* cudaEventCreateWithFlags, cudaEventRecordWithFlags, cudaStreamWaitEvent */
 #define cudaEventDefault 0x00
 #define cudaEventBlockingSync 0x01

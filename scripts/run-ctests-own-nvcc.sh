@@ -24,11 +24,7 @@ timeout_s="${CTEST_TIMEOUT:-120}"
 mkdir -p "$out"
 
 # What our nvcc does not compile yet, with the reason (ARCHITECTURE.md, "nvcc").
-declare -A unsupported=(
-  [managed_variables]="__managed__ variables: clang's CUDA mode has no managed variables"
-  [dynamic_parallelism]="kernel launches in device code: clang's CUDA mode refuses them"
-  [spinning_lanes]="tiles of more than 32 threads (block_tile_memory) are not in our cooperative_groups.h"
-)
+declare -A unsupported=()
 
 tests=()
 if [ -n "${CTEST_NAMES:-}" ]; then

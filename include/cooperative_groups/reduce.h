@@ -15,9 +15,13 @@ template <class _T> struct bit_xor { __device__ __forceinline__ _T operator()(co
 /* Tiles: a butterfly leaves the result in every lane. */
 template <unsigned int _N, class _P, class _T, class _Op>
 __device__ __forceinline__ _T reduce(const thread_block_tile<_N, _P> &__g, _T __v, _Op __op) {
+  if constexpr (_N > __SCALE_WARP_SIZE__) {
+    return __g.__reduce(__v, __op);
+  } else {
 #pragma unroll
-  for (unsigned int __o = _N / 2; __o > 0; __o /= 2) __v = __op(__v, __g.shfl_xor(__v, __o));
-  return __v;
+    for (unsigned int __o = _N / 2; __o > 0; __o /= 2) __v = __op(__v, __g.shfl_xor(__v, __o));
+    return __v;
+  }
 }
 /* Coalesced groups: a tree over ranks, then a broadcast from rank 0. */
 template <class _T, class _Op> __device__ __forceinline__ _T reduce(const coalesced_group &__g, _T __v, _Op __op) {
@@ -38,6 +42,7 @@ template <class _T, class _Op> __device__ __forceinline__ _T reduce(const thread
 /* Inclusive and exclusive scans over tiles. */
 template <unsigned int _N, class _P, class _T, class _Op>
 __device__ __forceinline__ _T inclusive_scan(const thread_block_tile<_N, _P> &__g, _T __v, _Op __op) {
+  if constexpr (_N > __SCALE_WARP_SIZE__) return __g.__inclusive_scan(__v, __op);
   unsigned int __r = __g.thread_rank();
 #pragma unroll
   for (unsigned int __o = 1; __o < _N; __o *= 2) {
@@ -50,6 +55,7 @@ template <unsigned int _N, class _P, class _T>
 __device__ __forceinline__ _T inclusive_scan(const thread_block_tile<_N, _P> &__g, _T __v) { return inclusive_scan(__g, __v, plus<_T>()); }
 template <unsigned int _N, class _P, class _T, class _Op>
 __device__ __forceinline__ _T exclusive_scan(const thread_block_tile<_N, _P> &__g, _T __v, _Op __op) {
+  if constexpr (_N > __SCALE_WARP_SIZE__) return __g.__exclusive_scan(__v, __op);
   _T __inc = inclusive_scan(__g, __v, __op);
   _T __prev = __g.shfl_up(__inc, 1);
   return __g.thread_rank() == 0 ? _T() : __prev;

@@ -91,6 +91,22 @@ fn invalid_video_forms_are_diagnosed() {
     }
 }
 
+/// An `.extern` variable no module defines may be declared (clang's `-O0` PTX declares
+/// `threadIdx`, as ptxas allows); a use of one is an error that names it.
+#[test]
+fn undefined_extern_variables_are_errors_only_where_used() {
+    let module = |body: &str| {
+        format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n.extern .global .align 4 .b8 threadIdx[1];\n.visible .entry k(.param .u64 p)\n{{\n.reg .b64 %rd<3>;\n{body}\nret;\n}}\n"
+        )
+    };
+    let unused = compiler_core::ptx::parse(&module("ld.param.u64 %rd1, [p];")).expect("parses");
+    assert!(compiler_core::lower::lower_module(&unused).is_ok(), "an unused extern declaration is accepted");
+    let used = compiler_core::ptx::parse(&module("mov.u64 %rd1, threadIdx;\nld.global.u32 %rd2, [%rd1];")).expect("parses");
+    let err = format!("{:?}", compiler_core::lower::lower_module(&used).err().expect("a used undefined extern is refused"));
+    assert!(err.contains("'threadIdx' is an extern .global/.const variable declared but not defined"), "{err}");
+}
+
 /// Which kernels' blocks may wait for each other (`KernelMeta::blocks_communicate`): the CPU
 /// device hands the blocks of the others to threads in runs, in any interleaving.
 #[test]

@@ -9,6 +9,7 @@ mod arch;
 mod cli;
 mod dlink;
 mod plan;
+mod rewrite;
 mod toolkit;
 
 use std::path::{Path, PathBuf};
@@ -66,6 +67,19 @@ fn write_fatbin(ptx: &[(PathBuf, u32)], debug: bool, out: &Path) -> Result<(), S
     std::fs::write(out, kernel_image::write_ptx_container(&entries)).map_err(|e| format!("cannot write {}: {e}", out.display()))
 }
 
+/// The locate pass over `source`, then its rewritten text and the overlay that shows it
+/// (`rewrite.rs`). The pass's own diagnostics are not shown: the real passes report what
+/// is left.
+fn rewrite_source(locate: &[String], source: &Path, rewritten: &Path, overlay: &Path) -> Result<(), String> {
+    let output = Command::new(&locate[0]).args(&locate[1..]).output().map_err(|e| format!("Could not run '{}': {e}", locate[0]))?;
+    let text = std::fs::read(source).map_err(|e| format!("cannot read {}: {e}", source.display()))?;
+    let text = String::from_utf8_lossy(&text);
+    let sites = rewrite::sites(&String::from_utf8_lossy(&output.stderr), source);
+    let rewritten_abs = std::path::absolute(rewritten).unwrap_or_else(|_| rewritten.to_path_buf());
+    std::fs::write(rewritten, rewrite::apply(&text, &sites)).map_err(|e| format!("cannot write {}: {e}", rewritten.display()))?;
+    std::fs::write(overlay, rewrite::overlay(source, &rewritten_abs)).map_err(|e| format!("cannot write {}: {e}", overlay.display()))
+}
+
 fn run_steps(steps: &[Step], echo: bool, execute: bool) -> Result<(), ExitCode> {
     for step in steps {
         match step {
@@ -89,6 +103,15 @@ fn run_steps(steps: &[Step], echo: bool, execute: bool) -> Result<(), ExitCode> 
                 }
                 if execute {
                     dlink::write_stub(objects, out).map_err(|e| fatal(&e))?;
+                }
+            }
+            Step::Rewrite { locate, source, rewritten, overlay } => {
+                if echo {
+                    eprintln!("#$ {}", locate.iter().map(|a| quote(a)).collect::<Vec<_>>().join(" "));
+                    eprintln!("#$ rewrite(built-in) {} > {}", source.display(), rewritten.display());
+                }
+                if execute {
+                    rewrite_source(locate, source, rewritten, overlay).map_err(|e| fatal(&e))?;
                 }
             }
             Step::Fatbin { ptx, debug, out } => {

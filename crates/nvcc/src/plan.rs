@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::arch::{arch_list_macro, Virtual};
 use crate::cli::{Cudart, Fatal, Input, Invocation, Lang, Phase};
+use crate::rewrite;
 use crate::toolkit::Toolkit;
 use cuda_frontend::options::Options;
 use cuda_frontend::Target;
@@ -26,6 +27,9 @@ pub enum Step {
     /// Write the device-link C source for the relocatable device code of `objects`
     /// (`dlink::stub_source`).
     DeviceLinkStub { objects: Vec<PathBuf>, out: PathBuf },
+    /// Run the locate pass `locate` over `source`, write the rewritten text to `rewritten`
+    /// and a VFS overlay showing it at `source`'s path to `overlay` (`rewrite.rs`).
+    Rewrite { locate: Vec<String>, source: PathBuf, rewritten: PathBuf, overlay: PathBuf },
 }
 
 /// The clang CUDA version whose host-side ABI we ask for: clang emits the CUDA 9.2+ launch
@@ -139,6 +143,46 @@ impl Planner<'_> {
     }
 
     fn device_pass(&self, input: &Path, v: &Virtual, out: &Path) -> Vec<String> {
+        let mut a = self.device_flags(input, v);
+        a.extend(self.overlay_flags(input));
+        a.extend(["-S".into(), "-o".into(), s(out), s(input)]);
+        a
+    }
+
+    /// Whether `input` goes through the locate pass and its rewrite first.
+    fn rewrites(&self, input: &Path) -> bool {
+        std::fs::read(input).is_ok_and(|src| rewrite::needed(&String::from_utf8_lossy(&src), self.inv.rdc))
+    }
+
+    fn overlay_path(&self, input: &Path) -> PathBuf {
+        self.tmp.join(format!("{}.vfs.yaml", stem(input)))
+    }
+
+    /// The clang flags that make a pass read `input`'s rewritten text.
+    fn overlay_flags(&self, input: &Path) -> Vec<String> {
+        if !self.rewrites(input) {
+            return Vec::new();
+        }
+        let overlay = std::path::absolute(self.overlay_path(input)).unwrap_or_else(|_| self.overlay_path(input));
+        vec!["-ivfsoverlay".into(), s(&overlay)]
+    }
+
+    /// The locate pass and rewrite of `input`, when it needs them (`rewrite.rs`).
+    fn rewrite_steps(&self, input: &Path) -> Vec<Step> {
+        if !self.rewrites(input) {
+            return Vec::new();
+        }
+        let mut locate: Vec<String> = self.device_flags(input, &self.virtuals[0]).into_iter().filter(|f| f != "-w" && f != "-Werror").collect();
+        // Every error, and of the warnings only the deprecations that mark managed variables.
+        locate
+            .extend(["-fsyntax-only", "-ferror-limit=0", "-fno-color-diagnostics", "-Wno-everything", "-Wdeprecated-declarations"].map(String::from));
+        locate.push(s(input));
+        let source = std::path::absolute(input).unwrap_or_else(|_| input.to_path_buf());
+        vec![Step::Rewrite { locate, source, rewritten: self.tmp.join(format!("{}.rewritten.cu", stem(input))), overlay: self.overlay_path(input) }]
+    }
+
+    /// A device pass's flags, without its input and output.
+    fn device_flags(&self, input: &Path, v: &Virtual) -> Vec<String> {
         let mut a = self.clang_cuda_common();
         a.push(Self::cuid(input));
         let t = Target { arch: v.arch.clone(), warp_size: 32 };
@@ -160,7 +204,6 @@ impl Planner<'_> {
         if self.inv.rdc {
             a.push("-fgpu-rdc".into());
         }
-        a.extend(["-S".into(), "-o".into(), s(out), s(input)]);
         a
     }
 
@@ -205,6 +248,7 @@ impl Planner<'_> {
         }
         a.extend(self.host_flags());
         a.extend(self.deps_flags(out));
+        a.extend(self.overlay_flags(input));
         a.extend(["-c".into(), "-o".into(), s(out), s(input)]);
         a
     }
@@ -227,7 +271,7 @@ impl Planner<'_> {
 
     /// The device passes and the fatbin of one `.cu` file.
     fn device_steps(&self, input: &Path, fatbin: &Path) -> Vec<Step> {
-        let mut steps = Vec::new();
+        let mut steps = self.rewrite_steps(input);
         let mut ptx = Vec::new();
         for v in &self.virtuals {
             let out = self.tmp.join(format!("{}.compute_{}.ptx", stem(input), v.arch.number_string()));
@@ -286,6 +330,7 @@ impl Planner<'_> {
                     }
                     if inv.phase == Phase::Ptx {
                         let out = self.single_output(&input.path, "ptx")?;
+                        steps.extend(self.rewrite_steps(&input.path));
                         steps.push(Step::Run(self.device_pass(&input.path, &self.virtuals[0], &out)));
                     } else {
                         let out = self.single_output(&input.path, "fatbin")?;

@@ -759,7 +759,7 @@ impl<'a> FnLowerer<'a> {
             }
             Some(Symbol::Shared { offset }) => Ok(offset.to_string()),
             Some(Symbol::Kernel { index }) => Ok(super::module::kernel_handle(*index).to_string()),
-            None => Err(self.err(format!("undefined identifier '{name}'"))),
+            None => Err(self.err(self.cx.undefined_symbol(name))),
         }
     }
 
@@ -820,7 +820,7 @@ impl<'a> FnLowerer<'a> {
                     Some(Symbol::Global { ll }) | Some(Symbol::Function { ll }) => Ok(self.gep(&ll, offset)),
                     Some(Symbol::Shared { offset: base }) => Ok(self.gep("%shared", base as i64 + offset)),
                     Some(Symbol::Kernel { .. }) => Err(self.err(format!("'{name}' is a kernel: its address is not memory"))),
-                    None => Err(self.err(format!("undefined identifier '{name}'"))),
+                    None => Err(self.err(self.cx.undefined_symbol(name))),
                 },
             },
         }

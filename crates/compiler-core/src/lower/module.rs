@@ -75,6 +75,20 @@ pub(crate) struct ModuleCx<'t> {
     /// (`regions::lockstep::strip_loop_md_number`): a range per body, fixed before any body
     /// is lowered.
     pub strip_md_slots: HashMap<String, u64>,
+    /// `.extern` `.global`/`.const` variables no module of the link defines. Declaring one
+    /// is harmless (clang's `-O0` PTX declares `threadIdx`); only a use is an error.
+    pub undefined_externs: std::collections::HashSet<String>,
+}
+
+impl ModuleCx<'_> {
+    /// Why `name` is not a symbol of the module.
+    pub fn undefined_symbol(&self, name: &str) -> String {
+        if self.undefined_externs.contains(name) {
+            format!("'{name}' is an extern .global/.const variable declared but not defined in this module (link the module that defines it with cuLink*)")
+        } else {
+            format!("undefined identifier '{name}'")
+        }
+    }
 }
 
 /// LLVM name of a PTX identifier: quoted, so every PTX name is valid as is.
@@ -144,6 +158,7 @@ fn lower_impl(
         options: *options,
         warnings: std::sync::Mutex::new(Vec::new()),
         strip_md_slots: HashMap::new(),
+        undefined_externs: std::collections::HashSet::new(),
     };
 
     // Pass 1: variables and the shared layout (`shared_layout`). Lowering part of a module
@@ -153,6 +168,9 @@ fn lower_impl(
     for d in &m.directives {
         if let Directive::Variable(v) = d {
             match v.space {
+                StateSpace::Global | StateSpace::Const if v.linkage == Linkage::Extern => {
+                    cx.undefined_externs.insert(v.name.clone());
+                }
                 StateSpace::Global | StateSpace::Const => match global_var(v, m, target, &mut ir) {
                     Ok(size) => {
                         let ll = global_ref(v, target);
@@ -651,13 +669,6 @@ fn var_space(v: &VarDecl, target: &dyn Target) -> u32 {
 
 /// Emit a `.global`/`.const` variable; returns its size.
 fn global_var(v: &VarDecl, m: &Module, target: &dyn Target, ir: &mut String) -> Result<u64, Diagnostic> {
-    if v.linkage == Linkage::Extern {
-        return Err(Diagnostic::error(
-            v.span,
-            "extern .global/.const variable declared but not defined in this module (link the module that defines it with cuLink*)",
-        )
-        .with_snippet(v.name.clone()));
-    }
     super::int_width::check_declared(v.ty, v.span)?;
     let size = var_size(v);
     let align = v.align.unwrap_or(size_of(v.ty) as u32).max(1);

@@ -312,7 +312,7 @@ entry:
                 self.emit(format!("{b} = add i64 {a}, {offset}"));
                 b
             }
-            None => return Err(format!("unknown symbol {name}")),
+            None => return Err(self.cx.undefined_symbol(name)),
         })
     }
 

@@ -1,0 +1,63 @@
+use super::*;
+
+/// (source, sites as (kind, line, col), expected output)
+const CASES: &[(&str, &[(char, usize, usize)], &str)] = &[
+    ("  k<<<1, 32>>>(p, 7);", &[('k', 1, 3)], "  ::__scale_device_launch<&k>(1, 32)(p, 7);"),
+    (
+        "ns::k<int> <<< dim3(g.x, 2), b, 0, s >>> (f(a, b));",
+        &[('k', 1, 5)],
+        "::__scale_device_launch<&ns::k<int>>( dim3(g.x, 2), b, 0, s )(f(a, b));",
+    ),
+    ("void *f = (void *)child;", &[('k', 1, 19)], "void *f = (void *)::__scale_device_launch<&child>::__address;"),
+    (
+        "x = counter + ::ns::v[2];",
+        &[('m', 1, 5), ('m', 1, 21)],
+        "x = _Pragma(\"clang diagnostic push\") _Pragma(\"clang diagnostic ignored \\\"-Wdeprecated-declarations\\\"\") ::__scale_managed_ref(counter) _Pragma(\"clang diagnostic pop\") + _Pragma(\"clang diagnostic push\") _Pragma(\"clang diagnostic ignored \\\"-Wdeprecated-declarations\\\"\") ::__scale_managed_ref(::ns::v) _Pragma(\"clang diagnostic pop\")[2];",
+    ),
+    // A launch whose configuration never closes is left alone.
+    ("k<<<1, 2;", &[('k', 1, 1)], "k<<<1, 2;"),
+    // A second line, and a site past the end of the text.
+    ("int a;\n  k<<<1,1>>>();", &[('k', 2, 3), ('k', 9, 1)], "int a;\n  ::__scale_device_launch<&k>(1,1)();"),
+];
+
+#[test]
+fn rewrites_each_site() {
+    for (src, sites, want) in CASES {
+        let sites: Vec<Site> = sites
+            .iter()
+            .map(|&(kind, line, col)| match kind {
+                'k' => Site::KernelReference { line, col },
+                _ => Site::ManagedUse { line, col },
+            })
+            .collect();
+        assert_eq!(apply(src, &sites), *want, "source {src:?}");
+    }
+}
+
+#[test]
+fn reads_sites_of_the_main_file_only() {
+    let dir = std::env::temp_dir().join(format!("nvcc-rewrite-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let main = dir.join("a.cu");
+    std::fs::write(&main, "").unwrap();
+    let m = main.display();
+    let stderr = format!(
+        "{m}:3:5: error: reference to __global__ function 'child' in __global__ function\n\
+         {m}:3:5: error: reference to __global__ function 'child' in __global__ function\n\
+         /usr/include/x.h:1:1: error: reference to __global__ function 'k' in __device__ function\n\
+         {m}:7:12: warning: 'counter' is deprecated: __managed__ variable: ... [-Wdeprecated-declarations]\n\
+         {m}:8:1: warning: 'old' is deprecated: use new [-Wdeprecated-declarations]\n\
+         {m}:9:2: error: no matching function for call to 'f'\n"
+    );
+    let found = sites(&stderr, &main);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(found, vec![Site::KernelReference { line: 3, col: 5 }, Site::ManagedUse { line: 7, col: 12 }]);
+}
+
+#[test]
+fn needs_the_pass_only_for_managed_variables_or_relocatable_launches() {
+    assert!(needed("__managed__ int x;", false));
+    assert!(needed("k<<<1,1>>>();", true));
+    assert!(!needed("k<<<1,1>>>();", false));
+    assert!(!needed("int main() {}", true));
+}
