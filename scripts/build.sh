@@ -43,9 +43,11 @@ ln -f "$TARGET_DIR/release/nvcc" "$toolkit/bin/nvcc" 2>/dev/null || cp -f "$TARG
 ln -sfn "$ROOT/include" "$toolkit/include"
 ln -sfn "$TARGET_DIR/release" "$toolkit/lib64"
 # The static runtime libraries build systems link by default (CMake: -lcudadevrt
-# -lcudart_static): libcudart_static.a is a linker script naming our shared libcudart (there
-# is no static one), libcudadevrt.a an empty archive (no relocatable device code here).
-printf '/* cuda-cpu: the CUDA runtime is the shared libcudart. */\nINPUT(-lcudart)\n' >"$TARGET_DIR/release/libcudart_static.a"
+# -lcudart_static): libcudart_static.a is cudart-abi's staticlib (our runtime, which opens
+# the driver at run time as the shared one does), libcudadevrt.a an empty archive (the
+# device runtime is the driver's own, linked into modules by the JIT).
+ln -f "$TARGET_DIR/release/libcudart.a" "$TARGET_DIR/release/libcudart_static.a" 2>/dev/null ||
+  cp -f "$TARGET_DIR/release/libcudart.a" "$TARGET_DIR/release/libcudart_static.a"
 rm -f "$TARGET_DIR/release/libcudadevrt.a" && ar rc "$TARGET_DIR/release/libcudadevrt.a"
 cat >"$toolkit/version.json" <<'JSON'
 {

@@ -68,9 +68,16 @@ for t in "${tests[@]}"; do
     failed=$((failed + 1))
     continue
   fi
-  # The program must take our libcudart (through nvcc's run path), nothing of NVIDIA's.
+  # The program must carry our runtime (nvcc's default -cudart static: our
+  # libcudart_static.a) or take our libcudart.so, nothing of NVIDIA's.
   cudart="$("${clean_env[@]}" "LD_LIBRARY_PATH=$driver_dir" ldd "$out/$t" | sed -n 's/.*libcudart[^ ]* => \([^ ]*\).*/\1/p')"
-  if [ "$(cd "$(dirname "$cudart")" 2>/dev/null && pwd -P)" != "$driver_dir" ]; then
+  if [ -z "$cudart" ]; then
+    if ! nm "$out/$t" 2>/dev/null | grep ' T __cudaRegisterFatBinary$' >/dev/null; then
+      echo "FAIL own-nvcc/$t (neither links a libcudart nor carries one)"
+      failed=$((failed + 1))
+      continue
+    fi
+  elif [ "$(cd "$(dirname "$cudart")" 2>/dev/null && pwd -P)" != "$driver_dir" ]; then
     echo "FAIL own-nvcc/$t (loads libcudart from '$cudart', not $driver_dir)"
     failed=$((failed + 1))
     continue

@@ -453,12 +453,9 @@ impl Planner<'_> {
         match inv.cudart {
             Cudart::None => {}
             Cudart::Shared => a.push("-lcudart".into()),
-            // There is no static libcudart here: the shared one, found through the run
-            // path, so that the program runs without LD_LIBRARY_PATH as a static one does.
-            Cudart::Static => {
-                a.push("-lcudart".into());
-                a.push(format!("-Wl,-rpath,{}", s(&self.toolkit.lib)));
-            }
+            // Our runtime as an archive (cudart-abi's staticlib): the program needs only
+            // the driver at run time, as with NVIDIA's libcudart_static.a.
+            Cudart::Static => a.push("-lcudart_static".into()),
         }
         a.extend(["-lpthread".into(), "-ldl".into(), "-lrt".into()]);
         a.extend(["-o".into(), s(&inv.output.clone().unwrap_or_else(|| PathBuf::from("a.out")))]);
