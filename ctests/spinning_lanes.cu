@@ -99,7 +99,61 @@ static void chained_case() {
   CHECK(cudaFree(dout));
 }
 
+// A barrier between the warps of a block built from warp syncs: lane 0 of each warp
+// arrives, and the last to arrive opens the next generation with a volatile store, in a
+// branch only lane 0 takes, while its warp waits at __syncwarp; then full-warp shuffles.
+__device__ void warps_barrier(volatile unsigned *gen, unsigned *count) {
+  __syncwarp();
+  if ((threadIdx.x & 31) == 0) {
+    unsigned g = *gen;
+    __threadfence_block();
+    if (atomicAdd(count, 1u) == blockDim.x / 32 - 1) {
+      *count = 0;
+      __threadfence_block();
+      *gen = g + 1;
+    } else {
+      while (*gen == g) {
+      }
+    }
+    __threadfence_block();
+  }
+  __syncwarp();
+}
+
+__global__ void barrier_then_shuffle(int *out) {
+  __shared__ volatile unsigned gen;
+  __shared__ unsigned count;
+  if (threadIdx.x == 0) {
+    gen = 0;
+    count = 0;
+  }
+  __syncthreads();
+  int lane = threadIdx.x % 32;
+  for (int round = 0; round < 3; round++) {
+    warps_barrier(&gen, &count);
+    out[round * blockDim.x + threadIdx.x] = __shfl_sync(0xffffffff, lane * 3 + round, (lane + 1 + round) % 32);
+  }
+}
+
+static void barrier_case() {
+  const int threads = 128;
+  int *dout;
+  CHECK(cudaMalloc(&dout, 3 * threads * sizeof(int)));
+  barrier_then_shuffle<<<2, threads>>>(dout);
+  CHECK_LAUNCH();
+  std::vector<int> out(3 * threads);
+  CHECK(cudaMemcpy(out.data(), dout, out.size() * sizeof(int), cudaMemcpyDeviceToHost));
+  for (int round = 0; round < 3; round++)
+    for (int t = 0; t < threads; t++) {
+      int want = ((t % 32 + 1 + round) % 32) * 3 + round;
+      EXPECT(out[round * threads + t] == want, "barrier then shuffle: round %d thread %d got %d, want %d", round, t,
+             out[round * threads + t], want);
+    }
+  CHECK(cudaFree(dout));
+}
+
 int main() {
+  barrier_case();
   big_tile_case<64>(3, 128);
   big_tile_case<128>(2, 256);
   big_tile_case<64>(1, 256);

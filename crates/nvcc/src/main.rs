@@ -70,14 +70,27 @@ fn write_fatbin(ptx: &[(PathBuf, u32)], debug: bool, out: &Path) -> Result<(), S
 /// The locate pass over `source`, then its rewritten text and the overlay that shows it
 /// (`rewrite.rs`). The pass's own diagnostics are not shown: the real passes report what
 /// is left.
-fn rewrite_source(locate: &[String], source: &Path, rewritten: &Path, overlay: &Path) -> Result<(), String> {
+fn rewrite_source(locate: &[String], source: &Path, rewritten: &Path, overlay: &Path, managed: &Path) -> Result<(), String> {
     let output = Command::new(&locate[0]).args(&locate[1..]).output().map_err(|e| format!("Could not run '{}': {e}", locate[0]))?;
     let text = std::fs::read(source).map_err(|e| format!("cannot read {}: {e}", source.display()))?;
     let text = String::from_utf8_lossy(&text);
-    let sites = rewrite::sites(&String::from_utf8_lossy(&output.stderr), source);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let names = rewrite::managed_names(&stderr).join("\n");
+    std::fs::write(managed, names).map_err(|e| format!("cannot write {}: {e}", managed.display()))?;
+    let sites = rewrite::sites(&stderr, source);
     let rewritten_abs = std::path::absolute(rewritten).unwrap_or_else(|_| rewritten.to_path_buf());
     std::fs::write(rewritten, rewrite::apply(&text, &sites)).map_err(|e| format!("cannot write {}: {e}", rewritten.display()))?;
     std::fs::write(overlay, rewrite::overlay(source, &rewritten_abs)).map_err(|e| format!("cannot write {}: {e}", overlay.display()))
+}
+
+/// Marks the managed variables listed in `managed` in the PTX file `ptx`.
+fn mark_managed(ptx: &Path, managed: &Path) -> Result<(), String> {
+    let names: Vec<String> = std::fs::read_to_string(managed).unwrap_or_default().lines().map(str::to_string).collect();
+    if names.is_empty() {
+        return Ok(());
+    }
+    let text = std::fs::read_to_string(ptx).map_err(|e| format!("cannot read {}: {e}", ptx.display()))?;
+    std::fs::write(ptx, rewrite::mark_managed(&text, &names)).map_err(|e| format!("cannot write {}: {e}", ptx.display()))
 }
 
 fn run_steps(steps: &[Step], echo: bool, execute: bool) -> Result<(), ExitCode> {
@@ -105,13 +118,21 @@ fn run_steps(steps: &[Step], echo: bool, execute: bool) -> Result<(), ExitCode> 
                     dlink::write_stub(objects, out).map_err(|e| fatal(&e))?;
                 }
             }
-            Step::Rewrite { locate, source, rewritten, overlay } => {
+            Step::Rewrite { locate, source, rewritten, overlay, managed } => {
                 if echo {
                     eprintln!("#$ {}", locate.iter().map(|a| quote(a)).collect::<Vec<_>>().join(" "));
                     eprintln!("#$ rewrite(built-in) {} > {}", source.display(), rewritten.display());
                 }
                 if execute {
-                    rewrite_source(locate, source, rewritten, overlay).map_err(|e| fatal(&e))?;
+                    rewrite_source(locate, source, rewritten, overlay, managed).map_err(|e| fatal(&e))?;
+                }
+            }
+            Step::MarkManaged { ptx, managed } => {
+                if echo {
+                    eprintln!("#$ mark-managed(built-in) {}", ptx.display());
+                }
+                if execute {
+                    mark_managed(ptx, managed).map_err(|e| fatal(&e))?;
                 }
             }
             Step::Fatbin { ptx, debug, out } => {

@@ -29,7 +29,9 @@ pub enum Step {
     DeviceLinkStub { objects: Vec<PathBuf>, out: PathBuf },
     /// Run the locate pass `locate` over `source`, write the rewritten text to `rewritten`
     /// and a VFS overlay showing it at `source`'s path to `overlay` (`rewrite.rs`).
-    Rewrite { locate: Vec<String>, source: PathBuf, rewritten: PathBuf, overlay: PathBuf },
+    Rewrite { locate: Vec<String>, source: PathBuf, rewritten: PathBuf, overlay: PathBuf, managed: PathBuf },
+    /// Mark the managed variables the rewrite found (listed in `managed`) in `ptx`.
+    MarkManaged { ptx: PathBuf, managed: PathBuf },
 }
 
 /// The clang CUDA version whose host-side ABI we ask for: clang emits the CUDA 9.2+ launch
@@ -178,7 +180,26 @@ impl Planner<'_> {
             .extend(["-fsyntax-only", "-ferror-limit=0", "-fno-color-diagnostics", "-Wno-everything", "-Wdeprecated-declarations"].map(String::from));
         locate.push(s(input));
         let source = std::path::absolute(input).unwrap_or_else(|_| input.to_path_buf());
-        vec![Step::Rewrite { locate, source, rewritten: self.tmp.join(format!("{}.rewritten.cu", stem(input))), overlay: self.overlay_path(input) }]
+        vec![Step::Rewrite {
+            locate,
+            source,
+            rewritten: self.tmp.join(format!("{}.rewritten.cu", stem(input))),
+            overlay: self.overlay_path(input),
+            managed: self.managed_list(input),
+        }]
+    }
+
+    fn managed_list(&self, input: &Path) -> PathBuf {
+        self.tmp.join(format!("{}.managed", stem(input)))
+    }
+
+    /// A device pass writing `out`, and the marking of its managed variables.
+    fn device_pass_steps(&self, input: &Path, v: &Virtual, out: &Path) -> Vec<Step> {
+        let mut steps = vec![Step::Run(self.device_pass(input, v, out))];
+        if self.rewrites(input) {
+            steps.push(Step::MarkManaged { ptx: out.to_path_buf(), managed: self.managed_list(input) });
+        }
+        steps
     }
 
     /// A device pass's flags, without its input and output.
@@ -275,7 +296,7 @@ impl Planner<'_> {
         let mut ptx = Vec::new();
         for v in &self.virtuals {
             let out = self.tmp.join(format!("{}.compute_{}.ptx", stem(input), v.arch.number_string()));
-            steps.push(Step::Run(self.device_pass(input, v, &out)));
+            steps.extend(self.device_pass_steps(input, v, &out));
             ptx.push((out, v.number()));
         }
         steps.push(Step::Fatbin { ptx, debug: self.device.device_debug, out: fatbin.to_path_buf() });
@@ -331,7 +352,7 @@ impl Planner<'_> {
                     if inv.phase == Phase::Ptx {
                         let out = self.single_output(&input.path, "ptx")?;
                         steps.extend(self.rewrite_steps(&input.path));
-                        steps.push(Step::Run(self.device_pass(&input.path, &self.virtuals[0], &out)));
+                        steps.extend(self.device_pass_steps(&input.path, &self.virtuals[0], &out));
                     } else {
                         let out = self.single_output(&input.path, "fatbin")?;
                         steps.extend(self.device_steps(&input.path, &out));

@@ -58,6 +58,48 @@ fn canonical(p: &Path) -> std::path::PathBuf {
     std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf())
 }
 
+/// The names of the managed variables the locate pass saw used (unqualified, as clang's
+/// warning quotes them).
+pub fn managed_names(stderr: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for line in stderr.lines() {
+        let Some(end) = line.find(MANAGED_USE) else { continue };
+        let Some(start) = line[..end].rfind(": warning: '") else { continue };
+        let name = &line[start + ": warning: '".len()..end];
+        if !out.iter().any(|n| n == name) {
+            out.push(name.to_string());
+        }
+    }
+    out
+}
+
+/// `ptx` with the `.global` variables named `names` marked `.attribute(.managed)`, as
+/// nvcc's PTX has them (PTX ISA 5.4.8): a variable in the global namespace by its name, one
+/// in a namespace or class by the Itanium mangling's last component (`_ZN2ns4valsE`).
+pub fn mark_managed(ptx: &str, names: &[String]) -> String {
+    let mut out = String::with_capacity(ptx.len() + names.len() * 24);
+    for line in ptx.split_inclusive('\n') {
+        let managed = line.trim_start().split_whitespace().take_while(|w| !w.starts_with('=')).any(|w| w == ".global")
+            && !line.contains(".attribute(")
+            && global_symbol(line)
+                .is_some_and(|sym| names.iter().any(|n| sym == n || (sym.starts_with("_Z") && sym.ends_with(&format!("{}{n}E", n.len())))));
+        if managed {
+            out.push_str(&line.replacen(".global ", ".global .attribute(.managed) ", 1));
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// The variable a module-scope `.global` declaration line declares.
+fn global_symbol(line: &str) -> Option<&str> {
+    let decl = line.split(['=', ';']).next()?;
+    let last = decl.split_whitespace().last()?;
+    let name = last.split('[').next()?;
+    (!name.is_empty() && !name.starts_with('.') && !name.starts_with('%')).then_some(name)
+}
+
 /// One replacement of `src[start..end]`.
 #[derive(Debug)]
 struct Edit {

@@ -61,3 +61,15 @@ fn needs_the_pass_only_for_managed_variables_or_relocatable_launches() {
     assert!(!needed("k<<<1,1>>>();", false));
     assert!(!needed("int main() {}", true));
 }
+
+#[test]
+fn marks_the_managed_variables_of_the_ptx() {
+    let stderr = "a.cu:3:1: warning: 'counter' is deprecated: __managed__ variable: x [-Wdeprecated-declarations]\n\
+                  a.cu:4:1: warning: 'vals' is deprecated: __managed__ variable: x [-Wdeprecated-declarations]\n\
+                  a.cu:5:1: warning: 'counter' is deprecated: __managed__ variable: x [-Wdeprecated-declarations]\n";
+    let names = managed_names(stderr);
+    assert_eq!(names, vec!["counter".to_string(), "vals".to_string()]);
+    let ptx = ".visible .global .align 4 .u32 counter = 5;\n.visible .global .align 4 .b8 _ZN2ns4valsE[256];\n.global .align 4 .u32 other;\n\tld.global.u32 %r1, [counter];\n";
+    let want = ".visible .global .attribute(.managed) .align 4 .u32 counter = 5;\n.visible .global .attribute(.managed) .align 4 .b8 _ZN2ns4valsE[256];\n.global .align 4 .u32 other;\n\tld.global.u32 %r1, [counter];\n";
+    assert_eq!(mark_managed(ptx, &names), want);
+}

@@ -58,6 +58,7 @@ pub use module::{
     KERNEL_HANDLE_TAG,
 };
 pub(crate) use shared_layout::reachable;
+pub use warp_sync::is_added_meeting;
 
 /// What the runtime needs to know about one lowered kernel.
 #[derive(Clone, Debug)]

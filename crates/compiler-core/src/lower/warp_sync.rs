@@ -28,6 +28,15 @@ use std::collections::{HashMap, HashSet};
 
 /// The span column of the meeting before a volatile store.
 const BEFORE_COL: u32 = 4094;
+
+/// Whether a warp collective's call-site constant (`FnLowerer::site`: line * 4096 +
+/// column) is one of the meetings added here. A GPU has no such meeting, so the runtime
+/// must not let one stand in for a program's own collective (sm_70+ lets different
+/// `bar.warp.sync`/`shfl.sync` instructions of one warp meet): a lane whose branch holds a
+/// meeting comes to the program's collective after it.
+pub fn is_added_meeting(site: u32) -> bool {
+    site % 4096 >= BEFORE_COL
+}
 /// The span column of the meeting after it.
 const AFTER_COL: u32 = 4095;
 

@@ -4,6 +4,7 @@
 use super::{enter_kernel, leave_kernel, runtime, trap, MAX_WARP};
 use crate::fault::Suspend;
 use compiler_core::host_abi::ThreadCtx;
+use compiler_core::lower::is_added_meeting;
 
 /// Where the lanes of one warp meet at a collective. Double-buffered by round parity: a
 /// lane deposits in round r and reads in round r + 1, while lanes that already moved on
@@ -56,6 +57,7 @@ pub(super) unsafe extern "C" fn warp_exchange_in_fiber(ctx: *mut ThreadCtx, site
         leave_kernel(ctx);
         let rt = runtime(ctx);
         let mut waited = 0u32;
+        let ours_added = is_added_meeting(site);
         let (buf, mask) = loop {
             let round = *rt.round;
             let buf = (round & 1) as usize;
@@ -79,11 +81,15 @@ pub(super) unsafe extern "C" fn warp_exchange_in_fiber(ctx: *mut ThreadCtx, site
             let mut missing = member & !w.exited_seen & !w.at_barrier_seen & !mask;
             // A member at another collective of this round whose own mask names us meets
             // us there (sm_70+ lets different `shfl.sync`s match): no one to wait for.
+            // Unless it is at a meeting the compiler added and we are not: it comes here
+            // next (`compiler_core::lower::is_added_meeting`).
             let mut look = missing;
             while look != 0 {
                 let lane = look.trailing_zeros() as usize;
                 look &= look - 1;
-                if w.stamps[buf][lane] >> 32 == stamp >> 32 && w.members[buf][lane] >> rt.lane & 1 == 1 {
+                let theirs = w.stamps[buf][lane];
+                let at_added_meeting = is_added_meeting(((theirs & 0xffff_ffff) as u32).wrapping_sub(1));
+                if theirs >> 32 == stamp >> 32 && w.members[buf][lane] >> rt.lane & 1 == 1 && (ours_added || !at_added_meeting) {
                     missing &= !(1u64 << lane);
                 }
             }
