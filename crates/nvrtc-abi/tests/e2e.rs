@@ -298,6 +298,38 @@ fn cuda_h_serves_device_code() {
     assert_eq!(out, [8, 101, 128, 128, 10, 13000, 64, 42]);
 }
 
+/// cuda_fp6.h and cuda_fp4.h serve device code: conversions in the documented rounding modes
+/// (and the directed ones we add), saturation, NaN to +largest, and the classes. The full
+/// tables are checked by ctests/python/fp6_fp4_nvrtc.py and ctests/fp6_fp4_conversions.cu.
+#[test]
+fn fp6_fp4_headers_serve_device_code() {
+    let c = compile_ok(
+        r#"#include <cuda_fp4.h>
+           #include <cuda_fp6.h>
+           extern "C" __global__ void fpx(const float* in, unsigned* out) {
+             out[0] = __nv_cvt_float_to_fp6(in[0], __NV_E3M2, cudaRoundNearest);
+             out[1] = __nv_cvt_float_to_fp4(in[0], __NV_E2M1, cudaRoundZero);
+             out[2] = __nv_fp4x4_e2m1(make_float4(0.5f, 1.0f, 1.5f, -6.0f)).__x;
+             out[3] = __nv_cvt_double_to_fp6(1e300, __NV_E2M3, cudaRoundNearest);
+             out[4] = __nv_cvt_float_to_fp6(in[1], __NV_E3M2, cudaRoundNearest);
+             out[5] = __half_raw(__half(__nv_fp6_e2m3(-7.4f))).x;
+             out[6] = (unsigned)int(__nv_fp6_e3m2(27));
+             out[7] = __nv_cvt_float_to_fp4(in[0], __NV_E2M1, cudaRoundPosInf);
+           }"#,
+        &["-arch=compute_80"],
+    );
+    let gpu = Gpu::new();
+    let m = gpu.load(c.ptx.as_bytes());
+    let bi = gpu.alloc(&[0.3f32, f32::NAN]);
+    let bo = gpu.alloc(&[0u32; 8]);
+    let (mut pi, mut po) = (bi.ptr, bo.ptr);
+    gpu.launch(m.func("fpx"), (1, 1, 1), (1, 1, 1), 0, &mut [arg(&mut pi), arg(&mut po)]);
+    let out: Vec<u32> = gpu.read(&bo);
+    // 0.3 -> E3M2 0.3125; E2M1 toward zero 0; (0.5, 1, 1.5, -6) packed by nibbles; 1e300 and
+    // NaN saturate to +largest; -7.4 -> -7.5 as __half; 27 -> 28; 0.3 up -> 0.5
+    assert_eq!(out, [0x05, 0x0, 0xf321, 0x1f, 0x1f, 0xc780, 28, 0x1]);
+}
+
 /// A `static __constant__` array the host fills through cuModuleGetGlobal under its source
 /// name (as NVIDIA's binomialOptions_nvrtc sample does): it must neither be dropped nor
 /// have its loads folded to the zero initializer. A `static __device__` counter too.
