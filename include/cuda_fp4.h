@@ -14,10 +14,10 @@
  *
  * Narrowing: cudaRoundNearest (ties to the even code) or cudaRoundZero; we also honour
  * cudaRoundPosInf / cudaRoundMinInf as directed rounding (NVIDIA's header accepts only the
- * first two). Out-of-range values and infinities saturate to +-6, NaN gives +6 (0x7), a zero
- * or a magnitude rounded to zero keeps its sign. Widening is exact. The classes' constructors
- * round to nearest and saturate; integer constructors go through float; integer operators
- * truncate toward zero (negative values give 0 for unsigned types).
+ * first two, asserting otherwise). Out-of-range values and infinities saturate to +-6, NaN
+ * gives +6 (0x7), a zero or a magnitude rounded to zero keeps its sign. Widening is exact.
+ * The classes' constructors round to nearest and saturate; integer constructors go through
+ * float; integer operators truncate toward zero (negative values give 0 for unsigned types).
  * __CUDA_NO_FP4_CONVERSIONS__ removes the classes' converting constructors and operators,
  * __CUDA_NO_FP4_CONVERSION_OPERATORS__ only the operators.
  */

@@ -23,8 +23,8 @@
  * Narrowing (the CUDA Math API documents the rounding parameter and saturation): rounding
  * cudaRoundNearest (to nearest, ties to the even code) or cudaRoundZero (toward zero); we
  * also honour cudaRoundPosInf / cudaRoundMinInf as directed rounding (NVIDIA's header accepts
- * only the first two: its host code asserts). Results beyond the largest value, and
- * infinities, saturate to the largest value of their sign; NaN gives +largest (0x1F), as
+ * only the first two: it asserts, in host and device code). Results beyond the largest value,
+ * and infinities, saturate to the largest value of their sign; NaN gives +largest (0x1F), as
  * documented. A zero, or a magnitude rounded to zero, keeps its sign.
  * Widening (fp6 -> __half, float, ...) is exact.
  * The classes' constructors round to nearest (cudaRoundNearest, saturating, documented per
