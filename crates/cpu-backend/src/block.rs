@@ -409,6 +409,7 @@ impl LaunchShape<'_> {
             })));
         }
         let mut live = n;
+        let arm = Armed::inner_arm();
         while live > 0 {
             scratch.round = scratch.round.wrapping_add(1);
             scratch.barriers.begin_round(scratch.round);
@@ -418,9 +419,9 @@ impl LaunchShape<'_> {
             }
             for i in 0..n {
                 let Some(f) = &mut scratch.fibers[i] else { continue };
-                Armed::set_inner(f.trap_handler());
+                arm.set(f.trap_handler());
                 let result = scratch.tsan_fibers[i].run(|| f.resume(()));
-                Armed::clear_inner();
+                arm.clear();
                 match result {
                     CoroutineResult::Yield(Suspend::Wait) => {}
                     CoroutineResult::Return(Exit::Done) => {

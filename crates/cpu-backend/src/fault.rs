@@ -248,12 +248,25 @@ impl Armed {
         Armed { slot }
     }
 
+    /// This thread's handle for publishing fibers ([`InnerArm`]), found once per block
+    /// rather than at every resume (a thread-local lookup).
+    pub fn inner_arm() -> InnerArm {
+        InnerArm { slot: this_slot() }
+    }
+}
+
+/// Publishes the fiber being resumed on this thread, for the fault handler.
+pub struct InnerArm {
+    slot: &'static Slot,
+}
+
+impl InnerArm {
     /// The fiber `inner` is about to be resumed (from the outer coroutine).
-    pub fn set_inner(inner: Handler) {
-        let slot = this_slot();
+    pub fn set(&self, inner: Handler) {
+        let slot = self.slot;
         slot.active[INNER].store(false, Ordering::Relaxed);
         compiler_fence(Ordering::SeqCst);
-        // SAFETY: as in `outer`.
+        // SAFETY: as in `Armed::outer`.
         unsafe { *slot.handler[INNER].get() = Some(inner) };
         compiler_fence(Ordering::SeqCst);
         slot.active[INNER].store(true, Ordering::Relaxed);
@@ -261,10 +274,9 @@ impl Armed {
     }
 
     /// The fiber has suspended or ended.
-    pub fn clear_inner() {
-        let slot = this_slot();
+    pub fn clear(&self) {
         compiler_fence(Ordering::SeqCst);
-        slot.active[INNER].store(false, Ordering::Relaxed);
+        self.slot.active[INNER].store(false, Ordering::Relaxed);
         compiler_fence(Ordering::SeqCst);
     }
 }

@@ -24,6 +24,12 @@ pub(super) struct WarpExchange {
     /// there does not come to a collective before the barrier completes.
     pub(super) at_barrier: u64,
     pub(super) at_barrier_seen: u64,
+    /// Per buffer, the lanes that deposited one stamp this round: the common case, every
+    /// lane at one collective, then needs no scan of the stamps (`mixed`: deposits of
+    /// different stamps came, scan).
+    pub(super) group_stamp: [u64; 2],
+    pub(super) group_mask: [u64; 2],
+    pub(super) group_mixed: [bool; 2],
 }
 
 impl Default for WarpExchange {
@@ -36,6 +42,9 @@ impl Default for WarpExchange {
             exited_seen: 0,
             at_barrier: 0,
             at_barrier_seen: 0,
+            group_stamp: [0; 2],
+            group_mask: [0; 2],
+            group_mixed: [false; 2],
         }
     }
 }
@@ -66,15 +75,30 @@ pub(super) unsafe extern "C" fn warp_exchange_in_fiber(ctx: *mut ThreadCtx, site
             w.values[buf][rt.lane] = value;
             w.stamps[buf][rt.lane] = stamp;
             w.members[buf][rt.lane] = member;
+            let bit = 1u64 << rt.lane;
+            if w.group_stamp[buf] >> 32 != stamp >> 32 {
+                // The first deposit of this round in this buffer.
+                (w.group_stamp[buf], w.group_mask[buf], w.group_mixed[buf]) = (stamp, bit, false);
+            } else if w.group_stamp[buf] == stamp {
+                w.group_mask[buf] |= bit;
+            } else {
+                w.group_mixed[buf] = true;
+            }
             (*rt.yielder).suspend(Suspend::Wait);
             let w = &*rt.warp;
-            // Lanes a warp does not have never deposit, so their stamps never match.
-            let mut mask = 0u64;
-            for (lane, s) in w.stamps[buf].iter().enumerate() {
-                if *s == stamp {
-                    mask |= 1 << lane;
+            // The lanes whose deposit carries our stamp. Lanes a warp does not have never
+            // deposit, so their stamps never match.
+            let mask = if !w.group_mixed[buf] && w.group_stamp[buf] == stamp {
+                w.group_mask[buf]
+            } else {
+                let mut mask = 0u64;
+                for (lane, s) in w.stamps[buf].iter().enumerate() {
+                    if *s == stamp {
+                        mask |= 1 << lane;
+                    }
                 }
-            }
+                mask
+            };
             // Every lane resuming in this round sees the same stamps and `exited_seen`.
             // A member that never comes (it waits at a block barrier, or for us) must
             // not hang the block: after a while we meet without it.
