@@ -9,9 +9,11 @@
 //! record. A context wait makes all work submitted to the context afterwards, on any
 //! stream (also streams created later), wait for the event's last record.
 //!
-//! As the reference says, the event must belong to the context (`CUDA_ERROR_INVALID_HANDLE`
-//! otherwise), and neither call is allowed while a stream of the context is capturing
-//! (`CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED`).
+//! As the reference says and NVIDIA's driver answers (580.159, H200): the context must be
+//! given (NULL is `CUDA_ERROR_INVALID_CONTEXT`, not the current one), the event must
+//! belong to it (`CUDA_ERROR_INVALID_HANDLE` otherwise), and neither call is allowed while
+//! a stream of the context is capturing (`CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED`; the
+//! capture is invalidated).
 
 use crate::diag::fail;
 use crate::{CtxHandle, CuError, CuResult, Driver, EventHandle};
@@ -23,18 +25,20 @@ impl Driver {
         event: EventHandle,
         what: &str,
     ) -> CuResult<(std::sync::Arc<crate::context::Context>, std::sync::Arc<crate::event::Event>)> {
-        let c = self.context_or_current(ctx)?;
+        let c = self.context(ctx)?;
+        self.usable(&c)?;
         let e = self.event(event)?;
         if e.ctx != c.handle {
             return Err(fail(CuError::INVALID_HANDLE, format_args!("{what}: the event belongs to another context")));
         }
         if self.context_capturing(&c) {
+            self.invalidate_context_captures(&c);
             return Err(fail(CuError::STREAM_CAPTURE_UNSUPPORTED, format_args!("{what}: a stream of the context is capturing")));
         }
         Ok((c, e))
     }
 
-    /// `cuCtxRecordEvent(hCtx, hEvent)`; a NULL context is the current one.
+    /// `cuCtxRecordEvent(hCtx, hEvent)`.
     pub fn ctx_record_event(&self, ctx: CtxHandle, event: EventHandle) -> CuResult<()> {
         let (c, e) = self.ctx_event_check(ctx, event, "cuCtxRecordEvent")?;
         let queues = c.queues();
@@ -44,8 +48,7 @@ impl Driver {
         Ok(())
     }
 
-    /// `cuCtxWaitEvent(hCtx, hEvent)`; a NULL context is the current one. An event never
-    /// recorded has nothing to wait for.
+    /// `cuCtxWaitEvent(hCtx, hEvent)`. An event never recorded has nothing to wait for.
     pub fn ctx_wait_event(&self, ctx: CtxHandle, event: EventHandle) -> CuResult<()> {
         let (c, e) = self.ctx_event_check(ctx, event, "cuCtxWaitEvent")?;
         if e.captured().is_some() {

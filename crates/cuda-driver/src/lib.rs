@@ -30,6 +30,7 @@ pub mod copy;
 mod ctx_event;
 pub mod device;
 mod device_attribute;
+pub mod device_caps;
 pub mod diag;
 pub mod error;
 pub mod event;
@@ -129,6 +130,8 @@ pub struct Driver {
     pub(crate) textures: texture::State,
     /// The advice and prefetches managed memory received (`cuMemRangeGetAttribute`).
     pub(crate) managed_hints: managed::Ranges,
+    /// `cuDeviceRegisterAsyncNotification` callbacks.
+    pub(crate) notifications: device_caps::Notifications,
 }
 
 impl std::fmt::Debug for Driver {
@@ -166,6 +169,7 @@ impl Driver {
             graphs: Default::default(),
             textures: Default::default(),
             managed_hints: Default::default(),
+            notifications: Default::default(),
         }
     }
 }

@@ -248,6 +248,12 @@ impl Driver {
         self.function_set_cache_config(f, config)
     }
 
+    /// `cuKernelGetParamCount`.
+    pub fn kernel_get_param_count(&self, k: KernelHandle) -> CuResult<usize> {
+        let f = self.kernel_get_function(k)?;
+        self.function_param_count(f)
+    }
+
     /// `cuKernelGetParamInfo`.
     pub fn kernel_get_param_info(&self, k: KernelHandle, index: usize) -> CuResult<(usize, usize)> {
         let f = self.kernel_get_function(k)?;

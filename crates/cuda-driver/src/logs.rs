@@ -7,8 +7,10 @@
 //! `LIBCUDA_LOG` is set, as NVIDIA's driver keeps its log without `CUDA_LOG_FILE`), and
 //! the other `LIBCUDA_LOG` lines while that variable is set (`CU_LOG_LEVEL_WARNING`).
 //! Each becomes one line `[HH:MM:SS.mmm][TID][CUDA][E|W] message` (the guide's format, UTC)
-//! in a buffer that keeps the newest 25600 bytes (the limit the reference gives), and is
-//! passed to every registered callback.
+//! in a buffer that keeps the newest 25600 bytes (the limit the reference gives), and the
+//! message alone (without the prefix, NUL-terminated, its length without the NUL) is
+//! passed to every registered callback, as NVIDIA's driver passes it. A failing entry
+//! point adds `Returning N (CUDA_ERROR_X) from cuName` after its reason, as there.
 //!
 //! An iterator (`CUlogIterator`, an unsigned int) is the sequence number of a message:
 //! `cuLogsCurrent` gives the number the next message will get, and the dump calls start
@@ -91,8 +93,7 @@ pub fn record(level: u32, message: std::fmt::Arguments<'_>) {
     if callbacks.is_empty() {
         return;
     }
-    // The callback gets the line without its newline, NUL-terminated.
-    let mut text = line.trim_end_matches('\n').as_bytes().to_vec();
+    let mut text = message.to_string().into_bytes();
     let length = text.len();
     text.push(0);
     for (func, data) in callbacks {

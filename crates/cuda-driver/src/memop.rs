@@ -18,8 +18,12 @@
 //!
 //! Not available on any device here, as the matching device attributes say
 //! (`CAN_FLUSH_REMOTE_WRITES` 0, `ATOMIC_REDUCTION_SUPPORTED` 0): flushing remote writes
-//! (`CU_STREAM_WAIT_VALUE_FLUSH`, `CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES`) and atomic
-//! reductions; both answer `CUDA_ERROR_NOT_SUPPORTED`. Memory operations in a stream
+//! (`CU_STREAM_WAIT_VALUE_FLUSH`, `CU_STREAM_MEM_OP_FLUSH_REMOTE_WRITES`), which answers
+//! `CUDA_ERROR_NOT_SUPPORTED` as NVIDIA's driver does on an H200 (whose attribute is 0
+//! too), and atomic reductions, also `CUDA_ERROR_NOT_SUPPORTED` (driver 580, CUDA 13.0,
+//! did not know the operation type yet and answered `INVALID_VALUE`). Checks follow the
+//! same driver: unknown flag bits, misaligned addresses, barrier scopes other than `SYS`
+//! and `GPU`, unknown operation types and batch flags are `CUDA_ERROR_INVALID_VALUE`. Memory operations in a stream
 //! capture would be batch memory-operation graph nodes, which are not implemented: the
 //! capture is invalidated and the call answers `CUDA_ERROR_NOT_SUPPORTED`.
 
@@ -40,11 +44,13 @@ pub mod wait {
     pub const FLUSH: u32 = 1 << 30;
 }
 
-/// `CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER`.
+/// `CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER`: not accepted by the current (v2) memory
+/// operations, as the reference says and NVIDIA's driver answers (`INVALID_VALUE`).
 pub const WRITE_NO_MEMORY_BARRIER: u32 = 1;
 /// `CU_STREAM_MEMORY_BARRIER_TYPE_GPU` (`SYS` is 0).
 pub const MEMORY_BARRIER_GPU: u32 = 1;
-/// The most operations one `cuStreamBatchMemOp` takes ("must be less than 256").
+/// The most operations one `cuStreamBatchMemOp` takes ("must be less than 256"; an empty
+/// batch succeeds, as on NVIDIA's driver).
 pub const MAX_BATCH: usize = 255;
 
 /// `CUstreamBatchMemOpType` values.
@@ -64,7 +70,7 @@ pub enum MemOp {
     /// Wait until the word at `address` (32 bits unless `wide`) compares with `value` as
     /// `flags` says.
     Wait { address: u64, value: u64, wide: bool, flags: u32 },
-    /// Store `value` at `address`; `flags` 0 or `WRITE_NO_MEMORY_BARRIER`.
+    /// Store `value` at `address`; `flags` must be 0.
     Write { address: u64, value: u64, wide: bool, flags: u32 },
     /// `CU_STREAM_MEM_OP_BARRIER`: `flags` is the barrier's scope.
     Barrier { flags: u32 },
@@ -118,7 +124,7 @@ pub fn wait_satisfied(current: u64, value: u64, wide: bool, condition: u32) -> b
 #[derive(Clone, Copy)]
 enum Ready {
     Wait { address: usize, value: u64, wide: bool, condition: u32 },
-    Write { address: usize, value: u64, wide: bool, barrier: bool },
+    Write { address: usize, value: u64, wide: bool },
     Barrier,
 }
 
@@ -153,21 +159,16 @@ impl Ready {
                     }
                 }
             }
-            Ready::Write { address, value, wide, barrier } => {
-                // The default write orders the stream's earlier memory accesses before it
-                // (a release store after a full fence); NO_MEMORY_BARRIER only stores.
-                let order = if barrier {
-                    fence(Ordering::SeqCst);
-                    Ordering::Release
-                } else {
-                    Ordering::Relaxed
-                };
+            Ready::Write { address, value, wide } => {
+                // A write orders the stream's earlier memory accesses before it (a release
+                // store after a full fence, `__threadfence_system()`'s semantics).
+                fence(Ordering::SeqCst);
                 // SAFETY: see the function's contract.
                 unsafe {
                     if wide {
-                        AtomicU64::from_ptr(address as *mut u64).store(value, order)
+                        AtomicU64::from_ptr(address as *mut u64).store(value, Ordering::Release)
                     } else {
-                        AtomicU32::from_ptr(address as *mut u32).store(value as u32, order)
+                        AtomicU32::from_ptr(address as *mut u32).store(value as u32, Ordering::Release)
                     }
                 }
             }
@@ -205,11 +206,11 @@ impl Driver {
                 Ok(Ready::Wait { address, value, wide, condition: flags })
             }
             MemOp::Write { address, value, wide, flags } => {
-                if flags & !WRITE_NO_MEMORY_BARRIER != 0 {
+                if flags != 0 {
                     return bad(format_args!("write flags {flags:#x}"));
                 }
                 let address = self.memop_word(address, if wide { 8 } else { 4 }, what)?;
-                Ok(Ready::Write { address, value, wide, barrier: flags & WRITE_NO_MEMORY_BARRIER == 0 })
+                Ok(Ready::Write { address, value, wide })
             }
             MemOp::Barrier { flags } if flags <= MEMORY_BARRIER_GPU => Ok(Ready::Barrier),
             MemOp::Barrier { flags } => bad(format_args!("barrier flags {flags:#x}")),
@@ -225,8 +226,11 @@ impl Driver {
         if flags != 0 {
             return Err(fail(CuError::INVALID_VALUE, format_args!("{what}: flags {flags:#x}")));
         }
-        if ops.is_empty() || ops.len() > MAX_BATCH {
+        if ops.len() > MAX_BATCH {
             return Err(fail(CuError::INVALID_VALUE, format_args!("{what}: {} operations", ops.len())));
+        }
+        if ops.is_empty() {
+            return Ok(());
         }
         if !self.devices[ctx.device].backend.properties().host_addressable_memory {
             return Err(fail(CuError::NOT_SUPPORTED, format_args!("{what}: the device has no stream memory operations")));

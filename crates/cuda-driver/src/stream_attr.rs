@@ -10,8 +10,18 @@
 //! None of them changes what work computes here: the CPU device has no persisting L2
 //! lines (`CU_DEVICE_ATTRIBUTE_MAX_ACCESS_POLICY_WINDOW_SIZE` is 0), one memory
 //! synchronization domain (`MEM_SYNC_DOMAIN_COUNT` 1) and shares its cores fairly among
-//! streams. The values are checked as NVIDIA documents them, kept and reported back; the
-//! priority is the one `cuStreamGetPriority` reports.
+//! streams. The values are checked, kept and reported back; the priority is the one
+//! `cuStreamGetPriority` reports.
+//!
+//! What NVIDIA's driver answers (580.159 on an H200, `ctests/host/stream_ops.c` lists the
+//! calls): an id that is no stream attribute is `CUDA_ERROR_INVALID_VALUE`; a new stream's
+//! synchronization policy reads as `0xffffffff` (none chosen) while only 1..=4 may be set;
+//! a window larger than the device's maximum or a hit ratio outside [0, 1] is refused (the
+//! access properties are not checked); a priority is clamped to the range; a domain above
+//! `REMOTE` and a domain map entry at or above the device's domain count are refused (so
+//! with one domain both entries map to domain 0, the map a new stream has here; the H200,
+//! with 4, starts with {0, 1}); `cuStreamCopyAttributes` copies everything but the
+//! priority.
 
 use std::sync::Mutex;
 
@@ -97,11 +107,13 @@ impl StreamAttr {
     }
 }
 
-/// `CU_SYNC_POLICY_AUTO`, what a stream starts with.
+/// `CU_SYNC_POLICY_AUTO`, the least policy.
 const SYNC_POLICY_AUTO: u32 = 1;
+/// What a new stream's policy reads as: none chosen (NVIDIA's driver answers so).
+const SYNC_POLICY_UNSET: u32 = u32::MAX;
+/// `CU_DEVICE_ATTRIBUTE_MEM_SYNC_DOMAIN_COUNT` of every device here.
+const MEM_SYNC_DOMAIN_COUNT: u8 = 1;
 const SYNC_POLICY_BLOCKING_SYNC: u32 = 4;
-/// `CU_ACCESS_PROPERTY_PERSISTING`, the largest `CUaccessProperty`.
-const ACCESS_PROPERTY_PERSISTING: u32 = 2;
 /// `CU_LAUNCH_MEM_SYNC_DOMAIN_REMOTE`, the largest domain.
 const MEM_SYNC_DOMAIN_REMOTE: u32 = 1;
 
@@ -117,9 +129,8 @@ pub(crate) struct StreamAttrs {
 
 impl StreamAttrs {
     pub(crate) fn new(priority: i32) -> StreamAttrs {
-        // The default domain map sends the default domain to domain 0 and the remote one
-        // to domain 1 (`CUlaunchMemSyncDomainMap`'s documented defaults).
-        StreamAttrs { window: AccessPolicyWindow::default(), sync_policy: SYNC_POLICY_AUTO, priority, domain_map: [0, 1], domain: 0 }
+        // With one domain, the default and the remote domain both map to it.
+        StreamAttrs { window: AccessPolicyWindow::default(), sync_policy: SYNC_POLICY_UNSET, priority, domain_map: [0, 0], domain: 0 }
     }
 
     fn get(&self, id: u32) -> Option<StreamAttr> {
@@ -153,8 +164,7 @@ impl Driver {
 
     /// `cuStreamSetAttribute`. An access policy window must fit the device's
     /// `MAX_ACCESS_POLICY_WINDOW_SIZE` (0 here: only an empty window), with a hit ratio in
-    /// [0, 1] and valid access properties; priorities are clamped to the range, as at
-    /// stream creation.
+    /// [0, 1]; priorities are clamped to the range, as at stream creation.
     pub fn stream_set_attribute(&self, stream: StreamHandle, attr: StreamAttr) -> CuResult<()> {
         let bad = |why: std::fmt::Arguments<'_>| Err(fail(CuError::INVALID_VALUE, format_args!("cuStreamSetAttribute: {why}")));
         match attr {
@@ -162,14 +172,17 @@ impl Driver {
                 if w.num_bytes > 0 {
                     return bad(format_args!("an access policy window of {} bytes (the device's maximum is 0)", w.num_bytes));
                 }
-                if !(0.0..=1.0).contains(&w.hit_ratio) || w.hit_prop > ACCESS_PROPERTY_PERSISTING || w.miss_prop > ACCESS_PROPERTY_PERSISTING {
-                    return bad(format_args!("access policy window {w:?}"));
+                if !(0.0..=1.0).contains(&w.hit_ratio) {
+                    return bad(format_args!("hit ratio {} outside [0, 1]", w.hit_ratio));
                 }
             }
             StreamAttr::SynchronizationPolicy(p) if !(SYNC_POLICY_AUTO..=SYNC_POLICY_BLOCKING_SYNC).contains(&p) => {
                 return bad(format_args!("synchronization policy {p}"))
             }
             StreamAttr::MemSyncDomain(d) if d > MEM_SYNC_DOMAIN_REMOTE => return bad(format_args!("memory synchronization domain {d}")),
+            StreamAttr::MemSyncDomainMap(m) if m.iter().any(|&d| d >= MEM_SYNC_DOMAIN_COUNT) => {
+                return bad(format_args!("domain map {m:?} beyond the device's {MEM_SYNC_DOMAIN_COUNT} domain(s)"))
+            }
             _ => {}
         }
         self.stream_attrs(stream, |a| match attr {
@@ -181,9 +194,10 @@ impl Driver {
         })
     }
 
-    /// `cuStreamCopyAttributes`: every attribute of `src` onto `dst`.
+    /// `cuStreamCopyAttributes`: the attributes of `src` onto `dst`, but for the priority
+    /// (which NVIDIA's driver leaves as it was).
     pub fn stream_copy_attributes(&self, dst: StreamHandle, src: StreamHandle) -> CuResult<()> {
         let values = self.stream_attrs(src, |a| *a)?;
-        self.stream_attrs(dst, |a| *a = values)
+        self.stream_attrs(dst, |a| *a = StreamAttrs { priority: a.priority, ..values })
     }
 }

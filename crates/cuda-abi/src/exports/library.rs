@@ -209,4 +209,12 @@ export! {
         }
         Ok(())
     }
+
+    /// `cuKernelGetParamCount(CUkernel kernel, size_t* paramCount)` (CUDA 13.2).
+    fn cuKernelGetParamCount(kernel: CUkernel, param_count: *mut usize) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(param_count) }?;
+        out.write(drv()?.kernel_get_param_count(kernel_handle(kernel))?);
+        Ok(())
+    }
 }

@@ -149,6 +149,11 @@ impl Driver {
         self.graphs.captures.list().iter().any(|c| c.ctx == ctx.handle && c.is_active())
     }
 
+    /// Invalidates every capture of context `ctx` in progress.
+    pub(crate) fn invalidate_context_captures(&self, ctx: &Context) {
+        self.graphs.captures.list().iter().filter(|c| c.ctx == ctx.handle && c.is_active()).for_each(|c| c.invalidate());
+    }
+
     /// The gate every operation submitted to a stream passes first: `Ok(true)` when `q` is
     /// capturing (the caller adds a node with [`Driver::capture_node`] instead of
     /// submitting), `Ok(false)` to run it. A `blocking` operation (the host waits for it)

@@ -5,7 +5,8 @@
 //! memory, and the locations apply by index ranges (`prefetchLocs[k]` to the operations
 //! from `prefetchLocIdxs[k]` up to the next index; the first index 0, indices increasing
 //! and below `count`, `numPrefetchLocs` from 1 to `count`); `flags` must be 0. Every device
-//! must have concurrent managed access (the CPU device has). A prefetch moves nothing here
+//! must have concurrent managed access (the CPU device has), and the legacy NULL stream is
+//! not accepted (NVIDIA's driver answers `CUDA_ERROR_INVALID_VALUE`). A prefetch moves nothing here
 //! and is remembered for the range attributes. A discard declares the contents
 //! indeterminate: leaving them as they are is one of the values the reference allows, and
 //! a later write or prefetch makes them defined again, so it too only checks its
@@ -35,6 +36,9 @@ fn locations_by_index(count: usize, locations: &[MemLocation], indices: &[usize]
 impl Driver {
     fn batch_checks(&self, ranges: &[(u64, usize)], flags: u64, stream: StreamHandle, what: &str) -> CuResult<()> {
         self.stream_context(stream)?;
+        if stream == StreamHandle::NULL || stream == StreamHandle::LEGACY {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("{what}: the legacy NULL stream")));
+        }
         if flags != 0 || ranges.is_empty() {
             return Err(fail(CuError::INVALID_VALUE, format_args!("{what}: flags {flags:#x}, {} ranges", ranges.len())));
         }

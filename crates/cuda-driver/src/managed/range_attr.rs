@@ -6,7 +6,8 @@
 //! one, else `CU_DEVICE_INVALID` (-2) or `CU_MEM_LOCATION_TYPE_INVALID`; accessed-by lists
 //! the devices (`CU_DEVICE_CPU` for the host) whose advice covers the whole range, the rest
 //! of the array filled with `CU_DEVICE_INVALID`. `dataSize` must be 4, for accessed-by a
-//! nonzero multiple of 4.
+//! nonzero multiple of 4. These are the values and codes NVIDIA's driver gave (580.159,
+//! H200) for the same advice, prefetches and misuse (`ctests/host/stream_ops.c`).
 
 use super::{location_type, Target, DEVICE_CPU};
 use crate::diag::fail;
@@ -59,13 +60,14 @@ fn as_type(t: Option<Target>) -> i32 {
     }
 }
 
-/// A location's id: the device ordinal or the host NUMA node (this driver knows node 0);
-/// the host itself and no location have none (`CU_DEVICE_INVALID`).
+/// A location's id: the device ordinal, the host NUMA node (this driver knows node 0),
+/// `CU_DEVICE_CPU` for the host (as NVIDIA's driver answers), `CU_DEVICE_INVALID` for none.
 fn as_id(t: Option<Target>) -> i32 {
     match t {
         Some(Target::Device(d)) => d as i32,
         Some(Target::HostNuma) => 0,
-        Some(Target::Host) | None => DEVICE_INVALID,
+        Some(Target::Host) => DEVICE_CPU,
+        None => DEVICE_INVALID,
     }
 }
 
@@ -96,7 +98,8 @@ impl Driver {
             _ => {
                 let mut everywhere: Vec<i32> =
                     hints[0].accessed_by.iter().filter(|t| hints.iter().all(|h| h.accessed_by.contains(t))).map(|&t| as_device(Some(t))).collect();
-                everywhere.sort_unstable();
+                // Devices by ordinal, then the host, as NVIDIA's driver lists them.
+                everywhere.sort_unstable_by_key(|&d| (d < 0, d));
                 everywhere.resize(data_size / 4, DEVICE_INVALID);
                 everywhere.truncate(data_size / 4);
                 everywhere
