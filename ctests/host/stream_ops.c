@@ -8,6 +8,8 @@
  * (probe run in this issue), except where a comment says otherwise.
  * STREAM_OPS_PRINT=1 prints this machine's codes in the table's form.
  * Prints "PASS stream_ops" on success. */
+#define _POSIX_C_SOURCE 199309L /* nanosleep */
+#define CUDA_ENABLE_DEPRECATED  /* cuCtxDetach */
 #include <cuda.h>
 
 #include <stdint.h>
@@ -140,6 +142,7 @@ static void CUDA_CB on_log(void *data, CUlogLevel level, char *message, size_t l
 typedef CUresult(CUDAAPI *BatchV1)(CUdeviceptr *, CUdeviceptr *, size_t *, size_t, CUmemcpyAttributes *, size_t *, size_t, size_t *,
                                    CUstream);
 typedef CUresult(CUDAAPI *Batch3DV1)(size_t, CUDA_MEMCPY3D_BATCH_OP *, size_t *, unsigned long long, CUstream);
+typedef CUresult(CUDAAPI *PrefetchBatch)(CUdeviceptr *, size_t *, size_t, CUmemLocation *, size_t *, size_t, unsigned long long, CUstream);
 
 static const char kernel_ptx[] =
     ".version 7.0\n.target sm_50\n.address_size 64\n"
@@ -339,7 +342,7 @@ static void error_log(CUstream s) {
   size_t n = sizeof buf;
   CHECK(cuLogsDumpToMemory(&it, buf, &n, 0));
   EXPECT_TRUE(n == strlen(buf) && n > 0);
-  EXPECT_TRUE(strstr(buf, "[CUDA][E] Returning 1 (CUDA_ERROR_INVALID_VALUE) from cuStreamWriteValue32_v2\n") != NULL);
+  EXPECT_TRUE(strstr(buf, "[CUDA][E] Returning 1 (CUDA_ERROR_INVALID_VALUE) from cuStreamWriteValue32_v2") != NULL);
   EXPECT_TRUE(buf[0] == '[' && buf[13] == ']');
   EXPECT_TRUE(log_messages >= 2);
   n = sizeof buf;
@@ -359,8 +362,10 @@ static void error_log(CUstream s) {
 static void batched_copies(CUstream s) {
   BatchV1 batch_v1 = NULL;
   Batch3DV1 batch3d_v1 = NULL;
-  CHECK(cuGetProcAddress("cuMemcpyBatchAsync", (void **)&batch_v1, 12080, 0, NULL));
-  CHECK(cuGetProcAddress("cuMemcpy3DBatchAsync", (void **)&batch3d_v1, 12080, 0, NULL));
+  /* The legacy-stream symbols also in the per-thread build: a NULL stream is then the
+   * legacy one, which batches refuse. */
+  CHECK(cuGetProcAddress("cuMemcpyBatchAsync", (void **)&batch_v1, 12080, CU_GET_PROC_ADDRESS_LEGACY_STREAM, NULL));
+  CHECK(cuGetProcAddress("cuMemcpy3DBatchAsync", (void **)&batch3d_v1, 12080, CU_GET_PROC_ADDRESS_LEGACY_STREAM, NULL));
   unsigned char pattern[256], back[256];
   for (int i = 0; i < 256; i++) pattern[i] = (unsigned char)(i * 7 + 1);
   CUdeviceptr a, b;
@@ -473,7 +478,11 @@ static void managed_ranges(CUstream s) {
   EXPECT_TRUE(range_attr(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION, m, big) == CU_DEVICE_INVALID);
   EXPECT_TRUE(range_attr(CU_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE, m, big) == CU_MEM_LOCATION_TYPE_INVALID);
   EXPECT_TRUE(range_attr(CU_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID, m, big) == CU_DEVICE_INVALID);
-  CUmemLocation host = {CU_MEM_LOCATION_TYPE_HOST, 0}, dev0 = {CU_MEM_LOCATION_TYPE_DEVICE, 0};
+  CUmemLocation host, dev0;
+  memset(&host, 0, sizeof host);
+  memset(&dev0, 0, sizeof dev0);
+  host.type = CU_MEM_LOCATION_TYPE_HOST;
+  dev0.type = CU_MEM_LOCATION_TYPE_DEVICE;
   CHECK(cuMemAdvise(m, 4096, CU_MEM_ADVISE_SET_PREFERRED_LOCATION, host));
   CHECK(cuMemAdvise(m, big, CU_MEM_ADVISE_SET_ACCESSED_BY, dev0));
   CHECK(cuMemAdvise(m, big, CU_MEM_ADVISE_SET_ACCESSED_BY, host));
@@ -519,7 +528,9 @@ static void managed_ranges(CUstream s) {
   answer(cuMemPrefetchBatchAsync(ptrs, sz, 2, &dev0, li, 1, 0, s));
   li[0] = 0;
   answer(cuMemPrefetchBatchAsync(ptrs, sz, 2, &dev0, li, 0, 0, s));
-  answer(cuMemPrefetchBatchAsync(ptrs, sz, 2, &dev0, li, 1, 0, NULL));
+  PrefetchBatch legacy_prefetch = NULL;
+  CHECK(cuGetProcAddress("cuMemPrefetchBatchAsync", (void **)&legacy_prefetch, 13000, CU_GET_PROC_ADDRESS_LEGACY_STREAM, NULL));
+  answer(legacy_prefetch(ptrs, sz, 2, &dev0, li, 1, 0, NULL));
   CHECK(cuMemDiscardBatchAsync(ptrs, sz, 2, 0, s));
   CHECK(cuMemDiscardAndPrefetchBatchAsync(ptrs, sz, 2, &dev0, li, 1, 0, s));
   answer(cuMemDiscardBatchAsync(ptrs, sz, 2, 1, s));
