@@ -15,13 +15,17 @@
 //! - Asynchronous notifications report a process going over its device memory budget;
 //!   no device here has a budget, so a registered callback is kept until unregistered and
 //!   never called.
-//! - GPUDirect RDMA: no device here accepts RDMA writes, so there are none to make
-//!   visible; the flush checks its arguments, issues a full fence and returns.
+//! - GPUDirect RDMA: no device here accepts RDMA writes
+//!   (`CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_SUPPORTED` and
+//!   `GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS` are 0), so the flush answers what a device
+//!   without the flush option answers, `CUDA_ERROR_NOT_SUPPORTED`, after the argument
+//!   checks (target `CURRENT_CTX`, scope `TO_OWNER` or `TO_ALL_DEVICES`, a current
+//!   context); our runtime's `cudaDeviceFlushGPUDirectRDMAWrites` answers the same.
 //! - Persisting L2 lines: the CPU device has none (`MAX_PERSISTING_L2_CACHE_SIZE` 0), so
 //!   the reset has nothing to reset.
 
 use std::ffi::c_void;
-use std::sync::atomic::{fence, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 
 use crate::diag::fail;
@@ -114,8 +118,7 @@ impl Driver {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuFlushGPUDirectRDMAWrites: target {target}, scope {scope}")));
         }
         self.current_context()?;
-        fence(Ordering::SeqCst);
-        Ok(())
+        Err(fail(CuError::NOT_SUPPORTED, format_args!("cuFlushGPUDirectRDMAWrites: the device has no GPUDirect RDMA writes to flush")))
     }
 
     /// `cuCtxResetPersistingL2Cache`.

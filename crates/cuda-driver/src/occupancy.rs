@@ -170,7 +170,10 @@ mod tests {
         assert_eq!(driver.occupancy_max_active_clusters(saxpy, &config).unwrap(), 24);
         assert_eq!(driver.occupancy_max_potential_cluster_size(saxpy, &config).unwrap(), 1);
         let pair = [LaunchAttr::ClusterDimension([2, 1, 1])];
-        assert_eq!(driver.occupancy_max_active_clusters(saxpy, &LaunchConfigEx { attrs: &pair, ..config }).unwrap_err(), crate::CuError::NOT_SUPPORTED);
+        assert_eq!(
+            driver.occupancy_max_active_clusters(saxpy, &LaunchConfigEx { attrs: &pair, ..config }).unwrap_err(),
+            crate::CuError::NOT_SUPPORTED
+        );
         assert_eq!(driver.occupancy_max_active_clusters(saxpy, &LaunchConfigEx { attrs: &[], ..config }).unwrap_err(), crate::CuError::INVALID_VALUE);
     }
 

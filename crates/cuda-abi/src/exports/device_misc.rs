@@ -18,7 +18,12 @@ use crate::types::{CUcontext, CUdevice, CUevent};
 ///
 /// # Safety
 /// `capabilities` is NULL or writable and `operations` NULL or readable, for `count` entries.
-unsafe fn write_capabilities(capabilities: *mut c_uint, operations: *const c_int, count: c_uint, f: impl FnOnce(&[u32]) -> cuda_driver::CuResult<Vec<u32>>) -> cuda_driver::CuResult<()> {
+unsafe fn write_capabilities(
+    capabilities: *mut c_uint,
+    operations: *const c_int,
+    count: c_uint,
+    f: impl FnOnce(&[u32]) -> cuda_driver::CuResult<Vec<u32>>,
+) -> cuda_driver::CuResult<()> {
     if capabilities.is_null() {
         return Err(CuError::INVALID_VALUE);
     }

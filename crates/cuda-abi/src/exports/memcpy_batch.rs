@@ -66,7 +66,12 @@ fn location(l: CUmemLocation) -> MemLocation {
 }
 
 fn attributes(a: &CUmemcpyAttributes) -> MemcpyAttributes {
-    MemcpyAttributes { src_access_order: a.src_access_order, src_loc_hint: location(a.src_loc_hint), dst_loc_hint: location(a.dst_loc_hint), flags: a.flags }
+    MemcpyAttributes {
+        src_access_order: a.src_access_order,
+        src_loc_hint: location(a.src_loc_hint),
+        dst_loc_hint: location(a.dst_loc_hint),
+        flags: a.flags,
+    }
 }
 
 fn operand(o: &CUmemcpy3DOperand) -> Operand3D {

@@ -188,7 +188,10 @@ impl Driver {
                     let row = if row_length == 0 { w } else { row_length };
                     let rows = if layer_height == 0 { h } else { layer_height };
                     if row < w || rows < h {
-                        return Err(fail(CuError::INVALID_VALUE, format_args!("{what}: row length {row_length} / layer height {layer_height} below the extent")));
+                        return Err(fail(
+                            CuError::INVALID_VALUE,
+                            format_args!("{what}: row length {row_length} / layer height {layer_height} below the extent"),
+                        ));
                     }
                     (memory_type::UNIFIED, ptr, std::ptr::null_mut(), row.checked_mul(element).ok_or(CuError::INVALID_VALUE)?, rows, [0; 3])
                 }
