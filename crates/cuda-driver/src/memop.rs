@@ -180,7 +180,7 @@ impl Ready {
 impl Driver {
     /// The host address of a `size`-byte word at `address` that the driver knows, aligned.
     fn memop_word(&self, address: u64, size: u64, what: &str) -> CuResult<usize> {
-        if address % size != 0 {
+        if !address.is_multiple_of(size) {
             return Err(fail(CuError::INVALID_VALUE, format_args!("{what}: address {address:#x} is not aligned to {size} bytes")));
         }
         match self.memory.find_range(address, size) {

@@ -80,6 +80,10 @@ pub enum FailIndex {
     Unwritten,
 }
 
+/// One side of a 3D operation as `CUDA_MEMCPY3D` fields: memory type, device pointer,
+/// array, pitch, height, start offset (x in bytes, y, z).
+type Side = (u32, u64, *mut std::ffi::c_void, usize, usize, [usize; 3]);
+
 /// A failed batch: the code and what `failIdx` gets.
 pub type BatchError = (CuError, FailIndex);
 
@@ -182,7 +186,7 @@ impl Driver {
         let width = w.checked_mul(element).ok_or(CuError::INVALID_VALUE)?;
         let mut p = CudaMemcpy3D::zeroed();
         (p.width_in_bytes, p.height, p.depth) = (width, h, op.extent[2]);
-        let side = |o: &Operand3D| -> CuResult<(u32, u64, *mut std::ffi::c_void, usize, usize, [usize; 3])> {
+        let side = |o: &Operand3D| -> CuResult<Side> {
             Ok(match *o {
                 Operand3D::Pointer { ptr, row_length, layer_height } => {
                     let row = if row_length == 0 { w } else { row_length };

@@ -77,7 +77,7 @@ impl Driver {
     pub fn mem_range_get_attribute(&self, attribute: i32, data_size: usize, ptr: u64, count: usize) -> CuResult<Vec<i32>> {
         let bad = |why: std::fmt::Arguments<'_>| Err(fail(CuError::INVALID_VALUE, format_args!("cuMemRangeGetAttribute: {why}")));
         match attribute {
-            attr::ACCESSED_BY if data_size == 0 || data_size % 4 != 0 => return bad(format_args!("dataSize {data_size} for ACCESSED_BY")),
+            attr::ACCESSED_BY if data_size == 0 || !data_size.is_multiple_of(4) => return bad(format_args!("dataSize {data_size} for ACCESSED_BY")),
             attr::ACCESSED_BY => {}
             attr::READ_MOSTLY..=attr::LAST_PREFETCH_LOCATION_ID if data_size != 4 => return bad(format_args!("dataSize {data_size}")),
             attr::READ_MOSTLY..=attr::LAST_PREFETCH_LOCATION_ID => {}
