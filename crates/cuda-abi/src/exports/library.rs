@@ -210,6 +210,21 @@ export! {
         Ok(())
     }
 
+    /// `cuLibraryGetManaged(CUdeviceptr* dptr, size_t* bytes, CUlibrary library, const char* name)`:
+    /// both outputs are optional.
+    fn cuLibraryGetManaged(dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const c_char) {
+        // SAFETY: NULL or writable / NUL-terminated, per the API.
+        let (dptr, bytes, name) = unsafe { (Out::optional(dptr), Out::optional(bytes), symbol_name(name)?) };
+        let (address, size) = drv()?.library_get_managed(library_handle(library), name)?;
+        if let Some(out) = dptr {
+            out.write(address);
+        }
+        if let Some(out) = bytes {
+            out.write(size);
+        }
+        Ok(())
+    }
+
     /// `cuKernelGetParamCount(CUkernel kernel, size_t* paramCount)` (CUDA 13.2).
     fn cuKernelGetParamCount(kernel: CUkernel, param_count: *mut usize) {
         // SAFETY: NULL or writable, per the API.
