@@ -229,6 +229,23 @@ impl Driver {
         self.module_get_global(m, name)
     }
 
+    /// `cuLibraryGetUnifiedFunction`: unified functions (`.attribute(.unified(...))`, one
+    /// pointer callable from host and device) need `CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS`,
+    /// which no device here has (our compiler gives device functions no host-callable
+    /// form): a unified function of the library answers `CUDA_ERROR_NOT_SUPPORTED`, any
+    /// other name `CUDA_ERROR_NOT_FOUND`, as the reference has it for a symbol that is no
+    /// unified function.
+    pub fn library_get_unified_function(&self, l: LibraryHandle, name: &str) -> CuResult<usize> {
+        let library = self.library(l)?;
+        if compiler_core::ptx::managed::unified_functions(&library.ptx.text).iter().any(|n| n == name) {
+            return Err(fail(
+                CuError::NOT_SUPPORTED,
+                format_args!("cuLibraryGetUnifiedFunction({name:?}): no device here has unified function pointers"),
+            ));
+        }
+        Err(fail(CuError::NOT_FOUND, format_args!("cuLibraryGetUnifiedFunction: {name:?} is no unified function of library {:#x}", l.0)))
+    }
+
     /// `cuKernelGetFunction`: the kernel's function in the current context.
     pub fn kernel_get_function(&self, k: KernelHandle) -> CuResult<FunctionHandle> {
         let ctx = self.current_context()?;

@@ -1,51 +1,84 @@
-//! Which module variables are managed: `.global .attribute(.managed)` declarations (PTX
-//! ISA 5.4.8, "Variable and Function Attribute Directive: `.attribute`"). The syntax tree
-//! does not keep variable attributes; the driver asks this for `cuLibraryGetManaged`,
-//! over the tokens alone (comments and strings are the lexer's business).
+//! Which module variables are managed (`.global .attribute(.managed)`) and which functions
+//! unified (`.func .attribute(.unified(...))`), PTX ISA 5.4.8, "Variable and Function
+//! Attribute Directive: `.attribute`". The syntax tree does not keep these attributes; the
+//! driver asks this for `cuLibraryGetManaged` and `cuLibraryGetUnifiedFunction`, over the
+//! tokens alone (comments and strings are the lexer's business).
 
 use super::lexer::{Lexer, TokKind};
 
 /// The names of the module-scope variables declared with `.attribute(.managed)`, in
 /// declaration order.
 pub fn managed_variables(src: &str) -> Vec<String> {
+    attributed(src, ".managed")
+}
+
+/// The names of the functions declared with `.attribute(.unified(...))` (unified
+/// functions, callable through one pointer from host and device), in declaration order.
+pub fn unified_functions(src: &str) -> Vec<String> {
+    attributed(src, ".unified")
+}
+
+/// The names of module-scope declarations whose `.attribute(...)` names `attribute`. A
+/// declaration ends at `;` or at the `{` of a function body; its name is the first
+/// identifier outside the attribute that precedes `[`, `=` or `(`, or the last one before
+/// the end.
+fn attributed(src: &str, attribute: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut depth = 0usize;
     let mut lexer = Lexer::new(src);
-    // Inside a module-scope declaration: whether `.attribute(... .managed ...)` was seen,
-    // and the last identifier (the declared name, before `[`, `=` or `;`).
-    let mut managed = false;
+    let mut found = false;
     let mut name: Option<&str> = None;
     let mut in_attribute = 0usize;
     let mut named = false;
     loop {
         let t = lexer.next_token();
-        match t.kind {
+        let ends = match t.kind {
             TokKind::Eof => break,
-            TokKind::LBrace => depth += 1,
-            TokKind::RBrace => depth = depth.saturating_sub(1),
-            _ if depth > 0 => {}
-            TokKind::Dot if t.text == ".attribute" => in_attribute = 1,
-            TokKind::LParen if in_attribute > 0 => in_attribute += 1,
+            TokKind::LBrace => {
+                depth += 1;
+                depth == 1
+            }
+            TokKind::RBrace => {
+                depth = depth.saturating_sub(1);
+                false
+            }
+            _ if depth > 0 => false,
+            TokKind::Dot if t.text == ".attribute" => {
+                in_attribute = 1;
+                false
+            }
+            TokKind::LParen if in_attribute > 0 => {
+                in_attribute += 1;
+                false
+            }
             TokKind::RParen if in_attribute > 0 => {
                 in_attribute -= 1;
                 if in_attribute == 1 {
                     in_attribute = 0;
                 }
+                false
             }
-            TokKind::Dot if in_attribute > 1 && t.text == ".managed" => managed = true,
-            TokKind::Ident if in_attribute == 0 && !named => name = Some(t.text),
-            TokKind::LBracket | TokKind::Eq if in_attribute == 0 => named = true,
-            TokKind::Semi => {
-                if let (true, Some(n)) = (managed, name) {
-                    out.push(n.to_string());
-                }
-                (managed, name, named, in_attribute) = (false, None, false, 0);
+            TokKind::Dot if in_attribute > 1 && t.text == attribute => {
+                found = true;
+                false
             }
-            _ => {}
-        }
-        // A function body ends the declaration that opened it.
-        if t.kind == TokKind::RBrace && depth == 0 {
-            (managed, name, named, in_attribute) = (false, None, false, 0);
+            _ if in_attribute > 0 => false,
+            TokKind::Ident if !named => {
+                name = Some(t.text);
+                false
+            }
+            TokKind::LBracket | TokKind::Eq | TokKind::LParen => {
+                named = name.is_some();
+                false
+            }
+            TokKind::Semi => true,
+            _ => false,
+        };
+        if ends {
+            if let (true, Some(n)) = (found, name) {
+                out.push(n.to_string());
+            }
+            (found, name, named, in_attribute) = (false, None, false, 0);
         }
     }
     out
@@ -53,7 +86,7 @@ pub fn managed_variables(src: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::managed_variables;
+    use super::{managed_variables, unified_functions};
 
     #[test]
     fn finds_managed_globals_only() {
@@ -65,5 +98,9 @@ mod tests {
             .visible .entry k(.param .u64 p)\n{\n  .reg .b32 %r<2>;\n  ret;\n}\n\
             .global .attribute(.unified(1, 2)) .u32 unified_var;\n";
         assert_eq!(managed_variables(src), vec!["counter".to_string(), "values".to_string()]);
+        assert_eq!(unified_functions(src), vec!["unified_var".to_string()]);
+        let f = ".visible .func .attribute(.unified(0x1234, 0x5678)) (.param .b32 r) uf(.param .b32 a)\n{\n ret;\n}\n\
+            .visible .func plain(.param .b32 a)\n{\n ret;\n}\n";
+        assert_eq!(unified_functions(f), vec!["uf".to_string()]);
     }
 }

@@ -225,6 +225,15 @@ export! {
         Ok(())
     }
 
+    /// `cuLibraryGetUnifiedFunction(void** fptr, CUlibrary library, const char* symbol)`.
+    fn cuLibraryGetUnifiedFunction(fptr: *mut *mut c_void, library: CUlibrary, symbol: *const c_char) {
+        // SAFETY: NULL or writable / NUL-terminated, per the API.
+        let (out, name) = unsafe { (Out::new(fptr)?, symbol_name(symbol)?) };
+        let address = drv()?.library_get_unified_function(library_handle(library), name)?;
+        out.write(address as *mut c_void);
+        Ok(())
+    }
+
     /// `cuKernelGetParamCount(CUkernel kernel, size_t* paramCount)` (CUDA 13.2).
     fn cuKernelGetParamCount(kernel: CUkernel, param_count: *mut usize) {
         // SAFETY: NULL or writable, per the API.
