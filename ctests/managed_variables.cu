@@ -2,11 +2,11 @@
 // the module loads, so the host sees the kernels' writes and the kernels the host's, for a
 // scalar and an array, across launches and after the host's own writes.
 //
-// Built for the cu12 variants only: NVIDIA's cudart 13 (static and shared) asks the driver
-// for the variable with cuLibraryGetManaged, which our libcuda.so.1 does not implement
-// yet, and then dereferences the NULL it gets; cudart 12 copes, and so does ours. For the
-// same reason the variables are plain module globals in our driver, which
-// cudaPointerGetAttributes reports as device memory, so their type is not checked.
+// NVIDIA's cudart 13 (static and shared) asks the driver for each variable with
+// cuLibraryGetManaged, before any context is current; cudart 12 and ours find them as
+// module globals. The variables are module globals in our driver (the CPU device's
+// memory is the host's), which cudaPointerGetAttributes reports as device memory, so their
+// type is not checked.
 #define CTEST_NAME "managed_variables"
 #include "ctest.h"
 

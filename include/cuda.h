@@ -127,10 +127,15 @@
 #define cuMemsetD32                        __CUDA_API_PTDS(cuMemsetD32_v2)
 #define cuMemsetD8                         __CUDA_API_PTDS(cuMemsetD8_v2)
 #define cuModuleGetGlobal                  cuModuleGetGlobal_v2
+#define cuStreamBatchMemOp                 __CUDA_API_PTSZ(cuStreamBatchMemOp_v2)
 #define cuStreamBeginCapture               __CUDA_API_PTSZ(cuStreamBeginCapture_v2)
 #define cuStreamDestroy                    cuStreamDestroy_v2
 #define cuStreamGetCaptureInfo             __CUDA_API_PTSZ(cuStreamGetCaptureInfo_v3)
 #define cuStreamUpdateCaptureDependencies  __CUDA_API_PTSZ(cuStreamUpdateCaptureDependencies_v2)
+#define cuStreamWaitValue32                __CUDA_API_PTSZ(cuStreamWaitValue32_v2)
+#define cuStreamWaitValue64                __CUDA_API_PTSZ(cuStreamWaitValue64_v2)
+#define cuStreamWriteValue32               __CUDA_API_PTSZ(cuStreamWriteValue32_v2)
+#define cuStreamWriteValue64               __CUDA_API_PTSZ(cuStreamWriteValue64_v2)
 #if defined(__CUDA_API_PER_THREAD_DEFAULT_STREAM)
 #define cuEventRecord                      __CUDA_API_PTSZ(cuEventRecord)
 #define cuEventRecordWithFlags             __CUDA_API_PTSZ(cuEventRecordWithFlags)
@@ -167,7 +172,6 @@
 #define cuSignalExternalSemaphoresAsync    __CUDA_API_PTSZ(cuSignalExternalSemaphoresAsync)
 #define cuStreamAddCallback                __CUDA_API_PTSZ(cuStreamAddCallback)
 #define cuStreamAttachMemAsync             __CUDA_API_PTSZ(cuStreamAttachMemAsync)
-#define cuStreamBatchMemOp                 __CUDA_API_PTSZ(cuStreamBatchMemOp)
 #define cuStreamBeginCaptureToGraph        __CUDA_API_PTSZ(cuStreamBeginCaptureToGraph)
 #define cuStreamCopyAttributes             __CUDA_API_PTSZ(cuStreamCopyAttributes)
 #define cuStreamEndCapture                 __CUDA_API_PTSZ(cuStreamEndCapture)
@@ -184,10 +188,6 @@
 #define cuStreamSetAttribute               __CUDA_API_PTSZ(cuStreamSetAttribute)
 #define cuStreamSynchronize                __CUDA_API_PTSZ(cuStreamSynchronize)
 #define cuStreamWaitEvent                  __CUDA_API_PTSZ(cuStreamWaitEvent)
-#define cuStreamWaitValue32                __CUDA_API_PTSZ(cuStreamWaitValue32)
-#define cuStreamWaitValue64                __CUDA_API_PTSZ(cuStreamWaitValue64)
-#define cuStreamWriteValue32               __CUDA_API_PTSZ(cuStreamWriteValue32)
-#define cuStreamWriteValue64               __CUDA_API_PTSZ(cuStreamWriteValue64)
 #define cuWaitExternalSemaphoresAsync      __CUDA_API_PTSZ(cuWaitExternalSemaphoresAsync)
 #endif
 
@@ -3097,7 +3097,12 @@ CUresult CUDAAPI cuLogsUnregisterCallback(CUlogsCallbackHandle callback);
 #undef cuMemcpyBatchAsync
 #undef cuStreamBeginCapture
 #undef cuStreamDestroy
+#undef cuStreamBatchMemOp
 #undef cuStreamGetCaptureInfo
+#undef cuStreamWaitValue32
+#undef cuStreamWaitValue64
+#undef cuStreamWriteValue32
+#undef cuStreamWriteValue64
 #undef cuStreamUpdateCaptureDependencies
 typedef unsigned int CUdeviceptr_v1;
 typedef struct CUDA_MEMCPY2D_v1_st {
@@ -3206,6 +3211,16 @@ CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream hStream, CUstreamCaptureStat
 CUresult CUDAAPI cuStreamGetCaptureInfo_v2_ptsz(CUstream hStream, CUstreamCaptureStatus *captureStatus_out, cuuint64_t *id_out, CUgraph *graph_out, const CUgraphNode **dependencies_out, size_t *numDependencies_out);
 CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);
 CUresult CUDAAPI cuStreamUpdateCaptureDependencies_ptsz(CUstream hStream, CUgraphNode *dependencies, size_t numDependencies, unsigned int flags);
+CUresult CUDAAPI cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);
+CUresult CUDAAPI cuStreamBatchMemOp_ptsz(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags);
+CUresult CUDAAPI cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);
+CUresult CUDAAPI cuStreamWaitValue32_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);
+CUresult CUDAAPI cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);
+CUresult CUDAAPI cuStreamWaitValue64_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);
+CUresult CUDAAPI cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);
+CUresult CUDAAPI cuStreamWriteValue32_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags);
+CUresult CUDAAPI cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);
+CUresult CUDAAPI cuStreamWriteValue64_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags);
 #elif defined(__CUDA_API_PER_THREAD_DEFAULT_STREAM)
 /* Under the per-thread default stream, symbols looked up without an explicit stream flag
  * resolve to their per-thread forms, as the rest of the program's calls do. */

@@ -728,6 +728,40 @@ typedef enum CUDAlogLevel_enum {
   cudaLogLevelError = 0, cudaLogLevelWarning = 1
 } cudaLogLevel;
 
+/* What an asynchronous notification callback receives (cudaDeviceRegisterAsyncNotification). */
+typedef struct cudaAsyncNotificationInfo {
+  cudaAsyncNotificationType type;
+  union {
+    struct {
+      unsigned long long bytesOverBudget;
+    } overBudget;
+  } info;
+} cudaAsyncNotificationInfo_t;
+typedef void (*cudaAsyncCallback)(cudaAsyncNotificationInfo_t *, void *, cudaAsyncCallbackHandle_t);
+
+/* A log message callback (cudaLogsRegisterCallback): user data, level, message, its length. */
+typedef void (*cudaLogsCallback_t)(void *data, cudaLogLevel logLevel, char *message, size_t length);
+
+/* The memory a CUDA array created for deferred mapping needs (cudaArrayGetMemoryRequirements). */
+struct cudaArrayMemoryRequirements {
+  size_t size;
+  size_t alignment;
+  unsigned int reserved[4];
+};
+
+/* The tile layout of a sparse CUDA array (cudaArrayGetSparseProperties). */
+struct cudaArraySparseProperties {
+  struct {
+    unsigned int width;
+    unsigned int height;
+    unsigned int depth;
+  } tileExtent;
+  unsigned int miptailFirstLevel;
+  unsigned long long miptailSize;
+  unsigned int flags;
+  unsigned int reserved[4];
+};
+
 
 /* ---- Structures ------------------------------------------------------------------------ */
 

@@ -27,7 +27,16 @@ pub type AbiResult<T = ()> = CuResult<T>;
 pub fn guard(name: &str, body: impl FnOnce() -> AbiResult) -> CUresult {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(Ok(())) => CUresult::SUCCESS,
-        Ok(Err(err)) => CUresult(err.code()),
+        Ok(Err(err)) => {
+            // The error log's closing line of a failed call (`cuLogs*`, as NVIDIA's driver
+            // writes it); `CUDA_ERROR_NOT_READY` is an answer, not a failure.
+            if err != CuError::NOT_READY {
+                let code = err.code();
+                let error_name = cuda_driver::error::name(code).and_then(|n| n.to_str().ok()).unwrap_or("CUDA_ERROR_UNKNOWN");
+                cuda_driver::logs::record(cuda_driver::logs::LEVEL_ERROR, format_args!("Returning {code} ({error_name}) from {name}"));
+            }
+            CUresult(err.code())
+        }
         Err(payload) => {
             let message = payload
                 .downcast_ref::<&str>()
@@ -174,6 +183,7 @@ pub unsafe fn write_c_string(buf: *mut c_char, len: usize, text: &str) -> usize 
 /// Logs one line to stderr, prefixed like every message of this library.
 pub fn log(message: std::fmt::Arguments<'_>) {
     let _ = writeln!(std::io::stderr(), "[libcuda] {message}");
+    cuda_driver::logs::record(cuda_driver::logs::LEVEL_WARNING, message);
 }
 
 #[cfg(test)]

@@ -193,14 +193,14 @@ fn the_preprocessed_forms_bind_the_documented_names() {
     let plain = declarations(&[]);
     let ptds = declarations(&["CUDA_API_PER_THREAD_DEFAULT_STREAM"]);
     let legacy = declarations(&["__CUDA_API_VERSION_INTERNAL"]);
-    for name in ["cuMemAlloc_v2", "cuMemcpyHtoD_v2", "cuLaunchKernel", "cuCtxCreate_v4", "cuStreamWaitValue32"] {
+    for name in ["cuMemAlloc_v2", "cuMemcpyHtoD_v2", "cuLaunchKernel", "cuCtxCreate_v4", "cuStreamWaitValue32_v2"] {
         assert!(plain.contains_key(name), "{name} missing from the plain form");
     }
     assert!(!plain.contains_key("cuMemAllocHost"), "the plain form must not declare the legacy cuMemAllocHost");
-    for name in ["cuMemcpyHtoD_v2_ptds", "cuLaunchKernel_ptsz", "cuMemcpyAsync_ptsz", "cuStreamWaitValue32_ptsz"] {
+    for name in ["cuMemcpyHtoD_v2_ptds", "cuLaunchKernel_ptsz", "cuMemcpyAsync_ptsz", "cuStreamWaitValue32_v2_ptsz"] {
         assert!(ptds.contains_key(name), "{name} missing from the per-thread form");
     }
-    for name in ["cuMemAllocHost", "cuCtxCreate", "cuStreamGetCaptureInfo_v2"] {
+    for name in ["cuMemAllocHost", "cuCtxCreate", "cuStreamGetCaptureInfo_v2", "cuStreamWaitValue32"] {
         assert!(legacy.contains_key(name), "{name} missing from the legacy form");
     }
     assert_eq!(plain["cuLaunchKernel"], 11);

@@ -231,7 +231,7 @@ impl Driver {
     /// `ctx.check_usable()`; when it reports a sticky error, the device output of the
     /// launches that led to it (a failed `assert`'s message) is written first, as CUDA
     /// prints it by the time the error is reported.
-    fn usable(&self, ctx: &Context) -> CuResult<()> {
+    pub(crate) fn usable(&self, ctx: &Context) -> CuResult<()> {
         let r = ctx.check_usable();
         if r.is_err() && ctx.sticky_error().is_some() {
             self.flush_output(ctx);
@@ -286,6 +286,7 @@ impl Driver {
         // this one gets no more work, so its worker ends now rather than after its idle
         // timeout (a program creating contexts in a loop would pile up threads).
         context.queues().legacy.orphan();
+        context.queues().records.orphan();
         self.contexts.remove(ctx).map_err(|_| CuError::INVALID_CONTEXT)?;
         self.with_stack(|stack| {
             if stack.last() == Some(&ctx) {

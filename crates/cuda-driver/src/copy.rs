@@ -39,6 +39,8 @@ use crate::exec::{RunFn, Work};
 use crate::memory::{memory_type, MemoryKind};
 use crate::{CtxHandle, CuError, CuResult, Driver, StreamHandle};
 
+pub mod batch;
+
 /// Which stream a copy or fill goes to, and whether the call is an `Async` one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum On {

@@ -102,7 +102,7 @@ pub(crate) fn attribute(p: &DeviceProperties, managed: Option<ManagedMemory>, or
         89 => concurrent_managed,                  // CONCURRENT_MANAGED_ACCESS
         90 => 0,                                   // COMPUTE_PREEMPTION_SUPPORTED
         91 => host,                                // CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM
-        92..=94 => 0,                              // stream memory operations (v1)
+        92..=94 => 0,                              // stream memory operations (v1 API)
         95 => p.cooperative_launch as i32,         // COOPERATIVE_LAUNCH
         96 => 0,                                   // COOPERATIVE_MULTI_DEVICE_LAUNCH (removed in CUDA 12)
         97 => u(p.shared_memory_per_block_optin),
@@ -130,7 +130,10 @@ pub(crate) fn attribute(p: &DeviceProperties, managed: Option<ManagedMemory>, or
         116..=119 => 0, // GPU Direct RDMA, mempool handle types (pools cannot be shared)
         120 => 0,       // CLUSTER_LAUNCH
         121 => 0,       // DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED
-        122 | 123 => 0, // 64-bit stream mem ops, wait value NOR
+        // 64-bit stream memory operations and CU_STREAM_WAIT_VALUE_NOR (`crate::memop`,
+        // on devices whose memory the host addresses); the v1 attributes 92..=94 stay 0,
+        // as an H200 answers.
+        122 | 123 => host,
         124 => 0,       // DMA_BUF_SUPPORTED
         125 => 0,       // IPC_EVENT_SUPPORTED
         126 => 1,       // MEM_SYNC_DOMAIN_COUNT

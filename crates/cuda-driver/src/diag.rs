@@ -3,6 +3,9 @@
 //! Off by default. Set `LIBCUDA_LOG=1` (any value but empty or `0`) to see why calls
 //! fail: a bad handle, an out-of-range copy, a kernel fault, a PTX compile error. The
 //! variable is read once, at the first message.
+//!
+//! The same lines go to the error log of `cuLogs*` ([`crate::logs`]): failures always,
+//! the other lines while `LIBCUDA_LOG` is set.
 
 use std::sync::OnceLock;
 
@@ -20,6 +23,7 @@ pub fn enabled() -> bool {
 pub fn emit(args: std::fmt::Arguments<'_>) {
     if enabled() {
         eprintln!("[libcuda] {args}");
+        crate::logs::record(crate::logs::LEVEL_WARNING, args);
     }
 }
 
@@ -37,7 +41,8 @@ macro_rules! diag {
 /// Logs `why` and returns `err`, for `return Err(fail(CuError::X, ...))` one-liners.
 pub fn fail(err: crate::CuError, why: std::fmt::Arguments<'_>) -> crate::CuError {
     if enabled() {
-        emit(format_args!("{why} -> {err:?}"));
+        eprintln!("[libcuda] {why} -> {err:?}");
     }
+    crate::logs::record(crate::logs::LEVEL_ERROR, format_args!("{why} -> {err:?}"));
     err
 }

@@ -120,6 +120,12 @@ impl Driver {
 
     /// Submits a record of `e` to `q` (`cuEventRecord`, event record nodes of graphs).
     pub(crate) fn record_event_on(&self, e: &Event, ctx: &Context, q: &Arc<Queue>) {
+        self.record_event_after(e, ctx, q, None);
+    }
+
+    /// As [`Driver::record_event_on`], the record also waiting for `deps`
+    /// (`cuCtxRecordEvent`).
+    pub(crate) fn record_event_after(&self, e: &Event, ctx: &Context, q: &Arc<Queue>, deps: impl IntoIterator<Item = Marker>) {
         *e.captured.lock().unwrap_or_else(|p| p.into_inner()) = None;
         // Held while the record is queued, so other calls see the old record or the new
         // one. Queued work never takes an event's lock, so this cannot deadlock.
@@ -128,7 +134,7 @@ impl Driver {
         // reads it: recording an event allocates nothing in steady state.
         let reused = recorded.as_mut().and_then(|r| Arc::get_mut(&mut r.stamp).map(|s| *s = Stamp::new()).map(|()| r.stamp.clone()));
         let stamp = reused.unwrap_or_else(|| Arc::new(Stamp::new()));
-        let marker = self.submit(ctx, q, None, Work::Record(stamp.clone()), true);
+        let marker = self.submit_after(ctx, q, deps, Work::Record(stamp.clone()), true);
         *recorded = Some(Recorded { marker, stamp });
     }
 

@@ -164,6 +164,8 @@ pub(crate) struct Queue {
     /// The stream's part in a stream capture, while it takes part in one
     /// ([`crate::graph::capture`]): its work is then recorded, not run.
     pub(crate) capture: Mutex<Option<crate::graph::capture::Member>>,
+    /// The stream's attributes (`cuStreamSetAttribute`, [`crate::stream_attr`]).
+    pub(crate) attrs: crate::stream_attr::AttrCell,
 }
 
 /// The point right after operation `seq` of `queue`.
@@ -213,6 +215,7 @@ impl Queue {
             spare_params: SpareParams::default(),
             waits: Mutex::new(Vec::new()),
             capture: Mutex::new(None),
+            attrs: Mutex::new(crate::stream_attr::StreamAttrs::new(crate::stream::LEAST_PRIORITY)),
         })
     }
 
@@ -498,12 +501,52 @@ fn sticky_as_device_error(e: CuError) -> DeviceError {
 pub(crate) struct ContextQueues {
     pub(crate) legacy: Arc<Queue>,
     all: Mutex<Vec<Arc<Queue>>>,
+    /// Where `cuCtxRecordEvent` records: a queue of no stream, taking part in no
+    /// implicit synchronization ([`crate::ctx_event`]).
+    pub(crate) records: Arc<Queue>,
+    /// What all later work of the context waits for (`cuCtxWaitEvent`), while incomplete.
+    waits: Mutex<Vec<Marker>>,
+    /// Whether `waits` may hold anything: submissions skip its lock otherwise.
+    has_waits: std::sync::atomic::AtomicBool,
 }
 
 impl ContextQueues {
     pub(crate) fn new(ctx: Weak<Context>, device: Arc<dyn Device>) -> ContextQueues {
-        let legacy = Queue::new(QueueKind::Legacy, true, ctx, device);
-        ContextQueues { legacy: legacy.clone(), all: Mutex::new(vec![legacy]) }
+        let legacy = Queue::new(QueueKind::Legacy, true, ctx.clone(), device.clone());
+        let records = Queue::new(QueueKind::Created, false, ctx, device);
+        ContextQueues {
+            legacy: legacy.clone(),
+            all: Mutex::new(vec![legacy, records.clone()]),
+            records,
+            waits: Mutex::new(Vec::new()),
+            has_waits: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// The tails of every queue of the context (what `cuCtxRecordEvent` captures).
+    pub(crate) fn all_tails(&self) -> Vec<Marker> {
+        self.list().iter().filter_map(|q| q.tail()).collect()
+    }
+
+    /// Makes all work submitted to the context from now on wait for `m` (`cuCtxWaitEvent`).
+    pub(crate) fn add_wait(&self, m: Marker) {
+        let mut waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
+        waits.retain(|w| !w.is_complete());
+        waits.push(m);
+        self.has_waits.store(true, Ordering::Release);
+    }
+
+    /// Adds the incomplete `cuCtxWaitEvent` markers to `deps`.
+    fn context_waits(&self, deps: &mut Deps) {
+        if !self.has_waits.load(Ordering::Acquire) {
+            return;
+        }
+        let mut waits = self.waits.lock().unwrap_or_else(|e| e.into_inner());
+        waits.retain(|w| !w.is_complete());
+        if waits.is_empty() {
+            self.has_waits.store(false, Ordering::Release);
+        }
+        deps.extend(waits.iter().cloned());
     }
 
     fn list(&self) -> MutexGuard<'_, Vec<Arc<Queue>>> {
@@ -548,15 +591,18 @@ impl ContextQueues {
     /// After teardown: the streams are gone.
     pub(crate) fn orphan_all(&self) {
         let mut all = self.list();
-        for q in all.iter().filter(|q| q.kind != QueueKind::Legacy) {
+        let kept = |q: &Arc<Queue>| q.kind == QueueKind::Legacy || Arc::ptr_eq(q, &self.records);
+        for q in all.iter().filter(|q| !kept(q)) {
             q.orphan();
         }
-        all.retain(|q| q.kind == QueueKind::Legacy);
+        all.retain(kept);
+        self.waits.lock().unwrap_or_else(|e| e.into_inner()).clear();
     }
 
     /// The markers an operation submitted to `q` must wait for (legacy-stream semantics).
     pub(crate) fn implicit_deps(&self, q: &Arc<Queue>) -> Deps {
         let mut deps = Deps::default();
+        self.context_waits(&mut deps);
         if !q.blocking {
             return deps;
         }
@@ -602,8 +648,13 @@ impl crate::Driver {
     /// Submits `work` to `q`. With `inline_ok`, an operation whose queue is idle and whose
     /// dependencies are complete runs right here on the calling thread.
     pub(crate) fn submit(&self, ctx: &Context, q: &Arc<Queue>, extra_dep: Option<Marker>, work: Work, inline_ok: bool) -> Marker {
+        self.submit_after(ctx, q, extra_dep, work, inline_ok)
+    }
+
+    /// [`Driver::submit`] with any number of extra dependencies.
+    pub(crate) fn submit_after(&self, ctx: &Context, q: &Arc<Queue>, extra: impl IntoIterator<Item = Marker>, work: Work, inline_ok: bool) -> Marker {
         let mut deps = ctx.queues().implicit_deps(q);
-        deps.extend(extra_dep.filter(|m| !m.is_complete()));
+        deps.extend(extra.into_iter().filter(|m| !m.is_complete()));
         if inline_ok && deps.iter().all(|m| m.is_complete()) {
             if let Some(seq) = q.begin_inline() {
                 q.execute(Op { seq, deps: Deps::default(), work, report: None });

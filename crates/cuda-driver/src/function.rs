@@ -207,6 +207,11 @@ impl Driver {
         Ok((p.offset, p.size))
     }
 
+    /// `cuFuncGetParamCount`: the number of parameters the kernel's PTX declares.
+    pub fn function_param_count(&self, f: FunctionHandle) -> CuResult<usize> {
+        Ok(self.function(f)?.info.params.len())
+    }
+
     /// `cuFuncIsLoaded`: always loaded (modules load eagerly per context).
     pub fn function_is_loaded(&self, f: FunctionHandle) -> CuResult<bool> {
         self.function(f).map(|_| true)

@@ -27,8 +27,10 @@
 pub mod backends;
 pub mod context;
 pub mod copy;
+mod ctx_event;
 pub mod device;
 mod device_attribute;
+pub mod device_caps;
 pub mod diag;
 pub mod error;
 pub mod event;
@@ -42,13 +44,16 @@ mod image;
 pub mod launch;
 pub mod library;
 pub mod link;
+pub mod logs;
 pub mod managed;
+pub mod memop;
 pub mod memory;
 pub mod mempool;
 pub mod module;
 pub mod occupancy;
 mod params;
 pub mod stream;
+pub mod stream_attr;
 pub mod texture;
 pub mod vmm;
 
@@ -123,6 +128,10 @@ pub struct Driver {
     pub(crate) graphs: graph::State,
     /// CUDA arrays and texture and surface objects.
     pub(crate) textures: texture::State,
+    /// The advice and prefetches managed memory received (`cuMemRangeGetAttribute`).
+    pub(crate) managed_hints: managed::Ranges,
+    /// `cuDeviceRegisterAsyncNotification` callbacks.
+    pub(crate) notifications: device_caps::Notifications,
 }
 
 impl std::fmt::Debug for Driver {
@@ -159,6 +168,8 @@ impl Driver {
             pools,
             graphs: Default::default(),
             textures: Default::default(),
+            managed_hints: Default::default(),
+            notifications: Default::default(),
         }
     }
 }

@@ -32,6 +32,9 @@ pub struct Library {
     modules: Mutex<HashMap<CtxHandle, ModuleHandle>>,
     kernels: Mutex<HashMap<String, KernelHandle>>,
     attrs: Arc<AttrTable>,
+    /// The names of its `.attribute(.managed)` variables, found at the first
+    /// `cuLibraryGetManaged`.
+    managed: std::sync::OnceLock<Vec<String>>,
 }
 
 impl Library {
@@ -104,6 +107,7 @@ impl Driver {
             modules: Mutex::new(HashMap::new()),
             kernels: Mutex::new(HashMap::new()),
             attrs: Arc::new(Mutex::new(HashMap::new())),
+            managed: std::sync::OnceLock::new(),
         });
         let handle = self.libraries.insert(library.clone());
         let mut logs = JitLogs::default();
@@ -195,6 +199,53 @@ impl Driver {
         self.module_get_global(m, name)
     }
 
+    /// `cuLibraryGetManaged`: (address, size) of a `.attribute(.managed)` variable
+    /// (`CUDA_ERROR_NOT_FOUND` for any other name). Managed memory is one address the host
+    /// and kernels share; a module variable is that on a device whose memory the host
+    /// addresses (the CPU device), so the variable's address is the answer there. On other
+    /// devices (AMD GPUs) module variables are device memory the host cannot reach:
+    /// `CUDA_ERROR_NOT_SUPPORTED`.
+    ///
+    /// Managed variables belong to the library, not to a context, and NVIDIA's cudart 13
+    /// asks for them before any context is current. Module variables here live in each
+    /// context's instance of the library, so the answer is the variable of the current
+    /// context's instance, or without one, of device 0's primary context (the one cudart
+    /// goes on to use; loading a module there does not activate it).
+    pub fn library_get_managed(&self, l: LibraryHandle, name: &str) -> CuResult<(DevicePtr, usize)> {
+        let library = self.library(l)?;
+        let managed = library.managed.get_or_init(|| compiler_core::ptx::managed::managed_variables(&library.ptx.text));
+        if !managed.iter().any(|n| n == name) {
+            return Err(fail(CuError::NOT_FOUND, format_args!("cuLibraryGetManaged: {name:?} is no managed variable of library {:#x}", l.0)));
+        }
+        let ctx = match self.current_context() {
+            Ok(ctx) => ctx,
+            Err(CuError::INVALID_CONTEXT) if !self.devices.is_empty() => self.context(self.primary_ctx_handle(0)?)?,
+            Err(e) => return Err(e),
+        };
+        if !self.devices[ctx.device].backend.properties().host_addressable_memory {
+            return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuLibraryGetManaged: the device's module variables are not host memory")));
+        }
+        let m = self.library_module_for(l, &library, &ctx).0?;
+        self.module_get_global(m, name)
+    }
+
+    /// `cuLibraryGetUnifiedFunction`: unified functions (`.attribute(.unified(...))`, one
+    /// pointer callable from host and device) need `CU_DEVICE_ATTRIBUTE_UNIFIED_FUNCTION_POINTERS`,
+    /// which no device here has (our compiler gives device functions no host-callable
+    /// form): a unified function of the library answers `CUDA_ERROR_NOT_SUPPORTED`, any
+    /// other name `CUDA_ERROR_NOT_FOUND`, as the reference has it for a symbol that is no
+    /// unified function.
+    pub fn library_get_unified_function(&self, l: LibraryHandle, name: &str) -> CuResult<usize> {
+        let library = self.library(l)?;
+        if compiler_core::ptx::managed::unified_functions(&library.ptx.text).iter().any(|n| n == name) {
+            return Err(fail(
+                CuError::NOT_SUPPORTED,
+                format_args!("cuLibraryGetUnifiedFunction({name:?}): no device here has unified function pointers"),
+            ));
+        }
+        Err(fail(CuError::NOT_FOUND, format_args!("cuLibraryGetUnifiedFunction: {name:?} is no unified function of library {:#x}", l.0)))
+    }
+
     /// `cuKernelGetFunction`: the kernel's function in the current context.
     pub fn kernel_get_function(&self, k: KernelHandle) -> CuResult<FunctionHandle> {
         let ctx = self.current_context()?;
@@ -246,6 +297,12 @@ impl Driver {
     pub fn kernel_set_cache_config(&self, k: KernelHandle, config: u32, dev: i32) -> CuResult<()> {
         let f = self.kernel_function_on(k, dev)?;
         self.function_set_cache_config(f, config)
+    }
+
+    /// `cuKernelGetParamCount`.
+    pub fn kernel_get_param_count(&self, k: KernelHandle) -> CuResult<usize> {
+        let f = self.kernel_get_function(k)?;
+        self.function_param_count(f)
     }
 
     /// `cuKernelGetParamInfo`.

@@ -36,9 +36,14 @@ pub mod location_type {
     pub const HOST_NUMA_CURRENT: i32 = 4;
 }
 
+mod batch;
+pub mod range_attr;
+mod ranges;
+pub(crate) use ranges::Ranges;
+
 /// Where a hint points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Target {
+pub(crate) enum Target {
     Host,
     /// A host NUMA node (`HOST_NUMA`, `HOST_NUMA_CURRENT`).
     HostNuma,
@@ -72,7 +77,7 @@ impl Driver {
 
     /// A `CUmemLocation` as a hint's target: a device, or the host (a NUMA node of it: this
     /// driver knows one host node, 0).
-    fn location_target(&self, location: MemLocation) -> CuResult<Target> {
+    pub(crate) fn location_target(&self, location: MemLocation) -> CuResult<Target> {
         match location.kind {
             location_type::DEVICE => match self.hint_target(location.id)? {
                 Target::Host => Err(fail(CuError::INVALID_DEVICE, format_args!("CUmemLocation: device {}", location.id))),
@@ -86,7 +91,7 @@ impl Driver {
     }
 
     /// `[ptr, ptr + count)` must lie in one managed allocation.
-    fn check_managed_range(&self, ptr: u64, count: usize, what: &str) -> CuResult<()> {
+    pub(crate) fn check_managed_range(&self, ptr: u64, count: usize, what: &str) -> CuResult<()> {
         match self.memory.find_range(ptr, count as u64) {
             Some(Ok(a)) if a.kind == MemoryKind::Managed && count > 0 => Ok(()),
             other => Err(fail(CuError::INVALID_VALUE, format_args!("{what}({ptr:#x}, {count}): not a managed range ({other:?})"))),
@@ -94,7 +99,7 @@ impl Driver {
     }
 
     /// A device that data is moved to or preferred on must have concurrent managed access.
-    fn check_concurrent_access(&self, target: Target, what: &str) -> CuResult<()> {
+    pub(crate) fn check_concurrent_access(&self, target: Target, what: &str) -> CuResult<()> {
         match target {
             Target::Device(d) if !self.devices[d].backend.managed_memory().is_some_and(|m| m.concurrent_access) => {
                 Err(fail(CuError::INVALID_DEVICE, format_args!("{what}: device {d} has no concurrent managed access")))
@@ -109,17 +114,36 @@ impl Driver {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemAdvise: advice {advice}")));
         }
         self.check_managed_range(ptr, count, "cuMemAdvise")?;
-        match advice {
-            SET_READ_MOSTLY | UNSET_READ_MOSTLY | UNSET_PREFERRED_LOCATION => Ok(()),
-            SET_PREFERRED_LOCATION => self.check_concurrent_access(target?, "cuMemAdvise(SET_PREFERRED_LOCATION)"),
+        let target = match advice {
+            SET_READ_MOSTLY | UNSET_READ_MOSTLY | UNSET_PREFERRED_LOCATION => None,
+            SET_PREFERRED_LOCATION => {
+                let t = target?;
+                self.check_concurrent_access(t, "cuMemAdvise(SET_PREFERRED_LOCATION)")?;
+                Some(t)
+            }
             _ => match target? {
                 Target::HostNuma => {
-                    Err(fail(CuError::INVALID_VALUE, format_args!("cuMemAdvise({advice}): a host NUMA node cannot access by mapping")))
+                    return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemAdvise({advice}): a host NUMA node cannot access by mapping")))
                 }
-                t if advice == SET_ACCESSED_BY => self.check_concurrent_access(t, "cuMemAdvise(SET_ACCESSED_BY)"),
-                _ => Ok(()),
+                t => {
+                    if advice == SET_ACCESSED_BY {
+                        self.check_concurrent_access(t, "cuMemAdvise(SET_ACCESSED_BY)")?;
+                    }
+                    Some(t)
+                }
             },
-        }
+        };
+        // Remembered for cuMemRangeGetAttribute (`managed/ranges.rs`).
+        self.managed_hints.update(ptr, ptr + count as u64, |h| match (advice, target) {
+            (SET_READ_MOSTLY, _) => h.read_mostly = true,
+            (UNSET_READ_MOSTLY, _) => h.read_mostly = false,
+            (SET_PREFERRED_LOCATION, t) => h.preferred = t,
+            (UNSET_PREFERRED_LOCATION, _) => h.preferred = None,
+            (SET_ACCESSED_BY, Some(t)) if !h.accessed_by.contains(&t) => h.accessed_by.push(t),
+            (UNSET_ACCESSED_BY, Some(t)) => h.accessed_by.retain(|&a| a != t),
+            _ => {}
+        });
+        Ok(())
     }
 
     /// `cuMemAdvise`: a checked no-op (see the module docs); `device` is an ordinal or
@@ -133,13 +157,14 @@ impl Driver {
         self.mem_advise_to(ptr, count, advice, self.location_target(location))
     }
 
-    fn mem_prefetch_to(&self, ptr: u64, count: usize, target: Target, stream: StreamHandle) -> CuResult<()> {
+    pub(crate) fn mem_prefetch_to(&self, ptr: u64, count: usize, target: Target, stream: StreamHandle) -> CuResult<()> {
         let ctx = self.stream_context(stream)?;
         self.check_managed_range(ptr, count, "cuMemPrefetchAsync")?;
         self.check_concurrent_access(target, "cuMemPrefetchAsync")?;
         if matches!(target, Target::Device(_)) {
             self.check_concurrent_access(Target::Device(ctx.device), "cuMemPrefetchAsync: the stream's device")?;
         }
+        self.managed_hints.update(ptr, ptr + count as u64, |h| h.last_prefetch = Some(target));
         Ok(())
     }
 

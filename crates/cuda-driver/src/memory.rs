@@ -340,6 +340,9 @@ impl Driver {
     pub(crate) fn release_allocation(&self, a: &Allocation) {
         match a.kind {
             MemoryKind::Device | MemoryKind::Managed => {
+                if a.kind == MemoryKind::Managed {
+                    self.managed_hints.forget(a.base, a.end());
+                }
                 let _ = self.backend_of(a.device).free(a.base);
             }
             MemoryKind::HostAlloc => {

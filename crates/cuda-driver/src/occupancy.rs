@@ -104,9 +104,78 @@ impl Driver {
     }
 }
 
+/// Thread block clusters: `cuOccupancyMaxActiveClusters`, `cuOccupancyMaxPotentialClusterSize`
+/// (CUDA Driver API, "Occupancy"). No device here launches clusters of more than one block
+/// (`CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH` is 0, and such a launch answers
+/// `CUDA_ERROR_NOT_SUPPORTED`), so the largest cluster is one block, and a cluster of one
+/// block is as many clusters as blocks fit on the device at once.
+impl Driver {
+    /// The cluster dimensions of a launch configuration, if it names any.
+    fn cluster_dims(config: &crate::launch::LaunchConfigEx<'_>) -> Option<[u32; 3]> {
+        config.attrs.iter().rev().find_map(|a| match *a {
+            crate::launch::LaunchAttr::ClusterDimension(d) => Some(d),
+            _ => None,
+        })
+    }
+
+    fn cluster_block(&self, f: &Function, config: &crate::launch::LaunchConfigEx<'_>, what: &str) -> CuResult<u32> {
+        let threads = config.block.iter().try_fold(1u32, |acc, &d| acc.checked_mul(d));
+        match threads {
+            Some(t) if t > 0 && config.block.iter().all(|&d| d > 0) => Ok(t),
+            _ => Err(fail(CuError::INVALID_VALUE, format_args!("{what}: block {:?} of {}", config.block, f.name_str()))),
+        }
+    }
+
+    /// `cuOccupancyMaxActiveClusters`: the configuration must name its cluster size (no
+    /// kernel here has a compile-time one).
+    pub fn occupancy_max_active_clusters(&self, f: FunctionHandle, config: &crate::launch::LaunchConfigEx<'_>) -> CuResult<i32> {
+        const WHAT: &str = "cuOccupancyMaxActiveClusters";
+        let f = self.function(f)?;
+        let block = self.cluster_block(&f, config, WHAT)?;
+        let Some(cluster) = Self::cluster_dims(config) else {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("{WHAT}: the configuration has no cluster dimension")));
+        };
+        match cluster.iter().try_fold(1u32, |acc, &d| acc.checked_mul(d)) {
+            Some(0) | None => Err(fail(CuError::INVALID_VALUE, format_args!("{WHAT}: cluster {cluster:?}"))),
+            Some(1) => {
+                let per_sm = self.active_blocks(&f, block, config.shared_bytes as usize);
+                let sms = self.devices[f.device].backend.properties().multiprocessor_count as u64;
+                Ok((per_sm * sms).min(i32::MAX as u64) as i32)
+            }
+            Some(_) => Err(fail(CuError::NOT_SUPPORTED, format_args!("{WHAT}: thread block clusters are not supported"))),
+        }
+    }
+
+    /// `cuOccupancyMaxPotentialClusterSize`: 1 when a block of the configuration fits, else 0.
+    pub fn occupancy_max_potential_cluster_size(&self, f: FunctionHandle, config: &crate::launch::LaunchConfigEx<'_>) -> CuResult<i32> {
+        let f = self.function(f)?;
+        let block = self.cluster_block(&f, config, "cuOccupancyMaxPotentialClusterSize")?;
+        Ok((self.active_blocks(&f, block, config.shared_bytes as usize) > 0) as i32)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::tests::{load_module, setup};
+
+    #[test]
+    fn clusters_of_one_block() {
+        use crate::launch::{LaunchAttr, LaunchConfigEx};
+        let (driver, _) = setup();
+        let m = load_module(&driver);
+        let saxpy = driver.module_get_function(m, "saxpy").unwrap();
+        let attrs = [LaunchAttr::ClusterDimension([1, 1, 1])];
+        let config = LaunchConfigEx { grid: [8, 1, 1], block: [256, 1, 1], shared_bytes: 0, stream: crate::StreamHandle::NULL, attrs: &attrs };
+        // Fake device: 6 blocks of 256 threads per SM, 4 SMs.
+        assert_eq!(driver.occupancy_max_active_clusters(saxpy, &config).unwrap(), 24);
+        assert_eq!(driver.occupancy_max_potential_cluster_size(saxpy, &config).unwrap(), 1);
+        let pair = [LaunchAttr::ClusterDimension([2, 1, 1])];
+        assert_eq!(
+            driver.occupancy_max_active_clusters(saxpy, &LaunchConfigEx { attrs: &pair, ..config }).unwrap_err(),
+            crate::CuError::NOT_SUPPORTED
+        );
+        assert_eq!(driver.occupancy_max_active_clusters(saxpy, &LaunchConfigEx { attrs: &[], ..config }).unwrap_err(), crate::CuError::INVALID_VALUE);
+    }
 
     #[test]
     fn occupancy_follows_the_limits() {

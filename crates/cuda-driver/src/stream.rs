@@ -153,6 +153,7 @@ impl Driver {
         let id = NEXT_STREAM_ID.fetch_add(1, Ordering::Relaxed);
         let blocking = flags & STREAM_NON_BLOCKING == 0;
         let queue = Queue::new(QueueKind::Created, blocking, Arc::downgrade(&ctx), self.devices[ctx.device].backend.clone());
+        queue.attrs.lock().unwrap_or_else(|e| e.into_inner()).priority = priority;
         ctx.queues().add(queue.clone());
         Ok(self.streams.insert(Arc::new(Stream { ctx: ctx.handle, flags, priority, id, queue })))
     }
@@ -208,13 +209,12 @@ impl Driver {
         Ok(self.stream(stream)?.flags)
     }
 
-    /// `cuStreamGetPriority`.
+    /// `cuStreamGetPriority`: the creation priority, or the one `cuStreamSetAttribute`
+    /// set since.
     pub fn stream_get_priority(&self, stream: StreamHandle) -> CuResult<i32> {
-        if is_default_stream(stream) {
-            self.current_context()?;
-            return Ok(LEAST_PRIORITY);
-        }
-        Ok(self.stream(stream)?.priority)
+        let (_, q) = self.stream_queue(stream)?;
+        let priority = q.attrs.lock().unwrap_or_else(|e| e.into_inner()).priority;
+        Ok(priority)
     }
 
     /// `cuStreamGetCtx` (and the context half of `cuStreamGetCtx_v2`).

@@ -536,3 +536,4 @@ fn device_queries() {
 }
 
 mod launches;
+mod stream_ops;

@@ -229,6 +229,25 @@ impl Driver {
         Ok(self.array(h)?.descriptor)
     }
 
+    /// `cuArrayGetMemoryRequirements(memoryRequirements, array, device)`: the requirements
+    /// of an array created with `CUDA_ARRAY3D_DEFERRED_MAPPING`. No device here has
+    /// deferred mapping (`DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED` 0, creation refuses the
+    /// flag), so every array is an ordinary one, for which NVIDIA's driver answers
+    /// `CUDA_ERROR_INVALID_VALUE` (580.159, H200).
+    pub fn array_memory_requirements(&self, h: ArrayHandle, dev: i32) -> CuResult<(usize, usize)> {
+        self.array(h)?;
+        self.device_slot(dev)?;
+        Err(fail(CuError::INVALID_VALUE, format_args!("cuArrayGetMemoryRequirements: the array was not created with deferred mapping")))
+    }
+
+    /// `cuArrayGetSparseProperties`: sparse arrays do not exist here
+    /// (`SPARSE_CUDA_ARRAY_SUPPORTED` 0); for an array that is not sparse NVIDIA's driver
+    /// answers `CUDA_ERROR_INVALID_VALUE` (580.159, H200).
+    pub fn array_sparse_properties(&self, h: ArrayHandle) -> CuResult<()> {
+        self.array(h)?;
+        Err(fail(CuError::INVALID_VALUE, format_args!("cuArrayGetSparseProperties: the array is not sparse")))
+    }
+
     /// `cuArrayGetDescriptor_v2`: width, height and format (NVIDIA's driver answers for 3-D
     /// and layered arrays too, leaving out their depth).
     pub fn array_descriptor(&self, h: ArrayHandle) -> CuResult<ArrayDescriptor> {

@@ -12,7 +12,7 @@ use std::ffi::{c_void, CString};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use crate::boundary::RtResult;
-use crate::driver::{CUdeviceptr, CUkernel, CUlibrary, CUDA_ERROR_NOT_SUPPORTED};
+use crate::driver::{CUdeviceptr, CUkernel, CUlibrary, CUDA_ERROR_NOT_FOUND, CUDA_ERROR_NOT_SUPPORTED};
 use crate::error::CudaError;
 use crate::runtime::{runtime, Runtime};
 
@@ -222,9 +222,10 @@ impl Var {
             if managed {
                 match api.cuLibraryGetManaged(&mut dptr, &mut bytes, lib, self.name.as_ptr()) {
                     Ok(()) => return Ok(dptr),
-                    // A driver without cuLibraryGetManaged: a managed variable is a
-                    // module global there, whose storage the host can reach.
-                    Err(e) if e.0 == CUDA_ERROR_NOT_SUPPORTED => {}
+                    // A driver without cuLibraryGetManaged, or PTX that does not mark the
+                    // variable `.attribute(.managed)`: a managed variable is a module
+                    // global there, whose storage the host can reach.
+                    Err(e) if e.0 == CUDA_ERROR_NOT_SUPPORTED || e.0 == CUDA_ERROR_NOT_FOUND => {}
                     Err(e) => return Err(e),
                 }
             }

@@ -2,6 +2,7 @@
 
 pub mod ast;
 pub mod lexer;
+pub mod managed;
 pub mod parser;
 
 pub use parser::parse;

@@ -94,6 +94,33 @@ unsafe fn launch_ex(config: *const CUlaunchConfig, f: CUfunction, kernel_params:
     unsafe { driver.launch_kernel_ex(&decoded, f.cast(), kernel_params, extra) }
 }
 
+/// A `CUlaunchConfig` decoded for the occupancy queries (which are not on a launch's hot
+/// path: the attributes go to the heap).
+///
+/// # Safety
+/// `config` is NULL or readable, its attribute array holds `numAttrs` entries.
+unsafe fn with_config<T>(config: *const CUlaunchConfig, f: impl FnOnce(&LaunchConfigEx<'_>) -> AbiResult<T>) -> AbiResult<T> {
+    // SAFETY: forwarded contract.
+    let config = unsafe { read_in(config) }?;
+    // SAFETY: forwarded contract.
+    let raw = unsafe { slice(config.attrs.cast_const(), config.numAttrs as usize) }?;
+    let attrs: Vec<LaunchAttr> = raw
+        .iter()
+        .map(|a| {
+            let mut value = [0u8; 12];
+            value.copy_from_slice(&a.value.pad[..12]);
+            LaunchAttr::from_raw(a.id, &value)
+        })
+        .collect();
+    f(&LaunchConfigEx {
+        grid: [config.gridDimX, config.gridDimY, config.gridDimZ],
+        block: [config.blockDimX, config.blockDimY, config.blockDimZ],
+        shared_bytes: config.sharedMemBytes,
+        stream: stream_handle(config.hStream),
+        attrs: &attrs,
+    })
+}
+
 /// `CUoccupancyB2DSize`: dynamic shared memory needed by a block of `blockSize` threads.
 pub type CUoccupancyB2DSize = Option<unsafe extern "C" fn(block_size: c_int) -> usize>;
 
@@ -252,6 +279,26 @@ export! {
         // SAFETY: NULL or writable, per the API.
         let out = unsafe { Out::new(dynamic_smem_size) }?;
         out.write(drv()?.occupancy_available_dynamic_smem_per_block(function_handle(func), num_blocks, block_size)?);
+        Ok(())
+    }
+
+    /// `cuOccupancyMaxActiveClusters(int* numClusters, CUfunction func, const CUlaunchConfig* config)`.
+    fn cuOccupancyMaxActiveClusters(num_clusters: *mut c_int, func: CUfunction, config: *const CUlaunchConfig) {
+        // SAFETY: NULL or writable / readable, per the API.
+        let out = unsafe { Out::new(num_clusters) }?;
+        // SAFETY: NULL or readable with its attribute array, per the API.
+        let n = unsafe { with_config(config, |c| drv()?.occupancy_max_active_clusters(function_handle(func), c)) }?;
+        out.write(n);
+        Ok(())
+    }
+
+    /// `cuOccupancyMaxPotentialClusterSize(int* clusterSize, CUfunction func, const CUlaunchConfig* config)`.
+    fn cuOccupancyMaxPotentialClusterSize(cluster_size: *mut c_int, func: CUfunction, config: *const CUlaunchConfig) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(cluster_size) }?;
+        // SAFETY: NULL or readable with its attribute array, per the API.
+        let n = unsafe { with_config(config, |c| drv()?.occupancy_max_potential_cluster_size(function_handle(func), c)) }?;
+        out.write(n);
         Ok(())
     }
 }

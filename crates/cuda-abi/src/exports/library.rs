@@ -209,4 +209,36 @@ export! {
         }
         Ok(())
     }
+
+    /// `cuLibraryGetManaged(CUdeviceptr* dptr, size_t* bytes, CUlibrary library, const char* name)`:
+    /// both outputs are optional.
+    fn cuLibraryGetManaged(dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const c_char) {
+        // SAFETY: NULL or writable / NUL-terminated, per the API.
+        let (dptr, bytes, name) = unsafe { (Out::optional(dptr), Out::optional(bytes), symbol_name(name)?) };
+        let (address, size) = drv()?.library_get_managed(library_handle(library), name)?;
+        if let Some(out) = dptr {
+            out.write(address);
+        }
+        if let Some(out) = bytes {
+            out.write(size);
+        }
+        Ok(())
+    }
+
+    /// `cuLibraryGetUnifiedFunction(void** fptr, CUlibrary library, const char* symbol)`.
+    fn cuLibraryGetUnifiedFunction(fptr: *mut *mut c_void, library: CUlibrary, symbol: *const c_char) {
+        // SAFETY: NULL or writable / NUL-terminated, per the API.
+        let (out, name) = unsafe { (Out::new(fptr)?, symbol_name(symbol)?) };
+        let address = drv()?.library_get_unified_function(library_handle(library), name)?;
+        out.write(address as *mut c_void);
+        Ok(())
+    }
+
+    /// `cuKernelGetParamCount(CUkernel kernel, size_t* paramCount)` (CUDA 13.2).
+    fn cuKernelGetParamCount(kernel: CUkernel, param_count: *mut usize) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(param_count) }?;
+        out.write(drv()?.kernel_get_param_count(kernel_handle(kernel))?);
+        Ok(())
+    }
 }

@@ -14,6 +14,7 @@
 
 pub mod context;
 pub mod device;
+pub mod device_misc;
 pub mod error;
 pub mod event;
 pub mod graph;
@@ -24,12 +25,15 @@ mod jit;
 pub mod launch;
 pub mod library;
 pub mod link;
+pub mod logs;
 pub mod memcpy;
+pub mod memcpy_batch;
 pub mod memory;
 pub mod mempool;
 pub mod module;
 pub mod profiler;
 pub mod stream;
+pub mod stream_ops;
 pub mod texture;
 pub mod vmm;
 

@@ -203,4 +203,12 @@ export! {
     fn cuFuncLoad(function: CUfunction) {
         drv()?.function_load(function_handle(function))
     }
+
+    /// `cuFuncGetParamCount(CUfunction func, size_t* paramCount)` (CUDA 13.2).
+    fn cuFuncGetParamCount(func: CUfunction, param_count: *mut usize) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(param_count) }?;
+        out.write(drv()?.function_param_count(function_handle(func))?);
+        Ok(())
+    }
 }

@@ -343,6 +343,13 @@ export! {
         // SAFETY: as cuLaunchHostFunc.
         unsafe { host_func(stream_handle(h_stream), f, user_data) }
     }
+    fn cuLaunchHostFunc_v2_ptsz(h_stream: CUstream, f: CUhostFn, user_data: *mut c_void, sync_mode: c_uint) {
+        if !HOST_TASK_SYNC_MODES.contains(&sync_mode) {
+            return Err(CuError::INVALID_VALUE);
+        }
+        // SAFETY: as cuLaunchHostFunc.
+        unsafe { host_func(stream_ptsz(h_stream), f, user_data) }
+    }
 
     /// `cuStreamIsCapturing(CUstream hStream, CUstreamCaptureStatus* captureStatus)`.
     fn cuStreamIsCapturing(h_stream: CUstream, capture_status: *mut c_int) {

@@ -2,7 +2,7 @@
 //! objects (CUDA Driver API "Array Management", "Texture Object Management", "Surface
 //! Object Management"). The driver checks the descriptors; the ABI reads and writes them.
 
-use std::ffi::{c_uint, c_void};
+use std::ffi::{c_int, c_uint, c_void};
 
 use cuda_driver::copy::{ArraySide, On};
 use cuda_driver::texture::{Array3dDescriptor, ArrayDescriptor, ArrayHandle, ResourceDesc, TextureDesc};
@@ -194,5 +194,22 @@ export! {
         let _ = (plane, index);
         drv()?.array(array(h))?;
         Err(CuError::INVALID_VALUE)
+    }
+
+    /// `cuArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS* memoryRequirements, CUarray array, CUdevice device)`.
+    fn cuArrayGetMemoryRequirements(memory_requirements: *mut [usize; 6], h: CUarray, device: c_int) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(memory_requirements) }?;
+        let (size, alignment) = drv()?.array_memory_requirements(array(h), device)?;
+        out.write([size, alignment, 0, 0, 0, 0]);
+        Ok(())
+    }
+
+    /// `cuArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES* sparseProperties, CUarray array)`.
+    fn cuArrayGetSparseProperties(sparse_properties: *mut c_void, h: CUarray) {
+        if sparse_properties.is_null() {
+            return Err(CuError::INVALID_VALUE);
+        }
+        drv()?.array_sparse_properties(array(h))
     }
 }

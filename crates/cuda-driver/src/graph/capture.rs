@@ -144,6 +144,16 @@ impl Driver {
         Err(fail(CuError::STREAM_CAPTURE_IMPLICIT, format_args!("legacy-stream operation while a blocking stream is capturing")))
     }
 
+    /// Whether a capture of context `ctx` is in progress.
+    pub(crate) fn context_capturing(&self, ctx: &Context) -> bool {
+        self.graphs.captures.list().iter().any(|c| c.ctx == ctx.handle && c.is_active())
+    }
+
+    /// Invalidates every capture of context `ctx` in progress.
+    pub(crate) fn invalidate_context_captures(&self, ctx: &Context) {
+        self.graphs.captures.list().iter().filter(|c| c.ctx == ctx.handle && c.is_active()).for_each(|c| c.invalidate());
+    }
+
     /// The gate every operation submitted to a stream passes first: `Ok(true)` when `q` is
     /// capturing (the caller adds a node with [`Driver::capture_node`] instead of
     /// submitting), `Ok(false)` to run it. A `blocking` operation (the host waits for it)

@@ -282,4 +282,45 @@ driver_api! {
     cuKernelGetName @ 12030 (name: *mut *const c_char, kernel: CUkernel);
     cuLaunchKernelEx @ 11060 (config: *const c_void, func: CUfunction, params: *mut *mut c_void, extra: *mut *mut c_void);
     cuOccupancyAvailableDynamicSMemPerBlock @ 10020 (size: *mut usize, func: CUfunction, blocks: c_int, block_size: c_int);
+    // Stream attributes, managed-memory batches and range attributes, the error log,
+    // device notifications and capabilities, clusters, array queries (`exports/stream_ops.rs`,
+    // `exports/device_extras.rs`, `func.rs`). Callbacks are passed as plain addresses.
+    cuStreamGetAttribute @ 11000 (stream: CUstream, attr: c_int, value: *mut c_void);
+    cuStreamSetAttribute @ 11000 (stream: CUstream, attr: c_int, value: *const c_void);
+    cuStreamCopyAttributes @ 11000 (dst: CUstream, src: CUstream);
+    cuMemRangeGetAttributes @ 8000 (data: *mut *mut c_void, sizes: *mut usize, attrs: *mut c_int, num: usize, dptr: CUdeviceptr, count: usize);
+    cuMemPrefetchBatchAsync @ 13000 (
+        dptrs: *mut CUdeviceptr,
+        sizes: *mut usize,
+        count: usize,
+        locs: *mut c_void,
+        idxs: *mut usize,
+        num_locs: usize,
+        flags: u64,
+        stream: CUstream,
+    );
+    cuMemDiscardBatchAsync @ 13000 (dptrs: *mut CUdeviceptr, sizes: *mut usize, count: usize, flags: u64, stream: CUstream);
+    cuMemDiscardAndPrefetchBatchAsync @ 13000 (
+        dptrs: *mut CUdeviceptr,
+        sizes: *mut usize,
+        count: usize,
+        locs: *mut c_void,
+        idxs: *mut usize,
+        num_locs: usize,
+        flags: u64,
+        stream: CUstream,
+    );
+    cuLogsRegisterCallback @ 12090 (func: *mut c_void, data: *mut c_void, out: *mut *mut c_void);
+    cuLogsUnregisterCallback @ 12090 (handle: *mut c_void);
+    cuLogsCurrent @ 12090 (iterator: *mut u32, flags: u32);
+    cuLogsDumpToFile @ 12090 (iterator: *mut u32, path: *const c_char, flags: u32);
+    cuLogsDumpToMemory @ 12090 (iterator: *mut u32, buffer: *mut c_char, size: *mut usize, flags: u32);
+    cuDeviceRegisterAsyncNotification @ 12040 (dev: CUdevice, func: *mut c_void, data: *mut c_void, out: *mut *mut c_void);
+    cuDeviceUnregisterAsyncNotification @ 12040 (dev: CUdevice, handle: *mut c_void);
+    cuDeviceGetHostAtomicCapabilities @ 13000 (caps: *mut u32, ops: *const c_int, count: u32, dev: CUdevice);
+    cuDeviceGetP2PAtomicCapabilities @ 13000 (caps: *mut u32, ops: *const c_int, count: u32, src: CUdevice, dst: CUdevice);
+    cuOccupancyMaxActiveClusters @ 11070 (clusters: *mut c_int, func: CUfunction, config: *const c_void);
+    cuOccupancyMaxPotentialClusterSize @ 11070 (size: *mut c_int, func: CUfunction, config: *const c_void);
+    cuArrayGetMemoryRequirements @ 11060 (requirements: *mut c_void, array: *mut c_void, dev: CUdevice);
+    cuArrayGetSparseProperties @ 11010 (properties: *mut c_void, array: *mut c_void);
 }

@@ -22,6 +22,8 @@ pub type CUstreamCallback = unsafe extern "C" fn(CUstream, CUresult, *mut c_void
 pub const CU_STREAM_PER_THREAD: CUstream = 2 as CUstream;
 
 pub const CUDA_ERROR_NOT_SUPPORTED: CUresult = 801;
+/// `CUDA_ERROR_NOT_FOUND`.
+pub const CUDA_ERROR_NOT_FOUND: CUresult = 500;
 
 /// `CUmemLocation` (`cudaMemLocation` has the same layout and values).
 #[repr(C)]

@@ -81,6 +81,42 @@ fn launch_ex(config: *const LaunchConfig, func: *const c_void, args: *mut *mut c
     unsafe { runtime()?.api().cuLaunchKernelEx((&desc as *const DriverLaunchConfig).cast(), f, args, std::ptr::null_mut()) }
 }
 
+/// `cudaOccupancyMaxActiveClusters` / `cudaOccupancyMaxPotentialClusterSize`.
+fn cluster_query(out: *mut c_int, func: *const c_void, config: *const LaunchConfig, potential_size: bool) -> RtResult {
+    // SAFETY: the caller's out-pointer.
+    let out = unsafe { Out::new(out) }?;
+    if config.is_null() {
+        return Err(CudaError::INVALID_VALUE);
+    }
+    // SAFETY: non-NULL; the caller's structure.
+    let c = unsafe { config.read_unaligned() };
+    if c.num_attrs != 0 && c.attrs.is_null() {
+        return Err(CudaError::INVALID_VALUE);
+    }
+    let f = function_or_kernel(func)?;
+    let desc = DriverLaunchConfig {
+        grid: [c.grid.x, c.grid.y, c.grid.z],
+        block: [c.block.x, c.block.y, c.block.z],
+        shared_mem_bytes: u32::try_from(c.dynamic_smem_bytes).map_err(|_| CudaError::INVALID_VALUE)?,
+        stream: stream(c.stream, false),
+        attrs: c.attrs,
+        num_attrs: c.num_attrs,
+    };
+    let mut n = 0;
+    let api = runtime()?.api();
+    let desc = (&desc as *const DriverLaunchConfig).cast();
+    // SAFETY: a complete configuration and a valid out-pointer.
+    unsafe {
+        if potential_size {
+            api.cuOccupancyMaxPotentialClusterSize(&mut n, f, desc)?;
+        } else {
+            api.cuOccupancyMaxActiveClusters(&mut n, f, desc)?;
+        }
+    }
+    out.write(n);
+    Ok(())
+}
+
 export! {
     /// Runtime API "Execution Control", cudaFuncSetCacheConfig: the kernel's preference on
     /// the current device; a pointer that is no registered kernel is
@@ -139,5 +175,16 @@ export! {
         unsafe { runtime()?.api().cuOccupancyAvailableDynamicSMemPerBlock(&mut n, f, num_blocks, block_size) }?;
         out.write(n);
         Ok(())
+    }
+
+    /// Runtime API "Occupancy", cudaOccupancyMaxActiveClusters: the configuration as
+    /// `cudaLaunchKernelExC` passes it to the driver.
+    fn cudaOccupancyMaxActiveClusters(num_clusters: *mut c_int, func: *const c_void, config: *const LaunchConfig) {
+        cluster_query(num_clusters, func, config, false)
+    }
+
+    /// Runtime API "Occupancy", cudaOccupancyMaxPotentialClusterSize.
+    fn cudaOccupancyMaxPotentialClusterSize(cluster_size: *mut c_int, func: *const c_void, config: *const LaunchConfig) {
+        cluster_query(cluster_size, func, config, true)
     }
 }

@@ -4,6 +4,7 @@
 mod array;
 mod config;
 mod device;
+mod device_extras;
 mod entry_point;
 mod error;
 mod event;
@@ -17,6 +18,7 @@ mod mempool;
 mod peer;
 mod register;
 mod stream;
+mod stream_ops;
 mod symbol;
 mod texture;
 
