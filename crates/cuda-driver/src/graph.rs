@@ -16,6 +16,7 @@
 //! read under its parent's (children are never shared, so this cannot cycle).
 
 pub mod capture;
+pub mod conditional;
 pub mod exec;
 pub mod memory;
 pub mod node;
@@ -122,6 +123,7 @@ pub(crate) struct State {
     pub(crate) execs: HandleTable<exec::GraphExec, GraphExecHandle>,
     pub(crate) captures: capture::Registry,
     pub(crate) memory: memory::Registry,
+    pub(crate) conditionals: conditional::Registry,
 }
 
 static NEXT_GRAPH_ID: AtomicU32 = AtomicU32::new(1);
@@ -157,18 +159,56 @@ impl Driver {
         for n in nodes {
             self.forget_node(&n);
         }
+        self.graphs.conditionals.forget_graph(g);
         Ok(())
     }
 
     fn forget_node(&self, n: &Node) {
         let _ = self.graphs.nodes.remove(n.handle);
-        if let NodeParams::Graph(child) = n.params {
-            let _ = self.graph_destroy(child);
+        self.drop_owned(&n.params);
+    }
+
+    /// Destroys the graphs a node's parameters own (a child graph, conditional bodies).
+    fn drop_owned(&self, params: &NodeParams) {
+        match params {
+            NodeParams::Graph(child) => {
+                let _ = self.graph_destroy(*child);
+            }
+            NodeParams::Conditional(c) => {
+                for &b in c.bodies.iter() {
+                    let _ = self.graph_destroy(b);
+                }
+            }
+            _ => {}
         }
     }
 
+    /// A copy of `params` owning copies of the graphs they own.
+    fn clone_owned(&self, params: NodeParams) -> CuResult<NodeParams> {
+        Ok(match params {
+            NodeParams::Graph(child) => NodeParams::Graph(self.graph_clone(child)?),
+            NodeParams::Conditional(mut c) => {
+                let mut bodies = Vec::with_capacity(c.bodies.len());
+                for &b in c.bodies.iter() {
+                    match self.graph_clone(b) {
+                        Ok(copy) => bodies.push(copy),
+                        Err(e) => {
+                            for b in bodies {
+                                let _ = self.graph_destroy(b);
+                            }
+                            return Err(e);
+                        }
+                    }
+                }
+                c.bodies = bodies.into();
+                NodeParams::Conditional(c)
+            }
+            p => p,
+        })
+    }
+
     /// Checks a dependency list for `cuGraphAdd*Node`: nodes of `g`, no duplicates.
-    fn check_deps(&self, g: GraphHandle, state: &GraphState, deps: &[GraphNodeHandle]) -> CuResult<()> {
+    pub(crate) fn check_deps(&self, g: GraphHandle, state: &GraphState, deps: &[GraphNodeHandle]) -> CuResult<()> {
         for (i, &d) in deps.iter().enumerate() {
             if state.node(d).is_none() {
                 return Err(fail(CuError::INVALID_VALUE, format_args!("dependency {:#x} is not a node of graph {:#x}", d.0, g.0)));
@@ -194,9 +234,7 @@ impl Driver {
         let mut state = graph.lock();
         if let Err(e) = self.check_deps(g, &state, deps) {
             drop(state);
-            if let NodeParams::Graph(child) = params {
-                let _ = self.graph_destroy(child);
-            }
+            self.drop_owned(&params);
             return Err(e);
         }
         let handle = self.graphs.nodes.insert(Arc::new(NodeOwner { graph: g }));
@@ -313,10 +351,7 @@ impl Driver {
         let clone = self.new_graph(GraphState::default());
         let mut cloned = Vec::with_capacity(nodes.len());
         for n in nodes {
-            let params = match n.params {
-                NodeParams::Graph(child) => NodeParams::Graph(self.graph_clone(child)?),
-                p => p,
-            };
+            let params = self.clone_owned(n.params)?;
             let handle = self.graphs.nodes.insert(Arc::new(NodeOwner { graph: clone }));
             map.push((n.handle, handle));
             cloned.push(Node { handle, deps: n.deps, params });
@@ -365,16 +400,12 @@ impl Driver {
                 Some(node) if node.params.node_type() == params.node_type() => std::mem::replace(&mut node.params, params),
                 _ => {
                     drop(state);
-                    if let NodeParams::Graph(child) = params {
-                        let _ = self.graph_destroy(child);
-                    }
+                    self.drop_owned(&params);
                     return Err(fail(CuError::INVALID_VALUE, format_args!("graph node {:#x}: parameters of another node type", n.0)));
                 }
             }
         };
-        if let NodeParams::Graph(child) = old {
-            let _ = self.graph_destroy(child);
-        }
+        self.drop_owned(&old);
         Ok(())
     }
 

@@ -18,6 +18,7 @@ pub mod error;
 pub mod event;
 pub mod graph;
 pub mod graph_memory;
+pub mod graph_nodes;
 mod graph_params;
 pub mod init;
 mod jit;

@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use backend_api::LaunchConfig;
 
+use super::conditional::{self, Cell, CondKind, Step};
 use super::{NodeParams, NodeType};
 use crate::diag::fail;
 use crate::event::Event;
@@ -50,12 +51,36 @@ enum ExecWork {
     Leaf(NodeParams),
     /// A child graph, instantiated with its parent.
     Child(Plan),
+    /// A conditional node: its handle's cell and its bodies, instantiated with it.
+    Conditional {
+        cell: Arc<Cell>,
+        kind: CondKind,
+        bodies: Vec<Plan>,
+    },
 }
 
 /// An instantiated graph: its nodes in creation order and a topological order of them.
 struct Plan {
     nodes: Vec<ExecNode>,
     order: Vec<usize>,
+}
+
+impl Plan {
+    /// The conditional handles the plan's conditional nodes use, each once.
+    fn cells(&self, out: &mut Vec<Arc<Cell>>) {
+        for n in &self.nodes {
+            match &n.work {
+                ExecWork::Leaf(_) => {}
+                ExecWork::Child(p) => p.cells(out),
+                ExecWork::Conditional { cell, bodies, .. } => {
+                    if !out.iter().any(|c| Arc::ptr_eq(c, cell)) {
+                        out.push(cell.clone());
+                    }
+                    bodies.iter().for_each(|b| b.cells(out));
+                }
+            }
+        }
+    }
 }
 
 /// A `CUgraphExec`.
@@ -89,8 +114,10 @@ impl Driver {
         self.graphs.execs.get(e).map_err(|why| fail(CuError::INVALID_VALUE, format_args!("graph exec {:#x}: {why:?}", e.0)))
     }
 
-    /// Snapshots graph `g` into a plan.
-    fn plan_of(&self, g: GraphHandle) -> Result<Plan, InstantiateError> {
+    /// Snapshots graph `g` into a plan. In the body of a conditional node (`body`), only
+    /// kernel, empty, memcpy, memset, child graph and conditional nodes may appear, down
+    /// to any depth (`CUDA_CONDITIONAL_NODE_PARAMS::phGraph_out`).
+    fn plan_of(&self, g: GraphHandle, body: bool) -> Result<Plan, InstantiateError> {
         let graph = self.graph(g).map_err(|e| (e, None))?;
         let (nodes, order) = {
             let state = graph.lock();
@@ -103,8 +130,20 @@ impl Driver {
         let index = |h: GraphNodeHandle| nodes.iter().position(|n| n.handle == h).expect("dependencies are nodes of the graph");
         let mut out = Vec::with_capacity(nodes.len());
         for n in &nodes {
+            let allowed = matches!(
+                n.params.node_type(),
+                NodeType::Kernel | NodeType::Empty | NodeType::Memcpy | NodeType::Memset | NodeType::Graph | NodeType::Conditional
+            );
+            if body && !allowed {
+                let why = format_args!("cuGraphInstantiate: a {:?} node in the body of a conditional node", n.params.node_type());
+                return Err((fail(CuError::INVALID_VALUE, why), Some(n.handle)));
+            }
             let work = match &n.params {
-                NodeParams::Graph(child) => ExecWork::Child(self.plan_of(*child)?),
+                NodeParams::Graph(child) => ExecWork::Child(self.plan_of(*child, body)?),
+                NodeParams::Conditional(c) => {
+                    let bodies = c.bodies.iter().map(|&b| self.plan_of(b, true)).collect::<Result<_, _>>()?;
+                    ExecWork::Conditional { cell: c.cell.clone(), kind: c.kind, bodies }
+                }
                 p => ExecWork::Leaf(p.clone()),
             };
             out.push(ExecNode { orig: n.handle, work, deps: n.deps.iter().map(|&d| index(d)).collect() });
@@ -121,7 +160,7 @@ impl Driver {
             return Err((fail(CuError::NOT_SUPPORTED, format_args!("cuGraphInstantiate: device-launchable graphs are not supported")), None));
         }
         self.current_context().map_err(|e| (e, None))?;
-        let plan = self.plan_of(g)?;
+        let plan = self.plan_of(g, false)?;
         let id = super::NEXT_GRAPH_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(self.graphs.execs.insert(Arc::new(GraphExec { flags, id, plan: Mutex::new(plan), last: Mutex::new(None) })))
     }
@@ -147,6 +186,11 @@ impl Driver {
             let params = match &plan.nodes[i].work {
                 ExecWork::Child(child) => {
                     self.prepare(q, child, out)?;
+                    continue;
+                }
+                ExecWork::Conditional { cell, kind, bodies } => {
+                    let c = self.prepare_conditional(cell, *kind, bodies)?;
+                    out.push(Prepared::Work(Work::Run(Box::new(move || c.run()))));
                     continue;
                 }
                 ExecWork::Leaf(p) => p,
@@ -183,7 +227,48 @@ impl Driver {
                 }
                 NodeParams::EventRecord(e) => out.push(Prepared::Record(self.event(*e)?)),
                 NodeParams::WaitEvent(e) => out.push(Prepared::Wait(self.event(*e)?)),
-                NodeParams::Graph(_) => unreachable!("child graphs are planned as ExecWork::Child"),
+                NodeParams::Graph(_) | NodeParams::Conditional(_) => unreachable!("planned as ExecWork::Child / Conditional"),
+            }
+        }
+        Ok(())
+    }
+
+    /// A conditional node's bodies as steps that may run any number of times (checked
+    /// like the other nodes of a launch).
+    fn prepare_conditional(&self, cell: &Arc<Cell>, kind: CondKind, bodies: &[Plan]) -> CuResult<conditional::Prepared> {
+        let mut out = Vec::with_capacity(bodies.len());
+        for b in bodies {
+            let mut steps = Vec::new();
+            self.body_steps(b, &mut steps)?;
+            out.push(steps);
+        }
+        Ok(conditional::Prepared { cell: cell.clone(), kind, bodies: out })
+    }
+
+    fn body_steps(&self, plan: &Plan, out: &mut Vec<Step>) -> CuResult<()> {
+        for &i in &plan.order {
+            match &plan.nodes[i].work {
+                ExecWork::Child(child) => self.body_steps(child, out)?,
+                ExecWork::Conditional { cell, kind, bodies } => {
+                    out.push(Step::Conditional(Box::new(self.prepare_conditional(cell, *kind, bodies)?)));
+                }
+                ExecWork::Leaf(NodeParams::Kernel(k)) => {
+                    self.function(k.function)?;
+                    let config = LaunchConfig { grid: k.grid, block: k.block, dynamic_shared_bytes: k.shared_bytes };
+                    out.push(Step::Launch { function: k.resolved.clone(), config, kernel: k.clone() });
+                }
+                ExecWork::Leaf(NodeParams::Memcpy(m)) => {
+                    self.context(m.ctx)?;
+                    if let Some(f) = self.copy_step_3d(&m.copy)? {
+                        out.push(Step::Run(f));
+                    }
+                }
+                ExecWork::Leaf(NodeParams::Memset(m)) => {
+                    if let Some(f) = self.fill_step(m.dst, m.pitch, m.value, m.element_size as usize, m.width, m.height)? {
+                        out.push(Step::Run(f));
+                    }
+                }
+                ExecWork::Leaf(_) => {}
             }
         }
         Ok(())
@@ -198,7 +283,15 @@ impl Driver {
             return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuGraphLaunch into a capturing stream is not supported")));
         }
         let mut prepared = Vec::new();
-        self.prepare(&q, &exec.plan(), &mut prepared)?;
+        {
+            let plan = exec.plan();
+            let mut cells = Vec::new();
+            plan.cells(&mut cells);
+            if !cells.is_empty() {
+                prepared.push(Prepared::Work(Work::Run(Box::new(move || conditional::assign_defaults(&cells)))));
+            }
+            self.prepare(&q, &plan, &mut prepared)?;
+        }
         let mut last = exec.last.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(m) = last.take().filter(|m| !m.is_complete()) {
             self.submit(&ctx, &q, Some(m), Work::Nop, false);
@@ -247,7 +340,7 @@ impl Driver {
     /// at fault (`CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE`).
     pub fn graph_exec_update(&self, e: GraphExecHandle, g: GraphHandle) -> CuResult<(UpdateResult, Option<GraphNodeHandle>)> {
         let exec = self.exec(e)?;
-        let new = match self.plan_of(g) {
+        let new = match self.plan_of(g, false) {
             Ok(p) => p,
             Err((err, _)) => return Err(err),
         };
@@ -272,6 +365,7 @@ fn mismatch(old: &Plan, new: &Plan) -> Option<(UpdateResult, Option<GraphNodeHan
     let kind = |w: &ExecWork| match w {
         ExecWork::Leaf(p) => p.node_type(),
         ExecWork::Child(_) => NodeType::Graph,
+        ExecWork::Conditional { .. } => NodeType::Conditional,
     };
     for (a, b) in old.nodes.iter().zip(&new.nodes) {
         if kind(&a.work) != kind(&b.work) {
@@ -285,6 +379,14 @@ fn mismatch(old: &Plan, new: &Plan) -> Option<(UpdateResult, Option<GraphNodeHan
         }
         if let (ExecWork::Child(ca), ExecWork::Child(cb)) = (&a.work, &b.work) {
             if let Some((why, _)) = mismatch(ca, cb) {
+                return Some((why, Some(b.orig)));
+            }
+        }
+        if let (ExecWork::Conditional { kind: ka, bodies: ba, .. }, ExecWork::Conditional { kind: kb, bodies: bb, .. }) = (&a.work, &b.work) {
+            if ka != kb || ba.len() != bb.len() {
+                return Some((UpdateResult::Error, Some(b.orig)));
+            }
+            if let Some((why, _)) = ba.iter().zip(bb).find_map(|(x, y)| mismatch(x, y)) {
                 return Some((why, Some(b.orig)));
             }
         }

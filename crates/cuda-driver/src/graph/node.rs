@@ -29,8 +29,11 @@ pub enum NodeType {
     Empty = 5,
     WaitEvent = 6,
     EventRecord = 7,
+    ExtSemasSignal = 8,
+    ExtSemasWait = 9,
     MemAlloc = 10,
     MemFree = 11,
+    Conditional = 13,
 }
 
 /// A kernel node: the callee, its configuration and its packed argument block.
@@ -107,6 +110,8 @@ pub enum NodeParams {
     MemAlloc(super::memory::MemAllocParams),
     /// A free node: the address of graph memory.
     MemFree(DevicePtr),
+    /// A conditional node (see `graph::conditional`); its body graphs are owned by the node.
+    Conditional(super::conditional::ConditionalParams),
 }
 
 // SAFETY: the raw pointers inside (memcpy host sides, host-node user data) are the
@@ -129,6 +134,7 @@ impl NodeParams {
             NodeParams::WaitEvent(_) => NodeType::WaitEvent,
             NodeParams::MemAlloc(_) => NodeType::MemAlloc,
             NodeParams::MemFree(_) => NodeType::MemFree,
+            NodeParams::Conditional(_) => NodeType::Conditional,
         }
     }
 }
