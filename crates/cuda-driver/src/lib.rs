@@ -59,7 +59,7 @@ pub use context::{ClsDestructor, Limit};
 pub use error::{CuError, CuResult};
 pub use handle::{
     CtxHandle, EventHandle, FunctionHandle, GraphExecHandle, GraphHandle, GraphNodeHandle, KernelHandle, LibraryHandle, LinkHandle, MemHandle,
-    ModuleHandle, PoolHandle, StreamHandle,
+    ModuleHandle, PoolHandle, StreamHandle, UserObjectHandle, ExtSemHandle,
 };
 
 /// The `cuDriverGetVersion` answer: CUDA 13.2. cudart 13 refuses drivers older than 13000

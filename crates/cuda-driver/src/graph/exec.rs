@@ -45,6 +45,8 @@ struct ExecNode {
     orig: GraphNodeHandle,
     work: ExecWork,
     deps: Vec<usize>,
+    /// `cuGraphNodeSetEnabled`: a disabled node does nothing, as an empty node.
+    enabled: bool,
 }
 
 enum ExecWork {
@@ -91,6 +93,8 @@ pub struct GraphExec {
     plan: Mutex<Plan>,
     /// The end of the last launch, which the next one waits for.
     last: Mutex<Option<Marker>>,
+    /// The user object references taken from the graph at instantiation.
+    refs: Mutex<super::user_object::HeldRefs>,
 }
 
 impl GraphExec {
@@ -146,7 +150,7 @@ impl Driver {
                 }
                 p => ExecWork::Leaf(p.clone()),
             };
-            out.push(ExecNode { orig: n.handle, work, deps: n.deps.iter().map(|&d| index(d)).collect() });
+            out.push(ExecNode { orig: n.handle, work, deps: n.deps.iter().map(|&d| index(d)).collect(), enabled: true });
         }
         Ok(Plan { nodes: out, order })
     }
@@ -162,12 +166,18 @@ impl Driver {
         self.current_context().map_err(|e| (e, None))?;
         let plan = self.plan_of(g, false)?;
         let id = super::NEXT_GRAPH_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Ok(self.graphs.execs.insert(Arc::new(GraphExec { flags, id, plan: Mutex::new(plan), last: Mutex::new(None) })))
+        let refs = Mutex::new(self.hold_refs(g));
+        Ok(self.graphs.execs.insert(Arc::new(GraphExec { flags, id, plan: Mutex::new(plan), last: Mutex::new(None), refs })))
     }
 
-    /// `cuGraphExecDestroy`: launches already submitted still run.
+    /// `cuGraphExecDestroy`: launches already submitted still run; the user object
+    /// references go once they have.
     pub fn graph_exec_destroy(&self, e: GraphExecHandle) -> CuResult<()> {
-        self.graphs.execs.remove(e).map(|_| ()).map_err(|why| fail(CuError::INVALID_VALUE, format_args!("cuGraphExecDestroy({:#x}): {why:?}", e.0)))
+        let exec = self.graphs.execs.remove(e).map_err(|why| fail(CuError::INVALID_VALUE, format_args!("cuGraphExecDestroy({:#x}): {why:?}", e.0)))?;
+        let refs = std::mem::take(&mut *exec.refs.lock().unwrap_or_else(|e| e.into_inner()));
+        let last = exec.last.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        super::user_object::release_after(refs, last);
+        Ok(())
     }
 
     /// `cuGraphExecGetFlags`.
@@ -182,7 +192,7 @@ impl Driver {
 
     /// Checks every node of `plan` and turns it into stream work, in topological order.
     fn prepare(&self, q: &Queue, plan: &Plan, out: &mut Vec<Prepared>) -> CuResult<()> {
-        for &i in &plan.order {
+        for &i in plan.order.iter().filter(|&&i| plan.nodes[i].enabled) {
             let params = match &plan.nodes[i].work {
                 ExecWork::Child(child) => {
                     self.prepare(q, child, out)?;
@@ -204,7 +214,8 @@ impl Driver {
                     params.bytes_mut().copy_from_slice(bytes);
                     let config = LaunchConfig { grid: k.grid, block: k.block, dynamic_shared_bytes: k.shared_bytes };
                     self.function(k.function)?;
-                    out.push(Prepared::Work(Work::Launch(Launch { function: k.resolved.clone(), config, cooperative: false, params })));
+                    let cooperative = k.cooperative();
+                    out.push(Prepared::Work(Work::Launch(Launch { function: k.resolved.clone(), config, cooperative, params })));
                 }
                 NodeParams::Memcpy(m) => {
                     self.context(m.ctx)?;
@@ -246,7 +257,7 @@ impl Driver {
     }
 
     fn body_steps(&self, plan: &Plan, out: &mut Vec<Step>) -> CuResult<()> {
-        for &i in &plan.order {
+        for &i in plan.order.iter().filter(|&&i| plan.nodes[i].enabled) {
             match &plan.nodes[i].work {
                 ExecWork::Child(child) => self.body_steps(child, out)?,
                 ExecWork::Conditional { cell, kind, bodies } => {
@@ -320,10 +331,13 @@ impl Driver {
     /// `cuGraphExec*NodeSetParams`: new parameters for node `n` of the instantiated graph,
     /// which must keep its type; later launches use them.
     pub fn graph_exec_set_node_params(&self, e: GraphExecHandle, n: GraphNodeHandle, params: NodeParams) -> CuResult<()> {
-        let exec = self.exec(e)?;
-        if matches!(params, NodeParams::Graph(_)) {
-            return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuGraphExecChildGraphNodeSetParams is not supported")));
+        if let NodeParams::Graph(child) = params {
+            return self.graph_exec_set_child(e, n, child);
         }
+        if let NodeParams::EventRecord(ev) | NodeParams::WaitEvent(ev) = params {
+            self.event(ev).map_err(|_| fail(CuError::INVALID_VALUE, format_args!("event node: event {:#x} is not valid", ev.0)))?;
+        }
+        let exec = self.exec(e)?;
         let mut plan = exec.plan();
         match plan.nodes.iter_mut().find(|x| x.orig == n) {
             Some(ExecNode { work: ExecWork::Leaf(old), .. }) if old.node_type() == params.node_type() => {
@@ -332,6 +346,38 @@ impl Driver {
             }
             _ => Err(fail(CuError::INVALID_VALUE, format_args!("graph exec {:#x}: no node {:#x} of this type", e.0, n.0))),
         }
+    }
+
+    /// `cuGraphExecChildGraphNodeSetParams`: the child graph node `n` takes the node
+    /// parameters of `child`, which must have the topology (and node creation order) of
+    /// the node's graph; else `CUDA_ERROR_INVALID_VALUE` and nothing changes.
+    pub fn graph_exec_set_child(&self, e: GraphExecHandle, n: GraphNodeHandle, child: GraphHandle) -> CuResult<()> {
+        let exec = self.exec(e)?;
+        let new = self.plan_of(child, false).map_err(|(err, _)| err)?;
+        let mut plan = exec.plan();
+        let Some(ExecNode { work: ExecWork::Child(old), .. }) = plan.nodes.iter_mut().find(|x| x.orig == n) else {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("graph exec {:#x}: no child graph node {:#x}", e.0, n.0)));
+        };
+        if mismatch(old, &new).is_some() {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuGraphExecChildGraphNodeSetParams: the graph's topology differs")));
+        }
+        adopt(old, new);
+        Ok(())
+    }
+
+    /// `cuGraphNodeSetEnabled` / `cuGraphNodeGetEnabled`: kernel, memcpy and memset
+    /// nodes of the instantiated graph (not of its child graphs) can be disabled.
+    pub fn graph_node_set_enabled(&self, e: GraphExecHandle, n: GraphNodeHandle, enabled: Option<bool>) -> CuResult<bool> {
+        let exec = self.exec(e)?;
+        let mut plan = exec.plan();
+        let node = plan.nodes.iter_mut().find(|x| x.orig == n);
+        let Some(node) = node.filter(|x| matches!(&x.work, ExecWork::Leaf(NodeParams::Kernel(_) | NodeParams::Memcpy(_) | NodeParams::Memset(_)))) else {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("graph exec {:#x}: no kernel, memcpy or memset node {:#x}", e.0, n.0)));
+        };
+        if let Some(on) = enabled {
+            node.enabled = on;
+        }
+        Ok(node.enabled)
     }
 
     /// `cuGraphExecUpdate_v2`: takes graph `g`'s node parameters if it has the topology
@@ -348,12 +394,19 @@ impl Driver {
         if let Some((why, at)) = mismatch(&plan, &new) {
             return Ok((why, at));
         }
-        let origs: Vec<GraphNodeHandle> = plan.nodes.iter().map(|n| n.orig).collect();
-        *plan = new;
-        for (n, orig) in plan.nodes.iter_mut().zip(origs) {
-            n.orig = orig;
-        }
+        adopt(&mut plan, new);
         Ok((UpdateResult::Success, None))
+    }
+}
+
+/// Replaces `old` by `new` (of the same topology), keeping the node identities and
+/// enabled states of `old`.
+fn adopt(old: &mut Plan, new: Plan) {
+    let kept: Vec<(GraphNodeHandle, bool)> = old.nodes.iter().map(|n| (n.orig, n.enabled)).collect();
+    *old = new;
+    for (n, (orig, enabled)) in old.nodes.iter_mut().zip(kept) {
+        n.orig = orig;
+        n.enabled = enabled;
     }
 }
 

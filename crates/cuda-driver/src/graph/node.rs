@@ -53,6 +53,8 @@ pub struct KernelParams {
     /// One pointer per parameter into `args`: what `cuGraphKernelNodeGetParams` returns
     /// as `kernelParams` (stable while the node keeps these parameters).
     arg_ptrs: Box<[usize]>,
+    /// `cuGraphKernelNodeSetAttribute`'s values, by attribute id (see `graph::attrs`).
+    pub(crate) attrs: Vec<(u32, super::attrs::AttrValue)>,
 }
 
 impl KernelParams {
@@ -196,6 +198,7 @@ impl Driver {
             args,
             len,
             arg_ptrs,
+            attrs: Vec::new(),
         })
     }
 
@@ -215,7 +218,7 @@ impl Driver {
         unsafe { std::ptr::copy_nonoverlapping(packed.as_ptr(), args.as_mut_ptr().cast::<u8>(), len) };
         let base = args.as_ptr() as usize;
         let arg_ptrs = resolved.info.params.iter().map(|p| base + p.offset).collect();
-        KernelParams { kernel: None, function, ctx: resolved.ctx, resolved, grid, block, shared_bytes, args, len, arg_ptrs }
+        KernelParams { kernel: None, function, ctx: resolved.ctx, resolved, grid, block, shared_bytes, args, len, arg_ptrs, attrs: Vec::new() }
     }
 
     /// Checks a memcpy node's description against the registry (`cuGraphAddMemcpyNode`).
