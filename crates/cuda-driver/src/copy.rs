@@ -765,7 +765,7 @@ impl Driver {
         width: usize,
         height: usize,
     ) -> CuResult<Option<RunFn>> {
-        Ok(self.fill_step(dst, pitch, value, elem_size, width, height)?.map(|f| -> RunFn { Box::new(move || f()) }))
+        Ok(self.fill_step(dst, pitch, value, elem_size, width, height)?.map(|f| -> RunFn { f }))
     }
 
     /// [`Driver::fill_work`] as work that may run any number of times (the body of a

@@ -32,7 +32,7 @@ use crate::handle::HandleTable;
 use crate::{CuError, CuResult, Driver, GraphExecHandle, GraphHandle, GraphNodeHandle};
 
 pub use exec::{UpdateResult, INSTANTIATE_FLAGS};
-pub use node::{HostParams, KernelNodeDesc, KernelParams, MemcpyParams, MemsetParams, NodeParams, NodeType};
+pub use node::{HostParams, KernelNodeDesc, KernelParams, MemcpyParams, MemsetParams, NodeParams, NodeType, SemNodeParams};
 
 /// One node: what it does and what it waits for.
 #[derive(Clone)]

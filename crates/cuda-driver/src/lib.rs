@@ -33,6 +33,7 @@ pub mod diag;
 pub mod error;
 pub mod event;
 pub(crate) mod exec;
+pub mod extsem;
 #[cfg(any(test, feature = "fake-backend"))]
 pub mod fake;
 pub mod function;
@@ -58,8 +59,8 @@ use std::sync::{Arc, OnceLock};
 pub use context::{ClsDestructor, Limit};
 pub use error::{CuError, CuResult};
 pub use handle::{
-    CtxHandle, EventHandle, FunctionHandle, GraphExecHandle, GraphHandle, GraphNodeHandle, KernelHandle, LibraryHandle, LinkHandle, MemHandle,
-    ModuleHandle, PoolHandle, StreamHandle, UserObjectHandle, ExtSemHandle,
+    CtxHandle, EventHandle, ExtSemHandle, FunctionHandle, GraphExecHandle, GraphHandle, GraphNodeHandle, KernelHandle, LibraryHandle, LinkHandle,
+    MemHandle, ModuleHandle, PoolHandle, StreamHandle, UserObjectHandle,
 };
 
 /// The `cuDriverGetVersion` answer: CUDA 13.2. cudart 13 refuses drivers older than 13000
@@ -123,6 +124,8 @@ pub struct Driver {
     pub(crate) graphs: graph::State,
     /// CUDA arrays and texture and surface objects.
     pub(crate) textures: texture::State,
+    /// Imported external semaphores.
+    pub(crate) ext_sems: extsem::Table,
 }
 
 impl std::fmt::Debug for Driver {
@@ -159,6 +162,7 @@ impl Driver {
             pools,
             graphs: Default::default(),
             textures: Default::default(),
+            ext_sems: Default::default(),
         }
     }
 }

@@ -1,18 +1,21 @@
 //! The generic node calls (`cuGraphAddNode`'s conditional nodes, `cuGraphNodeGetParams`),
 //! conditional handles (`cuGraphConditionalHandleCreate`) and capture into an existing
-//! graph (`cuStreamBeginCaptureToGraph`); semantics in `cuda_driver::graph`.
+//! graph (`cuStreamBeginCaptureToGraph`), enabled nodes, kernel node attributes, node
+//! ids, and the executable-graph setters of child graph and event nodes; semantics in
+//! `cuda_driver::graph`.
 
 use std::ffi::{c_int, c_uint};
 
 use cuda_driver::graph::{NodeParams, NodeType};
 use cuda_driver::{CuError, GraphNodeHandle};
 
+use super::extsem::{sem_node_c, SemNodeParamsC};
 use super::graph::add;
 use super::graph_memory::MemAllocNodeParams;
 use super::graph_params::*;
 use super::{ctx_handle, ctx_raw, drv, stream_handle, stream_ptsz};
-use crate::boundary::{export, AbiResult, Out};
-use crate::types::{CUcontext, CUstream, CUDA_MEMCPY3D};
+use crate::boundary::{export, read_in, AbiResult, Out};
+use crate::types::{CUcontext, CUevent, CUlaunchAttributeValue, CUstream, CUDA_MEMCPY3D};
 
 /// `CUDA_CONDITIONAL_NODE_PARAMS` (32 bytes).
 #[repr(C)]
@@ -98,6 +101,7 @@ fn params_out(node: GraphNodeHandle, out: Out<GraphNodeParams>) -> AbiResult {
             NodeParams::EventRecord(e) | NodeParams::WaitEvent(e) => u.cast::<CUgraph>().write_unaligned(e.as_raw()),
             NodeParams::MemAlloc(_) => u.cast::<MemAllocNodeParams>().write_unaligned(super::graph_memory::alloc_params(node.as_raw())?),
             NodeParams::MemFree(ptr) => u.cast::<u64>().write_unaligned(ptr),
+            NodeParams::ExtSemSignal(p) | NodeParams::ExtSemWait(p) => u.cast::<SemNodeParamsC>().write_unaligned(sem_node_c(&p)),
             NodeParams::Conditional(c) => {
                 let graphs_out = c.bodies.as_ptr().cast_mut().cast::<CUgraph>();
                 let size = c.bodies.len() as c_uint;
@@ -142,5 +146,71 @@ export! {
             check_edge_data(edges, n)?;
             drv()?.stream_begin_capture_to_graph(stream_ptsz(s), graph_h(g), &nodes_in(deps, n)?, mode)
         }
+    }
+}
+
+export! {
+    /// `cuGraphNodeSetEnabled(CUgraphExec, CUgraphNode, unsigned isEnabled)`.
+    fn cuGraphNodeSetEnabled(exec: CUgraphExec, node: CUgraphNode, enabled: c_uint) {
+        drv()?.graph_node_set_enabled(exec_h(exec), node_h(node), Some(enabled != 0)).map(drop)
+    }
+
+    /// `cuGraphNodeGetEnabled(CUgraphExec, CUgraphNode, unsigned* isEnabled)`.
+    fn cuGraphNodeGetEnabled(exec: CUgraphExec, node: CUgraphNode, enabled: *mut c_uint) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(enabled) }?;
+        out.write(drv()?.graph_node_set_enabled(exec_h(exec), node_h(node), None)? as c_uint);
+        Ok(())
+    }
+
+    /// `cuGraphKernelNodeGetAttribute(CUgraphNode, CUkernelNodeAttrID, CUkernelNodeAttrValue* value_out)`.
+    fn cuGraphKernelNodeGetAttribute(node: CUgraphNode, id: c_uint, value: *mut CUlaunchAttributeValue) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(value) }?;
+        out.write(CUlaunchAttributeValue { pad: drv()?.kernel_node_attribute(node_h(node), id)? });
+        Ok(())
+    }
+
+    /// `cuGraphKernelNodeSetAttribute(CUgraphNode, CUkernelNodeAttrID, const CUkernelNodeAttrValue*)`.
+    fn cuGraphKernelNodeSetAttribute(node: CUgraphNode, id: c_uint, value: *const CUlaunchAttributeValue) {
+        // SAFETY: NULL or readable, per the API.
+        let v = unsafe { read_in(value) }?;
+        drv()?.kernel_node_set_attribute(node_h(node), id, &v.pad)
+    }
+
+    /// `cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src)`.
+    fn cuGraphKernelNodeCopyAttributes(dst: CUgraphNode, src: CUgraphNode) {
+        drv()?.kernel_node_copy_attributes(node_h(dst), node_h(src))
+    }
+
+    /// `cuGraphExecChildGraphNodeSetParams(CUgraphExec, CUgraphNode, CUgraph childGraph)`.
+    fn cuGraphExecChildGraphNodeSetParams(exec: CUgraphExec, node: CUgraphNode, child: CUgraph) {
+        drv()?.graph_exec_set_child(exec_h(exec), node_h(node), graph_h(child))
+    }
+
+    /// `cuGraphExecEventRecordNodeSetEvent(CUgraphExec, CUgraphNode, CUevent)`.
+    fn cuGraphExecEventRecordNodeSetEvent(exec: CUgraphExec, node: CUgraphNode, event: CUevent) {
+        drv()?.graph_exec_set_node_params(exec_h(exec), node_h(node), event_node(event, true)?)
+    }
+
+    /// `cuGraphExecEventWaitNodeSetEvent(CUgraphExec, CUgraphNode, CUevent)`.
+    fn cuGraphExecEventWaitNodeSetEvent(exec: CUgraphExec, node: CUgraphNode, event: CUevent) {
+        drv()?.graph_exec_set_node_params(exec_h(exec), node_h(node), event_node(event, false)?)
+    }
+
+    /// `cuGraphNodeGetLocalId(CUgraphNode, unsigned* nodeId)`.
+    fn cuGraphNodeGetLocalId(node: CUgraphNode, id: *mut c_uint) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(id) }?;
+        out.write(drv()?.graph_node_ids(node_h(node))?.0);
+        Ok(())
+    }
+
+    /// `cuGraphNodeGetToolsId(CUgraphNode, unsigned long long* toolsNodeId)`.
+    fn cuGraphNodeGetToolsId(node: CUgraphNode, id: *mut u64) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(id) }?;
+        out.write(drv()?.graph_node_ids(node_h(node))?.1);
+        Ok(())
     }
 }

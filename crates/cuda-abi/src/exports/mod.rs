@@ -16,6 +16,7 @@ pub mod context;
 pub mod device;
 pub mod error;
 pub mod event;
+pub mod extsem;
 pub mod graph;
 pub mod graph_memory;
 pub mod graph_nodes;
@@ -32,6 +33,7 @@ pub mod module;
 pub mod profiler;
 pub mod stream;
 pub mod texture;
+pub mod user_object;
 pub mod vmm;
 
 use cuda_driver::{CtxHandle, CuResult, Driver, EventHandle, FunctionHandle, KernelHandle, LibraryHandle, LinkHandle, ModuleHandle, StreamHandle};

@@ -173,7 +173,8 @@ impl Driver {
     /// `cuGraphExecDestroy`: launches already submitted still run; the user object
     /// references go once they have.
     pub fn graph_exec_destroy(&self, e: GraphExecHandle) -> CuResult<()> {
-        let exec = self.graphs.execs.remove(e).map_err(|why| fail(CuError::INVALID_VALUE, format_args!("cuGraphExecDestroy({:#x}): {why:?}", e.0)))?;
+        let exec =
+            self.graphs.execs.remove(e).map_err(|why| fail(CuError::INVALID_VALUE, format_args!("cuGraphExecDestroy({:#x}): {why:?}", e.0)))?;
         let refs = std::mem::take(&mut *exec.refs.lock().unwrap_or_else(|e| e.into_inner()));
         let last = exec.last.lock().unwrap_or_else(|e| e.into_inner()).clone();
         super::user_object::release_after(refs, last);
@@ -237,6 +238,10 @@ impl Driver {
                     }))));
                 }
                 NodeParams::EventRecord(e) => out.push(Prepared::Record(self.event(*e)?)),
+                NodeParams::ExtSemSignal(p) | NodeParams::ExtSemWait(p) => {
+                    let work = self.sem_work(&p.sems, &p.ops, matches!(params, NodeParams::ExtSemSignal(_)))?;
+                    out.push(Prepared::Work(Work::Run(Box::new(move || work.run()))));
+                }
                 NodeParams::WaitEvent(e) => out.push(Prepared::Wait(self.event(*e)?)),
                 NodeParams::Graph(_) | NodeParams::Conditional(_) => unreachable!("planned as ExecWork::Child / Conditional"),
             }
@@ -371,7 +376,8 @@ impl Driver {
         let exec = self.exec(e)?;
         let mut plan = exec.plan();
         let node = plan.nodes.iter_mut().find(|x| x.orig == n);
-        let Some(node) = node.filter(|x| matches!(&x.work, ExecWork::Leaf(NodeParams::Kernel(_) | NodeParams::Memcpy(_) | NodeParams::Memset(_)))) else {
+        let Some(node) = node.filter(|x| matches!(&x.work, ExecWork::Leaf(NodeParams::Kernel(_) | NodeParams::Memcpy(_) | NodeParams::Memset(_))))
+        else {
             return Err(fail(CuError::INVALID_VALUE, format_args!("graph exec {:#x}: no kernel, memcpy or memset node {:#x}", e.0, n.0)));
         };
         if let Some(on) = enabled {

@@ -114,6 +114,17 @@ pub enum NodeParams {
     MemFree(DevicePtr),
     /// A conditional node (see `graph::conditional`); its body graphs are owned by the node.
     Conditional(super::conditional::ConditionalParams),
+    /// External semaphore signal and wait nodes (`crate::extsem`).
+    ExtSemSignal(SemNodeParams),
+    ExtSemWait(SemNodeParams),
+}
+
+/// An external semaphore node: the semaphores and what to signal or wait for, in the
+/// layouts `cuGraphExternalSemaphores*NodeGetParams` returns (owned by the node).
+#[derive(Clone, Debug)]
+pub struct SemNodeParams {
+    pub sems: Arc<[crate::ExtSemHandle]>,
+    pub ops: Arc<[crate::extsem::SemOp]>,
 }
 
 // SAFETY: the raw pointers inside (memcpy host sides, host-node user data) are the
@@ -137,6 +148,8 @@ impl NodeParams {
             NodeParams::MemAlloc(_) => NodeType::MemAlloc,
             NodeParams::MemFree(_) => NodeType::MemFree,
             NodeParams::Conditional(_) => NodeType::Conditional,
+            NodeParams::ExtSemSignal(_) => NodeType::ExtSemasSignal,
+            NodeParams::ExtSemWait(_) => NodeType::ExtSemasWait,
         }
     }
 }

@@ -129,7 +129,8 @@ impl Driver {
 
     fn release(&self, h: UserObjectHandle, count: u64) -> CuResult<()> {
         let o = self.user_object(h)?;
-        o.drop_refs(count).map_err(|held| fail(CuError::INVALID_VALUE, format_args!("user object {:#x}: releasing {count} of {held} references", h.0)))?;
+        o.drop_refs(count)
+            .map_err(|held| fail(CuError::INVALID_VALUE, format_args!("user object {:#x}: releasing {count} of {held} references", h.0)))?;
         if o.dead.load(Ordering::Acquire) {
             let _ = self.graphs.user_objects.remove(h);
         }
@@ -225,7 +226,6 @@ impl Driver {
             self.graph_refs(child, out);
         }
     }
-
 }
 
 /// Releases an executable graph's references once `after` (its last launch) completed.
