@@ -243,6 +243,7 @@ driver_api! {
     cuGraphAddNode @ 12030 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, edges: *const c_void, n: usize, params: *mut c_void);
     cuGraphNodeSetParams @ 12020 (node: CUgraphNode, params: *mut c_void);
     cuGraphExecNodeSetParams @ 12020 (exec: CUgraphExec, node: CUgraphNode, params: *mut c_void);
+    cuStreamUpdateCaptureDependencies @ 11030 (stream: CUstream, deps: *const CUgraphNode, n: usize, flags: u32);
     cuStreamBeginCaptureToGraph @ 12030 (stream: CUstream, graph: CUgraph, deps: *const CUgraphNode, edges: *const c_void, n: usize, mode: c_int);
     cuGraphNodeSetEnabled @ 11060 (exec: CUgraphExec, node: CUgraphNode, enabled: u32);
     cuGraphNodeGetEnabled @ 11060 (exec: CUgraphExec, node: CUgraphNode, enabled: *mut u32);

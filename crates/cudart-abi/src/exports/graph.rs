@@ -160,7 +160,7 @@ fn capture_info(
 
 /// Edge data given by the caller: NULL or default edges only (programmatic dependencies
 /// are not supported).
-fn default_edges(edge_data: *const u64, n: usize) -> RtResult {
+pub(super) fn default_edges(edge_data: *const u64, n: usize) -> RtResult {
     if edge_data.is_null() || n == 0 {
         return Ok(());
     }

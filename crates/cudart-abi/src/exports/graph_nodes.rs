@@ -110,6 +110,12 @@ fn add_node(out: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, edg
     Ok(())
 }
 
+fn update_capture(s: *mut c_void, deps: *const CUgraphNode, edges: *const u64, n: usize, flags: c_uint, per_thread: bool) -> RtResult {
+    super::graph::default_edges(edges, n)?;
+    // SAFETY: the caller's dependency list.
+    unsafe { api()?.cuStreamUpdateCaptureDependencies(stream(s, per_thread), deps, n, flags) }
+}
+
 fn capture_to_graph(
     s: *mut c_void,
     graph: CUgraph,
@@ -165,6 +171,31 @@ export! {
 
     fn cudaStreamBeginCaptureToGraph_ptsz(s: *mut c_void, graph: CUgraph, deps: *const CUgraphNode, edges: *const c_void, n: usize, mode: c_int) {
         capture_to_graph(s, graph, deps, edges, n, mode, true)
+    }
+
+    /// CUDA 13's signature (edge data, default edges only).
+    fn cudaStreamUpdateCaptureDependencies(s: *mut c_void, deps: *const CUgraphNode, edges: *const u64, n: usize, flags: c_uint) {
+        // CUDA 12: (stream, dependencies, numDependencies, flags).
+        if loaded_as_cuda12() {
+            return update_capture(s, deps, std::ptr::null(), edges as usize, n as c_uint, false);
+        }
+        update_capture(s, deps, edges, n, flags, false)
+    }
+
+    fn cudaStreamUpdateCaptureDependencies_ptsz(s: *mut c_void, deps: *const CUgraphNode, edges: *const u64, n: usize, flags: c_uint) {
+        if loaded_as_cuda12() {
+            return update_capture(s, deps, std::ptr::null(), edges as usize, n as c_uint, true);
+        }
+        update_capture(s, deps, edges, n, flags, true)
+    }
+
+    /// CUDA 12.3 to 12.9 headers' edge-data form.
+    fn cudaStreamUpdateCaptureDependencies_v2(s: *mut c_void, deps: *const CUgraphNode, edges: *const u64, n: usize, flags: c_uint) {
+        update_capture(s, deps, edges, n, flags, false)
+    }
+
+    fn cudaStreamUpdateCaptureDependencies_v2_ptsz(s: *mut c_void, deps: *const CUgraphNode, edges: *const u64, n: usize, flags: c_uint) {
+        update_capture(s, deps, edges, n, flags, true)
     }
 
     fn cudaGraphNodeSetEnabled(exec: CUgraphExec, node: CUgraphNode, enabled: c_uint) {
