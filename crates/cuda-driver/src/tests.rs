@@ -38,8 +38,6 @@ fn ptx_module() -> String {
         "{ ret; }",
         ".visible .entry write42_kernel(.param .u64 p)",
         "{ ret; }",
-        ".visible .entry dec_kernel(.param .u64 p)",
-        "{ ret; }",
         "",
     ]
     .join("\n")

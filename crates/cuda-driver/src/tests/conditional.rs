@@ -37,7 +37,11 @@ fn bodies_run_by_the_handle_value() {
     let (driver, device) = setup();
     let m = load_module(&driver);
     let write42 = driver.module_get_function(m, "write42_kernel").unwrap();
-    let dec = driver.module_get_function(m, "dec_kernel").unwrap();
+    // A module of its own for the fake device's decrementing kernel.
+    let ptx = ".version 8.5\n.target sm_80\n.address_size 64\n.visible .entry dec_kernel(.param .u64 p)\n{ ret; }\n\0";
+    // SAFETY: NUL-terminated PTX text.
+    let (dm, _) = unsafe { driver.module_load_data(ptx.as_ptr().cast(), &backend_api::LoadOptions::default()) };
+    let dec = driver.module_get_function(dm.unwrap(), "dec_kernel").unwrap();
     let noargs = driver.module_get_function(m, "noargs").unwrap();
     let stream = driver.stream_create(0).unwrap();
     let run = |exec| {
@@ -149,4 +153,41 @@ fn misuse() {
     driver.graph_destroy(g).unwrap();
     assert_eq!(bad(params(h, CondKind::If, 1)), CuError::INVALID_VALUE);
     assert_eq!(driver.graph_node_type(rec).unwrap_err(), CuError::INVALID_VALUE, "bodies die with their node's graph");
+}
+
+/// User objects: a clone holds references of its own, an executable graph keeps the
+/// object alive after its graph is gone, and the destructor runs once, on the internal
+/// thread, when the last reference goes.
+#[test]
+fn user_object_references() {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static DESTROYED: AtomicU32 = AtomicU32::new(0);
+    unsafe extern "C" fn destroy(p: *mut c_void) {
+        DESTROYED.fetch_add(p as usize as u32, Ordering::SeqCst);
+    }
+    let wait_for = |n: u32| {
+        for _ in 0..500 {
+            if DESTROYED.load(Ordering::SeqCst) == n {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        false
+    };
+    let (driver, _device) = setup();
+    use crate::graph::user_object::{GRAPH_MOVE, NO_DESTRUCTOR_SYNC};
+    assert_eq!(driver.user_object_create(destroy, 1, 1, 0).unwrap_err(), CuError::INVALID_VALUE, "flags must be NO_DESTRUCTOR_SYNC");
+    let o = driver.user_object_create(destroy, 1, 1, NO_DESTRUCTOR_SYNC).unwrap();
+    let g = driver.graph_create(0).unwrap();
+    driver.graph_retain_user_object(g, o, 1, GRAPH_MOVE).unwrap();
+    assert_eq!(driver.graph_release_user_object(g, o, 2).unwrap_err(), CuError::INVALID_VALUE, "the graph owns 1");
+    let clone = driver.graph_clone(g).unwrap();
+    let exec = driver.graph_instantiate(clone, 0).unwrap();
+    driver.graph_destroy(g).unwrap();
+    driver.graph_destroy(clone).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(30));
+    assert_eq!(DESTROYED.load(Ordering::SeqCst), 0, "the executable graph holds a reference");
+    driver.graph_exec_destroy(exec).unwrap();
+    assert!(wait_for(1), "destroyed {} times", DESTROYED.load(Ordering::SeqCst));
+    assert_eq!(driver.user_object_retain(o, 1).unwrap_err(), CuError::INVALID_VALUE, "the handle died with the object");
 }
