@@ -19,8 +19,10 @@
 //!   dependencies completed and runs the chosen body's work inline, in a topological
 //!   order (a WHILE body again for as long as the value is non-zero after it ran).
 //!
-//! Two executable graphs of one graph launched at the same time on different streams share
-//! each handle's cell (NVIDIA's driver gives each launch its own value).
+//! Executable graphs instantiated from one graph (or its clones) share each handle's
+//! cell, where NVIDIA's driver gives each launch its own value: so that no launch sees
+//! another's value, a launch using a cell waits for the previous launch that used it,
+//! whatever its stream (running them in turn is one of the executions CUDA allows).
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -28,6 +30,7 @@ use backend_api::{Device, DeviceError, LaunchConfig};
 
 use super::node::KernelParams;
 use crate::diag::fail;
+use crate::exec::Marker;
 use crate::function::Function;
 use crate::{CtxHandle, CuError, CuResult, Driver, GraphHandle};
 
@@ -68,9 +71,20 @@ pub(crate) struct Cell {
     device: Arc<dyn Device>,
     default: u32,
     assign_default: bool,
+    /// The end of the last graph launch using the cell.
+    last: Mutex<Option<Marker>>,
 }
 
 impl Cell {
+    /// The end of the last launch using the cell, if it has not completed.
+    pub(crate) fn last_launch(&self) -> Option<Marker> {
+        self.last.lock().unwrap_or_else(|e| e.into_inner()).clone().filter(|m| !m.is_complete())
+    }
+
+    pub(crate) fn set_last_launch(&self, m: Marker) {
+        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some(m);
+    }
+
     pub(crate) fn read(&self) -> Result<u32, DeviceError> {
         let mut v = 0u32;
         // SAFETY: 4 writable bytes; the cell is 4 bytes of this device's memory, alive
@@ -195,7 +209,8 @@ impl Driver {
         let ctx = self.context_or_current(ctx)?;
         let device = self.devices[ctx.device].backend.clone();
         let cell = device.alloc(4).map_err(|e| fail(crate::error::from_device(&e), format_args!("conditional handle: {e}")))?;
-        let cell = Arc::new(Cell { handle: cell, graph: g, ctx: ctx.handle, device, default, assign_default: flags & ASSIGN_DEFAULT != 0 });
+        let assign_default = flags & ASSIGN_DEFAULT != 0;
+        let cell = Arc::new(Cell { handle: cell, graph: g, ctx: ctx.handle, device, default, assign_default, last: Mutex::new(None) });
         cell.write(default).map_err(|e| crate::error::from_device(&e))?;
         let handle = cell.handle;
         self.graphs.conditionals.list().push(cell);

@@ -299,17 +299,23 @@ impl Driver {
             return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuGraphLaunch into a capturing stream is not supported")));
         }
         let mut prepared = Vec::new();
+        let mut cells = Vec::new();
         {
             let plan = exec.plan();
-            let mut cells = Vec::new();
             plan.cells(&mut cells);
             if !cells.is_empty() {
-                prepared.push(Prepared::Work(Work::Run(Box::new(move || conditional::assign_defaults(&cells)))));
+                let assign = cells.clone();
+                prepared.push(Prepared::Work(Work::Run(Box::new(move || conditional::assign_defaults(&assign)))));
             }
             self.prepare(&q, &plan, &mut prepared)?;
         }
         let mut last = exec.last.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(m) = last.take().filter(|m| !m.is_complete()) {
+            self.submit(&ctx, &q, Some(m), Work::Nop, false);
+        }
+        // Executable graphs sharing conditional handles (instantiated from one graph) share
+        // their value cells: their launches run one after another.
+        for m in cells.iter().filter_map(|c| c.last_launch()) {
             self.submit(&ctx, &q, Some(m), Work::Nop, false);
         }
         self.flush_output(&ctx);
@@ -323,6 +329,9 @@ impl Driver {
             }
         }
         *last = Some(q.tail_marker());
+        for c in &cells {
+            c.set_last_launch(q.tail_marker());
+        }
         Ok(())
     }
 
