@@ -141,6 +141,53 @@ static void switch_node(int *v, int *acc) {
   CHECK(cudaGraphDestroy(g));
 }
 
+// An IF body of copies and fills made with cudaGraphAddNode: memset(tmp, 42) ->
+// memcpy(acc <- tmp); the ELSE body sets acc to 7 through a 2D memset of one row.
+static void if_copies(int *v, int *acc, int *tmp) {
+  printf("if with memset and memcpy bodies\n");
+  cudaGraph_t g;
+  CHECK(cudaGraphCreate(&g, 0));
+  cudaGraphConditionalHandle h;
+  CHECK(cudaGraphConditionalHandleCreate(&h, g));
+  void *set_args[] = {&v, &h};
+  cudaGraphNode_t set = add(g, nullptr, 0, kernel_node((const void *)set_from, set_args));
+  cudaGraph_t bodies[2];
+  add_conditional(g, &set, 1, h, cudaGraphCondTypeIf, 2, bodies);
+  cudaGraphNodeParams fill = {};
+  fill.type = cudaGraphNodeTypeMemset;
+  fill.memset.dst = tmp;
+  fill.memset.value = 42;
+  fill.memset.elementSize = 4;
+  fill.memset.width = 1;
+  fill.memset.height = 1;
+  cudaGraphNode_t filled = add(bodies[0], nullptr, 0, fill);
+  cudaGraphNodeParams copy = {};
+  copy.type = cudaGraphNodeTypeMemcpy;
+  copy.memcpy.copyParams.srcPtr = make_cudaPitchedPtr(tmp, sizeof(int), sizeof(int), 1);
+  copy.memcpy.copyParams.dstPtr = make_cudaPitchedPtr(acc, sizeof(int), sizeof(int), 1);
+  copy.memcpy.copyParams.extent = make_cudaExtent(sizeof(int), 1, 1);
+  copy.memcpy.copyParams.kind = cudaMemcpyDeviceToDevice;
+  add(bodies[0], &filled, 1, copy);
+  fill.memset.dst = acc;
+  fill.memset.value = 7;
+  fill.memset.pitch = sizeof(int);
+  add(bodies[1], nullptr, 0, fill);
+  cudaGraphExec_t exec;
+  CHECK(cudaGraphInstantiate(&exec, g, 0));
+  const int values[] = {1, 0, 3};
+  for (int value : values) {
+    write_int(v, value);
+    write_int(tmp, 0);
+    write_int(acc, 0);
+    CHECK(cudaGraphLaunch(exec, 0));
+    CHECK(cudaDeviceSynchronize());
+    int want = value ? 42 : 7;
+    EXPECT(read_int(acc) == want, "if with copies, value %d: got %d, want %d", value, read_int(acc), want);
+  }
+  CHECK(cudaGraphExecDestroy(exec));
+  CHECK(cudaGraphDestroy(g));
+}
+
 // WHILE, default 1 assigned at each launch, body captured into the node's graph: a
 // countdown from n adds n + (n-1) + ... + 1; a nested IF, set in the body from the
 // decremented counter's parity, adds 100 per odd value.
@@ -290,6 +337,7 @@ int main() {
   if_else(v, acc, 1);
   if_else(v, acc, 2);
   switch_node(v, acc);
+  if_copies(v, acc, odd_acc);
   while_loop(counter, acc, odd_acc);
   user_objects();
   misuse(v);
