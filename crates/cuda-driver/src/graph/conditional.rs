@@ -180,6 +180,9 @@ impl Prepared {
 fn run_steps(steps: &[Step]) -> Result<(), DeviceError> {
     for s in steps {
         match s {
+            Step::Launch { function, config, kernel } if kernel.cooperative() => {
+                function.loaded.launch_cooperative(function.name_str(), config, kernel.arg_bytes())?
+            }
             Step::Launch { function, config, kernel } => function.loaded.launch(function.name_str(), config, kernel.arg_bytes())?,
             Step::Run(f) => f()?,
             Step::Conditional(c) => c.run()?,
