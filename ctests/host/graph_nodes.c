@@ -1,5 +1,6 @@
 /* Graph node state and external semaphores through the driver API, against our
- * include/cuda.h alone: kernel node attributes, enabled and disabled nodes, local node ids,
+ * include/cuda.h alone: a conditional node set by hand-written PTX calling
+ * cudaGraphSetConditional, cuGraphNodeGetParams, kernel node attributes, enabled and disabled nodes, local node ids,
  * the executable-graph setters of child graph and event nodes, capture into an existing
  * graph, and external semaphores as this driver defines them on the CPU device (an eventfd
  * is a binary semaphore, the first 8 bytes of a memfd a timeline; see
@@ -63,7 +64,32 @@ static const char add_ptx[] =
     "  ret;\n"
     "}\n";
 
-static CUfunction add_fn;
+/* cudaGraphSetConditional(h, *v), as nvcc 13 emits the call: an .extern function the
+ * driver provides. */
+static const char set_ptx[] =
+    ".version 7.0\n"
+    ".target sm_50\n"
+    ".address_size 64\n"
+    ".extern .func cudaGraphSetConditional(.param .b64 h, .param .b32 v);\n"
+    ".visible .entry set_cond(.param .u64 v, .param .u64 h)\n"
+    "{\n"
+    "  .reg .b32 %r<2>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [v];\n"
+    "  ld.param.u64 %rd2, [h];\n"
+    "  cvta.to.global.u64 %rd3, %rd1;\n"
+    "  ld.global.u32 %r1, [%rd3];\n"
+    "  {\n"
+    "  .param .b64 p0;\n"
+    "  st.param.b64 [p0], %rd2;\n"
+    "  .param .b32 p1;\n"
+    "  st.param.b32 [p1], %r1;\n"
+    "  call.uni cudaGraphSetConditional, (p0, p1);\n"
+    "  }\n"
+    "  ret;\n"
+    "}\n";
+
+static CUfunction add_fn, set_fn;
 
 static CUgraphNode add_kernel(CUgraph g, const CUgraphNode *deps, size_t n, CUdeviceptr *out, unsigned *value) {
   CUDA_KERNEL_NODE_PARAMS p;
@@ -177,6 +203,60 @@ static void attributes_enabled_ids(CUdeviceptr out, CUstream s) {
   CHECK(cuGraphDestroy(other));
   CHECK(cuGraphDestroy(g));
   CHECK(cuEventDestroy(ev));
+}
+
+/* set_cond(v, h) -> IF/ELSE through cuGraphAddNode; cuGraphNodeGetParams gives the node
+ * back with the body array cuGraphAddNode wrote. */
+static void conditional(CUdeviceptr out, CUstream s) {
+  CUgraph g;
+  CUgraphNode set, cond;
+  CUgraphNodeParams p, q;
+  CUgraphConditionalHandle h;
+  CUgraphExec e;
+  CUcontext ctx;
+  CUdeviceptr v;
+  CUDA_KERNEL_NODE_PARAMS kp;
+  void *args[2];
+  unsigned one = 1, two = 2, values[3] = {0, 5, 0}, i;
+  CHECK(cuCtxGetCurrent(&ctx));
+  CHECK(cuMemAlloc(&v, 4));
+  CHECK(cuGraphCreate(&g, 0));
+  expect_code(cuGraphConditionalHandleCreate(&h, g, ctx, 0, 2), CUDA_ERROR_INVALID_VALUE, "handle flags 2");
+  CHECK(cuGraphConditionalHandleCreate(&h, g, ctx, 0, 0));
+  args[0] = &v;
+  args[1] = &h;
+  memset(&kp, 0, sizeof kp);
+  kp.func = set_fn;
+  kp.gridDimX = kp.gridDimY = kp.gridDimZ = 1;
+  kp.blockDimX = kp.blockDimY = kp.blockDimZ = 1;
+  kp.kernelParams = args;
+  CHECK(cuGraphAddKernelNode(&set, g, NULL, 0, &kp));
+  memset(&p, 0, sizeof p);
+  p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL;
+  p.conditional.handle = h;
+  p.conditional.type = CU_GRAPH_COND_TYPE_IF;
+  p.conditional.size = 3;
+  p.conditional.ctx = ctx;
+  expect_code(cuGraphAddNode(&cond, g, &set, NULL, 1, &p), CUDA_ERROR_INVALID_VALUE, "IF with 3 bodies");
+  p.conditional.size = 2;
+  CHECK(cuGraphAddNode(&cond, g, &set, NULL, 1, &p));
+  add_kernel(p.conditional.phGraph_out[0], NULL, 0, &out, &one);
+  add_kernel(p.conditional.phGraph_out[1], NULL, 0, &out, &two);
+  memset(&q, 0, sizeof q);
+  CHECK(cuGraphNodeGetParams(cond, &q));
+  expect(q.type == CU_GRAPH_NODE_TYPE_CONDITIONAL && q.conditional.handle == h && q.conditional.type == CU_GRAPH_COND_TYPE_IF &&
+             q.conditional.size == 2 && q.conditional.phGraph_out == p.conditional.phGraph_out && q.conditional.ctx == ctx,
+         "cuGraphNodeGetParams of the conditional node");
+  CHECK(cuGraphInstantiate(&e, g, 0));
+  for (i = 0; i < 3; i++) {
+    CHECK(cuMemsetD32(v, values[i], 1));
+    CHECK(cuMemsetD32(out, 0, 1));
+    launch_and_wait(e, s);
+    expect(read_u32(out) == (values[i] ? 1u : 2u), "the IF or the ELSE body ran");
+  }
+  CHECK(cuGraphExecDestroy(e));
+  CHECK(cuGraphDestroy(g));
+  CHECK(cuMemFree(v));
 }
 
 static void capture_to_graph(CUdeviceptr out, CUstream s) {
@@ -342,7 +422,7 @@ static void semaphores(CUdeviceptr out, CUstream s) {
 int main(void) {
   CUdevice dev;
   CUcontext ctx;
-  CUmodule m;
+  CUmodule m, m2;
   CUdeviceptr out;
   CUstream s;
   CHECK(cuInit(0));
@@ -351,14 +431,18 @@ int main(void) {
   CHECK(cuCtxSetCurrent(ctx));
   CHECK(cuModuleLoadData(&m, add_ptx));
   CHECK(cuModuleGetFunction(&add_fn, m, "add"));
+  CHECK(cuModuleLoadData(&m2, set_ptx));
+  CHECK(cuModuleGetFunction(&set_fn, m2, "set_cond"));
   CHECK(cuMemAlloc(&out, 4));
   CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
   attributes_enabled_ids(out, s);
+  conditional(out, s);
   capture_to_graph(out, s);
   semaphores(out, s);
   CHECK(cuStreamDestroy(s));
   CHECK(cuMemFree(out));
   CHECK(cuModuleUnload(m));
+  CHECK(cuModuleUnload(m2));
   if (failures) {
     printf("FAIL graph_nodes: %d mismatches\n", failures);
     return 1;
