@@ -975,7 +975,12 @@ struct cudaExternalSemaphoreWaitNodeParams {
 /* The per-type parameters of cudaGraphAddNode / cudaGraphNodeSetParams (cudaGraphNodeParams). */
 struct cudaKernelNodeParamsV2 {
   void *func;
+#if !defined(__cplusplus) || __cplusplus >= 201103L
   dim3 gridDim, blockDim;
+#else
+  /* Before C++11 a union member may not have dim3's constructor: the same layout. */
+  uint3 gridDim, blockDim;
+#endif
   unsigned int sharedMemBytes;
   void **kernelParams;
   void **extra;
