@@ -383,6 +383,21 @@ static void semaphores(CUdeviceptr out, CUstream s) {
   __atomic_store_n(timeline, 6, __ATOMIC_RELEASE);
   CHECK(cuStreamSynchronize(s));
   expect(read_u32(out) == 7 && *timeline == 9, "the graph ran its kernel and signaled 9");
+  /* The executable graph's signal node takes new values, not another number of them. */
+  {
+    CUexternalSemaphore pair[2];
+    CUDA_EXT_SEM_SIGNAL_NODE_PARAMS two;
+    pair[0] = pair[1] = tl;
+    two.extSemArray = pair;
+    two.paramsArray = sp;
+    two.numExtSems = 2;
+    expect_code(cuGraphExecExternalSemaphoresSignalNodeSetParams(e, signal_node, &two), CUDA_ERROR_INVALID_VALUE,
+                "an executable signal node with another number of semaphores");
+    sp[0].params.fence.value = 12;
+    CHECK(cuGraphExecExternalSemaphoresSignalNodeSetParams(e, signal_node, &np));
+    launch_and_wait(e, s);
+    expect(*timeline == 12, "the executable graph signaled its new value 12");
+  }
   CHECK(cuGraphExecDestroy(e));
   CHECK(cuGraphDestroy(g));
 

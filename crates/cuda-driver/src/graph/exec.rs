@@ -353,8 +353,16 @@ impl Driver {
         }
         let exec = self.exec(e)?;
         let mut plan = exec.plan();
+        // External semaphore nodes keep their number of operations (API reference,
+        // `cuGraphExecNodeSetParams`'s table of allowed changes).
+        let same_count = |old: &NodeParams| match (old, &params) {
+            (NodeParams::ExtSemSignal(a), NodeParams::ExtSemSignal(b)) | (NodeParams::ExtSemWait(a), NodeParams::ExtSemWait(b)) => {
+                a.sems.len() == b.sems.len()
+            }
+            _ => true,
+        };
         match plan.nodes.iter_mut().find(|x| x.orig == n) {
-            Some(ExecNode { work: ExecWork::Leaf(old), .. }) if old.node_type() == params.node_type() => {
+            Some(ExecNode { work: ExecWork::Leaf(old), .. }) if old.node_type() == params.node_type() && same_count(old) => {
                 *old = params;
                 Ok(())
             }
