@@ -191,3 +191,33 @@ fn user_object_references() {
     assert!(wait_for(1), "destroyed {} times", DESTROYED.load(Ordering::SeqCst));
     assert_eq!(driver.user_object_retain(o, 1).unwrap_err(), CuError::INVALID_VALUE, "the handle died with the object");
 }
+
+/// `cuStreamBeginCaptureToGraph`: nodes go into the caller's graph after the given
+/// dependencies; an invalidated capture leaves the graph to its owner.
+#[test]
+fn capture_into_an_existing_graph() {
+    let (driver, _device) = setup();
+    let buf = driver.mem_alloc(16).unwrap();
+    let s = driver.stream_create(1).unwrap();
+    let g = driver.graph_create(0).unwrap();
+    let first = driver.graph_add_node(g, &[], NodeParams::Empty).unwrap();
+    let other = driver.graph_create(0).unwrap();
+    let foreign = driver.graph_add_node(other, &[], NodeParams::Empty).unwrap();
+    assert_eq!(driver.stream_begin_capture_to_graph(s, g, &[foreign], 0).unwrap_err(), CuError::INVALID_VALUE, "a node of another graph");
+    driver.stream_begin_capture_to_graph(s, g, &[first], 0).unwrap();
+    assert!(driver.stream_captures_to_existing_graph(s).unwrap());
+    driver.memset_async(buf, 1, 4, 4, s).unwrap();
+    driver.memset_async(buf, 2, 4, 4, s).unwrap();
+    assert_eq!(driver.stream_end_capture(s).unwrap(), g);
+    let nodes = driver.graph_nodes(g).unwrap();
+    assert_eq!(nodes.len(), 3);
+    assert_eq!(driver.graph_node_dependencies(nodes[1]).unwrap(), [first]);
+    assert_eq!(driver.graph_node_dependencies(nodes[2]).unwrap(), [nodes[1]]);
+
+    driver.stream_begin_capture_to_graph(s, g, &[], 0).unwrap();
+    driver.memset_async(buf, 3, 4, 4, s).unwrap();
+    assert_eq!(driver.stream_synchronize(s).unwrap_err(), CuError::STREAM_CAPTURE_UNSUPPORTED);
+    assert_eq!(driver.stream_end_capture(s).unwrap_err(), CuError::STREAM_CAPTURE_INVALIDATED);
+    assert_eq!(driver.graph_nodes(g).unwrap().len(), 4, "the graph outlives its invalidated capture");
+    assert!(!driver.stream_captures_to_existing_graph(s).unwrap());
+}
