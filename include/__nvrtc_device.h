@@ -490,6 +490,9 @@ __NVD void __prof_trigger(int) {}
 
 extern "C" __device__ int printf(const char *, ...);
 extern "C" __device__ int vprintf(const char *, void *);
+/* Sets a conditional graph node's value (CUDA Programming Guide, "Conditional Graph Nodes"):
+ * a built-in of the driver, which lowers it to a store to the handle. */
+extern "C" __device__ void cudaGraphSetConditional(unsigned long long __handle, unsigned int __value);
 extern "C" __device__ void __assertfail(const char *__msg, const char *__file, unsigned int __line, const char *__func,
                                         size_t __char_size);
 #if defined(__CUDACC_RTC__)

@@ -944,6 +944,144 @@ struct cudaResourceViewDesc {
   unsigned int reserved[16];
 };
 
+/* External semaphores (cudaImportExternalSemaphore): the handle to import, by type. */
+struct cudaExternalSemaphoreHandleDesc {
+  enum cudaExternalSemaphoreHandleType type;
+  union {
+    int fd;
+    struct {
+      void *handle;
+      const void *name;
+    } win32;
+    const void *nvSciSyncObj;
+  } handle;
+  unsigned int flags;
+  unsigned int reserved[16];
+};
+/* What one semaphore is signaled with (a fence value, an NvSciSync fence or a keyed-mutex
+ * key) and what a wait waits for (the same, and a keyed-mutex timeout). */
+struct cudaExternalSemaphoreSignalParams {
+  struct {
+    struct {
+      unsigned long long value;
+    } fence;
+    union {
+      void *fence;
+      unsigned long long reserved;
+    } nvSciSync;
+    struct {
+      unsigned long long key;
+    } keyedMutex;
+    unsigned int reserved[12];
+  } params;
+  unsigned int flags;
+  unsigned int reserved[16];
+};
+struct cudaExternalSemaphoreWaitParams {
+  struct {
+    struct {
+      unsigned long long value;
+    } fence;
+    union {
+      void *fence;
+      unsigned long long reserved;
+    } nvSciSync;
+    struct {
+      unsigned long long key;
+      unsigned int timeoutMs;
+    } keyedMutex;
+    unsigned int reserved[10];
+  } params;
+  unsigned int flags;
+  unsigned int reserved[16];
+};
+/* External semaphore signal and wait nodes: parallel arrays of numExtSems entries. */
+struct cudaExternalSemaphoreSignalNodeParams {
+  cudaExternalSemaphore_t *extSemArray;
+  const struct cudaExternalSemaphoreSignalParams *paramsArray;
+  unsigned int numExtSems;
+};
+struct cudaExternalSemaphoreWaitNodeParams {
+  cudaExternalSemaphore_t *extSemArray;
+  const struct cudaExternalSemaphoreWaitParams *paramsArray;
+  unsigned int numExtSems;
+};
+#define cudaExternalSemaphoreSignalNodeParamsV2 cudaExternalSemaphoreSignalNodeParams
+#define cudaExternalSemaphoreWaitNodeParamsV2 cudaExternalSemaphoreWaitNodeParams
+
+/* The per-type parameters of cudaGraphAddNode / cudaGraphNodeSetParams (cudaGraphNodeParams). */
+struct cudaKernelNodeParamsV2 {
+  void *func;
+#if !defined(__cplusplus) || __cplusplus >= 201103L
+  dim3 gridDim, blockDim;
+#else
+  /* Before C++11 a union member may not have dim3's constructor: the same layout. */
+  uint3 gridDim, blockDim;
+#endif
+  unsigned int sharedMemBytes;
+  void **kernelParams;
+  void **extra;
+};
+struct cudaMemcpyNodeParams {
+  int flags;
+  int reserved[3];
+  struct cudaMemcpy3DParms copyParams;
+};
+struct cudaMemsetParamsV2 {
+  void *dst;
+  size_t pitch;
+  unsigned int value, elementSize;
+  size_t width, height;
+};
+struct cudaHostNodeParamsV2 {
+  cudaHostFn_t fn;
+  void *userData;
+};
+struct cudaChildGraphNodeParams {
+  cudaGraph_t graph;
+  enum cudaGraphChildGraphNodeOwnership ownership;
+};
+struct cudaEventRecordNodeParams {
+  cudaEvent_t event;
+};
+struct cudaEventWaitNodeParams {
+  cudaEvent_t event;
+};
+#define cudaMemAllocNodeParamsV2 cudaMemAllocNodeParams
+struct cudaMemFreeNodeParams {
+  void *dptr;
+};
+/* A conditional node (Programming Guide, "Conditional Graph Nodes"): the handle whose value
+ * device code sets with cudaGraphSetConditional, the kind, the number of bodies, and
+ * phGraph_out, which cudaGraphAddNode points to the node's own body graphs. */
+struct cudaConditionalNodeParams {
+  cudaGraphConditionalHandle handle;
+  enum cudaGraphConditionalNodeType type;
+  unsigned int size;
+  cudaGraph_t *phGraph_out;
+};
+/* A node of any type: 256 bytes, the type and one union member. */
+struct cudaGraphNodeParams {
+  enum cudaGraphNodeType type;
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    struct cudaKernelNodeParamsV2 kernel;
+    struct cudaMemcpyNodeParams memcpy;
+    struct cudaMemsetParamsV2 memset;
+    struct cudaHostNodeParamsV2 host;
+    struct cudaChildGraphNodeParams graph;
+    struct cudaEventWaitNodeParams eventWait;
+    struct cudaEventRecordNodeParams eventRecord;
+    struct cudaExternalSemaphoreSignalNodeParams extSemSignal;
+    struct cudaExternalSemaphoreWaitNodeParams extSemWait;
+    struct cudaMemAllocNodeParams alloc;
+    struct cudaMemFreeNodeParams free;
+    struct cudaConditionalNodeParams conditional;
+  };
+  long long reserved2;
+};
+
 /* What a graph edge carries (cudaGraphAddDependencies, cudaGraphGetEdges, stream capture):
  * the ports it leaves and enters and its cudaGraphDependencyType, as bytes so that the
  * layout does not depend on how a compiler packs bit-fields. All zero is a plain edge. */

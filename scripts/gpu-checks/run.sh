@@ -8,3 +8,5 @@ nvcc -arch=compute_80 -o /tmp/fa_ptx scripts/gpu-checks/func_attrs.cu && /tmp/fa
 nvcc -gencode arch=compute_90,code=sm_90 -o /tmp/fa_sass scripts/gpu-checks/func_attrs.cu && /tmp/fa_sass
 nvcc -arch=sm_90 -o /tmp/bs scripts/gpu-checks/barrier_semantics.cu && /tmp/bs
 nvcc -rdc=true -arch=compute_80 -o /tmp/sc ctests/separate_compilation.cu ctests/rdc/separate_compilation_lib.cu ctests/rdc/separate_compilation_static.cu && /tmp/sc
+nvcc -arch=sm_90 -std=c++17 -o /tmp/gn scripts/gpu-checks/graph_nodes.cu -lcuda && /tmp/gn
+nvcc -arch=sm_90 -std=c++17 -o /tmp/gc ctests/graph_conditional.cu && /tmp/gc

@@ -62,6 +62,12 @@ pub const OP_NOT_SUPPORTED: u32 = 22;
 /// The system call's PTX name.
 pub const SYSCALL: &str = "__devrt_syscall";
 
+/// `cudaGraphSetConditional(handle, value)` (CUDA Programming Guide, "Conditional Graph
+/// Nodes"): nvcc declares it `.extern` whether or not the program is relocatable, and
+/// NVIDIA's driver provides it. The lowering turns it into a 32-bit store to the handle,
+/// which the driver makes the device address of the handle's value cell.
+pub const GRAPH_SET_CONDITIONAL: &str = "cudaGraphSetConditional";
+
 /// How a function's PTX parameter is declared and passed on.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum P {
@@ -238,5 +244,36 @@ mod tests {
             let m = crate::ptx::parser::parse(text).unwrap_or_else(|e| panic!("{name}: {e:?}\n{text}"));
             crate::lower::lower_module(&m).unwrap_or_else(|e| panic!("{name}: {e:?}\n{text}"));
         }
+    }
+
+    /// `cudaGraphSetConditional` as nvcc 13 emits it (an `.extern` declaration, `call.uni`
+    /// with a `.b64` handle and a `.b32` value) lowers to a volatile 32-bit store of the
+    /// value at the handle's address, and the linker needs no definition of it.
+    #[test]
+    fn set_conditional_is_a_store_to_the_handle() {
+        let ptx = r#".version 9.0
+.target sm_80
+.address_size 64
+.extern .func cudaGraphSetConditional(.param .b64 p0, .param .b32 p1);
+.visible .entry k(.param .u64 h, .param .u32 v)
+{
+.reg .b32 %r<2>;
+.reg .b64 %rd<2>;
+ld.param.u64 %rd1, [h];
+ld.param.u32 %r1, [v];
+{
+.param .b64 param0;
+st.param.b64 [param0+0], %rd1;
+.param .b32 param1;
+st.param.b32 [param1+0], %r1;
+call.uni cudaGraphSetConditional, (param0, param1);
+}
+ret;
+}
+"#;
+        let m = crate::ptx::parser::parse(ptx).unwrap();
+        let ir = crate::lower::lower_module(&m).unwrap().ir;
+        assert!(ir.contains("store volatile i32"), "{ir}");
+        assert!(crate::link::SYSTEM_CALLS.contains(&GRAPH_SET_CONDITIONAL));
     }
 }

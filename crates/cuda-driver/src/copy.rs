@@ -36,6 +36,9 @@ use backend_api::{Device, DeviceError, DevicePtr};
 use crate::context::Context;
 use crate::diag::fail;
 use crate::exec::{RunFn, Work};
+
+/// Work that may run more than once (conditional graph node bodies).
+pub(crate) type StepFn = Box<dyn Fn() -> Result<(), DeviceError> + Send>;
 use crate::memory::{memory_type, MemoryKind};
 use crate::{CtxHandle, CuError, CuResult, Driver, StreamHandle};
 
@@ -562,6 +565,14 @@ impl Driver {
         Ok(plan.map(|plan| -> RunFn { Box::new(move || unsafe { plan.run() }) }))
     }
 
+    /// [`Driver::copy_work_3d`] as work that may run any number of times (the body of a
+    /// conditional graph node).
+    pub(crate) fn copy_step_3d(&self, p: &CudaMemcpy3D) -> CuResult<Option<StepFn>> {
+        let plan = self.plan_3d(p)?;
+        // SAFETY: as `copy_work_3d`; the plan only reads its rows.
+        Ok(plan.map(|plan| -> StepFn { Box::new(move || unsafe { plan.run() }) }))
+    }
+
     /// Validates a 2D/3D copy and lays out its rows (`None`: an empty copy).
     fn plan_3d(&self, p: &CudaMemcpy3D) -> CuResult<Option<CopyPlan>> {
         let shape = Shape { width: p.width_in_bytes, height: p.height, depth: p.depth };
@@ -756,6 +767,20 @@ impl Driver {
         width: usize,
         height: usize,
     ) -> CuResult<Option<RunFn>> {
+        Ok(self.fill_step(dst, pitch, value, elem_size, width, height)?.map(|f| -> RunFn { f }))
+    }
+
+    /// [`Driver::fill_work`] as work that may run any number of times (the body of a
+    /// conditional graph node runs again at each iteration).
+    pub(crate) fn fill_step(
+        &self,
+        dst: DevicePtr,
+        pitch: usize,
+        value: u32,
+        elem_size: usize,
+        width: usize,
+        height: usize,
+    ) -> CuResult<Option<StepFn>> {
         if !matches!(elem_size, 1 | 2 | 4) || !dst.is_multiple_of(elem_size as u64) {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemset: {dst:#x} not aligned to {elem_size}")));
         }

@@ -6,8 +6,8 @@
 //! with optional `.maxntid x[, y, z]` / `.reqntid`, and `.global`/`.const` variables;
 //! text containing `SYNTAX_ERROR` fails to compile. Launches are recorded, not run,
 //! except that kernels named `fault_*`, `trap_*` and `assert_*` report an illegal address,
-//! a trap and a failed assert, and `write42_*` kernels store the u32 42 at their first
-//! (pointer) parameter.
+//! a trap and a failed assert, `write42_*` kernels store the u32 42 at their first
+//! (pointer) parameter and `dec_*` kernels decrement the u32 there (down to 0).
 
 use std::alloc::Layout;
 use std::collections::HashMap;
@@ -215,6 +215,11 @@ impl LoadedModule for FakeModule {
             let ptr = u64::from_le_bytes(params[..8].try_into().unwrap());
             // SAFETY: test kernels are launched with a valid device pointer.
             unsafe { (ptr as *mut u32).write_unaligned(42) };
+        }
+        if kernel.starts_with("dec_") && params.len() >= 8 {
+            let ptr = u64::from_le_bytes(params[..8].try_into().unwrap()) as *mut u32;
+            // SAFETY: as above.
+            unsafe { ptr.write_unaligned(ptr.read_unaligned().saturating_sub(1)) };
         }
         match kernel.split('_').next() {
             Some("fault") => Err(DeviceError::IllegalAddress),

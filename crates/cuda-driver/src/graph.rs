@@ -15,10 +15,13 @@
 //! nothing here holds a graph's lock while it takes another graph's, except a child graph
 //! read under its parent's (children are never shared, so this cannot cycle).
 
+pub mod attrs;
 pub mod capture;
+pub mod conditional;
 pub mod exec;
 pub mod memory;
 pub mod node;
+pub mod user_object;
 
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -29,12 +32,14 @@ use crate::handle::HandleTable;
 use crate::{CuError, CuResult, Driver, GraphExecHandle, GraphHandle, GraphNodeHandle};
 
 pub use exec::{UpdateResult, INSTANTIATE_FLAGS};
-pub use node::{HostParams, KernelNodeDesc, KernelParams, MemcpyParams, MemsetParams, NodeParams, NodeType};
+pub use node::{HostParams, KernelNodeDesc, KernelParams, MemcpyParams, MemsetParams, NodeParams, NodeType, SemNodeParams};
 
 /// One node: what it does and what it waits for.
 #[derive(Clone)]
 pub(crate) struct Node {
     pub(crate) handle: GraphNodeHandle,
+    /// `cuGraphNodeGetLocalId`: unique in its graph, in creation order.
+    pub(crate) local_id: u32,
     pub(crate) deps: Vec<GraphNodeHandle>,
     pub(crate) params: NodeParams,
 }
@@ -45,6 +50,10 @@ pub(crate) struct GraphState {
     pub(crate) nodes: Vec<Node>,
     /// For a graph made by `cuGraphClone`: (original node, its clone).
     clone_map: Vec<(GraphNodeHandle, GraphNodeHandle)>,
+    /// The user object references the graph owns.
+    pub(crate) user_objects: user_object::Refs,
+    /// The local id of the next node.
+    next_local_id: u32,
 }
 
 impl GraphState {
@@ -122,6 +131,8 @@ pub(crate) struct State {
     pub(crate) execs: HandleTable<exec::GraphExec, GraphExecHandle>,
     pub(crate) captures: capture::Registry,
     pub(crate) memory: memory::Registry,
+    pub(crate) conditionals: conditional::Registry,
+    pub(crate) user_objects: HandleTable<user_object::UserObject, crate::UserObjectHandle>,
 }
 
 static NEXT_GRAPH_ID: AtomicU32 = AtomicU32::new(1);
@@ -153,22 +164,64 @@ impl Driver {
     /// `cuGraphDestroy`: the graph, its nodes and the graphs of its child nodes.
     pub fn graph_destroy(&self, g: GraphHandle) -> CuResult<()> {
         let graph = self.graphs.graphs.remove(g).map_err(|why| fail(CuError::INVALID_VALUE, format_args!("cuGraphDestroy({:#x}): {why:?}", g.0)))?;
-        let nodes = std::mem::take(&mut graph.lock().nodes);
+        let (nodes, refs) = {
+            let mut state = graph.lock();
+            (std::mem::take(&mut state.nodes), std::mem::take(&mut state.user_objects))
+        };
         for n in nodes {
             self.forget_node(&n);
         }
+        self.graphs.conditionals.forget_graph(g);
+        self.release_refs(refs);
         Ok(())
     }
 
     fn forget_node(&self, n: &Node) {
         let _ = self.graphs.nodes.remove(n.handle);
-        if let NodeParams::Graph(child) = n.params {
-            let _ = self.graph_destroy(child);
+        self.drop_owned(&n.params);
+    }
+
+    /// Destroys the graphs a node's parameters own (a child graph, conditional bodies).
+    fn drop_owned(&self, params: &NodeParams) {
+        match params {
+            NodeParams::Graph(child) => {
+                let _ = self.graph_destroy(*child);
+            }
+            NodeParams::Conditional(c) => {
+                for &b in c.bodies.iter() {
+                    let _ = self.graph_destroy(b);
+                }
+            }
+            _ => {}
         }
     }
 
+    /// A copy of `params` owning copies of the graphs they own.
+    fn clone_owned(&self, params: NodeParams) -> CuResult<NodeParams> {
+        Ok(match params {
+            NodeParams::Graph(child) => NodeParams::Graph(self.graph_clone(child)?),
+            NodeParams::Conditional(mut c) => {
+                let mut bodies = Vec::with_capacity(c.bodies.len());
+                for &b in c.bodies.iter() {
+                    match self.graph_clone(b) {
+                        Ok(copy) => bodies.push(copy),
+                        Err(e) => {
+                            for b in bodies {
+                                let _ = self.graph_destroy(b);
+                            }
+                            return Err(e);
+                        }
+                    }
+                }
+                c.bodies = bodies.into();
+                NodeParams::Conditional(c)
+            }
+            p => p,
+        })
+    }
+
     /// Checks a dependency list for `cuGraphAdd*Node`: nodes of `g`, no duplicates.
-    fn check_deps(&self, g: GraphHandle, state: &GraphState, deps: &[GraphNodeHandle]) -> CuResult<()> {
+    pub(crate) fn check_deps(&self, g: GraphHandle, state: &GraphState, deps: &[GraphNodeHandle]) -> CuResult<()> {
         for (i, &d) in deps.iter().enumerate() {
             if state.node(d).is_none() {
                 return Err(fail(CuError::INVALID_VALUE, format_args!("dependency {:#x} is not a node of graph {:#x}", d.0, g.0)));
@@ -194,13 +247,13 @@ impl Driver {
         let mut state = graph.lock();
         if let Err(e) = self.check_deps(g, &state, deps) {
             drop(state);
-            if let NodeParams::Graph(child) = params {
-                let _ = self.graph_destroy(child);
-            }
+            self.drop_owned(&params);
             return Err(e);
         }
         let handle = self.graphs.nodes.insert(Arc::new(NodeOwner { graph: g }));
-        state.nodes.push(Node { handle, deps: deps.to_vec(), params });
+        let local_id = state.next_local_id;
+        state.next_local_id += 1;
+        state.nodes.push(Node { handle, local_id, deps: deps.to_vec(), params });
         Ok(handle)
     }
 
@@ -228,6 +281,13 @@ impl Driver {
         let (_, graph) = self.node_graph(n)?;
         let state = graph.lock();
         let node = state.node(n).ok_or_else(|| fail(CuError::INVALID_VALUE, format_args!("graph node {:#x} was destroyed", n.0)))?;
+        Ok(f(node))
+    }
+
+    pub(crate) fn with_node_mut<R>(&self, n: GraphNodeHandle, f: impl FnOnce(&mut Node) -> R) -> CuResult<R> {
+        let (_, graph) = self.node_graph(n)?;
+        let mut state = graph.lock();
+        let node = state.node_mut(n).ok_or_else(|| fail(CuError::INVALID_VALUE, format_args!("graph node {:#x} was destroyed", n.0)))?;
         Ok(f(node))
     }
 
@@ -304,7 +364,10 @@ impl Driver {
     /// remembers which of its nodes copies which original (`cuGraphNodeFindInClone`).
     pub fn graph_clone(&self, g: GraphHandle) -> CuResult<GraphHandle> {
         let graph = self.graph(g)?;
-        let nodes = graph.lock().nodes.clone();
+        let (nodes, refs) = {
+            let state = graph.lock();
+            (state.nodes.clone(), state.user_objects.clone())
+        };
         if nodes.iter().any(|n| matches!(n.params, NodeParams::MemAlloc(_) | NodeParams::MemFree(_))) {
             // CUDA: graphs with memory nodes are neither cloned nor used as child graphs.
             return Err(fail(CuError::NOT_SUPPORTED, format_args!("graph {:#x} has memory nodes: it cannot be cloned or be a child graph", g.0)));
@@ -313,13 +376,10 @@ impl Driver {
         let clone = self.new_graph(GraphState::default());
         let mut cloned = Vec::with_capacity(nodes.len());
         for n in nodes {
-            let params = match n.params {
-                NodeParams::Graph(child) => NodeParams::Graph(self.graph_clone(child)?),
-                p => p,
-            };
+            let params = self.clone_owned(n.params)?;
             let handle = self.graphs.nodes.insert(Arc::new(NodeOwner { graph: clone }));
             map.push((n.handle, handle));
-            cloned.push(Node { handle, deps: n.deps, params });
+            cloned.push(Node { handle, local_id: n.local_id, deps: n.deps, params });
         }
         for node in cloned.iter_mut() {
             for d in node.deps.iter_mut() {
@@ -328,8 +388,11 @@ impl Driver {
         }
         let target = self.graph(clone)?;
         let mut state = target.lock();
+        state.next_local_id = cloned.iter().map(|n| n.local_id + 1).max().unwrap_or(0);
         state.nodes = cloned;
         state.clone_map = map;
+        self.retain_refs(&refs);
+        state.user_objects = refs;
         Ok(clone)
     }
 
@@ -365,16 +428,12 @@ impl Driver {
                 Some(node) if node.params.node_type() == params.node_type() => std::mem::replace(&mut node.params, params),
                 _ => {
                     drop(state);
-                    if let NodeParams::Graph(child) = params {
-                        let _ = self.graph_destroy(child);
-                    }
+                    self.drop_owned(&params);
                     return Err(fail(CuError::INVALID_VALUE, format_args!("graph node {:#x}: parameters of another node type", n.0)));
                 }
             }
         };
-        if let NodeParams::Graph(child) = old {
-            let _ = self.graph_destroy(child);
-        }
+        self.drop_owned(&old);
         Ok(())
     }
 
@@ -383,15 +442,28 @@ impl Driver {
         Ok(self.graph(g)?.id)
     }
 
-    /// `cuGraphDebugDotPrint`: the graph in Graphviz's DOT language.
+    /// `cuGraphNodeGetLocalId` and `cuGraphNodeGetToolsId`: the node's id in its graph
+    /// (what `cuGraphDebugDotPrint` names it by) and a process-wide one, the graph's id in
+    /// the high 32 bits.
+    pub fn graph_node_ids(&self, n: GraphNodeHandle) -> CuResult<(u32, u64)> {
+        let (_, graph) = self.node_graph(n)?;
+        let local = graph.lock().node(n).map(|x| x.local_id);
+        let local = local.ok_or_else(|| fail(CuError::INVALID_VALUE, format_args!("graph node {:#x} was destroyed", n.0)))?;
+        Ok((local, (graph.id as u64) << 32 | local as u64))
+    }
+
+    /// `cuGraphDebugDotPrint`: the graph in Graphviz's DOT language, nodes named by their
+    /// graph's and their local ids.
     pub fn graph_debug_dot(&self, g: GraphHandle) -> CuResult<String> {
         let graph = self.graph(g)?;
         let state = graph.lock();
-        let mut out = format!("digraph graph_{} {{\n", graph.id);
+        let gid = graph.id;
+        let mut out = format!("digraph graph_{gid} {{\n");
+        let name = |h: GraphNodeHandle| state.node(h).map_or(0, |x| x.local_id);
         for n in &state.nodes {
-            let _ = writeln!(out, "  n{:x} [label=\"{:?}\"];", n.handle.0, n.params.node_type());
-            for d in &n.deps {
-                let _ = writeln!(out, "  n{:x} -> n{:x};", d.0, n.handle.0);
+            let _ = writeln!(out, "  graph_{gid}_node_{} [label=\"{:?}\"];", n.local_id, n.params.node_type());
+            for &d in &n.deps {
+                let _ = writeln!(out, "  graph_{gid}_node_{} -> graph_{gid}_node_{};", name(d), n.local_id);
             }
         }
         out.push_str("}\n");

@@ -49,11 +49,13 @@ pub enum Kind {
     GraphNode = 0x4C,
     GraphExec = 0x4D,
     Array = 0x4E,
+    UserObject = 0x4F,
+    ExtSemaphore = 0x50,
 }
 
 impl Kind {
     /// Every kind, in tag order.
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 16] = [
         Kind::Context,
         Kind::Module,
         Kind::Function,
@@ -68,6 +70,8 @@ impl Kind {
         Kind::GraphNode,
         Kind::GraphExec,
         Kind::Array,
+        Kind::UserObject,
+        Kind::ExtSemaphore,
     ];
 }
 
@@ -159,6 +163,10 @@ handle_types! {
     GraphNodeHandle => GraphNode;
     /// A `CUgraphExec`.
     GraphExecHandle => GraphExec;
+    /// A `CUuserObject`.
+    UserObjectHandle => UserObject;
+    /// A `CUexternalSemaphore`.
+    ExtSemHandle => ExtSemaphore;
 }
 
 /// Ties a handle newtype to its [`Kind`].

@@ -35,6 +35,7 @@ pub mod diag;
 pub mod error;
 pub mod event;
 pub(crate) mod exec;
+pub mod extsem;
 #[cfg(any(test, feature = "fake-backend"))]
 pub mod fake;
 pub mod function;
@@ -63,8 +64,8 @@ use std::sync::{Arc, OnceLock};
 pub use context::{ClsDestructor, Limit};
 pub use error::{CuError, CuResult};
 pub use handle::{
-    CtxHandle, EventHandle, FunctionHandle, GraphExecHandle, GraphHandle, GraphNodeHandle, KernelHandle, LibraryHandle, LinkHandle, MemHandle,
-    ModuleHandle, PoolHandle, StreamHandle,
+    CtxHandle, EventHandle, ExtSemHandle, FunctionHandle, GraphExecHandle, GraphHandle, GraphNodeHandle, KernelHandle, LibraryHandle, LinkHandle,
+    MemHandle, ModuleHandle, PoolHandle, StreamHandle, UserObjectHandle,
 };
 
 /// The `cuDriverGetVersion` answer: CUDA 13.2. cudart 13 refuses drivers older than 13000
@@ -132,6 +133,8 @@ pub struct Driver {
     pub(crate) managed_hints: managed::Ranges,
     /// `cuDeviceRegisterAsyncNotification` callbacks.
     pub(crate) notifications: device_caps::Notifications,
+    /// Imported external semaphores.
+    pub(crate) ext_sems: extsem::Table,
 }
 
 impl std::fmt::Debug for Driver {
@@ -170,6 +173,7 @@ impl Driver {
             textures: Default::default(),
             managed_hints: Default::default(),
             notifications: Default::default(),
+            ext_sems: Default::default(),
         }
     }
 }

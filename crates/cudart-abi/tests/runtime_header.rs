@@ -38,6 +38,9 @@ const UNDECLARED_EXPORTS: &[(&str, &str)] = &[
     ("cudaGraphGetEdges_v2", EDGE_DATA_V2),
     ("cudaGraphNodeGetDependencies_v2", EDGE_DATA_V2),
     ("cudaGraphNodeGetDependentNodes_v2", EDGE_DATA_V2),
+    ("cudaGraphAddNode_v2", EDGE_DATA_V2),
+    ("cudaStreamUpdateCaptureDependencies_v2", EDGE_DATA_V2),
+    ("cudaStreamUpdateCaptureDependencies_v2_ptsz", EDGE_DATA_V2),
     (
         "cudaThreadSynchronize",
         "CUDA 12's deprecated alias of cudaDeviceSynchronize, for programs built with CUDA 12 headers; \

@@ -41,8 +41,9 @@ use items::{ItemKind, Tokens};
 
 /// Functions a PTX module may call without defining them: the JIT provides them (PTX ISA
 /// "System Calls": `vprintf`, `malloc`, `free`; `__assertfail` for device `assert`).
-/// `__devrt_syscall` is the device runtime's ([`crate::devrt`]).
-pub const SYSTEM_CALLS: [&str; 5] = ["vprintf", "malloc", "free", "__assertfail", crate::devrt::SYSCALL];
+/// `__devrt_syscall` is the device runtime's ([`crate::devrt`]), and so is
+/// `cudaGraphSetConditional`, which `libcudadevrt` does not define either.
+pub const SYSTEM_CALLS: [&str; 6] = ["vprintf", "malloc", "free", "__assertfail", crate::devrt::SYSCALL, crate::devrt::GRAPH_SET_CONDITIONAL];
 
 /// One parsed link input.
 #[derive(Clone, Debug)]

@@ -138,6 +138,18 @@ impl FnLowerer<'_> {
                 }
                 self.finish_call(after)
             }
+            // `cudaGraphSetConditional(handle, value)` (CUDA Programming Guide, "Conditional
+            // Graph Nodes"; a built-in of NVIDIA's driver, which no library defines): the
+            // driver's conditional handles are the device addresses of their 32-bit value
+            // cells, read when the conditional node is evaluated after this kernel completes.
+            crate::devrt::GRAPH_SET_CONDITIONAL if args.len() == 2 => {
+                let (h, v) = (self.t(), self.t());
+                self.emit(format!("{h} = load i64, ptr {}", args[0]));
+                self.emit(format!("{v} = load i32, ptr {}", args[1]));
+                let p = self.intrinsic("__ptx_ptr_global", &format!("i64 {h}"));
+                self.emit(format!("store volatile i32 {v}, ptr {p}, align 4"));
+                self.finish_call(after)
+            }
             "__assertfail" => {
                 // __assertfail(message, file, line, function, charSize).
                 let mut vals = Vec::new();

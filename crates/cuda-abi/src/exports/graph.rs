@@ -276,7 +276,7 @@ export! {
     /// `cuGraphAddNode(CUgraphNode*, CUgraph, const CUgraphNode*, size_t, CUgraphNodeParams*)` (CUDA 12.2).
     fn cuGraphAddNode(out: *mut CUgraphNode, g: CUgraph, deps: *const CUgraphNode, n: usize, p: *mut GraphNodeParams) {
         // SAFETY: pointers as the API documents.
-        unsafe { add(out, g, deps, n, || node_params_of(p)) }
+        unsafe { super::graph_nodes::add_any(out, g, deps, n, p) }
     }
 
     /// `cuGraphAddNode_v2(CUgraphNode*, CUgraph, const CUgraphNode*, const CUgraphEdgeData*, size_t, CUgraphNodeParams*)`.
@@ -284,7 +284,7 @@ export! {
         // SAFETY: pointers as the API documents.
         unsafe {
             check_edge_data(edge_data, n)?;
-            add(out, g, deps, n, || node_params_of(p))
+            super::graph_nodes::add_any(out, g, deps, n, p)
         }
     }
 

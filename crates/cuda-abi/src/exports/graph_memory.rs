@@ -34,40 +34,54 @@ fn memory_node(n: CUgraphNode) -> AbiResult<NodeParams> {
     drv()?.graph_node_params(node_h(n))
 }
 
+/// `cuGraphAddMemAllocNode` (also `cuGraphAddNode` of an allocation node).
+///
+/// # Safety
+/// As the API documents: `p` NULL or readable and writable, `deps` readable for `n`.
+pub(super) unsafe fn add_alloc(out: *mut CUgraphNode, g: CUgraph, deps: *const CUgraphNode, n: usize, p: *mut MemAllocNodeParams) -> AbiResult {
+    // SAFETY: NULL or valid, per the API.
+    let params = unsafe { read_in(p) }?;
+    let props = params.pool_props;
+    if props.allocType != ALLOCATION_PINNED || props.location.kind != LOCATION_DEVICE as c_int || props.location.id < 0 {
+        return Err(CuError::INVALID_VALUE);
+    }
+    let mut dptr = 0;
+    // SAFETY: pointers as the API documents.
+    unsafe {
+        add(out, g, deps, n, || {
+            let m = drv()?.graph_mem_alloc(params.bytesize, Some(props.location.id as usize))?;
+            dptr = m.ptr;
+            Ok(NodeParams::MemAlloc(m))
+        })
+    }?;
+    // SAFETY: `p` was readable above and is the caller's to write (the API's out field).
+    unsafe { std::ptr::addr_of_mut!((*p).dptr).write_unaligned(dptr) };
+    Ok(())
+}
+
+/// An allocation node's `CUDA_MEM_ALLOC_NODE_PARAMS`.
+pub(super) fn alloc_params(node: CUgraphNode) -> AbiResult<MemAllocNodeParams> {
+    let NodeParams::MemAlloc(m) = memory_node(node)? else { return Err(CuError::INVALID_VALUE) };
+    let mut props: CUmemPoolProps = unsafe_zeroed();
+    props.allocType = ALLOCATION_PINNED;
+    props.location.kind = LOCATION_DEVICE as c_int;
+    props.location.id = m.device as c_int;
+    Ok(MemAllocNodeParams { pool_props: props, access_descs: std::ptr::null(), access_desc_count: 0, bytesize: m.size, dptr: m.ptr })
+}
+
 export! {
     /// `cuGraphAddMemAllocNode(CUgraphNode*, CUgraph, const CUgraphNode*, size_t,
     /// CUDA_MEM_ALLOC_NODE_PARAMS*)`: writes the allocation's address to `dptr`.
     fn cuGraphAddMemAllocNode(out: *mut CUgraphNode, g: CUgraph, deps: *const CUgraphNode, n: usize, p: *mut MemAllocNodeParams) {
-        // SAFETY: NULL or valid, per the API.
-        let params = unsafe { read_in(p) }?;
-        let props = params.pool_props;
-        if props.allocType != ALLOCATION_PINNED || props.location.kind != LOCATION_DEVICE as c_int || props.location.id < 0 {
-            return Err(CuError::INVALID_VALUE);
-        }
-        let mut dptr = 0;
-        // SAFETY: pointers as the API documents.
-        unsafe {
-            add(out, g, deps, n, || {
-                let m = drv()?.graph_mem_alloc(params.bytesize, Some(props.location.id as usize))?;
-                dptr = m.ptr;
-                Ok(NodeParams::MemAlloc(m))
-            })
-        }?;
-        // SAFETY: `p` was readable above and is the caller's to write (the API's out field).
-        unsafe { std::ptr::addr_of_mut!((*p).dptr).write_unaligned(dptr) };
-        Ok(())
+        // SAFETY: forwarded contract.
+        unsafe { add_alloc(out, g, deps, n, p) }
     }
 
     /// `cuGraphMemAllocNodeGetParams(CUgraphNode, CUDA_MEM_ALLOC_NODE_PARAMS*)`.
     fn cuGraphMemAllocNodeGetParams(node: CUgraphNode, p: *mut MemAllocNodeParams) {
         // SAFETY: NULL or writable, per the API.
         let out = unsafe { Out::new(p) }?;
-        let NodeParams::MemAlloc(m) = memory_node(node)? else { return Err(CuError::INVALID_VALUE) };
-        let mut props: CUmemPoolProps = unsafe_zeroed();
-        props.allocType = ALLOCATION_PINNED;
-        props.location.kind = LOCATION_DEVICE as c_int;
-        props.location.id = m.device as c_int;
-        out.write(MemAllocNodeParams { pool_props: props, access_descs: std::ptr::null(), access_desc_count: 0, bytesize: m.size, dptr: m.ptr });
+        out.write(alloc_params(node)?);
         Ok(())
     }
 

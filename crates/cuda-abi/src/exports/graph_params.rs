@@ -298,6 +298,8 @@ pub(crate) unsafe fn node_params_of(p: *const GraphNodeParams) -> AbiResult<Node
             t if t == NodeType::Empty as c_int => Ok(NodeParams::Empty),
             t if t == NodeType::WaitEvent as c_int => event_node(u.cast::<CUevent>().read_unaligned(), false),
             t if t == NodeType::EventRecord as c_int => event_node(u.cast::<CUevent>().read_unaligned(), true),
+            t if t == NodeType::ExtSemasSignal as c_int => super::extsem::sem_node_of(u.cast(), true),
+            t if t == NodeType::ExtSemasWait as c_int => super::extsem::sem_node_of(u.cast(), false),
             other => {
                 crate::boundary::log(format_args!("graph nodes of type {other} are not supported"));
                 Err(CuError::NOT_SUPPORTED)

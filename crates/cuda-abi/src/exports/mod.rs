@@ -17,8 +17,10 @@ pub mod device;
 pub mod device_misc;
 pub mod error;
 pub mod event;
+pub mod extsem;
 pub mod graph;
 pub mod graph_memory;
+pub mod graph_nodes;
 mod graph_params;
 pub mod init;
 mod jit;
@@ -35,6 +37,7 @@ pub mod profiler;
 pub mod stream;
 pub mod stream_ops;
 pub mod texture;
+pub mod user_object;
 pub mod vmm;
 
 use cuda_driver::{CtxHandle, CuResult, Driver, EventHandle, FunctionHandle, KernelHandle, LibraryHandle, LinkHandle, ModuleHandle, StreamHandle};

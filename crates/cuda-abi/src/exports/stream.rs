@@ -86,6 +86,10 @@ unsafe fn is_capturing(stream: StreamHandle, out: *mut c_int) -> AbiResult {
 /// # Safety
 /// `out` is NULL or writable.
 unsafe fn end_capture(stream: StreamHandle, out: *mut *mut c_void) -> AbiResult {
+    // A capture into the caller's graph (`cuStreamBeginCaptureToGraph`) returns nothing new.
+    if out.is_null() && drv()?.stream_captures_to_existing_graph(stream)? {
+        return drv()?.stream_end_capture(stream).map(drop);
+    }
     // SAFETY: forwarded contract.
     let out = unsafe { Out::new(out) }?;
     match drv()?.stream_end_capture(stream) {

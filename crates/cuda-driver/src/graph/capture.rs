@@ -59,6 +59,9 @@ pub(crate) struct Capture {
     /// `cuStreamGetCaptureInfo`'s id: unique in the process.
     pub(crate) id: u64,
     pub(crate) graph: GraphHandle,
+    /// Begun by `cuStreamBeginCaptureToGraph`: the graph is the caller's, which ending
+    /// the capture neither returns as new nor destroys.
+    existing: bool,
     mode: u32,
     thread: ThreadId,
     ctx: CtxHandle,
@@ -293,6 +296,21 @@ impl Driver {
     /// stream cannot capture (`CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED`); a stream already
     /// capturing answers `CUDA_ERROR_ILLEGAL_STATE`.
     pub fn stream_begin_capture(&self, stream: StreamHandle, mode: u32) -> CuResult<()> {
+        self.begin_capture(stream, mode, None)
+    }
+
+    /// `cuStreamBeginCaptureToGraph`: as `cuStreamBeginCapture_v2`, but the captured nodes
+    /// go into the existing graph `g`, the first one depending on `deps` (nodes of `g`).
+    pub fn stream_begin_capture_to_graph(&self, stream: StreamHandle, g: GraphHandle, deps: &[GraphNodeHandle], mode: u32) -> CuResult<()> {
+        let graph = self.graph(g)?;
+        {
+            let state = graph.lock();
+            self.check_deps(g, &state, deps)?;
+        }
+        self.begin_capture(stream, mode, Some((g, deps.to_vec())))
+    }
+
+    fn begin_capture(&self, stream: StreamHandle, mode: u32, into: Option<(GraphHandle, Vec<GraphNodeHandle>)>) -> CuResult<()> {
         let (ctx, q) = self.stream_queue(stream)?;
         if mode > MODE_RELAXED {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuStreamBeginCapture: mode {mode}")));
@@ -304,10 +322,12 @@ impl Driver {
         if slot.is_some() {
             return Err(fail(CuError::ILLEGAL_STATE, format_args!("cuStreamBeginCapture: the stream is already capturing")));
         }
-        let graph = self.new_graph(GraphState::default());
+        let existing = into.is_some();
+        let (graph, deps) = into.unwrap_or_else(|| (self.new_graph(GraphState::default()), Vec::new()));
         let capture = Arc::new(Capture {
             id: NEXT_CAPTURE_ID.fetch_add(1, Ordering::Relaxed),
             graph,
+            existing,
             mode,
             thread: std::thread::current().id(),
             ctx: ctx.handle,
@@ -317,8 +337,16 @@ impl Driver {
             members: Mutex::new(vec![Arc::downgrade(&q)]),
         });
         self.graphs.captures.list().push(capture.clone());
-        *slot = Some(Member { capture, deps: Vec::new() });
+        *slot = Some(Member { capture, deps });
         Ok(())
+    }
+
+    /// Whether `stream` captures into an existing graph (`cuStreamBeginCaptureToGraph`),
+    /// whose `cuStreamEndCapture` needs no place to return a graph.
+    pub fn stream_captures_to_existing_graph(&self, stream: StreamHandle) -> CuResult<bool> {
+        let (_, q) = self.stream_queue(stream)?;
+        let existing = slot(&q).as_ref().is_some_and(|m| m.capture.existing);
+        Ok(existing)
     }
 
     /// `cuStreamEndCapture`: ends the capture begun on `stream` and returns its graph.
@@ -362,11 +390,15 @@ impl Driver {
             unjoined.iter().all(|&n| origin_deps.iter().any(|&o| state.reaches(o, n)))
         };
         if capture.invalidated.load(Ordering::Acquire) {
-            let _ = self.graph_destroy(capture.graph);
+            if !capture.existing {
+                let _ = self.graph_destroy(capture.graph);
+            }
             return Err(fail(CuError::STREAM_CAPTURE_INVALIDATED, format_args!("cuStreamEndCapture: the capture was invalidated")));
         }
         if !joined {
-            let _ = self.graph_destroy(capture.graph);
+            if !capture.existing {
+                let _ = self.graph_destroy(capture.graph);
+            }
             return Err(fail(CuError::STREAM_CAPTURE_UNJOINED, format_args!("cuStreamEndCapture: a forked stream was not joined back")));
         }
         Ok(capture.graph)

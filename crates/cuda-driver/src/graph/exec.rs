@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use backend_api::LaunchConfig;
 
+use super::conditional::{self, Cell, CondKind, Step};
 use super::{NodeParams, NodeType};
 use crate::diag::fail;
 use crate::event::Event;
@@ -44,18 +45,44 @@ struct ExecNode {
     orig: GraphNodeHandle,
     work: ExecWork,
     deps: Vec<usize>,
+    /// `cuGraphNodeSetEnabled`: a disabled node does nothing, as an empty node.
+    enabled: bool,
 }
 
 enum ExecWork {
     Leaf(NodeParams),
     /// A child graph, instantiated with its parent.
     Child(Plan),
+    /// A conditional node: its handle's cell and its bodies, instantiated with it.
+    Conditional {
+        cell: Arc<Cell>,
+        kind: CondKind,
+        bodies: Vec<Plan>,
+    },
 }
 
 /// An instantiated graph: its nodes in creation order and a topological order of them.
 struct Plan {
     nodes: Vec<ExecNode>,
     order: Vec<usize>,
+}
+
+impl Plan {
+    /// The conditional handles the plan's conditional nodes use, each once.
+    fn cells(&self, out: &mut Vec<Arc<Cell>>) {
+        for n in &self.nodes {
+            match &n.work {
+                ExecWork::Leaf(_) => {}
+                ExecWork::Child(p) => p.cells(out),
+                ExecWork::Conditional { cell, bodies, .. } => {
+                    if !out.iter().any(|c| Arc::ptr_eq(c, cell)) {
+                        out.push(cell.clone());
+                    }
+                    bodies.iter().for_each(|b| b.cells(out));
+                }
+            }
+        }
+    }
 }
 
 /// A `CUgraphExec`.
@@ -66,6 +93,8 @@ pub struct GraphExec {
     plan: Mutex<Plan>,
     /// The end of the last launch, which the next one waits for.
     last: Mutex<Option<Marker>>,
+    /// The user object references taken from the graph at instantiation.
+    refs: Mutex<super::user_object::HeldRefs>,
 }
 
 impl GraphExec {
@@ -89,8 +118,10 @@ impl Driver {
         self.graphs.execs.get(e).map_err(|why| fail(CuError::INVALID_VALUE, format_args!("graph exec {:#x}: {why:?}", e.0)))
     }
 
-    /// Snapshots graph `g` into a plan.
-    fn plan_of(&self, g: GraphHandle) -> Result<Plan, InstantiateError> {
+    /// Snapshots graph `g` into a plan. In the body of a conditional node (`body`), only
+    /// kernel, empty, memcpy, memset, child graph and conditional nodes may appear, down
+    /// to any depth (`CUDA_CONDITIONAL_NODE_PARAMS::phGraph_out`).
+    fn plan_of(&self, g: GraphHandle, body: bool) -> Result<Plan, InstantiateError> {
         let graph = self.graph(g).map_err(|e| (e, None))?;
         let (nodes, order) = {
             let state = graph.lock();
@@ -103,11 +134,23 @@ impl Driver {
         let index = |h: GraphNodeHandle| nodes.iter().position(|n| n.handle == h).expect("dependencies are nodes of the graph");
         let mut out = Vec::with_capacity(nodes.len());
         for n in &nodes {
+            let allowed = matches!(
+                n.params.node_type(),
+                NodeType::Kernel | NodeType::Empty | NodeType::Memcpy | NodeType::Memset | NodeType::Graph | NodeType::Conditional
+            );
+            if body && !allowed {
+                let why = format_args!("cuGraphInstantiate: a {:?} node in the body of a conditional node", n.params.node_type());
+                return Err((fail(CuError::INVALID_VALUE, why), Some(n.handle)));
+            }
             let work = match &n.params {
-                NodeParams::Graph(child) => ExecWork::Child(self.plan_of(*child)?),
+                NodeParams::Graph(child) => ExecWork::Child(self.plan_of(*child, body)?),
+                NodeParams::Conditional(c) => {
+                    let bodies = c.bodies.iter().map(|&b| self.plan_of(b, true)).collect::<Result<_, _>>()?;
+                    ExecWork::Conditional { cell: c.cell.clone(), kind: c.kind, bodies }
+                }
                 p => ExecWork::Leaf(p.clone()),
             };
-            out.push(ExecNode { orig: n.handle, work, deps: n.deps.iter().map(|&d| index(d)).collect() });
+            out.push(ExecNode { orig: n.handle, work, deps: n.deps.iter().map(|&d| index(d)).collect(), enabled: true });
         }
         Ok(Plan { nodes: out, order })
     }
@@ -121,14 +164,21 @@ impl Driver {
             return Err((fail(CuError::NOT_SUPPORTED, format_args!("cuGraphInstantiate: device-launchable graphs are not supported")), None));
         }
         self.current_context().map_err(|e| (e, None))?;
-        let plan = self.plan_of(g)?;
+        let plan = self.plan_of(g, false)?;
         let id = super::NEXT_GRAPH_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Ok(self.graphs.execs.insert(Arc::new(GraphExec { flags, id, plan: Mutex::new(plan), last: Mutex::new(None) })))
+        let refs = Mutex::new(self.hold_refs(g));
+        Ok(self.graphs.execs.insert(Arc::new(GraphExec { flags, id, plan: Mutex::new(plan), last: Mutex::new(None), refs })))
     }
 
-    /// `cuGraphExecDestroy`: launches already submitted still run.
+    /// `cuGraphExecDestroy`: launches already submitted still run; the user object
+    /// references go once they have.
     pub fn graph_exec_destroy(&self, e: GraphExecHandle) -> CuResult<()> {
-        self.graphs.execs.remove(e).map(|_| ()).map_err(|why| fail(CuError::INVALID_VALUE, format_args!("cuGraphExecDestroy({:#x}): {why:?}", e.0)))
+        let exec =
+            self.graphs.execs.remove(e).map_err(|why| fail(CuError::INVALID_VALUE, format_args!("cuGraphExecDestroy({:#x}): {why:?}", e.0)))?;
+        let refs = std::mem::take(&mut *exec.refs.lock().unwrap_or_else(|e| e.into_inner()));
+        let last = exec.last.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        super::user_object::release_after(refs, last);
+        Ok(())
     }
 
     /// `cuGraphExecGetFlags`.
@@ -143,10 +193,15 @@ impl Driver {
 
     /// Checks every node of `plan` and turns it into stream work, in topological order.
     fn prepare(&self, q: &Queue, plan: &Plan, out: &mut Vec<Prepared>) -> CuResult<()> {
-        for &i in &plan.order {
+        for &i in plan.order.iter().filter(|&&i| plan.nodes[i].enabled) {
             let params = match &plan.nodes[i].work {
                 ExecWork::Child(child) => {
                     self.prepare(q, child, out)?;
+                    continue;
+                }
+                ExecWork::Conditional { cell, kind, bodies } => {
+                    let c = self.prepare_conditional(cell, *kind, bodies)?;
+                    out.push(Prepared::Work(Work::Run(Box::new(move || c.run()))));
                     continue;
                 }
                 ExecWork::Leaf(p) => p,
@@ -160,7 +215,8 @@ impl Driver {
                     params.bytes_mut().copy_from_slice(bytes);
                     let config = LaunchConfig { grid: k.grid, block: k.block, dynamic_shared_bytes: k.shared_bytes };
                     self.function(k.function)?;
-                    out.push(Prepared::Work(Work::Launch(Launch { function: k.resolved.clone(), config, cooperative: false, params })));
+                    let cooperative = k.cooperative();
+                    out.push(Prepared::Work(Work::Launch(Launch { function: k.resolved.clone(), config, cooperative, params })));
                 }
                 NodeParams::Memcpy(m) => {
                     self.context(m.ctx)?;
@@ -182,8 +238,53 @@ impl Driver {
                     }))));
                 }
                 NodeParams::EventRecord(e) => out.push(Prepared::Record(self.event(*e)?)),
+                NodeParams::ExtSemSignal(p) | NodeParams::ExtSemWait(p) => {
+                    let work = self.sem_work(&p.sems, &p.ops, matches!(params, NodeParams::ExtSemSignal(_)))?;
+                    out.push(Prepared::Work(Work::Run(Box::new(move || work.run()))));
+                }
                 NodeParams::WaitEvent(e) => out.push(Prepared::Wait(self.event(*e)?)),
-                NodeParams::Graph(_) => unreachable!("child graphs are planned as ExecWork::Child"),
+                NodeParams::Graph(_) | NodeParams::Conditional(_) => unreachable!("planned as ExecWork::Child / Conditional"),
+            }
+        }
+        Ok(())
+    }
+
+    /// A conditional node's bodies as steps that may run any number of times (checked
+    /// like the other nodes of a launch).
+    fn prepare_conditional(&self, cell: &Arc<Cell>, kind: CondKind, bodies: &[Plan]) -> CuResult<conditional::Prepared> {
+        let mut out = Vec::with_capacity(bodies.len());
+        for b in bodies {
+            let mut steps = Vec::new();
+            self.body_steps(b, &mut steps)?;
+            out.push(steps);
+        }
+        Ok(conditional::Prepared { cell: cell.clone(), kind, bodies: out })
+    }
+
+    fn body_steps(&self, plan: &Plan, out: &mut Vec<Step>) -> CuResult<()> {
+        for &i in plan.order.iter().filter(|&&i| plan.nodes[i].enabled) {
+            match &plan.nodes[i].work {
+                ExecWork::Child(child) => self.body_steps(child, out)?,
+                ExecWork::Conditional { cell, kind, bodies } => {
+                    out.push(Step::Conditional(Box::new(self.prepare_conditional(cell, *kind, bodies)?)));
+                }
+                ExecWork::Leaf(NodeParams::Kernel(k)) => {
+                    self.function(k.function)?;
+                    let config = LaunchConfig { grid: k.grid, block: k.block, dynamic_shared_bytes: k.shared_bytes };
+                    out.push(Step::Launch { function: k.resolved.clone(), config, kernel: k.clone() });
+                }
+                ExecWork::Leaf(NodeParams::Memcpy(m)) => {
+                    self.context(m.ctx)?;
+                    if let Some(f) = self.copy_step_3d(&m.copy)? {
+                        out.push(Step::Run(f));
+                    }
+                }
+                ExecWork::Leaf(NodeParams::Memset(m)) => {
+                    if let Some(f) = self.fill_step(m.dst, m.pitch, m.value, m.element_size as usize, m.width, m.height)? {
+                        out.push(Step::Run(f));
+                    }
+                }
+                ExecWork::Leaf(_) => {}
             }
         }
         Ok(())
@@ -198,9 +299,23 @@ impl Driver {
             return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuGraphLaunch into a capturing stream is not supported")));
         }
         let mut prepared = Vec::new();
-        self.prepare(&q, &exec.plan(), &mut prepared)?;
+        let mut cells = Vec::new();
+        {
+            let plan = exec.plan();
+            plan.cells(&mut cells);
+            if !cells.is_empty() {
+                let assign = cells.clone();
+                prepared.push(Prepared::Work(Work::Run(Box::new(move || conditional::assign_defaults(&assign)))));
+            }
+            self.prepare(&q, &plan, &mut prepared)?;
+        }
         let mut last = exec.last.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(m) = last.take().filter(|m| !m.is_complete()) {
+            self.submit(&ctx, &q, Some(m), Work::Nop, false);
+        }
+        // Executable graphs sharing conditional handles (instantiated from one graph) share
+        // their value cells: their launches run one after another.
+        for m in cells.iter().filter_map(|c| c.last_launch()) {
             self.submit(&ctx, &q, Some(m), Work::Nop, false);
         }
         self.flush_output(&ctx);
@@ -214,6 +329,9 @@ impl Driver {
             }
         }
         *last = Some(q.tail_marker());
+        for c in &cells {
+            c.set_last_launch(q.tail_marker());
+        }
         Ok(())
     }
 
@@ -227,18 +345,62 @@ impl Driver {
     /// `cuGraphExec*NodeSetParams`: new parameters for node `n` of the instantiated graph,
     /// which must keep its type; later launches use them.
     pub fn graph_exec_set_node_params(&self, e: GraphExecHandle, n: GraphNodeHandle, params: NodeParams) -> CuResult<()> {
-        let exec = self.exec(e)?;
-        if matches!(params, NodeParams::Graph(_)) {
-            return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuGraphExecChildGraphNodeSetParams is not supported")));
+        if let NodeParams::Graph(child) = params {
+            return self.graph_exec_set_child(e, n, child);
         }
+        if let NodeParams::EventRecord(ev) | NodeParams::WaitEvent(ev) = params {
+            self.event(ev).map_err(|_| fail(CuError::INVALID_VALUE, format_args!("event node: event {:#x} is not valid", ev.0)))?;
+        }
+        let exec = self.exec(e)?;
         let mut plan = exec.plan();
+        // External semaphore nodes keep their number of operations (API reference,
+        // `cuGraphExecNodeSetParams`'s table of allowed changes).
+        let same_count = |old: &NodeParams| match (old, &params) {
+            (NodeParams::ExtSemSignal(a), NodeParams::ExtSemSignal(b)) | (NodeParams::ExtSemWait(a), NodeParams::ExtSemWait(b)) => {
+                a.sems.len() == b.sems.len()
+            }
+            _ => true,
+        };
         match plan.nodes.iter_mut().find(|x| x.orig == n) {
-            Some(ExecNode { work: ExecWork::Leaf(old), .. }) if old.node_type() == params.node_type() => {
+            Some(ExecNode { work: ExecWork::Leaf(old), .. }) if old.node_type() == params.node_type() && same_count(old) => {
                 *old = params;
                 Ok(())
             }
             _ => Err(fail(CuError::INVALID_VALUE, format_args!("graph exec {:#x}: no node {:#x} of this type", e.0, n.0))),
         }
+    }
+
+    /// `cuGraphExecChildGraphNodeSetParams`: the child graph node `n` takes the node
+    /// parameters of `child`, which must have the topology (and node creation order) of
+    /// the node's graph; else `CUDA_ERROR_INVALID_VALUE` and nothing changes.
+    pub fn graph_exec_set_child(&self, e: GraphExecHandle, n: GraphNodeHandle, child: GraphHandle) -> CuResult<()> {
+        let exec = self.exec(e)?;
+        let new = self.plan_of(child, false).map_err(|(err, _)| err)?;
+        let mut plan = exec.plan();
+        let Some(ExecNode { work: ExecWork::Child(old), .. }) = plan.nodes.iter_mut().find(|x| x.orig == n) else {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("graph exec {:#x}: no child graph node {:#x}", e.0, n.0)));
+        };
+        if mismatch(old, &new).is_some() {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuGraphExecChildGraphNodeSetParams: the graph's topology differs")));
+        }
+        adopt(old, new);
+        Ok(())
+    }
+
+    /// `cuGraphNodeSetEnabled` / `cuGraphNodeGetEnabled`: kernel, memcpy and memset
+    /// nodes of the instantiated graph (not of its child graphs) can be disabled.
+    pub fn graph_node_set_enabled(&self, e: GraphExecHandle, n: GraphNodeHandle, enabled: Option<bool>) -> CuResult<bool> {
+        let exec = self.exec(e)?;
+        let mut plan = exec.plan();
+        let node = plan.nodes.iter_mut().find(|x| x.orig == n);
+        let Some(node) = node.filter(|x| matches!(&x.work, ExecWork::Leaf(NodeParams::Kernel(_) | NodeParams::Memcpy(_) | NodeParams::Memset(_))))
+        else {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("graph exec {:#x}: no kernel, memcpy or memset node {:#x}", e.0, n.0)));
+        };
+        if let Some(on) = enabled {
+            node.enabled = on;
+        }
+        Ok(node.enabled)
     }
 
     /// `cuGraphExecUpdate_v2`: takes graph `g`'s node parameters if it has the topology
@@ -247,7 +409,7 @@ impl Driver {
     /// at fault (`CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE`).
     pub fn graph_exec_update(&self, e: GraphExecHandle, g: GraphHandle) -> CuResult<(UpdateResult, Option<GraphNodeHandle>)> {
         let exec = self.exec(e)?;
-        let new = match self.plan_of(g) {
+        let new = match self.plan_of(g, false) {
             Ok(p) => p,
             Err((err, _)) => return Err(err),
         };
@@ -255,12 +417,19 @@ impl Driver {
         if let Some((why, at)) = mismatch(&plan, &new) {
             return Ok((why, at));
         }
-        let origs: Vec<GraphNodeHandle> = plan.nodes.iter().map(|n| n.orig).collect();
-        *plan = new;
-        for (n, orig) in plan.nodes.iter_mut().zip(origs) {
-            n.orig = orig;
-        }
+        adopt(&mut plan, new);
         Ok((UpdateResult::Success, None))
+    }
+}
+
+/// Replaces `old` by `new` (of the same topology), keeping the node identities and
+/// enabled states of `old`.
+fn adopt(old: &mut Plan, new: Plan) {
+    let kept: Vec<(GraphNodeHandle, bool)> = old.nodes.iter().map(|n| (n.orig, n.enabled)).collect();
+    *old = new;
+    for (n, (orig, enabled)) in old.nodes.iter_mut().zip(kept) {
+        n.orig = orig;
+        n.enabled = enabled;
     }
 }
 
@@ -272,6 +441,7 @@ fn mismatch(old: &Plan, new: &Plan) -> Option<(UpdateResult, Option<GraphNodeHan
     let kind = |w: &ExecWork| match w {
         ExecWork::Leaf(p) => p.node_type(),
         ExecWork::Child(_) => NodeType::Graph,
+        ExecWork::Conditional { .. } => NodeType::Conditional,
     };
     for (a, b) in old.nodes.iter().zip(&new.nodes) {
         if kind(&a.work) != kind(&b.work) {
@@ -285,6 +455,14 @@ fn mismatch(old: &Plan, new: &Plan) -> Option<(UpdateResult, Option<GraphNodeHan
         }
         if let (ExecWork::Child(ca), ExecWork::Child(cb)) = (&a.work, &b.work) {
             if let Some((why, _)) = mismatch(ca, cb) {
+                return Some((why, Some(b.orig)));
+            }
+        }
+        if let (ExecWork::Conditional { kind: ka, bodies: ba, .. }, ExecWork::Conditional { kind: kb, bodies: bb, .. }) = (&a.work, &b.work) {
+            if ka != kb || ba.len() != bb.len() {
+                return Some((UpdateResult::Error, Some(b.orig)));
+            }
+            if let Some((why, _)) = ba.iter().zip(bb).find_map(|(x, y)| mismatch(x, y)) {
                 return Some((why, Some(b.orig)));
             }
         }

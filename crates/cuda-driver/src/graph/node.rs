@@ -29,8 +29,11 @@ pub enum NodeType {
     Empty = 5,
     WaitEvent = 6,
     EventRecord = 7,
+    ExtSemasSignal = 8,
+    ExtSemasWait = 9,
     MemAlloc = 10,
     MemFree = 11,
+    Conditional = 13,
 }
 
 /// A kernel node: the callee, its configuration and its packed argument block.
@@ -50,6 +53,8 @@ pub struct KernelParams {
     /// One pointer per parameter into `args`: what `cuGraphKernelNodeGetParams` returns
     /// as `kernelParams` (stable while the node keeps these parameters).
     arg_ptrs: Box<[usize]>,
+    /// `cuGraphKernelNodeSetAttribute`'s values, by attribute id (see `graph::attrs`).
+    pub(crate) attrs: Vec<(u32, super::attrs::AttrValue)>,
 }
 
 impl KernelParams {
@@ -107,6 +112,19 @@ pub enum NodeParams {
     MemAlloc(super::memory::MemAllocParams),
     /// A free node: the address of graph memory.
     MemFree(DevicePtr),
+    /// A conditional node (see `graph::conditional`); its body graphs are owned by the node.
+    Conditional(super::conditional::ConditionalParams),
+    /// External semaphore signal and wait nodes (`crate::extsem`).
+    ExtSemSignal(SemNodeParams),
+    ExtSemWait(SemNodeParams),
+}
+
+/// An external semaphore node: the semaphores and what to signal or wait for, in the
+/// layouts `cuGraphExternalSemaphores*NodeGetParams` returns (owned by the node).
+#[derive(Clone, Debug)]
+pub struct SemNodeParams {
+    pub sems: Arc<[crate::ExtSemHandle]>,
+    pub ops: Arc<[crate::extsem::SemOp]>,
 }
 
 // SAFETY: the raw pointers inside (memcpy host sides, host-node user data) are the
@@ -129,6 +147,9 @@ impl NodeParams {
             NodeParams::WaitEvent(_) => NodeType::WaitEvent,
             NodeParams::MemAlloc(_) => NodeType::MemAlloc,
             NodeParams::MemFree(_) => NodeType::MemFree,
+            NodeParams::Conditional(_) => NodeType::Conditional,
+            NodeParams::ExtSemSignal(_) => NodeType::ExtSemasSignal,
+            NodeParams::ExtSemWait(_) => NodeType::ExtSemasWait,
         }
     }
 }
@@ -190,6 +211,7 @@ impl Driver {
             args,
             len,
             arg_ptrs,
+            attrs: Vec::new(),
         })
     }
 
@@ -209,7 +231,7 @@ impl Driver {
         unsafe { std::ptr::copy_nonoverlapping(packed.as_ptr(), args.as_mut_ptr().cast::<u8>(), len) };
         let base = args.as_ptr() as usize;
         let arg_ptrs = resolved.info.params.iter().map(|p| base + p.offset).collect();
-        KernelParams { kernel: None, function, ctx: resolved.ctx, resolved, grid, block, shared_bytes, args, len, arg_ptrs }
+        KernelParams { kernel: None, function, ctx: resolved.ctx, resolved, grid, block, shared_bytes, args, len, arg_ptrs, attrs: Vec::new() }
     }
 
     /// Checks a memcpy node's description against the registry (`cuGraphAddMemcpyNode`).

@@ -237,6 +237,39 @@ driver_api! {
         n: *mut usize,
     );
     cuThreadExchangeStreamCaptureMode @ 10010 (mode: *mut c_int);
+    // Conditional nodes, the generic node calls, node state and attributes, user objects
+    // and external semaphores (`exports/graph_nodes.rs`, `exports/extsem.rs`).
+    cuGraphConditionalHandleCreate @ 12030 (handle: *mut u64, graph: CUgraph, ctx: CUcontext, default: u32, flags: u32);
+    cuGraphAddNode @ 12030 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, edges: *const c_void, n: usize, params: *mut c_void);
+    cuGraphNodeSetParams @ 12020 (node: CUgraphNode, params: *mut c_void);
+    cuGraphExecNodeSetParams @ 12020 (exec: CUgraphExec, node: CUgraphNode, params: *mut c_void);
+    cuStreamUpdateCaptureDependencies @ 11030 (stream: CUstream, deps: *const CUgraphNode, n: usize, flags: u32);
+    cuStreamBeginCaptureToGraph @ 12030 (stream: CUstream, graph: CUgraph, deps: *const CUgraphNode, edges: *const c_void, n: usize, mode: c_int);
+    cuGraphNodeSetEnabled @ 11060 (exec: CUgraphExec, node: CUgraphNode, enabled: u32);
+    cuGraphNodeGetEnabled @ 11060 (exec: CUgraphExec, node: CUgraphNode, enabled: *mut u32);
+    cuGraphKernelNodeGetAttribute @ 11000 (node: CUgraphNode, id: c_int, value: *mut c_void);
+    cuGraphKernelNodeSetAttribute @ 11000 (node: CUgraphNode, id: c_int, value: *const c_void);
+    cuGraphKernelNodeCopyAttributes @ 11000 (dst: CUgraphNode, src: CUgraphNode);
+    cuGraphExecChildGraphNodeSetParams @ 11010 (exec: CUgraphExec, node: CUgraphNode, child: CUgraph);
+    cuGraphExecEventRecordNodeSetEvent @ 11010 (exec: CUgraphExec, node: CUgraphNode, event: CUevent);
+    cuGraphExecEventWaitNodeSetEvent @ 11010 (exec: CUgraphExec, node: CUgraphNode, event: CUevent);
+    cuUserObjectCreate @ 11030 (object: *mut *mut c_void, ptr: *mut c_void, destroy: Option<CUhostFn>, initial: u32, flags: u32);
+    cuUserObjectRetain @ 11030 (object: *mut c_void, count: u32);
+    cuUserObjectRelease @ 11030 (object: *mut c_void, count: u32);
+    cuGraphRetainUserObject @ 11030 (graph: CUgraph, object: *mut c_void, count: u32, flags: u32);
+    cuGraphReleaseUserObject @ 11030 (graph: CUgraph, object: *mut c_void, count: u32);
+    cuImportExternalSemaphore @ 10000 (sem: *mut *mut c_void, desc: *const c_void);
+    cuSignalExternalSemaphoresAsync @ 10000 (sems: *const *mut c_void, params: *const c_void, n: u32, stream: CUstream);
+    cuWaitExternalSemaphoresAsync @ 10000 (sems: *const *mut c_void, params: *const c_void, n: u32, stream: CUstream);
+    cuDestroyExternalSemaphore @ 10000 (sem: *mut c_void);
+    cuGraphAddExternalSemaphoresSignalNode @ 11020 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, params: *const c_void);
+    cuGraphAddExternalSemaphoresWaitNode @ 11020 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, params: *const c_void);
+    cuGraphExternalSemaphoresSignalNodeGetParams @ 11020 (node: CUgraphNode, params: *mut c_void);
+    cuGraphExternalSemaphoresWaitNodeGetParams @ 11020 (node: CUgraphNode, params: *mut c_void);
+    cuGraphExternalSemaphoresSignalNodeSetParams @ 11020 (node: CUgraphNode, params: *const c_void);
+    cuGraphExternalSemaphoresWaitNodeSetParams @ 11020 (node: CUgraphNode, params: *const c_void);
+    cuGraphExecExternalSemaphoresSignalNodeSetParams @ 11020 (exec: CUgraphExec, node: CUgraphNode, params: *const c_void);
+    cuGraphExecExternalSemaphoresWaitNodeSetParams @ 11020 (exec: CUgraphExec, node: CUgraphNode, params: *const c_void);
     // Device and context configuration, peers, profiler (`exports/config.rs`, `peer.rs`).
     cuCtxGetDevice @ 2000 (dev: *mut CUdevice);
     cuCtxGetCacheConfig @ 3020 (config: *mut c_int);

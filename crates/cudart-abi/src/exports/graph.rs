@@ -30,7 +30,7 @@ pub struct KernelNodeParams {
 
 /// `CUDA_KERNEL_NODE_PARAMS_v2`, what the driver takes.
 #[repr(C)]
-struct DriverKernelParams {
+pub(super) struct DriverKernelParams {
     func: *mut c_void,
     grid: [c_uint; 3],
     block: [c_uint; 3],
@@ -81,7 +81,7 @@ fn current_ctx() -> RtResult<CUcontext> {
     runtime()?.context()
 }
 
-fn driver_kernel(p: &KernelNodeParams) -> RtResult<DriverKernelParams> {
+pub(super) fn driver_kernel(p: &KernelNodeParams) -> RtResult<DriverKernelParams> {
     let kern = registry::function(p.func)?.kernel()?;
     Ok(DriverKernelParams {
         func: null_mut(),
@@ -160,7 +160,7 @@ fn capture_info(
 
 /// Edge data given by the caller: NULL or default edges only (programmatic dependencies
 /// are not supported).
-fn default_edges(edge_data: *const u64, n: usize) -> RtResult {
+pub(super) fn default_edges(edge_data: *const u64, n: usize) -> RtResult {
     if edge_data.is_null() || n == 0 {
         return Ok(());
     }
@@ -506,18 +506,13 @@ export! {
         unsafe { api()?.cuStreamBeginCapture(stream(s, true), mode) }
     }
 
+    /// NULL `graph`: the driver decides (a capture into an existing graph returns none).
     fn cudaStreamEndCapture(s: *mut c_void, graph: *mut CUgraph) {
-        if graph.is_null() {
-            return Err(CudaError::INVALID_VALUE);
-        }
-        // SAFETY: writable (caller); the driver writes NULL when it returns no graph.
+        // SAFETY: NULL or writable (caller); the driver writes NULL when it returns no graph.
         unsafe { api()?.cuStreamEndCapture(stream(s, false), graph) }
     }
 
     fn cudaStreamEndCapture_ptsz(s: *mut c_void, graph: *mut CUgraph) {
-        if graph.is_null() {
-            return Err(CudaError::INVALID_VALUE);
-        }
         // SAFETY: as cudaStreamEndCapture.
         unsafe { api()?.cuStreamEndCapture(stream(s, true), graph) }
     }
