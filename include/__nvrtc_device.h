@@ -330,6 +330,11 @@ __NVD int __clz(cudaLaneMask_t __x) { return __x ? __builtin_clz(__x) : 32; }
 #endif
 __NVD int __popcll(unsigned long long __x) { return __builtin_popcountll(__x); }
 __NVD int __clz(int __x) { return __x ? __builtin_clz((unsigned int)__x) : 32; }
+#if !__NV_WAVE64
+/* NVIDIA declares only __clz(int): an argument of another integer type converts to int.
+   With the lane-mask overload beside it, a long, say, would be ambiguous. */
+template <class _T> __NVD int __clz(_T __x) { return __clz((int)__x); }
+#endif
 __NVD int __clzll(long long __x) { return __x ? __builtin_clzll((unsigned long long)__x) : 64; }
 __NVD int __ffs(int __x) { return __builtin_ffs(__x); }
 __NVD int __ffsll(long long __x) { return __builtin_ffsll(__x); }

@@ -99,6 +99,47 @@ class grid_group : public thread_group {
 };
 __NVCG grid_group this_grid() { return grid_group(); }
 
+namespace __details {
+/* Tile shuffles of any trivially copyable type (CUDA C++ Programming Guide, "Cooperative
+   Groups": shfl takes any such T): the shuffle intrinsic where one takes T, else 32-bit
+   words, each shuffled. */
+struct __shfl_idx_op {
+  template <class _T> __NVCG auto operator()(cudaLaneMask_t __m, _T __v, int __a, int __w) const -> decltype(__shfl_sync(__m, __v, __a, __w)) {
+    return __shfl_sync(__m, __v, __a, __w);
+  }
+};
+struct __shfl_up_op {
+  template <class _T> __NVCG auto operator()(cudaLaneMask_t __m, _T __v, int __a, int __w) const -> decltype(__shfl_up_sync(__m, __v, (unsigned int)__a, __w)) {
+    return __shfl_up_sync(__m, __v, (unsigned int)__a, __w);
+  }
+};
+struct __shfl_down_op {
+  template <class _T> __NVCG auto operator()(cudaLaneMask_t __m, _T __v, int __a, int __w) const -> decltype(__shfl_down_sync(__m, __v, (unsigned int)__a, __w)) {
+    return __shfl_down_sync(__m, __v, (unsigned int)__a, __w);
+  }
+};
+struct __shfl_xor_op {
+  template <class _T> __NVCG auto operator()(cudaLaneMask_t __m, _T __v, int __a, int __w) const -> decltype(__shfl_xor_sync(__m, __v, __a, __w)) {
+    return __shfl_xor_sync(__m, __v, __a, __w);
+  }
+};
+template <class _Op, class _T>
+__NVCG auto __shfl_pick(_Op __op, cudaLaneMask_t __m, _T __v, int __a, int __w, int) -> decltype(__op(__m, __v, __a, __w)) {
+  return __op(__m, __v, __a, __w);
+}
+template <class _Op, class _T> __NVCG _T __shfl_pick(_Op __op, cudaLaneMask_t __m, _T __v, int __a, int __w, long) {
+  unsigned int __words[(sizeof(_T) + 3) / 4] = {};
+  __builtin_memcpy(__words, &__v, sizeof(_T));
+  for (unsigned int __i = 0; __i < (sizeof(_T) + 3) / 4; ++__i) __words[__i] = __op(__m, __words[__i], __a, __w);
+  _T __r;
+  __builtin_memcpy(&__r, __words, sizeof(_T));
+  return __r;
+}
+template <class _Op, class _T> __NVCG _T __shfl_any(_Op __op, cudaLaneMask_t __m, _T __v, int __a, int __w) {
+  return (_T)__shfl_pick(__op, __m, __v, __a, __w, 0);
+}
+}  // namespace __details
+
 /* A statically sized tile of a warp (N a power of two, at most the warp size). */
 template <unsigned int _N, class _Parent = void> class thread_block_tile;
 
@@ -120,10 +161,19 @@ template <unsigned int _N> class __static_tile {
   __NVCG static unsigned int meta_group_rank() { return __details::__block_rank() / _N; }
   __NVCG static unsigned int meta_group_size() { return (__details::__block_size() + _N - 1) / _N; }
   __NVCG static void sync() { __syncwarp(__tile_mask()); }
-  template <class _T> __NVCG _T shfl(_T __v, unsigned int __src) const { return __shfl_sync(__tile_mask(), __v, (int)__src, _N); }
-  template <class _T> __NVCG _T shfl_up(_T __v, unsigned int __d) const { return __shfl_up_sync(__tile_mask(), __v, __d, _N); }
-  template <class _T> __NVCG _T shfl_down(_T __v, unsigned int __d) const { return __shfl_down_sync(__tile_mask(), __v, __d, _N); }
-  template <class _T> __NVCG _T shfl_xor(_T __v, unsigned int __m) const { return __shfl_xor_sync(__tile_mask(), __v, (int)__m, _N); }
+  __NVCG static cudaLaneMask_t __lane_mask() { return __tile_mask(); }
+  template <class _T> __NVCG _T shfl(_T __v, unsigned int __src) const {
+    return __details::__shfl_any(__details::__shfl_idx_op(), __tile_mask(), __v, (int)__src, _N);
+  }
+  template <class _T> __NVCG _T shfl_up(_T __v, unsigned int __d) const {
+    return __details::__shfl_any(__details::__shfl_up_op(), __tile_mask(), __v, (int)__d, _N);
+  }
+  template <class _T> __NVCG _T shfl_down(_T __v, unsigned int __d) const {
+    return __details::__shfl_any(__details::__shfl_down_op(), __tile_mask(), __v, (int)__d, _N);
+  }
+  template <class _T> __NVCG _T shfl_xor(_T __v, unsigned int __m) const {
+    return __details::__shfl_any(__details::__shfl_xor_op(), __tile_mask(), __v, (int)__m, _N);
+  }
   __NVCG int any(int __p) const { return (__ballot_sync(__tile_mask(), __p) & __tile_mask()) != 0; }
   __NVCG int all(int __p) const { return (__ballot_sync(__tile_mask(), __p) & __tile_mask()) == __tile_mask(); }
   __NVCG cudaLaneMask_t ballot(int __p) const {
@@ -351,6 +401,23 @@ class coalesced_group : public thread_group {
   }
 };
 __NVCG coalesced_group coalesced_threads() { return coalesced_group(__activemask()); }
+
+/* The threads of a tile or coalesced group with the same predicate (binary_partition) or
+   label (labeled_partition), CUDA C++ Programming Guide, "Cooperative Groups". */
+template <class _G> __NVCG coalesced_group binary_partition(const _G &__g, bool __pred) {
+  cudaLaneMask_t __m = (cudaLaneMask_t)__g.__lane_mask();
+  if (__m == 0) __m = __activemask();
+  cudaLaneMask_t __yes = __ballot_sync(__m, __pred) & __m;
+  return coalesced_group(__pred ? __yes : (__m & ~__yes));
+}
+template <class _G> __NVCG coalesced_group labeled_partition(const _G &__g, int __label) {
+  cudaLaneMask_t __m = (cudaLaneMask_t)__g.__lane_mask();
+  if (__m == 0) __m = __activemask();
+  return coalesced_group(__match_any_sync(__m, __label) & __m);
+}
+template <class _G> __NVCG coalesced_group labeled_partition(const _G &__g, unsigned int __label) {
+  return labeled_partition(__g, (int)__label);
+}
 
 template <class _G> __NVCG void sync(const _G &__g) { __g.sync(); }
 template <class _G> __NVCG unsigned long long thread_rank(const _G &__g) { return __g.thread_rank(); }

@@ -60,7 +60,7 @@ int main() {
   {
     CUgraphNodeParams p; memset(&p, 0, sizeof p);
     p.type = CU_GRAPH_NODE_TYPE_CONDITIONAL; p.conditional.handle = h; p.conditional.type = CU_GRAPH_COND_TYPE_IF; p.conditional.size = 1;
-    CUgraphNode n; P("if node ctx NULL", cuGraphAddNode(&n, g, 0, 0, 0, &p));
+    CUgraphNode n = 0; P("if node ctx NULL", cuGraphAddNode(&n, g, 0, 0, 0, &p));
     if (n) cuGraphDestroyNode(n);
   }
   // a body with an event record node, a host node

@@ -21,11 +21,16 @@ use std::path::Path;
 pub enum Site {
     /// A reference to a `__global__` function from device code.
     KernelReference { line: usize, col: usize },
+    /// A call clang found no function for: a launch in device code of a kernel template or
+    /// of the kernel itself (the global function is not a candidate there), rewritten only
+    /// when the text is a launch.
+    UnresolvedCall { line: usize, col: usize },
     /// A use of a `__managed__` variable.
     ManagedUse { line: usize, col: usize },
 }
 
 const KERNEL_REFERENCE: &str = ": error: reference to __global__ function '";
+const UNRESOLVED_CALL: &str = ": error: no matching function for call to '";
 const MANAGED_USE: &str = "' is deprecated: __managed__ variable";
 
 /// The sites clang's diagnostics (`stderr` of the locate pass) report in `main`.
@@ -34,19 +39,26 @@ pub fn sites(stderr: &str, main: &Path) -> Vec<Site> {
     let mut out = Vec::new();
     for line in stderr.lines() {
         let kernel = line.contains(KERNEL_REFERENCE);
+        let unresolved = line.contains(UNRESOLVED_CALL);
         let managed = line.contains(": warning: '") && line.contains(MANAGED_USE);
-        if !kernel && !managed {
+        if !kernel && !unresolved && !managed {
             continue;
         }
         // `path:line:col: ...`; the path may itself contain ':'.
-        let Some(head_end) = line.find(if kernel { ": error: " } else { ": warning: " }) else { continue };
+        let Some(head_end) = line.find(if managed { ": warning: " } else { ": error: " }) else { continue };
         let mut parts = line[..head_end].rsplitn(3, ':');
         let (Some(col), Some(ln), Some(path)) = (parts.next(), parts.next(), parts.next()) else { continue };
         let (Ok(col), Ok(ln)) = (col.parse::<usize>(), ln.parse::<usize>()) else { continue };
         if canonical(Path::new(path)) != main {
             continue;
         }
-        let site = if kernel { Site::KernelReference { line: ln, col } } else { Site::ManagedUse { line: ln, col } };
+        let site = if kernel {
+            Site::KernelReference { line: ln, col }
+        } else if unresolved {
+            Site::UnresolvedCall { line: ln, col }
+        } else {
+            Site::ManagedUse { line: ln, col }
+        };
         if !out.contains(&site) {
             out.push(site);
         }
@@ -116,7 +128,8 @@ pub fn apply(src: &str, sites: &[Site]) -> String {
     let mut edits: Vec<Edit> = sites
         .iter()
         .filter_map(|site| match *site {
-            Site::KernelReference { line, col } => kernel_edit(src, offset(line, col)?),
+            Site::KernelReference { line, col } => kernel_edit(src, offset(line, col)?, false),
+            Site::UnresolvedCall { line, col } => kernel_edit(src, offset(line, col)?, true),
             Site::ManagedUse { line, col } => managed_edit(src, offset(line, col)?),
         })
         .collect();
@@ -214,8 +227,8 @@ fn matching(open: u8) -> u8 {
     }
 }
 
-/// `name<<<cfg>>>(` or a bare reference to a kernel, at `at`.
-fn kernel_edit(src: &str, at: usize) -> Option<Edit> {
+/// `name<<<cfg>>>(` or (unless `launch_only`) a bare reference to a kernel, at `at`.
+fn kernel_edit(src: &str, at: usize, launch_only: bool) -> Option<Edit> {
     let s = src.as_bytes();
     let name_end = ident_end(s, at);
     if name_end == at {
@@ -231,6 +244,9 @@ fn kernel_edit(src: &str, at: usize) -> Option<Edit> {
     let kernel = &src[start..kernel_end];
     let launch = skip_space(s, kernel_end);
     if !s[launch..].starts_with(b"<<<") {
+        if launch_only {
+            return None;
+        }
         return Some(Edit { start, end: kernel_end, text: format!("::__scale_device_launch<&{kernel}>::__address") });
     }
     let cfg_start = launch + 3;

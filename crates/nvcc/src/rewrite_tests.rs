@@ -14,6 +14,13 @@ const CASES: &[(&str, &[(char, usize, usize)], &str)] = &[
         &[('m', 1, 5), ('m', 1, 21)],
         "x = _Pragma(\"clang diagnostic push\") _Pragma(\"clang diagnostic ignored \\\"-Wdeprecated-declarations\\\"\") ::__scale_managed_ref(counter) _Pragma(\"clang diagnostic pop\") + _Pragma(\"clang diagnostic push\") _Pragma(\"clang diagnostic ignored \\\"-Wdeprecated-declarations\\\"\") ::__scale_managed_ref(::ns::v) _Pragma(\"clang diagnostic pop\")[2];",
     ),
+    // A launch of a kernel template, its configuration on the next line, found by clang's
+    // "no matching function" (an ordinary call it reports so is left alone).
+    (
+        "build<N>\n    <<<4, N>>>(c, p); f(x);",
+        &[('u', 1, 1), ('u', 2, 23)],
+        "::__scale_device_launch<&build<N>>(4, N)(c, p); f(x);",
+    ),
     // A launch whose configuration never closes is left alone.
     ("k<<<1, 2;", &[('k', 1, 1)], "k<<<1, 2;"),
     // A second line, and a site past the end of the text.
@@ -27,6 +34,7 @@ fn rewrites_each_site() {
             .iter()
             .map(|&(kind, line, col)| match kind {
                 'k' => Site::KernelReference { line, col },
+                'u' => Site::UnresolvedCall { line, col },
                 _ => Site::ManagedUse { line, col },
             })
             .collect();
@@ -51,7 +59,10 @@ fn reads_sites_of_the_main_file_only() {
     );
     let found = sites(&stderr, &main);
     std::fs::remove_dir_all(&dir).unwrap();
-    assert_eq!(found, vec![Site::KernelReference { line: 3, col: 5 }, Site::ManagedUse { line: 7, col: 12 }]);
+    assert_eq!(
+        found,
+        vec![Site::KernelReference { line: 3, col: 5 }, Site::ManagedUse { line: 7, col: 12 }, Site::UnresolvedCall { line: 9, col: 2 }]
+    );
 }
 
 #[test]

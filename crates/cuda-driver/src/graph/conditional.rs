@@ -202,14 +202,15 @@ pub(crate) fn assign_defaults(cells: &[Arc<Cell>]) -> Result<(), DeviceError> {
 
 impl Driver {
     /// `cuGraphConditionalHandleCreate`: a handle for conditional nodes of `g` (or of its
-    /// bodies) in context `ctx` (NULL: the current one). `flags`: 0 or
+    /// bodies) in context `ctx`, which must be given (NVIDIA's driver answers
+    /// `CUDA_ERROR_INVALID_CONTEXT` for NULL, measured on an H200). `flags`: 0 or
     /// `CU_GRAPH_COND_ASSIGN_DEFAULT`.
     pub fn graph_conditional_handle_create(&self, g: GraphHandle, ctx: CtxHandle, default: u32, flags: u32) -> CuResult<u64> {
         self.graph(g)?;
         if flags & !ASSIGN_DEFAULT != 0 {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuGraphConditionalHandleCreate: flags {flags:#x}")));
         }
-        let ctx = self.context_or_current(ctx)?;
+        let ctx = self.given_context(ctx, "cuGraphConditionalHandleCreate")?;
         let device = self.devices[ctx.device].backend.clone();
         let cell = device.alloc(4).map_err(|e| fail(crate::error::from_device(&e), format_args!("conditional handle: {e}")))?;
         let assign_default = flags & ASSIGN_DEFAULT != 0;
@@ -220,6 +221,14 @@ impl Driver {
         Ok(handle)
     }
 
+    /// A context a conditional handle or node names (NULL is refused, as by NVIDIA's driver).
+    fn given_context(&self, ctx: CtxHandle, what: &str) -> CuResult<Arc<crate::context::Context>> {
+        if ctx.is_null() {
+            return Err(fail(CuError::INVALID_CONTEXT, format_args!("{what}: a NULL context")));
+        }
+        self.context_or_current(ctx)
+    }
+
     /// Checks a conditional node's description and makes its (empty) body graphs.
     pub fn conditional_params(&self, handle: u64, kind: u32, size: u32, ctx: CtxHandle) -> CuResult<ConditionalParams> {
         let cell = self.graphs.conditionals.list().iter().find(|c| c.handle == handle).cloned();
@@ -228,7 +237,7 @@ impl Driver {
         if !kind.allows(size) {
             return Err(fail(CuError::INVALID_VALUE, format_args!("conditional node: {size} bodies for a {kind:?} node")));
         }
-        let ctx = self.context_or_current(ctx)?;
+        let ctx = self.given_context(ctx, "conditional node")?;
         if ctx.handle != cell.ctx {
             return Err(fail(CuError::INVALID_VALUE, format_args!("conditional node: the handle belongs to another context")));
         }

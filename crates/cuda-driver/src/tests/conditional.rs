@@ -35,6 +35,7 @@ fn launched(device: &crate::fake::FakeDevice, from: usize) -> Vec<String> {
 #[test]
 fn bodies_run_by_the_handle_value() {
     let (driver, device) = setup();
+    let ctx = driver.ctx_get_current();
     let m = load_module(&driver);
     let write42 = driver.module_get_function(m, "write42_kernel").unwrap();
     // A module of its own for the fake device's decrementing kernel.
@@ -68,8 +69,8 @@ fn bodies_run_by_the_handle_value() {
     // IF/ELSE: the value 0 (the default, assigned at each launch) runs the ELSE body; a
     // kernel upstream setting 42 runs the IF body.
     let g = driver.graph_create(0).unwrap();
-    let h = driver.graph_conditional_handle_create(g, CtxHandle::NULL, 0, ASSIGN_DEFAULT).unwrap();
-    let c = driver.conditional_params(h, CondKind::If as u32, 2, CtxHandle::NULL).unwrap();
+    let h = driver.graph_conditional_handle_create(g, ctx, 0, ASSIGN_DEFAULT).unwrap();
+    let c = driver.conditional_params(h, CondKind::If as u32, 2, ctx).unwrap();
     let bodies = c.bodies.clone();
     let node = driver.graph_add_node(g, &[], NodeParams::Conditional(c)).unwrap();
     assert_eq!(driver.graph_node_type(node).unwrap(), NodeType::Conditional);
@@ -87,13 +88,13 @@ fn bodies_run_by_the_handle_value() {
     // nested in it, an IF over a second handle (no default assignment) runs while that
     // value is non-zero.
     let g = driver.graph_create(0).unwrap();
-    let h = driver.graph_conditional_handle_create(g, CtxHandle::NULL, 3, ASSIGN_DEFAULT).unwrap();
-    let inner = driver.graph_conditional_handle_create(g, CtxHandle::NULL, 1, 0).unwrap();
-    let c = driver.conditional_params(h, CondKind::While as u32, 1, CtxHandle::NULL).unwrap();
+    let h = driver.graph_conditional_handle_create(g, ctx, 3, ASSIGN_DEFAULT).unwrap();
+    let inner = driver.graph_conditional_handle_create(g, ctx, 1, 0).unwrap();
+    let c = driver.conditional_params(h, CondKind::While as u32, 1, ctx).unwrap();
     let body = c.bodies[0];
     driver.graph_add_node(g, &[], NodeParams::Conditional(c)).unwrap();
     let dec_node = driver.graph_add_node(body, &[], kernel(&driver, dec, h)).unwrap();
-    let ic = driver.conditional_params(inner, CondKind::If as u32, 1, CtxHandle::NULL).unwrap();
+    let ic = driver.conditional_params(inner, CondKind::If as u32, 1, ctx).unwrap();
     let inner_body = ic.bodies[0];
     driver.graph_add_node(body, &[dec_node], NodeParams::Conditional(ic)).unwrap();
     driver.graph_add_node(inner_body, &[], kernel(&driver, dec, inner)).unwrap();
@@ -103,8 +104,8 @@ fn bodies_run_by_the_handle_value() {
 
     // SWITCH: the value selects the body; a value past the last body runs none.
     let g = driver.graph_create(0).unwrap();
-    let h = driver.graph_conditional_handle_create(g, CtxHandle::NULL, 1, ASSIGN_DEFAULT).unwrap();
-    let c = driver.conditional_params(h, CondKind::Switch as u32, 3, CtxHandle::NULL).unwrap();
+    let h = driver.graph_conditional_handle_create(g, ctx, 1, ASSIGN_DEFAULT).unwrap();
+    let c = driver.conditional_params(h, CondKind::Switch as u32, 3, ctx).unwrap();
     let bodies = c.bodies.clone();
     let node = driver.graph_add_node(g, &[], NodeParams::Conditional(c)).unwrap();
     driver.graph_add_node(bodies[0], &[], NodeParams::Empty).unwrap();
@@ -127,18 +128,21 @@ fn bodies_run_by_the_handle_value() {
 #[test]
 fn misuse() {
     let (driver, _device) = setup();
+    let ctx = driver.ctx_get_current();
     let g = driver.graph_create(0).unwrap();
     let bad = |r: CuResult<NodeParams>| r.map(drop).unwrap_err();
-    assert_eq!(driver.graph_conditional_handle_create(g, CtxHandle::NULL, 0, 2).unwrap_err(), CuError::INVALID_VALUE);
-    assert_eq!(driver.graph_conditional_handle_create(GraphHandle(7), CtxHandle::NULL, 0, 0).unwrap_err(), CuError::INVALID_VALUE);
-    let h = driver.graph_conditional_handle_create(g, CtxHandle::NULL, 0, 0).unwrap();
-    let params = |h, kind: CondKind, size| driver.conditional_params(h, kind as u32, size, CtxHandle::NULL).map(NodeParams::Conditional);
+    assert_eq!(driver.graph_conditional_handle_create(g, ctx, 0, 2).unwrap_err(), CuError::INVALID_VALUE);
+    // NVIDIA's driver wants the context named (H200: CUDA_ERROR_INVALID_CONTEXT).
+    assert_eq!(driver.graph_conditional_handle_create(g, CtxHandle::NULL, 0, 0).unwrap_err(), CuError::INVALID_CONTEXT);
+    assert_eq!(driver.graph_conditional_handle_create(GraphHandle(7), ctx, 0, 0).unwrap_err(), CuError::INVALID_VALUE);
+    let h = driver.graph_conditional_handle_create(g, ctx, 0, 0).unwrap();
+    let params = |h, kind: CondKind, size| driver.conditional_params(h, kind as u32, size, ctx).map(NodeParams::Conditional);
     assert_eq!(bad(params(h + 4, CondKind::If, 1)), CuError::INVALID_VALUE, "not a handle");
     assert_eq!(bad(params(h, CondKind::If, 3)), CuError::INVALID_VALUE);
     assert_eq!(bad(params(h, CondKind::If, 0)), CuError::INVALID_VALUE);
     assert_eq!(bad(params(h, CondKind::While, 2)), CuError::INVALID_VALUE);
     assert_eq!(bad(params(h, CondKind::Switch, 0)), CuError::INVALID_VALUE);
-    assert_eq!(driver.conditional_params(h, 3, 1, CtxHandle::NULL).map(drop).unwrap_err(), CuError::INVALID_VALUE, "unknown type");
+    assert_eq!(driver.conditional_params(h, 3, 1, ctx).map(drop).unwrap_err(), CuError::INVALID_VALUE, "unknown type");
 
     // Bodies hold kernel, empty, memcpy, memset, child graph and conditional nodes only.
     let NodeParams::Conditional(c) = params(h, CondKind::If, 1).unwrap() else { unreachable!() };
@@ -175,6 +179,7 @@ fn user_object_references() {
         false
     };
     let (driver, _device) = setup();
+    let ctx = driver.ctx_get_current();
     use crate::graph::user_object::{GRAPH_MOVE, NO_DESTRUCTOR_SYNC};
     assert_eq!(driver.user_object_create(destroy, 1, 1, 0).unwrap_err(), CuError::INVALID_VALUE, "flags must be NO_DESTRUCTOR_SYNC");
     let o = driver.user_object_create(destroy, 1, 1, NO_DESTRUCTOR_SYNC).unwrap();
@@ -197,6 +202,7 @@ fn user_object_references() {
 #[test]
 fn capture_into_an_existing_graph() {
     let (driver, _device) = setup();
+    let ctx = driver.ctx_get_current();
     let buf = driver.mem_alloc(16).unwrap();
     let s = driver.stream_create(1).unwrap();
     let g = driver.graph_create(0).unwrap();
