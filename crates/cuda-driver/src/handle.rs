@@ -49,11 +49,12 @@ pub enum Kind {
     GraphNode = 0x4C,
     GraphExec = 0x4D,
     Array = 0x4E,
+    ExternalMemory = 0x4F,
 }
 
 impl Kind {
     /// Every kind, in tag order.
-    pub const ALL: [Kind; 14] = [
+    pub const ALL: [Kind; 15] = [
         Kind::Context,
         Kind::Module,
         Kind::Function,
@@ -68,6 +69,7 @@ impl Kind {
         Kind::GraphNode,
         Kind::GraphExec,
         Kind::Array,
+        Kind::ExternalMemory,
     ];
 }
 

@@ -33,12 +33,14 @@ pub mod diag;
 pub mod error;
 pub mod event;
 pub(crate) mod exec;
+pub mod external_memory;
 #[cfg(any(test, feature = "fake-backend"))]
 pub mod fake;
 pub mod function;
 pub mod graph;
 pub mod handle;
 mod image;
+pub mod ipc;
 pub mod launch;
 pub mod library;
 pub mod link;
@@ -48,6 +50,7 @@ pub mod mempool;
 pub mod module;
 pub mod occupancy;
 mod params;
+pub mod peer;
 pub mod stream;
 pub mod texture;
 pub mod vmm;
@@ -123,6 +126,12 @@ pub struct Driver {
     pub(crate) graphs: graph::State,
     /// CUDA arrays and texture and surface objects.
     pub(crate) textures: texture::State,
+    /// Memory other processes shared with this one (`cuIpcOpenMemHandle`).
+    pub(crate) ipc: ipc::State,
+    /// Contexts with peer access enabled (`cuCtxEnablePeerAccess`).
+    pub(crate) peers: peer::State,
+    /// Imported external memory (`cuImportExternalMemory`).
+    pub(crate) external: external_memory::State,
 }
 
 impl std::fmt::Debug for Driver {
@@ -159,6 +168,9 @@ impl Driver {
             pools,
             graphs: Default::default(),
             textures: Default::default(),
+            ipc: Default::default(),
+            peers: Default::default(),
+            external: Default::default(),
         }
     }
 }
