@@ -1,41 +1,21 @@
 //! The CPU device's properties and memory.
 //!
-//! Device memory is host memory, aligned to 512 bytes like `cudaMalloc`'s; a device
-//! pointer is the host address, which is what lets kernels use global pointers directly
-//! and what makes unified addressing true. Allocations under a page come from the global
-//! allocator; larger ones are mappings of their own (whole pages no other data shares),
-//! which is what lets [`Device::share`] turn one into a shared file mapping in place for
-//! IPC (CUDA Driver API, "Memory Management", `cuIpcGetMemHandle`).
+//! Device memory is host memory ([`crate::memory`]), aligned to 512 bytes like
+//! `cudaMalloc`'s; a device pointer is the host address, which is what lets kernels use
+//! global pointers directly and what makes unified addressing true.
 
 use crate::module::CpuModule;
 use crate::pool::Pool;
 use backend_api::*;
-use std::alloc::Layout;
-use std::collections::HashMap;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Allocations are whole units of this many bytes (CUDA guarantees at least 256).
 const ALLOC_ALIGN: usize = 256;
-/// Alignment of every allocation: the device's texture alignment
-/// (`CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT`), so that any allocation can back a linear
-/// texture, as `cudaMalloc`'s results do on NVIDIA's GPUs.
-const BASE_ALIGN: usize = 512;
-
-/// How an allocation's bytes are held.
-enum Backing {
-    /// From the global allocator (under a page).
-    Heap(Layout),
-    /// An anonymous private mapping of `len` bytes (whole pages).
-    Pages { len: usize },
-    /// A memfd of `len` bytes mapped shared at the allocation's address ([`Device::share`]).
-    Shared { len: usize, fd: OwnedFd },
-}
 
 /// The one CPU device.
 pub struct CpuDevice {
     props: DeviceProperties,
-    allocations: Mutex<HashMap<u64, Backing>>,
+    memory: crate::memory::Memory,
     pub(crate) pool: Arc<Pool>,
     output: Arc<crate::printf::Output>,
 }
@@ -43,7 +23,7 @@ pub struct CpuDevice {
 impl CpuDevice {
     pub fn new() -> Self {
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        CpuDevice { props: properties(cores as u32), allocations: Mutex::new(HashMap::new()), pool: Pool::new(cores), output: Default::default() }
+        CpuDevice { props: properties(cores as u32), memory: Default::default(), pool: Pool::new(cores), output: Default::default() }
     }
 }
 
@@ -79,46 +59,6 @@ fn multiprocessor_count(cores: u32) -> u32 {
         .and_then(|s| s.trim().parse::<u32>().ok())
         .filter(|&n| n > 0)
         .unwrap_or(cores.max(MIN_MULTIPROCESSORS))
-}
-
-fn page_size() -> usize {
-    // SAFETY: sysconf has no preconditions.
-    let size = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    usize::try_from(size).ok().filter(|&s| s > 0).unwrap_or(4096)
-}
-
-/// Moves the `len` bytes mapped at `ptr` into a new memfd and maps that shared over the
-/// same pages, so the address keeps its contents and other processes can map the file.
-/// Writes to the range between the copy and the remapping would be lost: the caller
-/// makes sure no work uses it meanwhile.
-fn to_shared_file(ptr: u64, len: usize) -> std::io::Result<OwnedFd> {
-    // SAFETY: a NUL-terminated name and valid flags.
-    let raw = unsafe { libc::memfd_create(c"cuda-ipc".as_ptr(), libc::MFD_CLOEXEC) };
-    if raw < 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // SAFETY: `raw` was just created and is owned by nobody else.
-    let fd = unsafe { OwnedFd::from_raw_fd(raw) };
-    let mut done = 0;
-    while done < len {
-        // SAFETY: `[ptr, ptr+len)` is this allocation's readable mapping.
-        let n = unsafe { libc::pwrite(raw, (ptr as usize + done) as *const libc::c_void, len - done, done as libc::off_t) };
-        if n < 0 {
-            let e = std::io::Error::last_os_error();
-            if e.kind() == std::io::ErrorKind::Interrupted {
-                continue;
-            }
-            return Err(e);
-        }
-        done += n as usize;
-    }
-    // SAFETY: MAP_FIXED replaces exactly the allocation's own pages (it owns them whole).
-    let p =
-        unsafe { libc::mmap(ptr as usize as *mut libc::c_void, len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED | libc::MAP_FIXED, raw, 0) };
-    if p == libc::MAP_FAILED {
-        return Err(std::io::Error::last_os_error());
-    }
-    Ok(fd)
 }
 
 fn total_memory() -> u64 {
@@ -207,57 +147,16 @@ impl Device for CpuDevice {
         // programs) then stays inside its own allocation, as it does on a GPU, instead of
         // corrupting the host heap. The driver still records and checks the requested size.
         let padded = size.max(1).checked_next_multiple_of(ALLOC_ALIGN).ok_or(DeviceError::OutOfMemory)?;
-        let page = page_size();
-        if padded >= page {
-            let len = padded.checked_next_multiple_of(page).ok_or(DeviceError::OutOfMemory)?;
-            // SAFETY: a fresh anonymous mapping at an address of the kernel's choosing.
-            let p =
-                unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0) };
-            if p == libc::MAP_FAILED {
-                return Err(DeviceError::OutOfMemory);
-            }
-            self.allocations.lock().unwrap().insert(p as u64, Backing::Pages { len });
-            return Ok(p as u64);
-        }
-        let layout = Layout::from_size_align(padded, BASE_ALIGN).map_err(|_| DeviceError::OutOfMemory)?;
-        // SAFETY: the layout has a non-zero size.
-        let p = unsafe { std::alloc::alloc(layout) };
-        if p.is_null() {
-            return Err(DeviceError::OutOfMemory);
-        }
-        self.allocations.lock().unwrap().insert(p as u64, Backing::Heap(layout));
-        Ok(p as u64)
+        self.memory.alloc(padded)
     }
 
     fn free(&self, ptr: DevicePtr) -> Result<(), DeviceError> {
-        let backing = self.allocations.lock().unwrap().remove(&ptr);
-        match backing {
-            // SAFETY: `ptr` was returned by `alloc` with this layout and is freed once.
-            Some(Backing::Heap(layout)) => unsafe { std::alloc::dealloc(ptr as *mut u8, layout) },
-            // SAFETY: the mapping `alloc` (or `share`) made at `ptr`, unmapped once; a
-            // shared file lives on while other processes map it.
-            Some(Backing::Pages { len } | Backing::Shared { len, .. }) => unsafe {
-                libc::munmap(ptr as *mut libc::c_void, len);
-            },
-            None => {}
-        }
+        self.memory.free(ptr);
         Ok(())
     }
 
     fn share(&self, ptr: DevicePtr) -> Result<SharedMemory, DeviceError> {
-        let mut allocations = self.allocations.lock().unwrap();
-        let backing = allocations.get_mut(&ptr);
-        let len = match backing {
-            Some(Backing::Shared { len, fd }) => return Ok(SharedMemory { fd: fd.as_raw_fd(), offset: 0, len: *len as u64 }),
-            Some(Backing::Pages { len }) => *len,
-            // Its pages hold other data of the process, which must not be shared.
-            Some(Backing::Heap(_)) => return Err(DeviceError::NotSupported(format!("sharing an allocation under {} bytes", page_size()))),
-            None => return Err(DeviceError::NotSupported("sharing memory that is not an allocation".into())),
-        };
-        let fd = to_shared_file(ptr, len).map_err(|e| DeviceError::NotSupported(format!("sharing device memory: {e}")))?;
-        let shared = SharedMemory { fd: fd.as_raw_fd(), offset: 0, len: len as u64 };
-        allocations.insert(ptr, Backing::Shared { len, fd });
-        Ok(shared)
+        self.memory.share(ptr)
     }
 
     fn create_texture_object(&self, object: &backend_api::texture::TextureObject) -> Result<u64, DeviceError> {
@@ -319,51 +218,6 @@ impl Device for CpuDevice {
 
 #[cfg(test)]
 mod tests {
-    use backend_api::Device as _;
-
-    #[test]
-    fn allocations_are_whole_256_byte_units() {
-        let device = super::CpuDevice::new();
-        let page = super::page_size();
-        for (asked, held) in [(1, 256), (80, 256), (256, 256), (257, 512), (page + 1, 2 * page)] {
-            let p = device.alloc(asked).unwrap();
-            let size = match &device.allocations.lock().unwrap()[&p] {
-                super::Backing::Heap(layout) => layout.size(),
-                super::Backing::Pages { len } => *len,
-                super::Backing::Shared { .. } => unreachable!(),
-            };
-            assert_eq!(size, held, "{asked} bytes");
-            assert_eq!(p % 512, 0);
-            // A kernel writing up to the unit's end stays inside the allocation.
-            // SAFETY: the allocation holds `held` bytes.
-            unsafe { std::ptr::write_bytes(p as *mut u8, 0xab, held) };
-            device.free(p).unwrap();
-        }
-    }
-
-    #[test]
-    fn shared_allocations_keep_address_and_contents() {
-        let device = super::CpuDevice::new();
-        let page = super::page_size();
-        let p = device.alloc(3 * page).unwrap();
-        // SAFETY: the allocation holds three pages.
-        let bytes = unsafe { std::slice::from_raw_parts_mut(p as *mut u8, 3 * page) };
-        bytes.iter_mut().enumerate().for_each(|(i, b)| *b = (i % 251) as u8);
-        let shared = device.share(p).unwrap();
-        assert_eq!((shared.offset, shared.len), (0, 3 * page as u64));
-        assert_eq!(device.share(p).unwrap(), shared, "asking again gives the same file");
-        assert!(bytes.iter().enumerate().all(|(i, &b)| b == (i % 251) as u8));
-        // The file holds what the address shows, both ways.
-        bytes[5] = 0x5a;
-        let mut read = [0u8; 8];
-        // SAFETY: a valid descriptor and buffer.
-        assert_eq!(unsafe { libc::pread(shared.fd, read.as_mut_ptr().cast(), 8, 0) }, 8);
-        assert_eq!(read[5], 0x5a);
-        let small = device.alloc(16).unwrap();
-        assert!(device.share(small).is_err(), "under a page: shares its pages with other data");
-        device.free(small).unwrap();
-        device.free(p).unwrap();
-    }
 
     #[test]
     fn small_hosts_report_enough_multiprocessors_for_grid_sizing() {

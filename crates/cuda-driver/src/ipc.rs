@@ -93,13 +93,16 @@ impl Driver {
         self.devices[device].backend.properties().host_addressable_memory
     }
 
-    /// `cuIpcGetMemHandle`: `ptr` is the base of a `cuMemAlloc` allocation.
+    /// `cuIpcGetMemHandle`: the handle of the `cuMemAlloc` allocation `ptr` points into
+    /// (NVIDIA's driver accepts a pointer inside one too; the handle opens at the
+    /// allocation's base). Other memory (managed, pool, host) is `INVALID_VALUE`, as
+    /// NVIDIA's driver answers (H200, driver 580.159, `tools/gpu_ipc_check.c`).
     pub fn ipc_get_mem_handle(&self, ptr: DevicePtr) -> CuResult<[u8; 64]> {
         self.current_context()?;
         let a = match self.memory.find(ptr) {
-            Some(a) if a.base == ptr && a.kind == MemoryKind::Device => a,
+            Some(a) if a.kind == MemoryKind::Device => a,
             other => {
-                return Err(fail(CuError::INVALID_VALUE, format_args!("cuIpcGetMemHandle({ptr:#x}): not a cuMemAlloc allocation's base ({other:?})")))
+                return Err(fail(CuError::INVALID_VALUE, format_args!("cuIpcGetMemHandle({ptr:#x}): not in a cuMemAlloc allocation ({other:?})")))
             }
         };
         if !self.ipc_supported(a.device) {
@@ -118,10 +121,11 @@ impl Driver {
     }
 
     /// `cuIpcOpenMemHandle_v2`: maps memory another process exported into the current
-    /// context. `flags` must be `CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS` or 0.
+    /// context. `flags` must be `CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS` (NVIDIA's driver
+    /// refuses 0 too); a handle this process exported is `INVALID_CONTEXT`, as there.
     pub fn ipc_open_mem_handle(&self, handle: &[u8; 64], flags: u32) -> CuResult<DevicePtr> {
         let ctx = self.current_context()?;
-        if flags & !IPC_MEM_LAZY_ENABLE_PEER_ACCESS != 0 {
+        if flags != IPC_MEM_LAZY_ENABLE_PEER_ACCESS {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuIpcOpenMemHandle: flags {flags:#x}")));
         }
         let Some(h) = MemHandleData::decode(handle) else {
@@ -174,9 +178,23 @@ impl Driver {
 
     /// Gives a [`MemoryKind::FileMap`] range back (it is no longer registered).
     pub(crate) fn release_file_map(&self, a: &Allocation, origin: FileMapOrigin) {
+        self.forget_file_map(a, origin);
         unmap_range(a.base, a.size);
-        if origin == FileMapOrigin::Ipc {
-            self.ipc.opened().retain(|_, (p, _)| *p != a.base);
+    }
+
+    /// Forgets what refers to a [`MemoryKind::FileMap`] range that is no longer
+    /// registered (it is unmapped now or once queued work is done).
+    pub(crate) fn forget_file_map(&self, a: &Allocation, origin: FileMapOrigin) {
+        match origin {
+            FileMapOrigin::Ipc => self.ipc.opened().retain(|_, (p, _)| *p != a.base),
+            FileMapOrigin::PoolImport => {
+                if let Ok(pool) = self.pools.table.get(crate::PoolHandle(a.owner)) {
+                    if let pool::Sharing::Imported { pointers, .. } = &pool.sharing {
+                        pointers.lock().unwrap_or_else(|e| e.into_inner()).retain(|_, p| *p != a.base);
+                    }
+                }
+            }
+            FileMapOrigin::ExternalBuffer => {}
         }
     }
 }
@@ -192,3 +210,7 @@ mod tests {
         assert_eq!(MemHandleData::decode(&[0; 64]), None);
     }
 }
+
+#[cfg(test)]
+#[path = "tests/ipc.rs"]
+mod driver_tests;

@@ -531,7 +531,8 @@ impl Driver {
         if kind == MemoryKind::Pool {
             let marker = self.submit(&ctx, &q, None, Work::Nop, true);
             self.pool_give_back(&allocation, Some(marker));
-        } else if let MemoryKind::FileMap(_) = kind {
+        } else if let MemoryKind::FileMap(origin) = kind {
+            self.forget_file_map(&allocation, origin);
             let free: crate::exec::RunFn = Box::new(move || {
                 crate::ipc::unmap_range(allocation.base, allocation.size);
                 Ok(())

@@ -7,9 +7,11 @@
 //! then bookkeeping with NVIDIA's codes: access must be enabled once per (context, peer
 //! context) pair (`CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED` the second time), may only be
 //! disabled where enabled (`CUDA_ERROR_PEER_ACCESS_NOT_ENABLED`), and a peer the current
-//! context's device cannot access is `CUDA_ERROR_PEER_ACCESS_UNSUPPORTED` (the device
-//! itself: `CUDA_ERROR_INVALID_DEVICE`). Copies between peers need no enabling here
-//! (`cuMemcpyPeer`, `cuMemcpy3DPeer`), as in CUDA.
+//! context's device cannot access, its own device included, is
+//! `CUDA_ERROR_PEER_ACCESS_UNSUPPORTED` (as NVIDIA's driver answers for a second context
+//! of the same device and for the context itself; flags other than 0 come first,
+//! `INVALID_VALUE`: H200, driver 580.159, `tools/gpu_ipc_check.c`). Copies between peers
+//! need no enabling here (`cuMemcpyPeer`, `cuMemcpy3DPeer`), as in CUDA.
 
 use std::collections::HashSet;
 use std::sync::{Mutex, MutexGuard};
@@ -43,9 +45,6 @@ impl Driver {
         let peer_ctx = self.context(peer)?;
         if flags != 0 {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuCtxEnablePeerAccess: flags {flags:#x}")));
-        }
-        if ctx.device == peer_ctx.device {
-            return Err(fail(CuError::INVALID_DEVICE, format_args!("cuCtxEnablePeerAccess: the peer context is on the same device {}", ctx.device)));
         }
         if !self.peer_capable(ctx.device, peer_ctx.device) {
             return Err(fail(

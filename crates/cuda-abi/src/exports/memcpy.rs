@@ -126,8 +126,9 @@ unsafe fn memcpy3d(p: *const CUDA_MEMCPY3D, on: On) -> AbiResult {
 }
 
 /// `cuMemcpy3DPeer*`: `CUDA_MEMCPY3D_PEER` is `CUDA_MEMCPY3D` with the source and
-/// destination contexts where the latter has `reserved0`/`reserved1`. Both contexts must
-/// be valid; the devices share one address space here, so the copy is a 3D copy.
+/// destination contexts where the latter has `reserved0`/`reserved1`. A context given
+/// must be valid; NULL is accepted, as NVIDIA's driver does (H200, driver 580.159). The
+/// devices share one address space here, so the copy is a 3D copy.
 ///
 /// # Safety
 /// As [`memcpy3d`].
@@ -136,10 +137,9 @@ unsafe fn memcpy3d_peer(p: *const CUDA_MEMCPY3D, on: On) -> AbiResult {
     let mut params = unsafe { memcpy3d_params(p) }?;
     let driver = drv()?;
     for ctx in [params.reserved0, params.reserved1] {
-        if ctx.is_null() {
-            return Err(CuError::INVALID_CONTEXT);
+        if !ctx.is_null() {
+            driver.ctx_get_device(ctx_handle(ctx.cast()))?;
         }
-        driver.ctx_get_device(ctx_handle(ctx.cast()))?;
     }
     params.reserved0 = std::ptr::null_mut();
     params.reserved1 = std::ptr::null_mut();

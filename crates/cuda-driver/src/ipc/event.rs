@@ -130,7 +130,8 @@ pub(crate) fn for_new_event(driver: &Driver, device: usize, flags: u32) -> CuRes
 
 impl Driver {
     /// `cuIpcGetEventHandle`: the event must have been created with
-    /// `CU_EVENT_INTERPROCESS` (`INVALID_RESOURCE_HANDLE` otherwise).
+    /// `CU_EVENT_INTERPROCESS` in this process: another event, or one opened from a
+    /// handle, is `CUDA_ERROR_INVALID_HANDLE`, as NVIDIA's driver answers.
     pub fn ipc_get_event_handle(&self, event: EventHandle) -> CuResult<[u8; 64]> {
         let e = self.event(event)?;
         let ctx = self.context(e.ctx)?;
@@ -138,6 +139,9 @@ impl Driver {
             return Err(fail(CuError::INVALID_HANDLE, format_args!("cuIpcGetEventHandle: the event was not created with CU_EVENT_INTERPROCESS")));
         }
         match &e.shared {
+            Some(s) if s._file.is_none() => {
+                Err(fail(CuError::INVALID_HANDLE, format_args!("cuIpcGetEventHandle: the event was opened from a handle")))
+            }
             Some(s) => Ok(s.handle),
             None => Err(fail(CuError::NOT_SUPPORTED, format_args!("cuIpcGetEventHandle: device {} cannot share events", ctx.device))),
         }
@@ -148,8 +152,10 @@ impl Driver {
     /// with `cuEventDestroy`).
     pub fn ipc_open_event_handle(&self, handle: &[u8; 64]) -> CuResult<EventHandle> {
         let ctx = self.current_context()?;
+        // A handle that names no event is `CUDA_ERROR_MAP_FAILED`, as NVIDIA's driver
+        // answers for a zeroed one.
         let Some(f) = host::decode(EVENT_TAG, handle) else {
-            return Err(fail(CuError::INVALID_VALUE, format_args!("cuIpcOpenEventHandle: not an IPC event handle")));
+            return Err(fail(CuError::MAP_FAILED, format_args!("cuIpcOpenEventHandle: not an IPC event handle")));
         };
         if !self.ipc_supported(ctx.device) {
             return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuIpcOpenEventHandle: device {} cannot share events", ctx.device)));

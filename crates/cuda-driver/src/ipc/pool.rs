@@ -14,7 +14,7 @@
 //! must be freed from all importing processes before being freed in the exporting
 //! process"). An imported pool cannot allocate.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::sync::{Mutex, MutexGuard};
 
@@ -40,8 +40,10 @@ pub(crate) enum Sharing {
     None,
     /// Created shareable: its memory is this file's.
     Exported(PoolFile),
-    /// Imported from another process's pool file.
-    Imported { file: OwnedFd, inode: (u64, u64) },
+    /// Imported from another process's pool file; `pointers` are the allocations
+    /// imported from it by file offset (importing one again gives the same address, as
+    /// NVIDIA's driver does).
+    Imported { file: OwnedFd, inode: (u64, u64), pointers: Mutex<HashMap<u64, DevicePtr>> },
 }
 
 /// An exportable pool's memory: one memfd.
@@ -147,22 +149,23 @@ fn check_handle_type(handle_type: u32, what: &str) -> CuResult<()> {
 
 impl Driver {
     /// `cuMemPoolExportToShareableHandle`: a new descriptor of the pool's file (the caller
-    /// closes it). The pool must have been created with that handle type; `flags` 0.
+    /// closes it). The pool must have been created with that handle type, else (any
+    /// other type, too) `INVALID_VALUE`, as NVIDIA's driver answers; `flags` 0.
     pub fn mem_pool_export_to_fd(&self, handle: PoolHandle, handle_type: u32, flags: u64) -> CuResult<i32> {
         let pool = self.pool(handle)?;
-        check_handle_type(handle_type, "cuMemPoolExportToShareableHandle")?;
         let Sharing::Exported(file) = &pool.sharing else {
             return Err(invalid(format_args!("cuMemPoolExportToShareableHandle: the pool was not created shareable")));
         };
-        if flags != 0 {
-            return Err(invalid(format_args!("cuMemPoolExportToShareableHandle: flags {flags:#x}")));
+        if flags != 0 || handle_type != HANDLE_TYPE_POSIX_FD {
+            return Err(invalid(format_args!("cuMemPoolExportToShareableHandle: handle type {handle_type}, flags {flags:#x}")));
         }
         let fd = host::duplicate(file.file.as_raw_fd()).map_err(|e| fail(CuError::UNKNOWN, format_args!("cuMemPoolExportToShareableHandle: {e}")))?;
         Ok(std::os::fd::IntoRawFd::into_raw_fd(fd))
     }
 
     /// `cuMemPoolImportFromShareableHandle`: a pool over another process's pool file (the
-    /// caller keeps its descriptor); `flags` 0.
+    /// caller keeps its descriptor); `flags` 0. A descriptor of anything else is
+    /// `CUDA_ERROR_UNKNOWN`, as NVIDIA's driver answers for a memfd.
     pub fn mem_pool_import_from_fd(&self, fd: i32, handle_type: u32, flags: u64) -> CuResult<PoolHandle> {
         check_handle_type(handle_type, "cuMemPoolImportFromShareableHandle")?;
         if flags != 0 {
@@ -173,7 +176,7 @@ impl Driver {
         let read = unsafe { libc::pread(fd, header.as_mut_ptr().cast(), header.len(), 0) };
         let magic = u64::from_le_bytes(header[..8].try_into().unwrap_or_default());
         if read != header.len() as isize || magic != FILE_MAGIC {
-            return Err(invalid(format_args!("cuMemPoolImportFromShareableHandle({fd}): not a memory pool's descriptor")));
+            return Err(fail(CuError::UNKNOWN, format_args!("cuMemPoolImportFromShareableHandle({fd}): not a memory pool's descriptor")));
         }
         let exporter_device = u64::from_le_bytes(header[8..].try_into().unwrap_or_default());
         // The exporter's ordinal where this process has that device, else the first one
@@ -185,7 +188,7 @@ impl Driver {
             .ok_or_else(|| fail(CuError::NOT_SUPPORTED, format_args!("cuMemPoolImportFromShareableHandle: no device maps shared memory")))?;
         let (inode, _) = host::identity(fd).map_err(|e| invalid(format_args!("cuMemPoolImportFromShareableHandle({fd}): {e}")))?;
         let file = host::duplicate(fd).map_err(|e| fail(CuError::UNKNOWN, format_args!("cuMemPoolImportFromShareableHandle: {e}")))?;
-        Ok(self.insert_pool(device, Sharing::Imported { file, inode }))
+        Ok(self.insert_pool(device, Sharing::Imported { file, inode, pointers: Mutex::default() }))
     }
 
     /// `cuMemPoolExportPointer`: the data another process's `cuMemPoolImportPointer`
@@ -208,7 +211,7 @@ impl Driver {
     pub fn mem_pool_import_pointer(&self, handle: PoolHandle, data: &[u8; 64]) -> CuResult<DevicePtr> {
         let ctx = self.current_context()?;
         let pool = self.pool(handle)?;
-        let Sharing::Imported { file, inode } = &pool.sharing else {
+        let Sharing::Imported { file, inode, pointers } = &pool.sharing else {
             return Err(invalid(format_args!("cuMemPoolImportPointer: pool {:#x} was not imported", handle.0)));
         };
         let Some(f) = host::decode(POINTER_TAG, data) else {
@@ -218,8 +221,13 @@ impl Driver {
             return Err(invalid(format_args!("cuMemPoolImportPointer: the pointer is another pool's")));
         }
         let (offset, size) = (f[2], f[3]);
+        let mut pointers = pointers.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&ptr) = pointers.get(&offset) {
+            return Ok(ptr);
+        }
         let ptr = host::map_shared(file, offset, size).map_err(|e| fail(CuError::MAP_FAILED, format_args!("cuMemPoolImportPointer: {e}")))?;
         self.register_file_map(ptr, size, FileMapOrigin::PoolImport, ctx.handle, pool.device, handle.0)?;
+        pointers.insert(offset, ptr);
         Ok(ptr)
     }
 }
