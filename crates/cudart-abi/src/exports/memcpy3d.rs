@@ -63,7 +63,7 @@ fn api() -> RtResult<&'static Api> {
 /// The driver's descriptor of a copy between pitched memory and CUDA arrays. Where an
 /// array is involved, positions and the extent's width count elements, not bytes
 /// (runtime API, `cudaMemcpy3D`).
-fn descriptor(p: &Memcpy3DParms) -> RtResult<CudaMemcpy3D> {
+pub(crate) fn copy_descriptor(p: &Memcpy3DParms) -> RtResult<CudaMemcpy3D> {
     let src_array = !p.src_array.is_null();
     let dst_array = !p.dst_array.is_null();
     if (!src_array && p.src_ptr.ptr.is_null()) || (!dst_array && p.dst_ptr.ptr.is_null()) {
@@ -118,7 +118,7 @@ fn copy_3d(p: *const Memcpy3DParms, mode: Mode) -> RtResult {
     }
     // SAFETY: non-NULL; the caller's structure.
     let p = unsafe { p.read_unaligned() };
-    let desc = descriptor(&p)?;
+    let desc = copy_descriptor(&p)?;
     let api = api()?;
     if p.extent.width == 0 || p.extent.height == 0 || p.extent.depth == 0 {
         return Ok(());

@@ -9,6 +9,7 @@ mod error;
 mod event;
 mod func;
 mod graph;
+mod ipc;
 mod launch;
 mod memcpy;
 mod memcpy3d;
