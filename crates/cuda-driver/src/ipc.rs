@@ -66,14 +66,17 @@ impl MemHandleData {
     }
 }
 
-/// The IPC memory opened in this process: `(context, file) -> (address, references)`.
+/// Opened IPC memory: `(context, file identity) -> (address, references)`.
+type Opened = HashMap<(CtxHandle, (u64, u64)), (DevicePtr, u32)>;
+
+/// The IPC memory opened in this process.
 #[derive(Default)]
 pub(crate) struct State {
-    opened: Mutex<HashMap<(CtxHandle, (u64, u64)), (DevicePtr, u32)>>,
+    opened: Mutex<Opened>,
 }
 
 impl State {
-    fn opened(&self) -> MutexGuard<'_, HashMap<(CtxHandle, (u64, u64)), (DevicePtr, u32)>> {
+    fn opened(&self) -> MutexGuard<'_, Opened> {
         self.opened.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
