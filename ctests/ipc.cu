@@ -19,7 +19,7 @@ static const int kSmall = 16;     // ints: a 64-byte allocation
 static const int kPool = 100000;  // ints
 
 struct Shared {
-  cudaIpcMemHandle_t big, small;
+  cudaIpcMemHandle_t big, small, small2;
   cudaIpcEventHandle_t event;
   cudaMemPoolPtrExportData pooled;
   int pool_fd;  // inherited by the child
@@ -80,6 +80,12 @@ static int child(const char *path) {
   CHECK(cudaIpcCloseMemHandle(again));
   CHECK(cudaIpcOpenMemHandle((void **)&small, sh.small, cudaIpcMemLazyEnablePeerAccess));
   expect_values(small, kSmall, 5, 2, "small");
+  // Another small allocation (on the CPU device, in the same chunk of memory).
+  int *small2 = nullptr;
+  CHECK(cudaIpcOpenMemHandle((void **)&small2, sh.small2, cudaIpcMemLazyEnablePeerAccess));
+  EXPECT(small2 != small, "two allocations open at two addresses");
+  expect_values(small2, kSmall, 9, 4, "small2");
+  CHECK(cudaIpcCloseMemHandle(small2));
   cudaEvent_t e;
   CHECK(cudaIpcOpenEventHandle(&e, sh.event));
   cudaIpcEventHandle_t reexport;
@@ -133,14 +139,17 @@ int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "child") == 0) return child(argv[2]);
   Shared sh;
   memset(&sh, 0, sizeof sh);
-  int *big = nullptr, *small = nullptr, *managed = nullptr, *pooled = nullptr;
+  int *big = nullptr, *small = nullptr, *small2 = nullptr, *managed = nullptr, *pooled = nullptr;
   CHECK(cudaMalloc(&big, kBig * sizeof(int)));
   CHECK(cudaMalloc(&small, kSmall * sizeof(int)));
+  CHECK(cudaMalloc(&small2, kSmall * sizeof(int)));
   fill_on(big, kBig, 3, 1, 0);
   fill_on(small, kSmall, 5, 2, 0);
+  fill_on(small2, kSmall, 9, 4, 0);
   CHECK(cudaDeviceSynchronize());
   CHECK(cudaIpcGetMemHandle(&sh.big, big));
   CHECK(cudaIpcGetMemHandle(&sh.small, small));
+  CHECK(cudaIpcGetMemHandle(&sh.small2, small2));
   expect_values(big, kBig, 3, 1, "big after export");
   CHECK(cudaMallocManaged(&managed, 4096));
   cudaIpcMemHandle_t h;
@@ -234,6 +243,7 @@ int main(int argc, char **argv) {
   CHECK(cudaEventDestroy(plain));
   CHECK(cudaFree(big));
   CHECK(cudaFree(small));
+  CHECK(cudaFree(small2));
   CHECK(cudaFree(managed));
   CHECK(cudaFreeHost(flag));
   CHECK(cudaStreamDestroy(s));

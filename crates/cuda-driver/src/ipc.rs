@@ -66,8 +66,9 @@ impl MemHandleData {
     }
 }
 
-/// Opened IPC memory: `(context, file identity) -> (address, references)`.
-type Opened = HashMap<(CtxHandle, (u64, u64)), (DevicePtr, u32)>;
+/// Opened IPC memory: `(context, file identity, offset) -> (address, references)`. Small
+/// allocations share a file (their chunk) at different offsets.
+type Opened = HashMap<(CtxHandle, (u64, u64), u64), (DevicePtr, u32)>;
 
 /// The IPC memory opened in this process.
 #[derive(Default)]
@@ -141,7 +142,7 @@ impl Driver {
             return Err(fail(CuError::INVALID_CONTEXT, format_args!("cuIpcOpenMemHandle: the handle was exported by this process")));
         }
         let mut opened = self.ipc.opened();
-        if let Some((ptr, refs)) = opened.get_mut(&(ctx.handle, h.inode)) {
+        if let Some((ptr, refs)) = opened.get_mut(&(ctx.handle, h.inode, h.offset)) {
             *refs += 1;
             return Ok(*ptr);
         }
@@ -149,7 +150,7 @@ impl Driver {
             .map_err(|e| io_fail(CuError::INVALID_HANDLE, format_args!("cuIpcOpenMemHandle: descriptor {} of process {}", h.fd, h.pid), e))?;
         let ptr = host::map_shared(&fd, h.offset, h.size).map_err(|e| io_fail(CuError::MAP_FAILED, format_args!("cuIpcOpenMemHandle"), e))?;
         self.register_file_map(ptr, h.size, FileMapOrigin::Ipc, ctx.handle, ctx.device, 0)?;
-        opened.insert((ctx.handle, h.inode), (ptr, 1));
+        opened.insert((ctx.handle, h.inode, h.offset), (ptr, 1));
         Ok(ptr)
     }
 
