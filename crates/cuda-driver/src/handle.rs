@@ -50,11 +50,12 @@ pub enum Kind {
     GraphExec = 0x4D,
     Array = 0x4E,
     ExternalMemory = 0x4F,
+    MipmappedArray = 0x50,
 }
 
 impl Kind {
     /// Every kind, in tag order.
-    pub const ALL: [Kind; 15] = [
+    pub const ALL: [Kind; 16] = [
         Kind::Context,
         Kind::Module,
         Kind::Function,
@@ -70,6 +71,7 @@ impl Kind {
         Kind::GraphExec,
         Kind::Array,
         Kind::ExternalMemory,
+        Kind::MipmappedArray,
     ];
 }
 

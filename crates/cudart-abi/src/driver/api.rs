@@ -278,6 +278,10 @@ driver_api! {
     // CUDA arrays and texture and surface objects (`exports/array.rs`, `texture.rs`).
     cuArray3DCreate @ 3020 (array: *mut *mut c_void, desc: *const Array3dDescriptor);
     cuArrayDestroy @ 2000 (array: *mut c_void);
+    cuMipmappedArrayCreate @ 5000 (mipmap: *mut *mut c_void, desc: *const Array3dDescriptor, levels: u32);
+    cuMipmappedArrayGetLevel @ 5000 (array: *mut *mut c_void, mipmap: *mut c_void, level: u32);
+    cuMipmappedArrayDestroy @ 5000 (mipmap: *mut c_void);
+    cuTexObjectGetResourceViewDesc @ 5000 (view: *mut c_void, object: u64);
     cuArray3DGetDescriptor @ 3020 (desc: *mut Array3dDescriptor, array: *mut c_void);
     cuTexObjectCreate @ 5000 (object: *mut u64, resource: *const ResourceDesc, texture: *const TextureDesc, view: *const c_void);
     cuTexObjectDestroy @ 5000 (object: u64);
