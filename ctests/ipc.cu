@@ -6,7 +6,8 @@
 // and a shareable memory pool (cudaMemPoolExportToShareableHandle with a POSIX file
 // descriptor the child inherits, cudaMemPoolExportPointer / cudaMemPoolImportPointer).
 // Both processes write memory the other then reads. Misuse codes as NVIDIA's driver
-// answers them (H200, driver 580.159).
+// answers them (H200, driver 580.159). Also cudaMemcpy3DPeer(Async) of a box between two
+// pitched allocations.
 #define CTEST_NAME "ipc"
 #include "ctest.h"
 
@@ -135,8 +136,52 @@ static int child(const char *path) {
   return ctest_failures == 0 ? 0 : 1;
 }
 
+// A 3 x 4 x 2 box of ints from (1, 2, 1) of one pitched volume to (0, 1, 0) of another,
+// with cudaMemcpy3DPeer and cudaMemcpy3DPeerAsync (device 0 to device 0).
+static void copy_3d_peer() {
+  const int w = 8, h = 6, d = 3;
+  cudaPitchedPtr src, dst;
+  CHECK(cudaMalloc3D(&src, make_cudaExtent(w * sizeof(int), h, d)));
+  CHECK(cudaMalloc3D(&dst, make_cudaExtent(w * sizeof(int), h, d)));
+  int *host = (int *)malloc(src.pitch * h * d);
+  for (size_t i = 0; i < src.pitch * h * d / sizeof(int); ++i) host[i] = (int)i;
+  CHECK(cudaMemcpy(src.ptr, host, src.pitch * h * d, cudaMemcpyHostToDevice));
+  for (int pass = 0; pass < 2; ++pass) {
+    CHECK(cudaMemset(dst.ptr, 0xff, dst.pitch * h * d));
+    cudaMemcpy3DPeerParms p;
+    memset(&p, 0, sizeof p);
+    p.srcPtr = src;
+    p.srcPos = make_cudaPos(1 * sizeof(int), 2, 1);
+    p.dstPtr = dst;
+    p.dstPos = make_cudaPos(0, 1, 0);
+    p.extent = make_cudaExtent(3 * sizeof(int), 4, 2);
+    if (pass == 0) {
+      CHECK(cudaMemcpy3DPeer(&p));
+    } else {
+      CHECK(cudaMemcpy3DPeerAsync(&p, 0));
+      CHECK(cudaDeviceSynchronize());
+    }
+    int *out = (int *)malloc(dst.pitch * h * d);
+    CHECK(cudaMemcpy(out, dst.ptr, dst.pitch * h * d, cudaMemcpyDeviceToHost));
+    const size_t row = dst.pitch / sizeof(int);
+    for (int z = 0; z < d; ++z)
+      for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+          bool inside = x < 3 && y >= 1 && y < 5 && z < 2;
+          int want = inside ? host[((z + 1) * h + (y - 1 + 2)) * (src.pitch / sizeof(int)) + x + 1] : -1;
+          int got = out[(z * h + y) * row + x];
+          EXPECT(got == want, "3D peer copy pass %d at (%d, %d, %d): %d, want %d", pass, x, y, z, got, want);
+        }
+    free(out);
+  }
+  free(host);
+  CHECK(cudaFree(src.ptr));
+  CHECK(cudaFree(dst.ptr));
+}
+
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "child") == 0) return child(argv[2]);
+  copy_3d_peer();
   Shared sh;
   memset(&sh, 0, sizeof sh);
   int *big = nullptr, *small = nullptr, *small2 = nullptr, *managed = nullptr, *pooled = nullptr;
