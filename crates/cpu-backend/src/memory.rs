@@ -7,11 +7,16 @@
 //!   is 512-byte aligned like `cudaMalloc`'s) in 64 KiB chunks of device memory that hold
 //!   nothing else; a freed slot is reused by the next allocation of its class.
 //!
+//! Freed large mappings are kept for the next allocations of about their size (up to
+//! [`idle_limit`] bytes), as the global allocator keeps freed memory: a program that
+//! allocates and frees a buffer per iteration reuses its pages instead of faulting in
+//! fresh ones each time.
+//!
 //! Sharing moves the pages into a memfd and maps that shared over the same addresses
 //! ([`to_shared_file`]); for a small allocation that is its whole chunk, as NVIDIA's driver
 //! shares the whole 2 MiB page a small `cudaMalloc` lies in.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::sync::Mutex;
 
@@ -51,6 +56,57 @@ struct Inner {
     pages: HashMap<u64, Pages>,
     /// Free slots per stride: (address, its chunk).
     free_slots: HashMap<usize, Vec<(u64, u64)>>,
+    /// Freed large mappings kept for reuse: (length, address); and their bytes.
+    idle: BTreeSet<(usize, u64)>,
+    idle_bytes: usize,
+}
+
+/// The most bytes of freed mappings kept for reuse: an eighth of the host's memory, at
+/// most 2 GiB.
+fn idle_limit() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let pages = unsafe { libc::sysconf(libc::_SC_PHYS_PAGES) };
+    let total = usize::try_from(pages).unwrap_or(0).saturating_mul(page_size());
+    (total / 8).min(2 << 30)
+}
+
+impl Inner {
+    /// A kept mapping of `len` to `2 * len` bytes, taken out of the cache.
+    fn take_idle(&mut self, len: usize) -> Option<(u64, usize)> {
+        let &(found, addr) = self.idle.range((len, 0)..).next().filter(|&&(found, _)| found <= len.saturating_mul(2))?;
+        self.idle.remove(&(found, addr));
+        self.idle_bytes -= found;
+        Some((addr, found))
+    }
+
+    /// Keeps a freed mapping for reuse, giving back the largest kept ones beyond the limit.
+    fn keep_idle(&mut self, addr: u64, len: usize) {
+        self.idle.insert((len, addr));
+        self.idle_bytes += len;
+        let limit = idle_limit();
+        while self.idle_bytes > limit {
+            let Some(largest) = self.idle.pop_last() else { break };
+            self.idle_bytes -= largest.0;
+            // SAFETY: a kept mapping nothing uses, unmapped once.
+            unsafe { libc::munmap(largest.1 as usize as *mut libc::c_void, largest.0) };
+        }
+    }
+
+    /// Gives every kept mapping back (before reporting that memory ran out).
+    fn drop_idle(&mut self) {
+        for (len, addr) in std::mem::take(&mut self.idle) {
+            // SAFETY: as above.
+            unsafe { libc::munmap(addr as usize as *mut libc::c_void, len) };
+        }
+        self.idle_bytes = 0;
+    }
+
+    fn map(&mut self, len: usize) -> Result<u64, DeviceError> {
+        map_pages(len).or_else(|_| {
+            self.drop_idle();
+            map_pages(len)
+        })
+    }
 }
 
 /// The device's allocations.
@@ -79,7 +135,10 @@ impl Memory {
         let mut inner = self.inner();
         if padded >= page {
             let len = padded.checked_next_multiple_of(page).ok_or(DeviceError::OutOfMemory)?;
-            let p = map_pages(len)?;
+            let (p, len) = match inner.take_idle(len) {
+                Some(kept) => kept,
+                None => (inner.map(len)?, len),
+            };
             inner.pages.insert(p, Pages { len, file: None });
             inner.allocations.insert(p, Alloc::Large);
             return Ok(p);
@@ -88,7 +147,7 @@ impl Memory {
         let (slot, chunk) = match inner.free_slots.get_mut(&stride).and_then(Vec::pop) {
             Some(free) => free,
             None => {
-                let chunk = map_pages(CHUNK)?;
+                let chunk = inner.map(CHUNK)?;
                 inner.pages.insert(chunk, Pages { len: CHUNK, file: None });
                 let slots = (0..CHUNK / stride).rev().map(|i| (chunk + (i * stride) as u64, chunk));
                 inner.free_slots.entry(stride).or_default().extend(slots);
@@ -112,13 +171,15 @@ impl Memory {
     pub(crate) fn free(&self, ptr: DevicePtr) {
         let mut inner = self.inner();
         match inner.allocations.remove(&ptr) {
-            Some(Alloc::Large) => {
-                if let Some(pages) = inner.pages.remove(&ptr) {
-                    // SAFETY: the allocation's own mapping, unmapped once; a shared file
-                    // lives on while other processes map it.
-                    unsafe { libc::munmap(ptr as usize as *mut libc::c_void, pages.len) };
-                }
-            }
+            Some(Alloc::Large) => match inner.pages.remove(&ptr) {
+                Some(Pages { len, file: None }) => inner.keep_idle(ptr, len),
+                // SAFETY: the allocation's own mapping, unmapped once (not kept: other
+                // processes may map its file, which lives on while they do).
+                Some(Pages { len, file: Some(_) }) => unsafe {
+                    libc::munmap(ptr as usize as *mut libc::c_void, len);
+                },
+                None => {}
+            },
             Some(Alloc::Small { chunk, stride }) => inner.free_slots.entry(stride).or_default().push((ptr, chunk)),
             None => {}
         }
@@ -195,6 +256,28 @@ mod tests {
         let a = memory.alloc(256).unwrap();
         memory.free(a);
         assert_eq!(memory.alloc(300).unwrap(), a, "a freed slot is reused by its class");
+    }
+
+    #[test]
+    fn freed_mappings_are_reused_unless_shared() {
+        let memory = Memory::default();
+        let page = page_size();
+        let a = memory.alloc(4 * page).unwrap();
+        memory.free(a);
+        let b = memory.alloc(3 * page).unwrap();
+        assert_eq!(b, a, "a kept mapping of up to twice the size is reused");
+        assert_eq!(memory.held(b), Some(4 * page), "whole");
+        memory.free(b);
+        let c = memory.alloc(page).unwrap();
+        assert_ne!(c, a, "not four times the size");
+        memory.share(c).unwrap();
+        // SAFETY: the allocation holds a page.
+        unsafe { *(c as *mut u8) = 0x77 };
+        memory.free(c);
+        let d = memory.alloc(page).unwrap();
+        // SAFETY: as above. A fresh mapping (at whatever address) is zero-filled.
+        assert_eq!(unsafe { *(d as *const u8) }, 0, "a shared mapping is not reused");
+        memory.free(d);
     }
 
     #[test]
