@@ -7,11 +7,14 @@
 //! Device memory is host memory of the process, so sharing it means sharing a file:
 //! - `cuIpcGetMemHandle` asks the backend to turn the allocation into a shared file
 //!   mapping at the same address (`backend_api::Device::share`; on the CPU device a memfd
-//!   takes the allocation's pages, which are its own for allocations of a page or more).
-//!   Every context's queued work is waited for first, so no kernel writes the range while
-//!   its bytes move. The 64-byte handle names the exporter's process id, its descriptor
-//!   number and the file's identity (`st_dev`, `st_ino`, which tells a reused descriptor
-//!   number from the file), and the allocation's offset and size.
+//!   takes the allocation's pages, which hold no other data of the process: a large
+//!   allocation's own, a small one's chunk of device memory). Every context's queued work
+//!   is waited for first, so no kernel writes the range while its bytes move; a copy
+//!   another host thread submits meanwhile could still be lost. The 64-byte handle names
+//!   the exporter's process id, its descriptor number and the file's identity (`st_dev`,
+//!   `st_ino`, which tells a reused descriptor number from the file), and the
+//!   allocation's offset and size. A pointer inside an allocation exports the allocation
+//!   (NVIDIA's driver accepts one too), which opens at its base.
 //! - `cuIpcOpenMemHandle` reopens that descriptor through `/proc/<pid>/fd/<n>` (or
 //!   `pidfd_getfd`) and maps the file shared; the range is registered as
 //!   [`MemoryKind::FileMap`] in the opening context. Opening a handle again in the same
