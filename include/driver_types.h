@@ -911,6 +911,29 @@ struct cudaMemPoolPtrExportData {
   unsigned char reserved[64];
 };
 
+/* cudaImportExternalMemory: what to import (a descriptor, a Win32 handle or name, an
+ * NvSciBuf object) and how many bytes; cudaExternalMemoryGetMappedBuffer: which range. */
+struct cudaExternalMemoryHandleDesc {
+  enum cudaExternalMemoryHandleType type;
+  union {
+    int fd;
+    struct {
+      void *handle;
+      const void *name;
+    } win32;
+    const void *nvSciBufObject;
+  } handle;
+  unsigned long long size;
+  unsigned int flags; /* cudaExternalMemoryDedicated */
+  unsigned int reserved[16];
+};
+struct cudaExternalMemoryBufferDesc {
+  unsigned long long offset;
+  unsigned long long size;
+  unsigned int flags;
+  unsigned int reserved[16];
+};
+
 /* Resources behind texture and surface objects. */
 struct cudaResourceDesc {
   enum cudaResourceType resType;

@@ -187,11 +187,10 @@ double_free 1
 sync_end 0
 """.strip().splitlines())
 OURS = {
-    "devattr_119": ("0:0", "no shareable pool handle types: pools cannot be exported here"),
+    "devattr_119": ("0:1", "shareable pools as POSIX file descriptors only: no fabric handles here"),
     "setattr_null_value": ("1", "NVIDIA's driver crashed"),
     "alloc_bad_stream": ("400", "NVIDIA's driver crashed; ours checks every handle"),
-    "create_posix_fd": ("801", "IPC pools: not supported (MEMPOOL_SUPPORTED_HANDLE_TYPES is 0)"),
-    "create_fabric": ("801", "IPC pools: not supported"),
+    "create_fabric": ("801", "fabric handles: not supported"),
     "create_alloc_2": ("801", "managed pools: not supported"),
     "create_loc_host": ("801", "host pools: not supported"),
     "create_loc_host_numa": ("801", "host pools: not supported"),

@@ -193,6 +193,17 @@ pub struct LaunchConfig {
     pub dynamic_shared_bytes: u32,
 }
 
+/// An allocation's bytes as a file other processes can map ([`Device::share`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SharedMemory {
+    /// The file's descriptor in this process (the backend's; open until the free).
+    pub fd: i32,
+    /// Where the allocation starts in the file.
+    pub offset: u64,
+    /// The bytes of the file that belong to the allocation from `offset` (whole pages).
+    pub len: u64,
+}
+
 /// A device of some backend.
 pub trait Device: Send + Sync {
     fn properties(&self) -> &DeviceProperties;
@@ -219,6 +230,15 @@ pub trait Device: Send + Sync {
     /// Free memory from [`Device::alloc`] or [`Device::alloc_managed`]; the driver
     /// guarantees `ptr` came from one of them.
     fn free(&self, ptr: DevicePtr) -> Result<(), DeviceError>;
+    /// Makes the allocation at `ptr` (from [`Device::alloc`], its base) shareable with
+    /// other processes of the machine: from now on its bytes live in a file that stays
+    /// mapped at the same address, whose descriptor the backend keeps open until
+    /// [`Device::free`]. Asking again gives the same file. The caller makes sure nothing
+    /// uses the allocation meanwhile. Devices that cannot say so.
+    fn share(&self, ptr: DevicePtr) -> Result<SharedMemory, DeviceError> {
+        let _ = ptr;
+        Err(DeviceError::NotSupported("sharing device memory with other processes".into()))
+    }
     /// Free bytes of device memory now.
     fn free_memory(&self) -> u64;
     /// Copy host to device. The driver has checked the range lies in an allocation.

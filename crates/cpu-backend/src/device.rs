@@ -1,27 +1,21 @@
 //! The CPU device's properties and memory.
 //!
-//! Device memory is host memory from the global allocator, aligned to 256 bytes like
-//! `cudaMalloc`; a device pointer is the host address, which is what lets kernels use
+//! Device memory is host memory ([`crate::memory`]), aligned to 512 bytes like
+//! `cudaMalloc`'s; a device pointer is the host address, which is what lets kernels use
 //! global pointers directly and what makes unified addressing true.
 
 use crate::module::CpuModule;
 use crate::pool::Pool;
 use backend_api::*;
-use std::alloc::Layout;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// Allocations are whole units of this many bytes (CUDA guarantees at least 256).
 const ALLOC_ALIGN: usize = 256;
-/// Alignment of every allocation: the device's texture alignment
-/// (`CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT`), so that any allocation can back a linear
-/// texture, as `cudaMalloc`'s results do on NVIDIA's GPUs.
-const BASE_ALIGN: usize = 512;
 
 /// The one CPU device.
 pub struct CpuDevice {
     props: DeviceProperties,
-    allocations: Mutex<HashMap<u64, Layout>>,
+    memory: crate::memory::Memory,
     pub(crate) pool: Arc<Pool>,
     output: Arc<crate::printf::Output>,
 }
@@ -29,7 +23,7 @@ pub struct CpuDevice {
 impl CpuDevice {
     pub fn new() -> Self {
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        CpuDevice { props: properties(cores as u32), allocations: Mutex::new(HashMap::new()), pool: Pool::new(cores), output: Default::default() }
+        CpuDevice { props: properties(cores as u32), memory: Default::default(), pool: Pool::new(cores), output: Default::default() }
     }
 }
 
@@ -153,23 +147,16 @@ impl Device for CpuDevice {
         // programs) then stays inside its own allocation, as it does on a GPU, instead of
         // corrupting the host heap. The driver still records and checks the requested size.
         let padded = size.max(1).checked_next_multiple_of(ALLOC_ALIGN).ok_or(DeviceError::OutOfMemory)?;
-        let layout = Layout::from_size_align(padded, BASE_ALIGN).map_err(|_| DeviceError::OutOfMemory)?;
-        // SAFETY: the layout has a non-zero size.
-        let p = unsafe { std::alloc::alloc(layout) };
-        if p.is_null() {
-            return Err(DeviceError::OutOfMemory);
-        }
-        self.allocations.lock().unwrap().insert(p as u64, layout);
-        Ok(p as u64)
+        self.memory.alloc(padded)
     }
 
     fn free(&self, ptr: DevicePtr) -> Result<(), DeviceError> {
-        let layout = self.allocations.lock().unwrap().remove(&ptr);
-        if let Some(layout) = layout {
-            // SAFETY: `ptr` was returned by `alloc` with this layout and is freed once.
-            unsafe { std::alloc::dealloc(ptr as *mut u8, layout) };
-        }
+        self.memory.free(ptr);
         Ok(())
+    }
+
+    fn share(&self, ptr: DevicePtr) -> Result<SharedMemory, DeviceError> {
+        self.memory.share(ptr)
     }
 
     fn create_texture_object(&self, object: &backend_api::texture::TextureObject) -> Result<u64, DeviceError> {
@@ -231,20 +218,6 @@ impl Device for CpuDevice {
 
 #[cfg(test)]
 mod tests {
-    use backend_api::Device as _;
-
-    #[test]
-    fn allocations_are_whole_256_byte_units() {
-        let device = super::CpuDevice::new();
-        for (asked, held) in [(1, 256), (80, 256), (256, 256), (257, 512)] {
-            let p = device.alloc(asked).unwrap();
-            assert_eq!(device.allocations.lock().unwrap()[&p].size(), held, "{asked} bytes");
-            // A kernel writing up to the unit's end stays inside the allocation.
-            // SAFETY: the allocation holds `held` bytes.
-            unsafe { std::ptr::write_bytes(p as *mut u8, 0xab, held) };
-            device.free(p).unwrap();
-        }
-    }
 
     #[test]
     fn small_hosts_report_enough_multiprocessors_for_grid_sizing() {

@@ -22,6 +22,7 @@ pub mod cdp;
 pub mod device;
 pub mod fault;
 mod matrix;
+mod memory;
 pub mod module;
 pub mod pool;
 pub mod printf;

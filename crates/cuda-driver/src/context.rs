@@ -541,6 +541,7 @@ impl Driver {
             }
         }
         self.release_context_objects(ctx.handle);
+        self.forget_peers(ctx.handle);
         let mut state = ctx.state();
         let flags = state.flags;
         let (active, refcount) = (state.active, state.refcount);

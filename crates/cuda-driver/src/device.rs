@@ -137,11 +137,12 @@ impl Driver {
         Ok(1 << 27)
     }
 
-    /// `cuDeviceCanAccessPeer`: no peer access between devices (yet).
+    /// `cuDeviceCanAccessPeer`: between two different devices whose memory the host
+    /// addresses ([`crate::peer`]).
     pub fn device_can_access_peer(&self, dev: i32, peer: i32) -> CuResult<bool> {
         self.device_slot(dev)?;
         self.device_slot(peer)?;
-        Ok(false)
+        Ok(self.peer_capable(dev as usize, peer as usize))
     }
 
     /// `cuDeviceGetP2PAttribute`: all zero (no peer access); same device -> `INVALID_DEVICE`.

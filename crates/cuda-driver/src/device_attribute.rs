@@ -2,8 +2,8 @@
 //!
 //! Values that describe the device come from [`DeviceProperties`]; texture/surface limits
 //! are those of recent NVIDIA GPUs (textures are not implemented, but cudart queries the
-//! limits at init and fails unless each call succeeds); features we lack (cooperative and
-//! cluster launch, IPC, RDMA, ...) answer 0 so programs take their
+//! limits at init and fails unless each call succeeds); features we lack (cluster launch,
+//! RDMA, ...) answer 0 so programs take their
 //! fallback paths. Ids follow `cuda.h` of CUDA 13 (`CU_DEVICE_ATTRIBUTE_MAX` = 148 in
 //! 13.0; 148, `ATOMIC_REDUCTION_SUPPORTED`, appeared in a later 13.x and answers 0).
 
@@ -127,15 +127,18 @@ pub(crate) fn attribute(p: &DeviceProperties, managed: Option<ManagedMemory>, or
         113 => 1,       // READ_ONLY_HOST_REGISTER_SUPPORTED
         114 => 0,       // TIMELINE_SEMAPHORE_INTEROP_SUPPORTED
         115 => 1,       // MEMORY_POOLS_SUPPORTED (crate::mempool, any backend)
-        116..=119 => 0, // GPU Direct RDMA, mempool handle types (pools cannot be shared)
-        120 => 0,       // CLUSTER_LAUNCH
-        121 => 0,       // DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED
+        116..=118 => 0, // GPU Direct RDMA
+        // Pools shareable as POSIX file descriptors (bit 1) where memory is the host's
+        // (`crate::ipc::pool`).
+        119 => host, // MEMPOOL_SUPPORTED_HANDLE_TYPES
+        120 => 0,    // CLUSTER_LAUNCH
+        121 => 0,    // DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED
         // 64-bit stream memory operations and CU_STREAM_WAIT_VALUE_NOR (`crate::memop`,
         // on devices whose memory the host addresses); the v1 attributes 92..=94 stay 0,
         // as an H200 answers.
         122 | 123 => host,
         124 => 0,       // DMA_BUF_SUPPORTED
-        125 => 0,       // IPC_EVENT_SUPPORTED
+        125 => host,    // IPC_EVENT_SUPPORTED (`crate::ipc::event`)
         126 => 1,       // MEM_SYNC_DOMAIN_COUNT
         127 => 0,       // TENSOR_MAP_ACCESS_SUPPORTED
         128 => 0,       // HANDLE_TYPE_FABRIC_SUPPORTED

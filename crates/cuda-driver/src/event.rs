@@ -17,6 +17,7 @@ use crate::diag::fail;
 use crate::exec::{Marker, Queue, Stamp, Work};
 use crate::graph::capture::CapturedRecord;
 use crate::graph::NodeParams;
+use crate::ipc::event::SharedEvent;
 use crate::{CtxHandle, CuError, CuResult, Driver, EventHandle, StreamHandle};
 
 /// `CU_EVENT_BLOCKING_SYNC`.
@@ -30,6 +31,8 @@ pub const EVENT_INTERPROCESS: u32 = 4;
 struct Recorded {
     marker: Marker,
     stamp: Arc<Stamp>,
+    /// For an interprocess event: the record's number in the shared counters.
+    shared_seq: u64,
 }
 
 /// A created event.
@@ -40,9 +43,23 @@ pub struct Event {
     /// Set while the event's last record was in a capturing stream (it then names nodes
     /// of the capture's graph, not a point of a queue).
     captured: Mutex<Option<CapturedRecord>>,
+    /// A `CU_EVENT_INTERPROCESS` event's record, shared with other processes
+    /// ([`crate::ipc::event`]).
+    pub(crate) shared: Option<Arc<SharedEvent>>,
 }
 
 impl Event {
+    pub(crate) fn new(ctx: CtxHandle, flags: u32, shared: Option<Arc<SharedEvent>>) -> Event {
+        Event { ctx, flags, recorded: Mutex::new(None), captured: Mutex::new(None), shared }
+    }
+
+    /// The local marker of the last record if it is also the last record any process
+    /// submitted to the shared counters (or the event is not shared).
+    pub(crate) fn marker_of_shared(&self, target: u64) -> Option<Marker> {
+        let recorded = self.recorded.lock().unwrap_or_else(|p| p.into_inner());
+        recorded.as_ref().filter(|r| r.shared_seq == target).map(|r| r.marker.clone())
+    }
+
     /// The marker of the last record, if any.
     pub(crate) fn marker(&self) -> Option<Marker> {
         self.recorded.lock().unwrap_or_else(|p| p.into_inner()).as_ref().map(|r| r.marker.clone())
@@ -82,7 +99,8 @@ impl Driver {
         if flags & !valid != 0 || (flags & EVENT_INTERPROCESS != 0 && flags & EVENT_DISABLE_TIMING == 0) {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuEventCreate: flags {flags:#x}")));
         }
-        Ok(self.events.insert(Arc::new(Event { ctx: ctx.handle, flags, recorded: Mutex::new(None), captured: Mutex::new(None) })))
+        let shared = crate::ipc::event::for_new_event(self, ctx.device, flags)?;
+        Ok(self.events.insert(Arc::new(Event::new(ctx.handle, flags, shared))))
     }
 
     /// `cuEventDestroy_v2`: returns at once, even if a record is pending.
@@ -130,12 +148,24 @@ impl Driver {
         // Held while the record is queued, so other calls see the old record or the new
         // one. Queued work never takes an event's lock, so this cannot deadlock.
         let mut recorded = e.recorded.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(shared) = &e.shared {
+            // The record completes in the shared counters when it runs (or is dropped).
+            let completion = shared.begin_record();
+            let shared_seq = completion.seq();
+            let run: crate::exec::RunFn = Box::new(move || {
+                drop(completion);
+                Ok(())
+            });
+            let marker = self.submit_after(ctx, q, deps, Work::Run(run), true);
+            *recorded = Some(Recorded { marker, stamp: Arc::new(Stamp::new()), shared_seq });
+            return;
+        }
         // The last record's stamp is reused once its operation has run and nobody else
         // reads it: recording an event allocates nothing in steady state.
         let reused = recorded.as_mut().and_then(|r| Arc::get_mut(&mut r.stamp).map(|s| *s = Stamp::new()).map(|()| r.stamp.clone()));
         let stamp = reused.unwrap_or_else(|| Arc::new(Stamp::new()));
         let marker = self.submit_after(ctx, q, deps, Work::Record(stamp.clone()), true);
-        *recorded = Some(Recorded { marker, stamp });
+        *recorded = Some(Recorded { marker, stamp, shared_seq: 0 });
     }
 
     /// `cuEventRecordWithFlags`: `flags` 0 or `CU_EVENT_RECORD_EXTERNAL` (1).
@@ -155,6 +185,9 @@ impl Driver {
         if e.captured.lock().unwrap_or_else(|p| p.into_inner()).is_some() {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuEventQuery: the event was last recorded in a capture that has ended")));
         }
+        if let Some(shared) = &e.shared {
+            return if shared.is_complete(shared.target()) { Ok(()) } else { Err(CuError::NOT_READY) };
+        }
         match e.marker() {
             Some(m) if !m.is_complete() => Err(CuError::NOT_READY),
             _ => Ok(()),
@@ -165,6 +198,13 @@ impl Driver {
     pub fn event_synchronize(&self, event: EventHandle) -> CuResult<()> {
         let e = self.event(event)?;
         e.not_captured("cuEventSynchronize")?;
+        if let Some(shared) = &e.shared {
+            // A record of another process is waited for in the shared counters.
+            let target = shared.target();
+            if e.marker_of_shared(target).is_none() {
+                shared.wait(target);
+            }
+        }
         if let Some(m) = e.marker() {
             m.wait();
             self.pools_after_sync(Some(m.queue()));

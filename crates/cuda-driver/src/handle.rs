@@ -51,11 +51,13 @@ pub enum Kind {
     Array = 0x4E,
     UserObject = 0x4F,
     ExtSemaphore = 0x50,
+    ExternalMemory = 0x51,
+    MipmappedArray = 0x52,
 }
 
 impl Kind {
     /// Every kind, in tag order.
-    pub const ALL: [Kind; 16] = [
+    pub const ALL: [Kind; 18] = [
         Kind::Context,
         Kind::Module,
         Kind::Function,
@@ -72,6 +74,8 @@ impl Kind {
         Kind::Array,
         Kind::UserObject,
         Kind::ExtSemaphore,
+        Kind::ExternalMemory,
+        Kind::MipmappedArray,
     ];
 }
 

@@ -35,6 +35,7 @@ pub mod diag;
 pub mod error;
 pub mod event;
 pub(crate) mod exec;
+pub mod external_memory;
 pub mod extsem;
 #[cfg(any(test, feature = "fake-backend"))]
 pub mod fake;
@@ -42,6 +43,7 @@ pub mod function;
 pub mod graph;
 pub mod handle;
 mod image;
+pub mod ipc;
 pub mod launch;
 pub mod library;
 pub mod link;
@@ -53,6 +55,7 @@ pub mod mempool;
 pub mod module;
 pub mod occupancy;
 mod params;
+pub mod peer;
 pub mod stream;
 pub mod stream_attr;
 pub mod texture;
@@ -135,6 +138,12 @@ pub struct Driver {
     pub(crate) notifications: device_caps::Notifications,
     /// Imported external semaphores.
     pub(crate) ext_sems: extsem::Table,
+    /// Memory other processes shared with this one (`cuIpcOpenMemHandle`).
+    pub(crate) ipc: ipc::State,
+    /// Contexts with peer access enabled (`cuCtxEnablePeerAccess`).
+    pub(crate) peers: peer::State,
+    /// Imported external memory (`cuImportExternalMemory`).
+    pub(crate) external: external_memory::State,
 }
 
 impl std::fmt::Debug for Driver {
@@ -174,6 +183,9 @@ impl Driver {
             managed_hints: Default::default(),
             notifications: Default::default(),
             ext_sems: Default::default(),
+            ipc: Default::default(),
+            peers: Default::default(),
+            external: Default::default(),
         }
     }
 }

@@ -47,9 +47,36 @@ pub enum MemoryKind {
     /// `cuMemAllocAsync`/`cuMemAllocFromPoolAsync`: a block of a memory pool's backend
     /// memory ([`crate::mempool`]); `owner` is the pool's handle.
     Pool,
+    /// A file another process (or API) shares, mapped by the driver into this process's
+    /// address space (host-addressable devices only; [`crate::ipc`],
+    /// [`crate::external_memory`]). Unmapped when the range is released.
+    FileMap(FileMapOrigin),
+}
+
+/// Where a [`MemoryKind::FileMap`] range came from: what may free it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileMapOrigin {
+    /// `cuIpcOpenMemHandle` (closed by `cuIpcCloseMemHandle` only).
+    Ipc,
+    /// `cuExternalMemoryGetMappedBuffer` (freed by `cuMemFree`).
+    ExternalBuffer,
+    /// `cuMemPoolImportPointer` (freed by `cuMemFree`/`cuMemFreeAsync`); `owner` is the
+    /// imported pool.
+    PoolImport,
 }
 
 impl MemoryKind {
+    /// Whether `cuMemFree`/`cuMemFreeAsync` free ranges of this kind (given their base).
+    pub fn freed_by_mem_free(self) -> bool {
+        matches!(
+            self,
+            MemoryKind::Device
+                | MemoryKind::Managed
+                | MemoryKind::Pool
+                | MemoryKind::FileMap(FileMapOrigin::ExternalBuffer | FileMapOrigin::PoolImport)
+        )
+    }
+
     /// Whether the backend owns the bytes (copies go through `backend_api::Device`).
     pub fn is_backend(self) -> bool {
         matches!(self, MemoryKind::Device | MemoryKind::Managed | MemoryKind::ModuleGlobal | MemoryKind::Pool)
@@ -311,7 +338,7 @@ impl Driver {
             return Ok(());
         }
         match self.memory.find(ptr) {
-            Some(a) if a.base == ptr && matches!(a.kind, MemoryKind::Device | MemoryKind::Managed | MemoryKind::Pool) => {}
+            Some(a) if a.base == ptr && a.kind.freed_by_mem_free() => {}
             other => return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemFree({ptr:#x}): not an allocation base ({other:?})"))),
         }
         self.drain_owner(ptr);
@@ -353,6 +380,7 @@ impl Driver {
                 }
             }
             MemoryKind::Pool => self.pool_give_back(a, None),
+            MemoryKind::FileMap(origin) => self.release_file_map(a, origin),
             MemoryKind::HostRegistered | MemoryKind::ModuleGlobal | MemoryKind::Mapped => {}
         }
     }

@@ -32,7 +32,8 @@
 //!
 //! A pool handle that is not (or no longer) valid answers `CUDA_ERROR_INVALID_VALUE`, the
 //! code these calls document. Pools are pinned device memory only: managed and host
-//! pools, and pools for IPC (`handleTypes`), answer `CUDA_ERROR_NOT_SUPPORTED`.
+//! pools answer `CUDA_ERROR_NOT_SUPPORTED`. Pools shareable as POSIX file descriptors
+//! (`handleTypes`) keep their memory in a file ([`crate::ipc::pool`]).
 
 mod blocks;
 
@@ -44,6 +45,7 @@ use backend_api::DevicePtr;
 use crate::diag::fail;
 use crate::exec::{Marker, Queue, Work};
 use crate::handle::HandleTable;
+use crate::ipc::pool::Sharing;
 use crate::memory::{Allocation, MemoryKind};
 use crate::{CuError, CuResult, Driver, PoolHandle, StreamHandle};
 use blocks::{Blocks, Fit};
@@ -127,15 +129,17 @@ struct Inner {
 
 /// A memory pool.
 pub struct MemPool {
-    device: usize,
+    pub(crate) device: usize,
     is_default: bool,
     /// What `maxSize` allows to reserve (whole chunks), `None` for no limit.
     max_reserved: Option<u64>,
     inner: Mutex<Inner>,
+    /// Whether (and how) the pool is shared with other processes.
+    pub(crate) sharing: Sharing,
 }
 
 impl MemPool {
-    fn new(device: usize, devices: usize, is_default: bool, max_reserved: Option<u64>) -> MemPool {
+    fn new(device: usize, devices: usize, is_default: bool, max_reserved: Option<u64>, sharing: Sharing) -> MemPool {
         let mut access = vec![ACCESS_NONE; devices];
         access[device] = ACCESS_READWRITE;
         let policy = Policy { release_threshold: 0, follow_event_dependencies: true, opportunistic: true, internal_dependencies: true };
@@ -144,6 +148,7 @@ impl MemPool {
             is_default,
             max_reserved,
             inner: Mutex::new(Inner { policy, blocks: Blocks::default(), access, destroyed: false, live: 0 }),
+            sharing,
         }
     }
 
@@ -154,7 +159,7 @@ impl MemPool {
 
 /// Every pool, each device's default and current pool.
 pub(crate) struct State {
-    table: HandleTable<MemPool, PoolHandle>,
+    pub(crate) table: HandleTable<MemPool, PoolHandle>,
     defaults: Vec<OnceLock<PoolHandle>>,
     /// `cuDeviceSetMemPool`'s choice per device (`None`: the default pool).
     current: Mutex<Vec<Option<PoolHandle>>>,
@@ -183,7 +188,7 @@ fn invalid(why: std::fmt::Arguments<'_>) -> CuError {
 }
 
 impl Driver {
-    fn pool(&self, handle: PoolHandle) -> CuResult<Arc<MemPool>> {
+    pub(crate) fn pool(&self, handle: PoolHandle) -> CuResult<Arc<MemPool>> {
         let pool = self.pools.table.get(handle).map_err(|why| invalid(format_args!("memory pool {:#x}: {why:?}", handle.0)))?;
         if pool.inner().destroyed {
             return Err(invalid(format_args!("memory pool {:#x} was destroyed", handle.0)));
@@ -197,7 +202,13 @@ impl Driver {
     }
 
     fn default_pool(&self, device: usize) -> PoolHandle {
-        *self.pools.defaults[device].get_or_init(|| self.pools.table.insert(Arc::new(MemPool::new(device, self.devices.len(), true, None))))
+        *self.pools.defaults[device]
+            .get_or_init(|| self.pools.table.insert(Arc::new(MemPool::new(device, self.devices.len(), true, None, Sharing::None))))
+    }
+
+    /// A new pool of `device` without a size limit (an imported pool).
+    pub(crate) fn insert_pool(&self, device: usize, sharing: Sharing) -> PoolHandle {
+        self.pools.table.insert(Arc::new(MemPool::new(device, self.devices.len(), false, None, sharing)))
     }
 
     fn current_pool(&self, device: usize) -> PoolHandle {
@@ -264,22 +275,15 @@ impl Driver {
 
     /// `cuMemPoolCreate`. Codes as NVIDIA's driver answered: a bad allocation type,
     /// location or handle type (Win32 on Linux) is `INVALID_VALUE`; host locations and
-    /// managed pools exist there but not here, nor do pools for IPC: `NOT_SUPPORTED`.
+    /// managed pools exist there but not here: `NOT_SUPPORTED`. POSIX file descriptor
+    /// pools are shareable where the device can share memory ([`crate::ipc::pool`]).
     pub fn mem_pool_create(&self, props: &PoolProps) -> CuResult<PoolHandle> {
         if !props.reserved_zero || props.win32_security_attributes {
             return Err(invalid(format_args!("cuMemPoolCreate: reserved bytes or win32SecurityAttributes set")));
         }
         let device = self.pool_location(props.location_type, props.location_id, props.alloc_type)?;
-        match props.handle_types {
-            0 => {}
-            // POSIX file descriptors, fabric handles: `CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES` is 0.
-            1 | 8 | 9 => {
-                return Err(fail(
-                    CuError::NOT_SUPPORTED,
-                    format_args!("cuMemPoolCreate: handle types {:#x} (pools cannot be shared)", props.handle_types),
-                ))
-            }
-            t => return Err(invalid(format_args!("cuMemPoolCreate: handle types {t:#x}"))),
+        if !matches!(props.handle_types, 0 | 1 | 8 | 9) {
+            return Err(invalid(format_args!("cuMemPoolCreate: handle types {:#x}", props.handle_types)));
         }
         match props.usage {
             0 => {}
@@ -289,7 +293,8 @@ impl Driver {
         // NVIDIA's driver reserves whole chunks up to the maximum: with `maxSize` 1 a pool
         // still served 6 MiB of allocations in one 32 MiB chunk.
         let max_reserved = (props.max_size != 0).then(|| props.max_size.checked_next_multiple_of(blocks::CHUNK).unwrap_or(u64::MAX));
-        Ok(self.pools.table.insert(Arc::new(MemPool::new(device, self.devices.len(), false, max_reserved))))
+        let sharing = crate::ipc::pool::for_new_pool(self, device, props.handle_types)?;
+        Ok(self.pools.table.insert(Arc::new(MemPool::new(device, self.devices.len(), false, max_reserved, sharing))))
     }
 
     /// `cuMemPoolDestroy`: a device's default pool cannot be destroyed. A pool with
@@ -415,6 +420,9 @@ impl Driver {
     /// `cuMemAllocFromPoolAsync`: the pool may be another device's than the stream's.
     pub fn mem_alloc_from_pool_async(&self, size: usize, handle: PoolHandle, stream: StreamHandle) -> CuResult<DevicePtr> {
         let pool = self.pool(handle)?;
+        if let Sharing::Imported { .. } = pool.sharing {
+            return Err(invalid(format_args!("cuMemAllocFromPoolAsync: pool {:#x} was imported from another process", handle.0)));
+        }
         let (ctx, q) = self.stream_queue(stream)?;
         if self.capture_gate(&ctx, &q, false)? {
             return self.capture_mem_alloc(&q, size, Some(pool.device));
@@ -476,6 +484,11 @@ impl Driver {
         if pool.max_reserved.is_some_and(|max| blocks.reserved.saturating_add(size) > max) {
             return Err(oom("maxSize reached"));
         }
+        if let Sharing::Exported(file) = &pool.sharing {
+            let base = file.add_segment(size).map_err(|e| oom(&format!("pool file: {e}")))?;
+            blocks.add_segment(base, base, size);
+            return Ok(());
+        }
         let backend = &self.devices[pool.device].backend;
         let alloc = |bytes: u64| {
             let bytes = usize::try_from(bytes).map_err(|_| oom("size"))?;
@@ -511,13 +524,20 @@ impl Driver {
             return Ok(());
         }
         let kind = match self.memory.find(ptr) {
-            Some(a) if a.base == ptr && matches!(a.kind, MemoryKind::Device | MemoryKind::Managed | MemoryKind::Pool) => a.kind,
+            Some(a) if a.base == ptr && a.kind.freed_by_mem_free() => a.kind,
             other => return Err(invalid(format_args!("cuMemFreeAsync({ptr:#x}): not an allocation base ({other:?})"))),
         };
         let allocation = self.memory.remove(ptr).ok_or_else(|| invalid(format_args!("cuMemFreeAsync({ptr:#x}): freed meanwhile")))?;
         if kind == MemoryKind::Pool {
             let marker = self.submit(&ctx, &q, None, Work::Nop, true);
             self.pool_give_back(&allocation, Some(marker));
+        } else if let MemoryKind::FileMap(origin) = kind {
+            self.forget_file_map(&allocation, origin);
+            let free: crate::exec::RunFn = Box::new(move || {
+                crate::ipc::unmap_range(allocation.base, allocation.size);
+                Ok(())
+            });
+            self.submit(&ctx, &q, None, Work::Run(free), false);
         } else {
             let backend = self.devices[allocation.device].backend.clone();
             let free: crate::exec::RunFn = Box::new(move || backend.free(allocation.base));
@@ -589,7 +609,12 @@ impl Driver {
 
     fn free_segments(&self, pool: &MemPool, bases: Vec<u64>) {
         for base in bases {
-            let _ = self.devices[pool.device].backend.free(base);
+            match &pool.sharing {
+                Sharing::Exported(file) => file.remove_segment(base),
+                _ => {
+                    let _ = self.devices[pool.device].backend.free(base);
+                }
+            }
         }
     }
 }

@@ -274,6 +274,23 @@ impl Driver {
     /// Makes `q`'s later work wait for `e`'s last record (`cuStreamWaitEvent`, event wait
     /// nodes of graphs).
     pub(crate) fn wait_event_on(&self, ctx: &Context, q: &Arc<Queue>, e: &crate::event::Event) {
+        if let Some(shared) = &e.shared {
+            let target = shared.target();
+            if shared.is_complete(target) {
+                return;
+            }
+            if e.marker_of_shared(target).is_none() {
+                // The last record is another process's: later work waits for the shared
+                // counters on the stream's own thread.
+                let shared = shared.clone();
+                let wait: crate::exec::RunFn = Box::new(move || {
+                    shared.wait(target);
+                    Ok(())
+                });
+                self.submit(ctx, q, None, Work::Run(wait), false);
+                return;
+            }
+        }
         if let Some(marker) = e.marker() {
             q.note_wait(&marker);
             if !marker.is_complete() && !Arc::ptr_eq(marker.queue(), q) {

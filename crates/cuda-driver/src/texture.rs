@@ -5,10 +5,12 @@
 //! An array is device memory the driver allocates like `cuMemAlloc` (so it is freed with
 //! its context and copies address it like any allocation), laid out row-major with rows
 //! of exactly `width * texel` bytes and slices of `height` rows; layers and cubemap faces
-//! are slices. Mipmapped arrays, sparse arrays and resource views are refused with
-//! `CUDA_ERROR_NOT_SUPPORTED`. The backend owns what an object handle is
+//! are slices. Mipmapped arrays are chains of arrays ([`mipmap`]); textures over them,
+//! sparse arrays and resource views are refused with `CUDA_ERROR_NOT_SUPPORTED`. The backend owns what an object handle is
 //! (`backend_api::Device::create_texture_object`); the driver keeps the descriptors it was
 //! given, for the `Get*Desc` calls, and which context the object belongs to.
+
+pub mod mipmap;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -107,6 +109,8 @@ pub struct Array {
     /// Bytes per row and per slice.
     pub pitch: u64,
     pub slice: u64,
+    /// A level of a mipmapped array (destroyed with it, not by `cuArrayDestroy`).
+    pub mipmap_level: bool,
 }
 
 impl Array {
@@ -144,6 +148,7 @@ struct ObjectRecord {
 #[derive(Default)]
 pub struct State {
     pub(crate) arrays: crate::handle::HandleTable<Array, ArrayHandle>,
+    pub(crate) mipmaps: mipmap::State,
     objects: Mutex<HashMap<u64, ObjectRecord>>,
 }
 
@@ -176,6 +181,11 @@ fn address_mode(m: u32) -> Option<AddressMode> {
 impl Driver {
     /// `cuArray3DCreate_v2`.
     pub fn array_3d_create(&self, d: &Array3dDescriptor) -> CuResult<ArrayHandle> {
+        self.array_3d_create_level(d, false)
+    }
+
+    /// An array, or a level of a mipmapped array.
+    fn array_3d_create_level(&self, d: &Array3dDescriptor, mipmap_level: bool) -> CuResult<ArrayHandle> {
         let ctx = self.current_context()?;
         let bad = |why: &str| fail(CuError::INVALID_VALUE, format_args!("cuArray3DCreate: {why} ({d:?})"));
         let texel = texel_format(d.format, d.num_channels).ok_or_else(|| bad("format or channel count"))?;
@@ -197,7 +207,7 @@ impl Driver {
         let slice = pitch.checked_mul(d.height.max(1) as u64).ok_or_else(|| bad("size"))?;
         let total = slice.checked_mul(d.depth.max(1) as u64).ok_or_else(|| bad("size"))?;
         let base = self.mem_alloc(usize::try_from(total).map_err(|_| CuError::OUT_OF_MEMORY)?)?;
-        let array = Array { ctx: ctx.handle, device: ctx.device, base, descriptor: *d, texel, pitch, slice };
+        let array = Array { ctx: ctx.handle, device: ctx.device, base, descriptor: *d, texel, pitch, slice, mipmap_level };
         Ok(self.textures.arrays.insert(Arc::new(array)))
     }
 
@@ -212,8 +222,15 @@ impl Driver {
         self.textures.arrays.get(h).map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("CUarray {:#x}: {why:?}", h.0)))
     }
 
-    /// `cuArrayDestroy`.
+    /// `cuArrayDestroy`: not a level of a mipmapped array.
     pub fn array_destroy(&self, h: ArrayHandle) -> CuResult<()> {
+        if self.array(h)?.mipmap_level {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuArrayDestroy({:#x}): a level of a mipmapped array", h.0)));
+        }
+        self.destroy_array(h)
+    }
+
+    fn destroy_array(&self, h: ArrayHandle) -> CuResult<()> {
         let array =
             self.textures.arrays.remove(h).map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("cuArrayDestroy({:#x}): {why:?}", h.0)))?;
         // The memory may already be gone with its context. `mem_free` waits for the work
@@ -379,6 +396,14 @@ impl Driver {
     /// `cuTexObjectGetResourceDesc` / `cuSurfObjectGetResourceDesc`.
     pub fn texture_object_resource(&self, handle: u64, surface: bool) -> CuResult<ResourceDesc> {
         Ok(self.object(handle, surface, "cu*ObjectGetResourceDesc")?.resource)
+    }
+
+    /// `cuTexObjectGetResourceViewDesc`: "If no resource view was set for texObject, the
+    /// CUDA_ERROR_INVALID_VALUE is returned" (API reference), and no object has one here
+    /// (`cuTexObjectCreate` refuses views).
+    pub fn tex_object_resource_view_desc(&self, handle: u64) -> CuResult<()> {
+        self.object(handle, false, "cuTexObjectGetResourceViewDesc")?;
+        Err(fail(CuError::INVALID_VALUE, format_args!("cuTexObjectGetResourceViewDesc({handle:#x}): the object has no resource view")))
     }
 
     /// `cuTexObjectGetTextureDesc`.

@@ -26,7 +26,7 @@
 //! `CUDA_ERROR_INVALID_VALUE`: NVIDIA documents the behaviour as undefined and lists
 //! `INVALID_VALUE` among every call's codes.
 
-mod host;
+pub(crate) mod host;
 
 use std::collections::BTreeMap;
 use std::os::fd::{AsRawFd, OwnedFd};

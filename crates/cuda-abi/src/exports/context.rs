@@ -147,6 +147,16 @@ export! {
         Ok(())
     }
 
+    /// `cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags)`.
+    fn cuCtxEnablePeerAccess(peer_context: CUcontext, flags: c_uint) {
+        drv()?.ctx_enable_peer_access(ctx_handle(peer_context), flags)
+    }
+
+    /// `cuCtxDisablePeerAccess(CUcontext peerContext)`.
+    fn cuCtxDisablePeerAccess(peer_context: CUcontext) {
+        drv()?.ctx_disable_peer_access(ctx_handle(peer_context))
+    }
+
     /// `cuCtxSynchronize(void)`.
     fn cuCtxSynchronize() {
         drv()?.ctx_synchronize(CtxHandle::NULL)

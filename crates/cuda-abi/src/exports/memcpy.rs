@@ -125,6 +125,28 @@ unsafe fn memcpy3d(p: *const CUDA_MEMCPY3D, on: On) -> AbiResult {
     unsafe { drv()?.memcpy_3d_on(&params, on) }
 }
 
+/// `cuMemcpy3DPeer*`: `CUDA_MEMCPY3D_PEER` is `CUDA_MEMCPY3D` with the source and
+/// destination contexts where the latter has `reserved0`/`reserved1`. A context given
+/// must be valid; NULL is accepted, as NVIDIA's driver does (H200, driver 580.159). The
+/// devices share one address space here, so the copy is a 3D copy.
+///
+/// # Safety
+/// As [`memcpy3d`].
+unsafe fn memcpy3d_peer(p: *const CUDA_MEMCPY3D, on: On) -> AbiResult {
+    // SAFETY: forwarded contract.
+    let mut params = unsafe { memcpy3d_params(p) }?;
+    let driver = drv()?;
+    for ctx in [params.reserved0, params.reserved1] {
+        if !ctx.is_null() {
+            driver.ctx_get_device(ctx_handle(ctx.cast()))?;
+        }
+    }
+    params.reserved0 = std::ptr::null_mut();
+    params.reserved1 = std::ptr::null_mut();
+    // SAFETY: forwarded contract.
+    unsafe { driver.memcpy_3d_on(&params, on) }
+}
+
 fn memset(dst: CUdeviceptr, value: u32, elem_size: usize, count: usize, on: On) -> AbiResult {
     drv()?.memset_on(dst, value, elem_size, count, on)
 }
@@ -280,6 +302,26 @@ export! {
     fn cuMemcpy3DAsync_v2_ptsz(p_copy: *const CUDA_MEMCPY3D, h_stream: CUstream) {
         // SAFETY: as cuMemcpy3D_v2.
         unsafe { memcpy3d(p_copy, on_async_ptsz(h_stream)) }
+    }
+
+    /// `cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER* pCopy)`.
+    fn cuMemcpy3DPeer(p_copy: *const CUDA_MEMCPY3D) {
+        // SAFETY: `p_copy` (same layout as `CUDA_MEMCPY3D`) and the host memory it names
+        // are valid, per the API.
+        unsafe { memcpy3d_peer(p_copy, LEGACY) }
+    }
+    fn cuMemcpy3DPeer_ptds(p_copy: *const CUDA_MEMCPY3D) {
+        // SAFETY: as cuMemcpy3DPeer.
+        unsafe { memcpy3d_peer(p_copy, PER_THREAD) }
+    }
+    /// `cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER* pCopy, CUstream hStream)`.
+    fn cuMemcpy3DPeerAsync(p_copy: *const CUDA_MEMCPY3D, h_stream: CUstream) {
+        // SAFETY: as cuMemcpy3DPeer.
+        unsafe { memcpy3d_peer(p_copy, on_async(h_stream)) }
+    }
+    fn cuMemcpy3DPeerAsync_ptsz(p_copy: *const CUDA_MEMCPY3D, h_stream: CUstream) {
+        // SAFETY: as cuMemcpy3DPeer.
+        unsafe { memcpy3d_peer(p_copy, on_async_ptsz(h_stream)) }
     }
 
     /// `cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N)`.

@@ -5,6 +5,7 @@
 use std::ffi::{c_int, c_uint, c_void};
 
 use cuda_driver::copy::{ArraySide, On};
+use cuda_driver::texture::mipmap::MipmapHandle;
 use cuda_driver::texture::{Array3dDescriptor, ArrayDescriptor, ArrayHandle, ResourceDesc, TextureDesc};
 use cuda_driver::{CuError, StreamHandle};
 
@@ -158,6 +159,36 @@ export! {
         let out = unsafe { Out::new(resource) }?;
         out.write(drv()?.texture_object_resource(object, false)?);
         Ok(())
+    }
+
+    /// `cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC*, CUtexObject)`: no object
+    /// has a view here, so nothing is written.
+    fn cuTexObjectGetResourceViewDesc(view: *mut c_void, object: u64) {
+        if view.is_null() {
+            return Err(CuError::INVALID_VALUE);
+        }
+        drv()?.tex_object_resource_view_desc(object)
+    }
+
+    /// `cuMipmappedArrayCreate(CUmipmappedArray*, const CUDA_ARRAY3D_DESCRIPTOR*, unsigned int numMipmapLevels)`.
+    fn cuMipmappedArrayCreate(handle: *mut *mut c_void, desc: *const Array3dDescriptor, num_mipmap_levels: c_uint) {
+        // SAFETY: NULL or valid, per the API.
+        let (out, d) = unsafe { (Out::new(handle)?, read_in(desc)?) };
+        out.write(drv()?.mipmapped_array_create(&d, num_mipmap_levels)?.0 as usize as *mut c_void);
+        Ok(())
+    }
+
+    /// `cuMipmappedArrayGetLevel(CUarray*, CUmipmappedArray, unsigned int level)`.
+    fn cuMipmappedArrayGetLevel(level_array: *mut CUarray, mipmap: *mut c_void, level: c_uint) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(level_array) }?;
+        out.write(drv()?.mipmapped_array_get_level(MipmapHandle(mipmap as usize as u64), level)?.0 as usize as CUarray);
+        Ok(())
+    }
+
+    /// `cuMipmappedArrayDestroy(CUmipmappedArray)`.
+    fn cuMipmappedArrayDestroy(mipmap: *mut c_void) {
+        drv()?.mipmapped_array_destroy(MipmapHandle(mipmap as usize as u64))
     }
 
     /// `cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC*, CUtexObject)`.

@@ -240,7 +240,8 @@ fn pools_are_created_checked_made_current_and_destroyed() {
     assert_eq!(code(PoolProps { reserved_zero: false, ..pinned(0) }), Some(CuError::INVALID_VALUE));
     assert_eq!(code(PoolProps { handle_types: 2, ..pinned(0) }), Some(CuError::INVALID_VALUE), "Win32 on Linux");
     assert_eq!(code(PoolProps { handle_types: 16, ..pinned(0) }), Some(CuError::INVALID_VALUE));
-    assert_eq!(code(PoolProps { handle_types: 1, ..pinned(0) }), Some(CuError::NOT_SUPPORTED), "no IPC pools");
+    assert_eq!(code(PoolProps { handle_types: 1, ..pinned(0) }), None, "POSIX fd pools on a host-addressable device");
+    assert_eq!(code(PoolProps { handle_types: 8, ..pinned(0) }), Some(CuError::NOT_SUPPORTED), "no fabric handles");
 
     let mine = driver.mem_pool_create(&pinned(0)).unwrap();
     assert_ne!(mine, default);

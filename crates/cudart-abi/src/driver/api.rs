@@ -292,9 +292,29 @@ driver_api! {
     // 3D copies and fills (`exports/memcpy3d.rs`).
     cuMemcpy3D @ 3020 (copy: *const CudaMemcpy3D);
     cuMemcpy3DAsync @ 3020 (copy: *const CudaMemcpy3D, stream: CUstream);
+    // `CUDA_MEMCPY3D_PEER` has `CUDA_MEMCPY3D`'s layout, the contexts in the reserved fields.
+    cuMemcpy3DPeer @ 4000 (copy: *const CudaMemcpy3D);
+    cuMemcpy3DPeerAsync @ 4000 (copy: *const CudaMemcpy3D, stream: CUstream);
+    cuIpcGetMemHandle @ 4010 (handle: *mut [u8; 64], dptr: CUdeviceptr);
+    cuIpcOpenMemHandle @ 11000 (dptr: *mut CUdeviceptr, handle: IpcHandle, flags: u32);
+    cuIpcCloseMemHandle @ 4010 (dptr: CUdeviceptr);
+    cuIpcGetEventHandle @ 4010 (handle: *mut [u8; 64], event: CUevent);
+    cuIpcOpenEventHandle @ 4010 (event: *mut CUevent, handle: IpcHandle);
+    cuMemPoolExportToShareableHandle @ 11020 (handle_out: *mut c_void, pool: CUmemoryPool, handle_type: u32, flags: u64);
+    cuMemPoolImportFromShareableHandle @ 11020 (pool: *mut CUmemoryPool, handle: *mut c_void, handle_type: u32, flags: u64);
+    cuMemPoolExportPointer @ 11020 (data: *mut [u8; 64], ptr: CUdeviceptr);
+    cuMemPoolImportPointer @ 11020 (ptr: *mut CUdeviceptr, pool: CUmemoryPool, data: *mut [u8; 64]);
+    // The runtime's external memory descriptors have the driver's layouts.
+    cuImportExternalMemory @ 10000 (ext: *mut *mut c_void, desc: *const c_void);
+    cuExternalMemoryGetMappedBuffer @ 10000 (dptr: *mut CUdeviceptr, ext: *mut c_void, desc: *const c_void);
+    cuDestroyExternalMemory @ 10000 (ext: *mut c_void);
     // CUDA arrays and texture and surface objects (`exports/array.rs`, `texture.rs`).
     cuArray3DCreate @ 3020 (array: *mut *mut c_void, desc: *const Array3dDescriptor);
     cuArrayDestroy @ 2000 (array: *mut c_void);
+    cuMipmappedArrayCreate @ 5000 (mipmap: *mut *mut c_void, desc: *const Array3dDescriptor, levels: u32);
+    cuMipmappedArrayGetLevel @ 5000 (array: *mut *mut c_void, mipmap: *mut c_void, level: u32);
+    cuMipmappedArrayDestroy @ 5000 (mipmap: *mut c_void);
+    cuTexObjectGetResourceViewDesc @ 5000 (view: *mut c_void, object: u64);
     cuArray3DGetDescriptor @ 3020 (desc: *mut Array3dDescriptor, array: *mut c_void);
     cuTexObjectCreate @ 5000 (object: *mut u64, resource: *const ResourceDesc, texture: *const TextureDesc, view: *const c_void);
     cuTexObjectDestroy @ 5000 (object: u64);

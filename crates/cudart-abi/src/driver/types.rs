@@ -12,6 +12,10 @@ pub type CUfunction = *mut c_void;
 pub type CUstream = *mut c_void;
 pub type CUevent = *mut c_void;
 pub type CUmemoryPool = *mut c_void;
+/// `CUipcMemHandle` / `CUipcEventHandle`, passed by value: 64 opaque bytes.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct IpcHandle(pub [u8; 64]);
 pub type CUgraph = *mut c_void;
 pub type CUgraphNode = *mut c_void;
 pub type CUgraphExec = *mut c_void;

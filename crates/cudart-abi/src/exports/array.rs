@@ -109,6 +109,11 @@ pub(crate) fn integer_bits(a: *mut c_void) -> RtResult<Option<u32>> {
 }
 
 fn create(out: *mut *mut c_void, desc: *const ChannelFormatDesc, extent: Extent, flags: c_uint) -> RtResult {
+    create_with(out, desc, extent, flags, None)
+}
+
+/// An array, or (`levels`) a mipmapped array, of the described texels.
+fn create_with(out: *mut *mut c_void, desc: *const ChannelFormatDesc, extent: Extent, flags: c_uint, levels: Option<c_uint>) -> RtResult {
     // SAFETY: NULL or writable, per the API.
     let out = unsafe { Out::new(out) }?;
     if desc.is_null() {
@@ -119,7 +124,12 @@ fn create(out: *mut *mut c_void, desc: *const ChannelFormatDesc, extent: Extent,
     let d = Array3dDescriptor { width: extent.width, height: extent.height, depth: extent.depth, format, num_channels, flags };
     let mut a = std::ptr::null_mut();
     // SAFETY: valid pointers.
-    unsafe { api()?.cuArray3DCreate(&mut a, &d) }?;
+    unsafe {
+        match levels {
+            None => api()?.cuArray3DCreate(&mut a, &d),
+            Some(levels) => api()?.cuMipmappedArrayCreate(&mut a, &d, levels),
+        }
+    }?;
     out.write(a);
     Ok(())
 }
@@ -197,6 +207,23 @@ export! {
 
     fn cudaMalloc3DArray(array: *mut *mut c_void, desc: *const ChannelFormatDesc, extent: Extent, flags: c_uint) {
         create(array, desc, extent, flags)
+    }
+
+    fn cudaMallocMipmappedArray(mipmap: *mut *mut c_void, desc: *const ChannelFormatDesc, extent: Extent, num_levels: c_uint, flags: c_uint) {
+        create_with(mipmap, desc, extent, flags, Some(num_levels))
+    }
+
+    fn cudaGetMipmappedArrayLevel(level_array: *mut *mut c_void, mipmap: *mut c_void, level: c_uint) {
+        // SAFETY: the driver checks the handle and the out-pointer.
+        unsafe { api()?.cuMipmappedArrayGetLevel(level_array, mipmap, level) }
+    }
+
+    fn cudaFreeMipmappedArray(mipmap: *mut c_void) {
+        if mipmap.is_null() {
+            return Ok(());
+        }
+        // SAFETY: the driver checks the handle.
+        unsafe { api()?.cuMipmappedArrayDestroy(mipmap) }
     }
 
     fn cudaFreeArray(array: *mut c_void) {

@@ -63,7 +63,7 @@ fn api() -> RtResult<&'static Api> {
 /// The driver's descriptor of a copy between pitched memory and CUDA arrays. Where an
 /// array is involved, positions and the extent's width count elements, not bytes
 /// (runtime API, `cudaMemcpy3D`).
-pub(super) fn descriptor(p: &Memcpy3DParms) -> RtResult<CudaMemcpy3D> {
+pub(crate) fn descriptor(p: &Memcpy3DParms) -> RtResult<CudaMemcpy3D> {
     let src_array = !p.src_array.is_null();
     let dst_array = !p.dst_array.is_null();
     if (!src_array && p.src_ptr.ptr.is_null()) || (!dst_array && p.dst_ptr.ptr.is_null()) {

@@ -12,6 +12,7 @@ mod extsem;
 mod func;
 mod graph;
 mod graph_nodes;
+mod ipc;
 mod launch;
 mod memcpy;
 mod memcpy3d;

@@ -199,13 +199,14 @@ export! {
         Ok(())
     }
 
+    /// No object has a resource view (creating one with a view is refused), so the driver
+    /// answers `cudaErrorInvalidValue`, as documented for an object without one.
     fn cudaGetTextureObjectResourceViewDesc(view: *mut c_void, object: u64) {
-        let _ = object;
         if view.is_null() {
             return Err(CudaError::INVALID_VALUE);
         }
-        crate::boundary::log("cudaGetTextureObjectResourceViewDesc: resource views are not supported");
-        Err(CudaError::NOT_SUPPORTED)
+        // SAFETY: a non-NULL out-pointer; the driver checks the object.
+        unsafe { api()?.cuTexObjectGetResourceViewDesc(view, object) }
     }
 
     fn cudaCreateSurfaceObject(object: *mut u64, resource: *const RtResourceDesc) {
