@@ -261,6 +261,10 @@ impl Planner<'_> {
         // directly.
         a.extend(["-Xclang".into(), Self::cuid(input)]);
         a.push("--cuda-host-only".into());
+        // Signed overflow wraps: nvcc's host compiler (gcc) leaves such code as written
+        // where clang's optimizer assumes it cannot happen, and real programs rely on it
+        // (cuda-samples' simpleOccupancy compares `a[i] != i * i` past 46341).
+        a.push("-fwrapv".into());
         if let Some(f) = fatbin {
             a.extend(["-Xclang".into(), "-fcuda-include-gpubinary".into(), "-Xclang".into(), s(f)]);
         }

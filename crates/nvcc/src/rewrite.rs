@@ -91,7 +91,7 @@ pub fn managed_names(stderr: &str) -> Vec<String> {
 pub fn mark_managed(ptx: &str, names: &[String]) -> String {
     let mut out = String::with_capacity(ptx.len() + names.len() * 24);
     for line in ptx.split_inclusive('\n') {
-        let managed = line.trim_start().split_whitespace().take_while(|w| !w.starts_with('=')).any(|w| w == ".global")
+        let managed = line.split_whitespace().take_while(|w| !w.starts_with('=')).any(|w| w == ".global")
             && !line.contains(".attribute(")
             && global_symbol(line)
                 .is_some_and(|sym| names.iter().any(|n| sym == n || (sym.starts_with("_Z") && sym.ends_with(&format!("{}{n}E", n.len())))));
