@@ -201,13 +201,20 @@ fn thread_names() -> Vec<String> {
 }
 
 /// A sample once no stream worker runs (they end on their own: at once for destroyed
-/// streams and contexts, 2 s after their last work for the others), or after 10 s.
-fn settled() -> Sample {
+/// streams and contexts, 2 s after their last work for the others) and, given a count
+/// from before, the process has no more threads than that, or after 10 s. A thread that
+/// was started but has not run yet still has its creator's name, so the count matters
+/// too on a loaded machine.
+fn settled(at_most: Option<i64>) -> Sample {
     let start = Instant::now();
-    while stream_workers() > 0 && start.elapsed() < Duration::from_secs(10) {
+    loop {
+        let s = sample();
+        let busy = stream_workers() > 0 || at_most.is_some_and(|n| s.threads > n);
+        if !busy || start.elapsed() >= Duration::from_secs(10) {
+            return s;
+        }
         std::thread::sleep(Duration::from_millis(20));
     }
-    sample()
 }
 
 /// Runs `f(0..warm)`, then `f(warm..warm + n)` measured, each in a context of its own
@@ -218,7 +225,7 @@ fn phase(name: &str, dev: CUdevice, warm: usize, n: usize, mut f: impl FnMut(usi
     ok(unsafe { cuCtxCreate_v2(&mut ctx, 0, dev) }, "cuCtxCreate");
     (0..warm).for_each(&mut f);
     ok(unsafe { cuCtxDestroy_v2(ctx) }, "cuCtxDestroy");
-    let before = settled();
+    let before = settled(None);
     let threads = before.threads;
     let start = Instant::now();
     let mut trace = Vec::new();
@@ -231,7 +238,7 @@ fn phase(name: &str, dev: CUdevice, warm: usize, n: usize, mut f: impl FnMut(usi
     }
     ok(unsafe { cuCtxDestroy_v2(ctx) }, "cuCtxDestroy");
     let elapsed = start.elapsed();
-    let after = settled();
+    let after = settled(Some(threads));
     let heap = after.heap - before.heap;
     let rss = after.rss - before.rss;
     eprintln!(
