@@ -22,6 +22,7 @@ pub mod extsem;
 pub mod graph;
 pub mod graph_memory;
 pub mod graph_nodes;
+pub mod green;
 mod graph_params;
 pub mod init;
 pub mod ipc;
