@@ -16,8 +16,8 @@
 //! - a green context is a context of its own (its own queues, legacy stream, modules and
 //!   allocations, like a created context), marked with its SM count ([`GreenOf`]). It
 //!   retains the device's primary context while it lives, as the reference says. Events
-//!   of the device's primary context count as "from the same primary context" for
-//!   `cuGreenCtxRecordEvent`;
+//!   of the device's primary context and of its other green contexts count as "from the
+//!   same primary context" for `cuGreenCtxRecordEvent`;
 //! - the partition is accounted, not enforced: the resource queries answer the green
 //!   context's SM count, but its launches run on all of the device's workers. NVIDIA
 //!   itself guarantees no isolation ("it is possible for the workload to run on more SMs
@@ -177,7 +177,8 @@ impl Driver {
     /// `cuDevSmResourceSplitByCount`: with `capacity` `None` (a NULL `result`) only the
     /// number of groups a split would make; otherwise up to `capacity` groups of
     /// `max(minCount, minSmPartitionSize)` SMs rounded up to `smCoscheduledAlignment`,
-    /// and the remainder (possibly 0 SMs). The caller writes the groups and the count.
+    /// and the remainder (possibly 0 SMs). Answers (count, groups made, remainder); the
+    /// caller writes them.
     pub fn sm_resource_split_by_count(&self, capacity: Option<u32>, input: &DevResource, flags: u32, min_count: u32) -> CuResult<(u32, Vec<DevResource>, DevResource)> {
         const WHAT: &str = "cuDevSmResourceSplitByCount";
         check_type(input.ty, WHAT)?;
@@ -203,7 +204,9 @@ impl Driver {
         };
         let split = self.green_ctxs.next_split.fetch_add(1, Ordering::Relaxed) + 1;
         let device = input.device as usize;
-        let groups = (0..count).map(|index| DevResource::sm(device, size, Origin::Split { split, index })).collect();
+        // A query (no result array) reports the count only.
+        let made = if capacity.is_some() { count } else { 0 };
+        let groups = (0..made).map(|index| DevResource::sm(device, size, Origin::Split { split, index })).collect();
         let remainder = DevResource::sm(device, input.sm_count - count * size, Origin::Split { split, index: u32::MAX });
         Ok((count, groups, remainder))
     }
@@ -331,8 +334,10 @@ impl Driver {
         let (green, c) = self.green_context(g)?;
         self.usable(&c)?;
         let e = self.event(event)?;
-        let primary = self.devices[green.device].primary.get().copied();
-        if e.ctx != c.handle && Some(e.ctx) != primary {
+        // Every green context of a device is, for NVIDIA, the device's primary context
+        // with other resources: events of any of them, or of the primary context, qualify.
+        let same_primary = self.context(e.ctx).is_ok_and(|ec| ec.device == green.device && (ec.primary || ec.green.is_some()));
+        if !same_primary {
             return Err(fail(CuError::INVALID_HANDLE, format_args!("{WHAT}: the event belongs to another primary context")));
         }
         self.record_context_work(&c, &e, WHAT)

@@ -27,7 +27,7 @@ fn device_resources_split_and_add_up() {
 
     // Query mode: how many groups of 3 SMs fit (one).
     let (n, groups, _) = driver.sm_resource_split_by_count(None, &whole, 0, 3).unwrap();
-    assert_eq!((n, groups.len()), (1, 1));
+    assert_eq!((n, groups.len()), (1, 0));
     // Groups of 1 (minCount 0 rounds up to minSmPartitionSize), room for two of them.
     let (n, groups, rest) = driver.sm_resource_split_by_count(Some(2), &whole, 0, 0).unwrap();
     assert_eq!(n, 2);
@@ -113,9 +113,15 @@ fn green_contexts_have_their_partition_streams_and_ids() {
     driver.event_synchronize(e).unwrap();
     let ctx2 = driver.ctx_from_green_ctx(g2).unwrap();
     driver.ctx_push_current(ctx2).unwrap();
-    let e_other = driver.event_create(0).unwrap();
+    let e_sibling = driver.event_create(0).unwrap();
     driver.ctx_pop_current().unwrap();
+    driver.green_ctx_record_event(g, e_sibling).unwrap();
+    // An event of a created context (pushed current by cuCtxCreate) is of another one.
+    let created = driver.ctx_create(0, 0).unwrap();
+    let e_other = driver.event_create(0).unwrap();
     assert_eq!(driver.green_ctx_record_event(g, e_other).unwrap_err(), CuError::INVALID_HANDLE);
+    driver.green_ctx_wait_event(g, e_other).unwrap();
+    driver.ctx_destroy(created).unwrap();
 
     // Destroying: the handle goes stale, the primary context stays retained by setup().
     driver.stream_destroy(s).unwrap();
