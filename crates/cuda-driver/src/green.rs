@@ -179,7 +179,13 @@ impl Driver {
     /// `max(minCount, minSmPartitionSize)` SMs rounded up to `smCoscheduledAlignment`,
     /// and the remainder (possibly 0 SMs). Answers (count, groups made, remainder); the
     /// caller writes them.
-    pub fn sm_resource_split_by_count(&self, capacity: Option<u32>, input: &DevResource, flags: u32, min_count: u32) -> CuResult<(u32, Vec<DevResource>, DevResource)> {
+    pub fn sm_resource_split_by_count(
+        &self,
+        capacity: Option<u32>,
+        input: &DevResource,
+        flags: u32,
+        min_count: u32,
+    ) -> CuResult<(u32, Vec<DevResource>, DevResource)> {
         const WHAT: &str = "cuDevSmResourceSplitByCount";
         check_type(input.ty, WHAT)?;
         self.check_splittable(input, WHAT)?;
@@ -273,7 +279,8 @@ impl Driver {
         if flags != GREEN_CTX_DEFAULT_STREAM {
             return Err(fail(CuError::INVALID_VALUE, format_args!("{WHAT}: flags {flags:#x} (CU_GREEN_CTX_DEFAULT_STREAM is required)")));
         }
-        let d = self.green_ctxs.descs.get(desc).map_err(|why| fail(CuError::INVALID_VALUE, format_args!("{WHAT}: descriptor {:#x}: {why:?}", desc.0)))?;
+        let d =
+            self.green_ctxs.descs.get(desc).map_err(|why| fail(CuError::INVALID_VALUE, format_args!("{WHAT}: descriptor {:#x}: {why:?}", desc.0)))?;
         // The reference lists no code for a descriptor of another device; the
         // descriptor is the invalid argument.
         if d.device != dev as usize {
@@ -308,7 +315,9 @@ impl Driver {
     pub fn green_ctx_get_id(&self, g: GreenCtxHandle) -> CuResult<u64> {
         let g = if g.is_null() {
             let c = self.current_context()?;
-            c.green.map(|g| g.handle).ok_or_else(|| fail(CuError::INVALID_CONTEXT, format_args!("cuGreenCtxGetId: the current context is not a green context")))?
+            c.green
+                .map(|g| g.handle)
+                .ok_or_else(|| fail(CuError::INVALID_CONTEXT, format_args!("cuGreenCtxGetId: the current context is not a green context")))?
         } else {
             g
         };

@@ -56,15 +56,7 @@ fn decode(c: &CUdevResource) -> DevResource {
     let word = |i: usize| u32::from_le_bytes(c.internal[i..i + 4].try_into().unwrap_or_default());
     let split = u64::from_le_bytes(c.internal[16..24].try_into().unwrap_or_default());
     let origin = if word(8) == 0 { Origin::Whole } else { Origin::Split { split, index: word(12) } };
-    DevResource {
-        ty: c.ty,
-        sm_count: c.sm[0],
-        min_partition: c.sm[1],
-        alignment: c.sm[2],
-        device: word(4) as i32,
-        origin,
-        ours: word(0) == MARK,
-    }
+    DevResource { ty: c.ty, sm_count: c.sm[0], min_partition: c.sm[1], alignment: c.sm[2], device: word(4) as i32, origin, ours: word(0) == MARK }
 }
 
 fn green_handle(g: CUgreenCtx) -> GreenCtxHandle {
