@@ -162,6 +162,25 @@ int main(void) {
   bad.type = CU_DEV_RESOURCE_TYPE_INVALID;
   EXPECT_RC(cuDevSmResourceSplitByCount(other, &n, &bad, NULL, 0, 1), CUDA_ERROR_INVALID_RESOURCE_TYPE);
 
+  {
+    /* cuDevSmResourceSplit (CUDA 13.1): a fixed group of 1 SM and a discovered group that
+     * gets the rest (its smCount written back); more SMs than exist, or no parameters. */
+    CU_DEV_SM_RESOURCE_GROUP_PARAMS params[2];
+    CUdevResource structured[2], left;
+    memset(params, 0, sizeof params);
+    params[0].smCount = 1;
+    if (sms >= 2) {
+      CHECK(cuDevSmResourceSplit(structured, 2, &whole, &left, 0, params));
+      EXPECT_TRUE(params[1].smCount == (unsigned int)sms - 1);
+      EXPECT_TRUE(structured[0].sm.smCount == 1 && structured[1].sm.smCount == (unsigned int)sms - 1);
+      EXPECT_TRUE(left.type == CU_DEV_RESOURCE_TYPE_SM && left.sm.smCount == 0);
+    }
+    params[0].smCount = (unsigned int)sms + 1;
+    EXPECT_RC(cuDevSmResourceSplit(structured, 1, &whole, NULL, 0, params), CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION);
+    EXPECT_RC(cuDevSmResourceSplit(structured, 1, &whole, NULL, 0, NULL), CUDA_ERROR_INVALID_VALUE);
+    EXPECT_RC(cuDevSmResourceSplit(structured, 1, &bad, NULL, 0, params), CUDA_ERROR_INVALID_RESOURCE_TYPE);
+  }
+
   /* Descriptors: the group; the remainder (or, on a one-SM device, the whole device). */
   CHECK(cuDevResourceGenerateDesc(&desc_a, &groups[0], 1));
   if (rest.sm.smCount > 0) {

@@ -1,5 +1,6 @@
 //! Green contexts and device resources (CUDA Driver API reference, "Green Contexts",
-//! CUDA 12.4+; `cuStreamGetDevResource` and `cuDevSmResourceSplit` are CUDA 13.1).
+//! CUDA 12.4+; `cuStreamGetDevResource` and `cuDevSmResourceSplit` are CUDA 13.1, whose
+//! reference describes them; CUDA 13.0's cuda.h does not have them).
 //!
 //! The flow NVIDIA documents: take a device's SM resource (`cuDeviceGetDevResource`),
 //! split it (`cuDevSmResourceSplitByCount`), turn some of the pieces into a descriptor
@@ -81,6 +82,19 @@ impl DevResource {
             ours: true,
         }
     }
+}
+
+/// `CU_DEV_SM_RESOURCE_GROUP_BACKFILL`, the one group flag (accepted; with no SM
+/// hierarchy there is nothing to relax).
+const GROUP_FLAGS: u32 = 0x1;
+
+/// One group's `CU_DEV_SM_RESOURCE_GROUP_PARAMS` (`cuDevSmResourceSplit`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SmGroupParams {
+    pub sm_count: u32,
+    pub coscheduled_sm_count: u32,
+    pub preferred_coscheduled_sm_count: u32,
+    pub flags: u32,
 }
 
 /// What a green context's `Context` knows of it.
@@ -215,6 +229,64 @@ impl Driver {
         let groups = (0..made).map(|index| DevResource::sm(device, size, Origin::Split { split, index })).collect();
         let remainder = DevResource::sm(device, input.sm_count - count * size, Origin::Split { split, index: u32::MAX });
         Ok((count, groups, remainder))
+    }
+
+    /// `cuDevSmResourceSplit` (CUDA 13.1): group `i` gets `params[i].smCount` SMs, a
+    /// multiple of its `coscheduledSmCount` (of `smCoscheduledAlignment` when 0). Groups
+    /// asking 0 are discovered: they share the SMs the others leave, equally, rounded
+    /// down to their co-scheduling multiple, and the count is written back into
+    /// `params`. With `want_results` false (a NULL `result`) only that discovery happens;
+    /// otherwise every group needs at least one SM. The remainder of such a split may be
+    /// split again ("or further split into structured groups by this API").
+    pub fn sm_resource_split(
+        &self,
+        want_results: bool,
+        input: &DevResource,
+        flags: u32,
+        params: &mut [SmGroupParams],
+    ) -> CuResult<(Vec<DevResource>, DevResource)> {
+        const WHAT: &str = "cuDevSmResourceSplit";
+        check_type(input.ty, WHAT)?;
+        if !(input.ours && matches!(input.origin, Origin::Split { index: u32::MAX, .. })) {
+            self.check_splittable(input, WHAT)?;
+        }
+        self.device_slot(input.device)?;
+        if params.is_empty() || flags != 0 {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("{WHAT}: {} groups, flags {flags:#x}", params.len())));
+        }
+        let config = |why: std::fmt::Arguments<'_>| fail(CuError::INVALID_RESOURCE_CONFIGURATION, format_args!("{WHAT}: {why}"));
+        let multiple = |p: &SmGroupParams| p.coscheduled_sm_count.max(input.alignment).max(1);
+        let mut fixed = 0u64;
+        for (i, p) in params.iter().enumerate() {
+            if p.flags & !GROUP_FLAGS != 0 {
+                return Err(fail(CuError::INVALID_VALUE, format_args!("{WHAT}: group {i} flags {:#x}", p.flags)));
+            }
+            if p.sm_count % multiple(p) != 0 {
+                return Err(config(format_args!("group {i}: {} SMs is not a multiple of {}", p.sm_count, multiple(p))));
+            }
+            fixed += u64::from(p.sm_count);
+        }
+        if fixed > u64::from(input.sm_count) {
+            return Err(config(format_args!("the groups ask {fixed} SMs of {}", input.sm_count)));
+        }
+        let discovered = params.iter().filter(|p| p.sm_count == 0).count() as u32;
+        let share = (input.sm_count - fixed as u32).checked_div(discovered).unwrap_or(0);
+        let counts: Vec<u32> = params.iter().map(|p| if p.sm_count == 0 { share / multiple(p) * multiple(p) } else { p.sm_count }).collect();
+        if want_results && counts.contains(&0) {
+            return Err(config(format_args!("a discovered group gets no SMs")));
+        }
+        for (p, &c) in params.iter_mut().zip(&counts) {
+            p.sm_count = c;
+        }
+        let split = self.green_ctxs.next_split.fetch_add(1, Ordering::Relaxed) + 1;
+        let device = input.device as usize;
+        let groups = if want_results {
+            counts.iter().zip(0..).map(|(&c, index)| DevResource::sm(device, c, Origin::Split { split, index })).collect()
+        } else {
+            Vec::new()
+        };
+        let rest = input.sm_count - counts.iter().sum::<u32>();
+        Ok((groups, DevResource::sm(device, rest, Origin::Split { split, index: u32::MAX })))
     }
 
     /// A split's input must be a whole resource this driver gave out, of a device that

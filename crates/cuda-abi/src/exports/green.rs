@@ -1,5 +1,5 @@
 //! Green contexts and device resources (`cuDeviceGetDevResource`,
-//! `cuDevSmResourceSplitByCount`, `cuDevResourceGenerateDesc`, `cuGreenCtx*`,
+//! `cuDevSmResourceSplitByCount`, `cuDevSmResourceSplit`, `cuDevResourceGenerateDesc`, `cuGreenCtx*`,
 //! `cuCtxFromGreenCtx`, `cuCtxGetDevResource`, `cuStreamGetDevResource`; CUDA driver API
 //! reference, "Green Contexts"). Semantics in `cuda_driver::green`.
 //!
@@ -12,7 +12,7 @@
 
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 
-use cuda_driver::green::{DevResource, Origin};
+use cuda_driver::green::{DevResource, Origin, SmGroupParams};
 use cuda_driver::{CuError, GreenCtxHandle, ResourceDescHandle};
 
 use super::{ctx_handle, ctx_raw, drv, event_handle, stream_handle, stream_ptsz};
@@ -58,6 +58,19 @@ fn decode(c: &CUdevResource) -> DevResource {
     let origin = if word(8) == 0 { Origin::Whole } else { Origin::Split { split, index: word(12) } };
     DevResource { ty: c.ty, sm_count: c.sm[0], min_partition: c.sm[1], alignment: c.sm[2], device: word(4) as i32, origin, ours: word(0) == MARK }
 }
+
+/// `CU_DEV_SM_RESOURCE_GROUP_PARAMS` (CUDA 13.1 cuda.h): 64 bytes.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct CuDevSmResourceGroupParams {
+    sm_count: c_uint,
+    coscheduled_sm_count: c_uint,
+    preferred_coscheduled_sm_count: c_uint,
+    flags: c_uint,
+    reserved: [c_uint; 12],
+}
+
+const _: () = assert!(std::mem::size_of::<CuDevSmResourceGroupParams>() == 64);
 
 fn green_handle(g: CUgreenCtx) -> GreenCtxHandle {
     GreenCtxHandle::from_raw(g)
@@ -128,6 +141,49 @@ export! {
         }
         // SAFETY: checked non-NULL above; writable per the API.
         unsafe { nb_groups.write_unaligned(count) };
+        Ok(())
+    }
+
+    /// `cuDevSmResourceSplit(CUdevResource* result, unsigned nbGroups, const CUdevResource* input, CUdevResource* remainder, unsigned flags, CU_DEV_SM_RESOURCE_GROUP_PARAMS* groupParams)` (CUDA 13.1).
+    fn cuDevSmResourceSplit(
+        result: *mut CUdevResource,
+        nb_groups: c_uint,
+        input: *const CUdevResource,
+        remainder: *mut CUdevResource,
+        flags: c_uint,
+        group_params: *mut CuDevSmResourceGroupParams,
+    ) {
+        // SAFETY: NULL or readable, per the API.
+        let input = unsafe { read_in(input) }?;
+        if group_params.is_null() || nb_groups == 0 {
+            return Err(CuError::INVALID_VALUE);
+        }
+        // SAFETY: `nbGroups` readable elements, per the API.
+        let raw = unsafe { slice(group_params.cast_const(), nb_groups as usize) }?;
+        let mut params: Vec<SmGroupParams> = raw
+            .iter()
+            .map(|p| SmGroupParams {
+                sm_count: p.sm_count,
+                coscheduled_sm_count: p.coscheduled_sm_count,
+                preferred_coscheduled_sm_count: p.preferred_coscheduled_sm_count,
+                flags: p.flags,
+            })
+            .collect();
+        let (groups, rest) = drv()?.sm_resource_split(!result.is_null(), &decode(&input), flags, &mut params)?;
+        for (i, p) in params.iter().enumerate() {
+            // SAFETY: `nbGroups` writable elements: "the smCount will be filled in by the API".
+            unsafe { std::ptr::addr_of_mut!((*group_params.add(i)).sm_count).write_unaligned(p.sm_count) };
+        }
+        for (i, g) in groups.iter().enumerate() {
+            // SAFETY: `result` holds `nbGroups` writable elements, per the API.
+            unsafe { result.add(i).write_unaligned(encode(g)) };
+        }
+        if !result.is_null() {
+            // SAFETY: NULL or writable, per the API.
+            if let Some(out) = unsafe { Out::optional(remainder) } {
+                out.write(encode(&rest));
+            }
+        }
         Ok(())
     }
 

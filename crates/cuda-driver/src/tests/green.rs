@@ -3,7 +3,7 @@
 use std::ffi::c_void;
 
 use super::{load_module, setup};
-use crate::green::{DevResource, Origin, GREEN_CTX_DEFAULT_STREAM, RESOURCE_TYPE_SM};
+use crate::green::{DevResource, Origin, SmGroupParams, GREEN_CTX_DEFAULT_STREAM, RESOURCE_TYPE_SM};
 use crate::*;
 
 const SM: u32 = RESOURCE_TYPE_SM;
@@ -151,4 +151,39 @@ fn green_context_creation_checks_flags_descriptor_and_device() {
     assert!(driver.primary_ctx_get_state(0).unwrap().1);
     driver.green_ctx_destroy(g).unwrap();
     assert!(!driver.primary_ctx_get_state(0).unwrap().1);
+}
+
+#[test]
+fn structured_splits_fill_discovered_groups() {
+    let (driver, _) = setup();
+    let whole = driver.device_get_dev_resource(0, SM).unwrap();
+    let group = |sm_count, coscheduled_sm_count| SmGroupParams { sm_count, coscheduled_sm_count, ..Default::default() };
+    // One fixed group of 1 SM and one discovered group: it gets the other 3.
+    let mut params = [group(1, 0), group(0, 0)];
+    let (groups, rest) = driver.sm_resource_split(true, &whole, 0, &mut params).unwrap();
+    assert_eq!(groups.iter().map(|g| g.sm_count).collect::<Vec<_>>(), [1, 3]);
+    assert_eq!((params[1].sm_count, rest.sm_count), (3, 0));
+    // Discovery rounds down to the co-scheduling multiple; a NULL result only discovers.
+    let mut params = [group(0, 3)];
+    let (groups, rest) = driver.sm_resource_split(false, &whole, 0, &mut params).unwrap();
+    assert_eq!((groups.len(), params[0].sm_count, rest.sm_count), (0, 3, 1));
+    // The remainder of a split may be split again; a group may not.
+    let mut params = [group(2, 2)];
+    let (groups, rest) = driver.sm_resource_split(true, &whole, 0, &mut params).unwrap();
+    assert_eq!(driver.sm_resource_split(true, &rest, 0, &mut [group(1, 0)]).unwrap().0[0].sm_count, 1);
+    assert_eq!(driver.sm_resource_split(true, &groups[0], 0, &mut [group(1, 0)]).unwrap_err(), CuError::INVALID_RESOURCE_CONFIGURATION);
+    // Misuse: too many SMs, not a multiple, a discovered group left empty, flags, no groups.
+    assert_eq!(driver.sm_resource_split(true, &whole, 0, &mut [group(3, 0), group(2, 0)]).unwrap_err(), CuError::INVALID_RESOURCE_CONFIGURATION);
+    assert_eq!(driver.sm_resource_split(true, &whole, 0, &mut [group(3, 2)]).unwrap_err(), CuError::INVALID_RESOURCE_CONFIGURATION);
+    assert_eq!(driver.sm_resource_split(true, &whole, 0, &mut [group(4, 0), group(0, 0)]).unwrap_err(), CuError::INVALID_RESOURCE_CONFIGURATION);
+    assert_eq!(driver.sm_resource_split(true, &whole, 1, &mut [group(1, 0)]).unwrap_err(), CuError::INVALID_VALUE);
+    let backfill_plus = SmGroupParams { flags: 2, ..group(1, 0) };
+    assert_eq!(driver.sm_resource_split(true, &whole, 0, &mut [backfill_plus]).unwrap_err(), CuError::INVALID_VALUE);
+    assert_eq!(driver.sm_resource_split(true, &whole, 0, &mut []).unwrap_err(), CuError::INVALID_VALUE);
+    let wrong_type = DevResource { ty: 0, ..whole };
+    assert_eq!(driver.sm_resource_split(true, &wrong_type, 0, &mut [group(1, 0)]).unwrap_err(), CuError::INVALID_RESOURCE_TYPE);
+    // A descriptor takes the outputs of one structured split.
+    let mut params = [group(1, 0), group(1, 0)];
+    let (groups, rest) = driver.sm_resource_split(true, &whole, 0, &mut params).unwrap();
+    driver.dev_resource_generate_desc(&[groups[0], groups[1], rest]).unwrap();
 }
