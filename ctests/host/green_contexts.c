@@ -227,6 +227,10 @@ int main(void) {
     CUgreenCtx g = NULL;
     CHECK(cuStreamGetCtx_v2(stream_a, &got_ctx, &g));
     EXPECT_TRUE(got_ctx == primary && g == green_a);
+    CHECK(cuStreamGetGreenCtx(stream_b, &g));
+    EXPECT_TRUE(g == green_b);
+    CHECK(cuStreamGetGreenCtx(NULL, &g));
+    EXPECT_TRUE(g == NULL);
   }
 
   /* The green CUcontext on the usual context stack. */

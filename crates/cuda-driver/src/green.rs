@@ -433,6 +433,13 @@ impl Driver {
         self.context_wait_for(&c, &e, "cuGreenCtxWaitEvent")
     }
 
+    /// `cuStreamGetGreenCtx(hStream, phCtx)` (CUDA 12.4): the green context of the
+    /// stream's context (default streams: of the current context), else NULL.
+    pub fn stream_get_green_ctx(&self, stream: StreamHandle) -> CuResult<GreenCtxHandle> {
+        let c = self.context(self.stream_get_ctx(stream)?)?;
+        Ok(c.green.map_or(GreenCtxHandle::NULL, |g| g.handle))
+    }
+
     /// `cuStreamGetCtx_v2(hStream, pCtx, pGreenCtx)`: for a stream of a green context
     /// (or a default stream while one is current) the device's primary context and the
     /// green context; otherwise the context and NULL. The per-thread default stream with

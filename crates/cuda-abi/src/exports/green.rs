@@ -1,7 +1,8 @@
 //! Green contexts and device resources (`cuDeviceGetDevResource`,
-//! `cuDevSmResourceSplitByCount`, `cuDevSmResourceSplit`, `cuDevResourceGenerateDesc`, `cuGreenCtx*`,
-//! `cuCtxFromGreenCtx`, `cuCtxGetDevResource`, `cuStreamGetDevResource`; CUDA driver API
-//! reference, "Green Contexts"). Semantics in `cuda_driver::green`.
+//! `cuDevSmResourceSplitByCount`, `cuDevSmResourceSplit`, `cuDevResourceGenerateDesc`,
+//! `cuGreenCtx*`, `cuCtxFromGreenCtx`, `cuCtxGetDevResource`, `cuStreamGetDevResource`,
+//! `cuStreamGetGreenCtx`; CUDA driver API reference, "Green Contexts"). Semantics in
+//! `cuda_driver::green`.
 //!
 //! A `CUdevResource` is 144 bytes: the type, 92 bytes the driver keeps to itself, then
 //! 48 bytes whose start is the `sm` member `{smCount, minSmPartitionSize,
@@ -114,6 +115,14 @@ export! {
     fn cuStreamGetDevResource_ptsz(h_stream: CUstream, resource: *mut CUdevResource, ty: c_uint) {
         // SAFETY: NULL or writable, per the API.
         unsafe { get_resource(resource, || drv()?.stream_get_dev_resource(stream_ptsz(h_stream), ty)) }
+    }
+
+    /// `cuStreamGetGreenCtx(CUstream hStream, CUgreenCtx* phCtx)` (CUDA 12.4).
+    fn cuStreamGetGreenCtx(h_stream: CUstream, ph_ctx: *mut CUgreenCtx) {
+        // SAFETY: NULL or writable, per the API.
+        let out = unsafe { Out::new(ph_ctx) }?;
+        out.write(drv()?.stream_get_green_ctx(stream_handle(h_stream))?.as_raw());
+        Ok(())
     }
 
     /// `cuDevSmResourceSplitByCount(CUdevResource* result, unsigned* nbGroups, const CUdevResource* input, CUdevResource* remaining, unsigned useFlags, unsigned minCount)`.

@@ -92,6 +92,8 @@ fn green_contexts_have_their_partition_streams_and_ids() {
     assert_eq!(driver.stream_get_ctx_v2(s).unwrap(), (primary, g));
     assert_eq!(driver.stream_get_ctx_v2(StreamHandle::NULL).unwrap(), (primary, GreenCtxHandle::NULL));
     assert_eq!(driver.stream_get_dev_resource(s, SM).unwrap().sm_count, 3);
+    assert_eq!(driver.stream_get_green_ctx(s).unwrap(), g);
+    assert_eq!(driver.stream_get_green_ctx(StreamHandle::NULL).unwrap(), GreenCtxHandle::NULL);
     assert_eq!(driver.stream_get_dev_resource(StreamHandle::NULL, SM).unwrap().sm_count, 4);
     let mut arg = out;
     let mut args = [(&mut arg as *mut u64).cast::<c_void>()];
