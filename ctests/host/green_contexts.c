@@ -10,7 +10,8 @@
  * resource type (CUDA_ERROR_INVALID_RESOURCE_TYPE), a split asking for more SMs than
  * exist (CUDA_ERROR_INVALID_RESOURCE_CONFIGURATION), a missing CU_GREEN_CTX_DEFAULT_STREAM
  * or CU_STREAM_NON_BLOCKING flag (CUDA_ERROR_INVALID_VALUE), a destroyed green context
- * (CUDA_ERROR_CONTEXT_IS_DESTROYED). No GPU answered these here: where the reference
+ * (CUDA_ERROR_CONTEXT_IS_DESTROYED where the call documents it, cuGreenCtxDestroy and
+ * cuGreenCtxGetId; CUDA_ERROR_INVALID_CONTEXT elsewhere). No GPU answered these here: where the reference
  * names no code, the code is ours (see crates/cuda-driver/src/green.rs).
  * Prints "PASS green_contexts" on success. */
 #include <cuda.h>
@@ -261,6 +262,9 @@ int main(void) {
     scale_args[0] = &buf;
     scale_args[1] = &count;
     CHECK(cuLaunchKernel((CUfunction)fill, N / GROUP, 1, 1, GROUP, 1, 1, 0, stream_a, fill_args, NULL));
+    EXPECT_RC(cuGreenCtxRecordEvent(NULL, done_a), CUDA_ERROR_INVALID_CONTEXT);
+    EXPECT_RC(cuGreenCtxRecordEvent(green_a, NULL), CUDA_ERROR_INVALID_HANDLE);
+    EXPECT_RC(cuGreenCtxWaitEvent(green_b, NULL), CUDA_ERROR_INVALID_HANDLE);
     CHECK(cuGreenCtxRecordEvent(green_a, done_a));
     CHECK(cuGreenCtxWaitEvent(green_b, done_a));
     CHECK(cuLaunchKernel((CUfunction)scale, N / GROUP, 1, 1, GROUP, 1, 1, 0, stream_b, scale_args, NULL));
@@ -290,8 +294,8 @@ int main(void) {
   CHECK(cuGreenCtxDestroy(green_a));
   EXPECT_RC(cuGreenCtxDestroy(green_a), CUDA_ERROR_CONTEXT_IS_DESTROYED);
   EXPECT_RC(cuGreenCtxGetId(green_a, &id_cur), CUDA_ERROR_CONTEXT_IS_DESTROYED);
-  EXPECT_RC(cuGreenCtxStreamCreate(&stream_bad, green_a, CU_STREAM_NON_BLOCKING, 0), CUDA_ERROR_CONTEXT_IS_DESTROYED);
-  EXPECT_RC(cuGreenCtxGetDevResource(green_a, &mine, CU_DEV_RESOURCE_TYPE_SM), CUDA_ERROR_CONTEXT_IS_DESTROYED);
+  EXPECT_RC(cuGreenCtxStreamCreate(&stream_bad, green_a, CU_STREAM_NON_BLOCKING, 0), CUDA_ERROR_INVALID_CONTEXT);
+  EXPECT_RC(cuGreenCtxGetDevResource(green_a, &mine, CU_DEV_RESOURCE_TYPE_SM), CUDA_ERROR_INVALID_CONTEXT);
   EXPECT_RC(cuCtxFromGreenCtx(&got_ctx, green_a), CUDA_ERROR_INVALID_CONTEXT);
   EXPECT_RC(cuCtxPushCurrent(ctx_a), CUDA_ERROR_INVALID_CONTEXT);
   EXPECT_RC(cuGreenCtxDestroy(NULL), CUDA_ERROR_INVALID_CONTEXT);

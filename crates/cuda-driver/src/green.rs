@@ -144,8 +144,11 @@ impl Driver {
         })
     }
 
+    /// The green context and its context, for the calls whose documented codes name
+    /// `CUDA_ERROR_INVALID_CONTEXT` but not `CONTEXT_IS_DESTROYED`: a destroyed green
+    /// context is an invalid one there.
     fn green_context(&self, g: GreenCtxHandle) -> CuResult<(Arc<GreenCtx>, Arc<Context>)> {
-        let green = self.green(g)?;
+        let green = self.green(g).map_err(|e| if e == CuError::CONTEXT_IS_DESTROYED { CuError::INVALID_CONTEXT } else { e })?;
         let c = self.context(green.ctx)?;
         Ok((green, c))
     }
@@ -371,7 +374,8 @@ impl Driver {
     /// `cuGreenCtxDestroy(hCtx)`: frees what its context owns (its streams too; the
     /// reference leaves later use of them undefined) and releases the primary context.
     pub fn green_ctx_destroy(&self, g: GreenCtxHandle) -> CuResult<()> {
-        let (green, c) = self.green_context(g)?;
+        let green = self.green(g)?;
+        let c = self.context(green.ctx)?;
         self.green_ctxs.greens.remove(g).map_err(|_| fail(CuError::CONTEXT_IS_DESTROYED, format_args!("green context {:#x} was destroyed", g.0)))?;
         self.destroy_context_object(&c)?;
         self.primary_ctx_release(green.device as i32)
@@ -379,7 +383,7 @@ impl Driver {
 
     /// `cuCtxFromGreenCtx(pContext, hCtx)`: the green context's `CUcontext`.
     pub fn ctx_from_green_ctx(&self, g: GreenCtxHandle) -> CuResult<CtxHandle> {
-        self.green(g).map(|green| green.ctx).map_err(|e| if e == CuError::CONTEXT_IS_DESTROYED { CuError::INVALID_CONTEXT } else { e })
+        self.green_context(g).map(|(_, c)| c.handle)
     }
 
     /// `cuGreenCtxGetId(greenCtx, greenCtxId)`: NULL is the current context's green

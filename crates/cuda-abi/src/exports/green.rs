@@ -256,3 +256,25 @@ export! {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resources_survive_the_c_layout() {
+        let split =
+            DevResource { ty: 1, sm_count: 5, min_partition: 1, alignment: 1, device: 0, origin: Origin::Split { split: 9, index: 2 }, ours: true };
+        let c = encode(&split);
+        assert_eq!(c.sm[..3], [5, 1, 1]);
+        assert_eq!(c.rest, [0; 32], "nextResource stays NULL");
+        assert_eq!(decode(&c), split);
+        let whole = DevResource { origin: Origin::Whole, ..split };
+        assert_eq!(decode(&encode(&whole)), whole);
+        // A structure the driver never filled in is not ours.
+        // SAFETY: all-zero bytes are a valid `CUdevResource`.
+        let zeroed: CUdevResource = unsafe { std::mem::zeroed() };
+        assert!(!decode(&zeroed).ours);
+        assert_eq!(std::mem::offset_of!(CUdevResource, sm), 96);
+    }
+}
