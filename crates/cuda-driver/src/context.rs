@@ -102,6 +102,8 @@ pub struct Context {
     state: Mutex<CtxState>,
     /// The legacy default stream and every other stream's queue.
     queues: crate::exec::ContextQueues,
+    /// Set for the context of a green context (`cuCtxFromGreenCtx`): its SM partition.
+    pub(crate) green: Option<crate::green::GreenOf>,
 }
 
 impl Context {
@@ -246,7 +248,7 @@ impl Driver {
         Ok(ctx)
     }
 
-    fn new_context(&self, device: usize, primary: bool, flags: u32, active: bool) -> CtxHandle {
+    pub(crate) fn new_context(&self, device: usize, primary: bool, flags: u32, active: bool, green: Option<crate::green::GreenOf>) -> CtxHandle {
         self.contexts
             .insert_with(|handle| {
                 let backend = self.devices[device].backend.clone();
@@ -257,6 +259,7 @@ impl Driver {
                     sticky: AtomicU32::new(0),
                     state: Mutex::new(CtxState::fresh(active, flags)),
                     queues: crate::exec::ContextQueues::new(weak.clone(), backend),
+                    green,
                 })
             })
             .0
@@ -269,7 +272,7 @@ impl Driver {
     pub fn ctx_create(&self, flags: u32, dev: i32) -> CuResult<CtxHandle> {
         check_ctx_flags(flags)?;
         self.device_slot(dev)?;
-        let handle = self.new_context(dev as usize, false, flags, true);
+        let handle = self.new_context(dev as usize, false, flags, true, None);
         self.with_stack(|stack| stack.push(handle));
         Ok(handle)
     }
@@ -278,10 +281,18 @@ impl Driver {
     /// it if it is current here. Primary contexts cannot be destroyed (`INVALID_CONTEXT`).
     pub fn ctx_destroy(&self, ctx: CtxHandle) -> CuResult<()> {
         let context = self.context(ctx)?;
-        if context.primary {
-            return Err(fail(CuError::INVALID_CONTEXT, format_args!("cuCtxDestroy on a primary context")));
+        // A green context's context is, in NVIDIA's words, "a normal primary context"
+        // (Green Contexts, cuCtxFromGreenCtx): only cuGreenCtxDestroy ends it.
+        if context.primary || context.green.is_some() {
+            return Err(fail(CuError::INVALID_CONTEXT, format_args!("cuCtxDestroy on a primary or green context")));
         }
-        self.teardown(&context);
+        self.destroy_context_object(&context)
+    }
+
+    /// Frees everything `context` owns, removes it and pops it if it is current here.
+    pub(crate) fn destroy_context_object(&self, context: &Context) -> CuResult<()> {
+        let ctx = context.handle;
+        self.teardown(context);
         // Teardown keeps the legacy stream (a primary context is used again after it);
         // this one gets no more work, so its worker ends now rather than after its idle
         // timeout (a program creating contexts in a loop would pile up threads).
@@ -467,7 +478,7 @@ impl Driver {
     /// CUDART_INTERFACE slot 2 answers this without retaining.
     pub fn primary_ctx_handle(&self, dev: i32) -> CuResult<CtxHandle> {
         let slot = self.device_slot(dev)?;
-        Ok(*slot.primary.get_or_init(|| self.new_context(dev as usize, true, 0, false)))
+        Ok(*slot.primary.get_or_init(|| self.new_context(dev as usize, true, 0, false, None)))
     }
 
     fn primary_context(&self, dev: i32) -> CuResult<Arc<Context>> {

@@ -15,48 +15,66 @@
 //! a stream of the context is capturing (`CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED`; the
 //! capture is invalidated).
 
+use std::sync::Arc;
+
+use crate::context::Context;
 use crate::diag::fail;
+use crate::event::Event;
 use crate::{CtxHandle, CuError, CuResult, Driver, EventHandle};
 
 impl Driver {
-    fn ctx_event_check(
-        &self,
-        ctx: CtxHandle,
-        event: EventHandle,
-        what: &str,
-    ) -> CuResult<(std::sync::Arc<crate::context::Context>, std::sync::Arc<crate::event::Event>)> {
+    fn ctx_event_check(&self, ctx: CtxHandle, event: EventHandle, what: &str) -> CuResult<(Arc<Context>, Arc<Event>)> {
         let c = self.context(ctx)?;
         self.usable(&c)?;
         let e = self.event(event)?;
         if e.ctx != c.handle {
             return Err(fail(CuError::INVALID_HANDLE, format_args!("{what}: the event belongs to another context")));
         }
-        if self.context_capturing(&c) {
-            self.invalidate_context_captures(&c);
-            return Err(fail(CuError::STREAM_CAPTURE_UNSUPPORTED, format_args!("{what}: a stream of the context is capturing")));
-        }
         Ok((c, e))
     }
 
-    /// `cuCtxRecordEvent(hCtx, hEvent)`.
-    pub fn ctx_record_event(&self, ctx: CtxHandle, event: EventHandle) -> CuResult<()> {
-        let (c, e) = self.ctx_event_check(ctx, event, "cuCtxRecordEvent")?;
-        let queues = c.queues();
-        let tails = queues.all_tails();
-        let records = queues.records.clone();
-        self.record_event_after(&e, &c, &records, tails);
+    /// Refuses a context event while a stream of `c` captures (and invalidates the capture).
+    fn ctx_event_not_capturing(&self, c: &Context, what: &str) -> CuResult<()> {
+        if self.context_capturing(c) {
+            self.invalidate_context_captures(c);
+            return Err(fail(CuError::STREAM_CAPTURE_UNSUPPORTED, format_args!("{what}: a stream of the context is capturing")));
+        }
         Ok(())
     }
 
-    /// `cuCtxWaitEvent(hCtx, hEvent)`. An event never recorded has nothing to wait for.
-    pub fn ctx_wait_event(&self, ctx: CtxHandle, event: EventHandle) -> CuResult<()> {
-        let (c, e) = self.ctx_event_check(ctx, event, "cuCtxWaitEvent")?;
+    /// Records `e` after all work submitted to `c` so far (`cuCtxRecordEvent`,
+    /// `cuGreenCtxRecordEvent`).
+    pub(crate) fn record_context_work(&self, c: &Context, e: &Event, what: &str) -> CuResult<()> {
+        self.ctx_event_not_capturing(c, what)?;
+        let queues = c.queues();
+        let tails = queues.all_tails();
+        let records = queues.records.clone();
+        self.record_event_after(e, c, &records, tails);
+        Ok(())
+    }
+
+    /// Makes all later work of `c` wait for `e`'s last record (`cuCtxWaitEvent`,
+    /// `cuGreenCtxWaitEvent`). An event never recorded has nothing to wait for.
+    pub(crate) fn context_wait_for(&self, c: &Context, e: &Event, what: &str) -> CuResult<()> {
+        self.ctx_event_not_capturing(c, what)?;
         if e.captured().is_some() {
-            return Err(fail(CuError::STREAM_CAPTURE_UNSUPPORTED, format_args!("cuCtxWaitEvent: the event was recorded in a capture")));
+            return Err(fail(CuError::STREAM_CAPTURE_UNSUPPORTED, format_args!("{what}: the event was recorded in a capture")));
         }
         if let Some(m) = e.marker().filter(|m| !m.is_complete()) {
             c.queues().add_wait(m);
         }
         Ok(())
+    }
+
+    /// `cuCtxRecordEvent(hCtx, hEvent)`.
+    pub fn ctx_record_event(&self, ctx: CtxHandle, event: EventHandle) -> CuResult<()> {
+        let (c, e) = self.ctx_event_check(ctx, event, "cuCtxRecordEvent")?;
+        self.record_context_work(&c, &e, "cuCtxRecordEvent")
+    }
+
+    /// `cuCtxWaitEvent(hCtx, hEvent)`.
+    pub fn ctx_wait_event(&self, ctx: CtxHandle, event: EventHandle) -> CuResult<()> {
+        let (c, e) = self.ctx_event_check(ctx, event, "cuCtxWaitEvent")?;
+        self.context_wait_for(&c, &e, "cuCtxWaitEvent")
     }
 }

@@ -53,11 +53,13 @@ pub enum Kind {
     ExtSemaphore = 0x50,
     ExternalMemory = 0x51,
     MipmappedArray = 0x52,
+    GreenCtx = 0x53,
+    ResourceDesc = 0x54,
 }
 
 impl Kind {
     /// Every kind, in tag order.
-    pub const ALL: [Kind; 18] = [
+    pub const ALL: [Kind; 20] = [
         Kind::Context,
         Kind::Module,
         Kind::Function,
@@ -76,6 +78,8 @@ impl Kind {
         Kind::ExtSemaphore,
         Kind::ExternalMemory,
         Kind::MipmappedArray,
+        Kind::GreenCtx,
+        Kind::ResourceDesc,
     ];
 }
 
@@ -171,6 +175,10 @@ handle_types! {
     UserObjectHandle => UserObject;
     /// A `CUexternalSemaphore`.
     ExtSemHandle => ExtSemaphore;
+    /// A `CUgreenCtx`.
+    GreenCtxHandle => GreenCtx;
+    /// A `CUdevResourceDesc`.
+    ResourceDescHandle => ResourceDesc;
 }
 
 /// Ties a handle newtype to its [`Kind`].

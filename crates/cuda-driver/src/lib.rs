@@ -41,6 +41,7 @@ pub mod extsem;
 pub mod fake;
 pub mod function;
 pub mod graph;
+pub mod green;
 pub mod handle;
 mod image;
 pub mod ipc;
@@ -67,8 +68,8 @@ use std::sync::{Arc, OnceLock};
 pub use context::{ClsDestructor, Limit};
 pub use error::{CuError, CuResult};
 pub use handle::{
-    CtxHandle, EventHandle, ExtSemHandle, FunctionHandle, GraphExecHandle, GraphHandle, GraphNodeHandle, KernelHandle, LibraryHandle, LinkHandle,
-    MemHandle, ModuleHandle, PoolHandle, StreamHandle, UserObjectHandle,
+    CtxHandle, EventHandle, ExtSemHandle, FunctionHandle, GraphExecHandle, GraphHandle, GraphNodeHandle, GreenCtxHandle, KernelHandle, LibraryHandle,
+    LinkHandle, MemHandle, ModuleHandle, PoolHandle, ResourceDescHandle, StreamHandle, UserObjectHandle,
 };
 
 /// The `cuDriverGetVersion` answer: CUDA 13.2. cudart 13 refuses drivers older than 13000
@@ -144,6 +145,8 @@ pub struct Driver {
     pub(crate) peers: peer::State,
     /// Imported external memory (`cuImportExternalMemory`).
     pub(crate) external: external_memory::State,
+    /// Green contexts and resource descriptors (`cuGreenCtxCreate`).
+    pub(crate) green_ctxs: green::State,
 }
 
 impl std::fmt::Debug for Driver {
@@ -186,6 +189,7 @@ impl Driver {
             ipc: Default::default(),
             peers: Default::default(),
             external: Default::default(),
+            green_ctxs: Default::default(),
         }
     }
 }

@@ -146,13 +146,19 @@ impl Driver {
     /// `cuStreamCreateWithPriority`: priorities outside the range are clamped, as NVIDIA does.
     pub fn stream_create_with_priority(&self, flags: u32, priority: i32) -> CuResult<StreamHandle> {
         let ctx = self.current_context()?;
+        self.stream_create_in(&ctx, flags, priority)
+    }
+
+    /// A stream of `ctx` (the current context, or a green context's for
+    /// `cuGreenCtxStreamCreate`).
+    pub(crate) fn stream_create_in(&self, ctx: &Arc<Context>, flags: u32, priority: i32) -> CuResult<StreamHandle> {
         if flags & !STREAM_NON_BLOCKING != 0 {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuStreamCreate: flags {flags:#x}")));
         }
         let priority = priority.clamp(GREATEST_PRIORITY, LEAST_PRIORITY);
         let id = NEXT_STREAM_ID.fetch_add(1, Ordering::Relaxed);
         let blocking = flags & STREAM_NON_BLOCKING == 0;
-        let queue = Queue::new(QueueKind::Created, blocking, Arc::downgrade(&ctx), self.devices[ctx.device].backend.clone());
+        let queue = Queue::new(QueueKind::Created, blocking, Arc::downgrade(ctx), self.devices[ctx.device].backend.clone());
         queue.attrs.lock().unwrap_or_else(|e| e.into_inner()).priority = priority;
         ctx.queues().add(queue.clone());
         Ok(self.streams.insert(Arc::new(Stream { ctx: ctx.handle, flags, priority, id, queue })))

@@ -535,5 +535,6 @@ fn device_queries() {
     assert_eq!(driver.device_get_properties(0).unwrap().max_threads_dim, [1024, 1024, 64]);
 }
 
+mod green;
 mod launches;
 mod stream_ops;

@@ -23,6 +23,7 @@ pub mod graph;
 pub mod graph_memory;
 pub mod graph_nodes;
 mod graph_params;
+pub mod green;
 pub mod init;
 pub mod ipc;
 mod jit;

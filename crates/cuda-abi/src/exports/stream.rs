@@ -170,10 +170,10 @@ unsafe fn get_id(stream: StreamHandle, out: *mut c_ulonglong) -> AbiResult {
 unsafe fn get_ctx_v2(stream: StreamHandle, p_ctx: *mut CUcontext, p_green_ctx: *mut *mut c_void) -> AbiResult {
     // SAFETY: forwarded contract.
     let (ctx, green) = unsafe { (Out::new(p_ctx)?, Out::optional(p_green_ctx)) };
-    ctx.write(ctx_raw(drv()?.stream_get_ctx(stream)?));
-    // Green contexts do not exist here.
+    let (c, g) = drv()?.stream_get_ctx_v2(stream)?;
+    ctx.write(ctx_raw(c));
     if let Some(green) = green {
-        green.write(std::ptr::null_mut());
+        green.write(g.as_raw());
     }
     Ok(())
 }
