@@ -483,7 +483,6 @@ __NVD void *__cvta_global_to_generic(size_t __a) { return (void *)(__attribute__
 
 __NVD long long clock64(void) { return __nvvm_read_ptx_sreg_clock64(); }
 __NVD int clock(void) { return __nvvm_read_ptx_sreg_clock(); }
-__NVD unsigned long long __globaltimer(void) { return __nvvm_read_ptx_sreg_globaltimer(); }
 __NVD unsigned int __smid(void) { return __nvvm_read_ptx_sreg_smid(); }
 __NVD unsigned int __warpid(void) { return __nvvm_read_ptx_sreg_warpid(); }
 #if __CUDA_ARCH__ >= 700

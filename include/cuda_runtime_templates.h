@@ -17,6 +17,16 @@
 
 #if defined(__cplusplus) && !defined(__CUDACC_RTC__)
 
+/* ---- CUDA 11's cudaGraphInstantiate(exec, graph, errorNode, log, logSize), kept as
+   NVIDIA's cuda_runtime.h keeps it: the CUDA 12 form with no flags. ------------------- */
+static __inline__ __host__ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                                            cudaGraphNode_t *pErrorNode, char *pLogBuffer, size_t bufferSize) {
+  (void)pErrorNode;
+  (void)pLogBuffer;
+  (void)bufferSize;
+  return ::cudaGraphInstantiate(pGraphExec, graph, 0);
+}
+
 /* ---- Typed allocation ----------------------------------------------------------------- */
 
 template <class T> static __inline__ __host__ cudaError_t cudaMalloc(T **devPtr, size_t size) {

@@ -660,6 +660,15 @@ typedef enum cudaGraphInstantiateResult {
   cudaGraphInstantiateConditionalHandleUnused = 5
 } cudaGraphInstantiateResult;
 
+/* cudaGraphInstantiateWithParams: flags and upload stream in, the failing node and the
+ * outcome out. */
+typedef struct cudaGraphInstantiateParams_st {
+  unsigned long long flags;
+  cudaStream_t uploadStream;
+  cudaGraphNode_t errNode_out;
+  cudaGraphInstantiateResult result_out;
+} cudaGraphInstantiateParams;
+
 /* Field a device-side kernel-node update changes. */
 enum cudaGraphKernelNodeField {
   cudaGraphKernelNodeFieldInvalid = 0, cudaGraphKernelNodeFieldGridDim = 1,

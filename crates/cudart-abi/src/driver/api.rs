@@ -197,6 +197,18 @@ driver_api! {
     cuGraphExecHostNodeSetParams @ 10020 (exec: CUgraphExec, node: CUgraphNode, params: *const c_void);
     cuGraphAddHostNode @ 10000 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, params: *const c_void);
     cuGraphAddEmptyNode @ 10000 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize);
+    cuGraphMemcpyNodeSetParams @ 10000 (node: CUgraphNode, copy: *const c_void);
+    cuGraphExecMemcpyNodeSetParams @ 10020 (exec: CUgraphExec, node: CUgraphNode, copy: *const c_void, ctx: CUcontext);
+    cuGraphMemsetNodeGetParams @ 10000 (node: CUgraphNode, params: *mut c_void);
+    cuGraphHostNodeGetParams @ 10000 (node: CUgraphNode, params: *mut c_void);
+    cuGraphChildGraphNodeGetGraph @ 10000 (node: CUgraphNode, graph: *mut CUgraph);
+    cuGraphEventRecordNodeGetEvent @ 11010 (node: CUgraphNode, event: *mut CUevent);
+    cuGraphEventRecordNodeSetEvent @ 11010 (node: CUgraphNode, event: CUevent);
+    cuGraphEventWaitNodeGetEvent @ 11010 (node: CUgraphNode, event: *mut CUevent);
+    cuGraphEventWaitNodeSetEvent @ 11010 (node: CUgraphNode, event: CUevent);
+    cuGraphExecGetFlags @ 12000 (exec: CUgraphExec, flags: *mut u64);
+    cuGraphDebugDotPrint @ 11030 (graph: CUgraph, path: *const c_char, flags: u32);
+    cuGraphInstantiateWithParams @ 12000 (exec: *mut CUgraphExec, graph: CUgraph, params: *mut c_void);
     // Graph memory nodes (`exports/graph.rs`); the runtime's structures have the driver's layout.
     cuGraphAddMemAllocNode @ 11040 (node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, params: *mut c_void);
     cuGraphMemAllocNodeGetParams @ 11040 (node: CUgraphNode, params: *mut c_void);

@@ -63,7 +63,7 @@ pub struct HostNodeParams {
 
 /// `CUDA_MEMCPY3D` (200 bytes), for 1D memcpy nodes.
 #[repr(C)]
-struct Memcpy3D {
+pub(super) struct Memcpy3D {
     words: [u64; 25],
 }
 
@@ -71,13 +71,13 @@ const _: () = assert!(std::mem::size_of::<KernelNodeParams>() == 56);
 const _: () = assert!(std::mem::size_of::<DriverKernelParams>() == 72);
 const _: () = assert!(std::mem::size_of::<MemsetParams>() == 40);
 
-fn api() -> RtResult<&'static Api> {
+pub(super) fn api() -> RtResult<&'static Api> {
     let rt = runtime()?;
     rt.context()?;
     Ok(rt.api())
 }
 
-fn current_ctx() -> RtResult<CUcontext> {
+pub(super) fn current_ctx() -> RtResult<CUcontext> {
     runtime()?.context()
 }
 
@@ -96,7 +96,7 @@ pub(super) fn driver_kernel(p: &KernelNodeParams) -> RtResult<DriverKernelParams
 }
 
 /// Reads a required input structure.
-fn read<T: Copy>(p: *const T) -> RtResult<T> {
+pub(super) fn read<T: Copy>(p: *const T) -> RtResult<T> {
     if p.is_null() {
         return Err(CudaError::INVALID_VALUE);
     }
@@ -105,7 +105,7 @@ fn read<T: Copy>(p: *const T) -> RtResult<T> {
 }
 
 /// Adds a node through `add` and writes its handle.
-fn add_node(out: *mut CUgraphNode, add: impl FnOnce(&Api, *mut CUgraphNode) -> RtResult) -> RtResult {
+pub(super) fn add_node(out: *mut CUgraphNode, add: impl FnOnce(&Api, *mut CUgraphNode) -> RtResult) -> RtResult {
     // SAFETY: the caller's out-pointer.
     let out = unsafe { Out::new(out) }?;
     let mut node = null_mut();
@@ -115,7 +115,7 @@ fn add_node(out: *mut CUgraphNode, add: impl FnOnce(&Api, *mut CUgraphNode) -> R
 }
 
 /// A 1D copy as a `CUDA_MEMCPY3D` between unified addresses.
-fn memcpy_1d(dst: *mut c_void, src: *const c_void, count: usize) -> Memcpy3D {
+pub(super) fn memcpy_1d(dst: *mut c_void, src: *const c_void, count: usize) -> Memcpy3D {
     const UNIFIED: u64 = 4;
     let mut w = [0u64; 25];
     // Field word indices of CUDA_MEMCPY3D: srcMemoryType 4, srcDevice 6, srcPitch 9,

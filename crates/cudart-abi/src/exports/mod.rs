@@ -11,6 +11,7 @@ mod event;
 mod extsem;
 mod func;
 mod graph;
+mod graph_copies;
 mod graph_nodes;
 mod ipc;
 mod launch;

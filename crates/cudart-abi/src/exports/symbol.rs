@@ -10,7 +10,7 @@ use crate::registry;
 use crate::types::MemcpyKind;
 
 /// The device address of `[offset, offset + count)` of a registered variable.
-fn range(symbol: *const c_void, count: usize, offset: usize) -> RtResult<*mut c_void> {
+pub(super) fn range(symbol: *const c_void, count: usize, offset: usize) -> RtResult<*mut c_void> {
     let (base, size) = registry::var(symbol)?.address()?;
     match offset.checked_add(count) {
         Some(end) if end <= size => Ok((base as usize + offset) as *mut c_void),
