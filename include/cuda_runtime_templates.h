@@ -27,6 +27,17 @@ static __inline__ __host__ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGr
   return ::cudaGraphInstantiate(pGraphExec, graph, 0);
 }
 
+/* CUDA 11's cudaGraphExecUpdate(exec, graph, errorNode, result), over CUDA 12's form. */
+static __inline__ __host__ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                                           cudaGraphNode_t *hErrorNode_out,
+                                                           enum cudaGraphExecUpdateResult *updateResult_out) {
+  cudaGraphExecUpdateResultInfo __info;
+  cudaError_t __status = ::cudaGraphExecUpdate(hGraphExec, hGraph, &__info);
+  if (hErrorNode_out) *hErrorNode_out = __info.errorNode;
+  if (updateResult_out) *updateResult_out = __info.result;
+  return __status;
+}
+
 /* ---- Typed allocation ----------------------------------------------------------------- */
 
 template <class T> static __inline__ __host__ cudaError_t cudaMalloc(T **devPtr, size_t size) {
