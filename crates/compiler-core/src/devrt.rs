@@ -153,6 +153,11 @@ pub fn units() -> Vec<(String, String)> {
     for &(name, ptr, params, op) in CG_FUNCTIONS {
         out.push((name.to_string(), function(name, ptr, params, op)));
     }
+    // What a vtable's pure virtual slot calls (Itanium C++ ABI 3.2.6): device code with
+    // abstract classes references it, and NVIDIA's toolchain supplies it; reaching it is
+    // a program error, so it traps.
+    let pure = "__cxa_pure_virtual";
+    out.push((pure.to_string(), format!(".version 7.0\n.target sm_52\n.address_size 64\n.weak .func {pure}()\n{{\ntrap;\n}}\n")));
     out
 }
 
@@ -240,6 +245,7 @@ mod tests {
         let units = units();
         assert!(units.iter().any(|(n, _)| n == "__cudaCDP2LaunchDeviceV2"));
         assert!(units.iter().any(|(n, _)| n == "cudaGetParameterBufferV2"));
+        assert!(units.iter().any(|(n, _)| n == "__cxa_pure_virtual"));
         for (name, text) in &units {
             let m = crate::ptx::parser::parse(text).unwrap_or_else(|e| panic!("{name}: {e:?}\n{text}"));
             crate::lower::lower_module(&m).unwrap_or_else(|e| panic!("{name}: {e:?}\n{text}"));
