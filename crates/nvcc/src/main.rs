@@ -83,14 +83,22 @@ fn rewrite_source(locate: &[String], source: &Path, rewritten: &Path, overlay: &
     std::fs::write(overlay, rewrite::overlay(source, &rewritten_abs)).map_err(|e| format!("cannot write {}: {e}", overlay.display()))
 }
 
-/// Marks the managed variables listed in `managed` in the PTX file `ptx`.
-fn mark_managed(ptx: &Path, managed: &Path) -> Result<(), String> {
-    let names: Vec<String> = std::fs::read_to_string(managed).unwrap_or_default().lines().map(str::to_string).collect();
-    if names.is_empty() {
+/// Marks the managed variables listed in `managed` in the PTX file `ptx` and, for
+/// relocatable device code, joins clang's copies of static variables.
+fn mend_ptx(ptx: &Path, managed: Option<&Path>, rdc: bool) -> Result<(), String> {
+    let names: Vec<String> =
+        managed.map(|m| std::fs::read_to_string(m).unwrap_or_default().lines().map(str::to_string).collect()).unwrap_or_default();
+    if names.is_empty() && !rdc {
         return Ok(());
     }
-    let text = std::fs::read_to_string(ptx).map_err(|e| format!("cannot read {}: {e}", ptx.display()))?;
-    std::fs::write(ptx, rewrite::mark_managed(&text, &names)).map_err(|e| format!("cannot write {}: {e}", ptx.display()))
+    let mut text = std::fs::read_to_string(ptx).map_err(|e| format!("cannot read {}: {e}", ptx.display()))?;
+    if !names.is_empty() {
+        text = rewrite::mark_managed(&text, &names);
+    }
+    if rdc {
+        text = rewrite::join_static_copies(&text);
+    }
+    std::fs::write(ptx, text).map_err(|e| format!("cannot write {}: {e}", ptx.display()))
 }
 
 fn run_steps(steps: &[Step], echo: bool, execute: bool) -> Result<(), ExitCode> {
@@ -127,12 +135,12 @@ fn run_steps(steps: &[Step], echo: bool, execute: bool) -> Result<(), ExitCode> 
                     rewrite_source(locate, source, rewritten, overlay, managed).map_err(|e| fatal(&e))?;
                 }
             }
-            Step::MarkManaged { ptx, managed } => {
+            Step::MendPtx { ptx, managed, rdc } => {
                 if echo {
-                    eprintln!("#$ mark-managed(built-in) {}", ptx.display());
+                    eprintln!("#$ mend-ptx(built-in) {}", ptx.display());
                 }
                 if execute {
-                    mark_managed(ptx, managed).map_err(|e| fatal(&e))?;
+                    mend_ptx(ptx, managed.as_deref(), *rdc).map_err(|e| fatal(&e))?;
                 }
             }
             Step::Fatbin { ptx, debug, out } => {

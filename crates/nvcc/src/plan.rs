@@ -30,8 +30,10 @@ pub enum Step {
     /// Run the locate pass `locate` over `source`, write the rewritten text to `rewritten`
     /// and a VFS overlay showing it at `source`'s path to `overlay` (`rewrite.rs`).
     Rewrite { locate: Vec<String>, source: PathBuf, rewritten: PathBuf, overlay: PathBuf, managed: PathBuf },
-    /// Mark the managed variables the rewrite found (listed in `managed`) in `ptx`.
-    MarkManaged { ptx: PathBuf, managed: PathBuf },
+    /// Mend a device pass's PTX: mark the managed variables the rewrite found (listed in
+    /// `managed`), and under `-rdc` join clang's copies of static variables
+    /// (`rewrite::join_static_copies`).
+    MendPtx { ptx: PathBuf, managed: Option<PathBuf>, rdc: bool },
 }
 
 /// The clang CUDA version whose host-side ABI we ask for: clang emits the CUDA 9.2+ launch
@@ -193,11 +195,12 @@ impl Planner<'_> {
         self.tmp.join(format!("{}.managed", stem(input)))
     }
 
-    /// A device pass writing `out`, and the marking of its managed variables.
+    /// A device pass writing `out`, and the mending of its PTX.
     fn device_pass_steps(&self, input: &Path, v: &Virtual, out: &Path) -> Vec<Step> {
         let mut steps = vec![Step::Run(self.device_pass(input, v, out))];
-        if self.rewrites(input) {
-            steps.push(Step::MarkManaged { ptx: out.to_path_buf(), managed: self.managed_list(input) });
+        let managed = self.rewrites(input).then(|| self.managed_list(input));
+        if managed.is_some() || self.inv.rdc {
+            steps.push(Step::MendPtx { ptx: out.to_path_buf(), managed, rdc: self.inv.rdc });
         }
         steps
     }

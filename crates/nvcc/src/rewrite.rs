@@ -104,6 +104,58 @@ pub fn mark_managed(ptx: &str, names: &[String]) -> String {
     out
 }
 
+/// `ptx` with clang's `-fgpu-rdc` copies of `static` device variables joined up: clang
+/// names the definition `NAME__static__<cuid>` (so other units cannot clash with it) and
+/// keeps the kernels' references to `NAME` through an alias, which PTX does not have (the
+/// NVPTX backend prints an `.extern` declaration of `NAME` instead). The references are
+/// renamed to the definition and the declaration dropped.
+pub fn join_static_copies(ptx: &str) -> String {
+    let mut renames: Vec<(String, String)> = Vec::new();
+    for line in ptx.lines() {
+        let decl = line.trim_start();
+        if decl.starts_with(".extern") || !(decl.contains(".global ") || decl.contains(".const ")) {
+            continue;
+        }
+        if let Some(sym) = global_symbol(line) {
+            if let Some(at) = sym.find("__static__") {
+                renames.push((sym[..at].to_string(), sym.to_string()));
+            }
+        }
+    }
+    if renames.is_empty() {
+        return ptx.to_string();
+    }
+    let mut out = String::with_capacity(ptx.len() + renames.len() * 32);
+    for line in ptx.split_inclusive('\n') {
+        let decl = line.trim_start();
+        if decl.starts_with(".extern") && global_symbol(line).is_some_and(|sym| renames.iter().any(|(from, _)| from == sym)) {
+            continue;
+        }
+        out.push_str(&rename_identifiers(line, &renames));
+    }
+    out
+}
+
+/// `line` with each whole identifier `from` replaced by `to`.
+fn rename_identifiers(line: &str, renames: &[(String, String)]) -> String {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while !rest.is_empty() {
+        let start = rest.find(ident).unwrap_or(rest.len());
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest.find(|c: char| !ident(c)).unwrap_or(rest.len());
+        let word = &rest[..end];
+        match renames.iter().find(|(from, _)| from == word) {
+            Some((_, to)) => out.push_str(to),
+            None => out.push_str(word),
+        }
+        rest = &rest[end..];
+    }
+    out
+}
+
 /// The variable a module-scope `.global` declaration line declares.
 fn global_symbol(line: &str) -> Option<&str> {
     let decl = line.split(['=', ';']).next()?;

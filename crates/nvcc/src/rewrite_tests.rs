@@ -84,3 +84,12 @@ fn marks_the_managed_variables_of_the_ptx() {
     let want = ".visible .global .attribute(.managed) .align 4 .u32 counter = 5;\n.visible .global .attribute(.managed) .align 4 .b8 _ZN2ns4valsE[256];\n.global .align 4 .u32 other;\n\tld.global.u32 %r1, [counter];\n";
     assert_eq!(mark_managed(ptx, &names), want);
 }
+
+#[test]
+fn joins_rdc_copies_of_static_variables() {
+    let ptx = ".extern .const .align 4 .b8 _ZL2cv[16];\n.visible .const .align 4 .b8 _ZL2cv__static__ee61[16];\n.global .align 4 .b8 _ZL2cvx[4];\n\tld.const.f32 %f1, [_ZL2cv];\n\tld.const.f32 %f2, [_ZL2cv+4];\n\tld.global.f32 %f3, [_ZL2cvx];\n";
+    let want = ".visible .const .align 4 .b8 _ZL2cv__static__ee61[16];\n.global .align 4 .b8 _ZL2cvx[4];\n\tld.const.f32 %f1, [_ZL2cv__static__ee61];\n\tld.const.f32 %f2, [_ZL2cv__static__ee61+4];\n\tld.global.f32 %f3, [_ZL2cvx];\n";
+    assert_eq!(join_static_copies(ptx), want);
+    let plain = ".visible .global .align 4 .b8 x[4];\n";
+    assert_eq!(join_static_copies(plain), plain);
+}
