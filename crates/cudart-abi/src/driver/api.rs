@@ -89,7 +89,20 @@ driver_api! {
         library_values: *mut *mut c_void,
         num_library: u32,
     );
+    cuLibraryLoadFromFile @ 12000 (
+        library: *mut CUlibrary,
+        path: *const c_char,
+        jit_options: *mut c_int,
+        jit_values: *mut *mut c_void,
+        num_jit: u32,
+        library_options: *mut c_int,
+        library_values: *mut *mut c_void,
+        num_library: u32,
+    );
     cuLibraryUnload @ 12000 (library: CUlibrary);
+    cuLibraryGetKernelCount @ 12040 (count: *mut u32, library: CUlibrary);
+    cuLibraryEnumerateKernels @ 12040 (kernels: *mut CUkernel, n: u32, library: CUlibrary);
+    cuLibraryGetUnifiedFunction @ 12000 (fptr: *mut *mut c_void, library: CUlibrary, symbol: *const c_char);
     cuLibraryGetKernel @ 12000 (kernel: *mut CUkernel, library: CUlibrary, name: *const c_char);
     cuLibraryGetGlobal @ 12000 (dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const c_char);
     cuLibraryGetManaged @ 12000 (dptr: *mut CUdeviceptr, bytes: *mut usize, library: CUlibrary, name: *const c_char);

@@ -15,6 +15,7 @@ mod graph_copies;
 mod graph_nodes;
 mod ipc;
 mod launch;
+mod library;
 mod memcpy;
 mod memcpy3d;
 mod memory;
