@@ -1,6 +1,7 @@
 // The runtime's library management (cudaLibrary*, CUDA 12): a library loaded from PTX
 // text, its kernels counted, enumerated and found by name, a global read back through the
-// address the library gives, misuse codes, and the unload.
+// address the library gives, misuse codes, and the unload. Also a registered kernel's
+// parameter layout (cudaFuncGetParamInfo) and cudaKernelSetAttributeForDevice.
 #define CTEST_NAME "library_api"
 #include "ctest.h"
 
@@ -12,7 +13,27 @@ static const char kPtx[] =
     ".visible .entry first(.param .u64 p) { ret; }\n"
     ".visible .entry second(.param .u64 p) { ret; }\n";
 
+__global__ void params_kernel(char c, double d, int *p) {
+  if (p) *p = c + (int)d;
+}
+
 int main() {
+  size_t off = 0, size = 0;
+  CHECK(cudaFuncGetParamInfo((const void *)params_kernel, 1, &off, &size));
+  EXPECT(off == 8 && size == 8, "parameter 1 at %zu, %zu bytes; want 8, 8", off, size);
+  CHECK(cudaFuncGetParamInfo((const void *)params_kernel, 2, &off, &size));
+  EXPECT(off == 16 && size == 8, "parameter 2 at %zu, %zu bytes; want 16, 8", off, size);
+  EXPECT(cudaFuncGetParamInfo((const void *)params_kernel, 3, &off, &size) == cudaErrorInvalidValue,
+         "a parameter past the last");
+  cudaGetLastError();
+  cudaKernel_t pk;
+  CHECK(cudaGetKernel(&pk, params_kernel));
+  CHECK(cudaKernelSetAttributeForDevice(pk, cudaFuncAttributeMaxDynamicSharedMemorySize, 1024, 0));
+  EXPECT(cudaKernelSetAttributeForDevice(pk, cudaFuncAttributeMaxDynamicSharedMemorySize, 1024, 99) ==
+             cudaErrorInvalidDevice,
+         "an attribute for device 99");
+  cudaGetLastError();
+
   cudaLibrary_t lib;
   CHECK(cudaLibraryLoadData(&lib, kPtx, nullptr, nullptr, 0, nullptr, nullptr, 0));
   unsigned count = 0;

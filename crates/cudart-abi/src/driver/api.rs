@@ -109,6 +109,8 @@ driver_api! {
     cuKernelGetFunction @ 12000 (func: *mut CUfunction, kernel: CUkernel);
     cuKernelSetAttribute @ 12000 (attrib: c_int, value: c_int, kernel: CUkernel, dev: CUdevice);
     cuFuncGetAttribute @ 2020 (value: *mut c_int, attrib: c_int, func: CUfunction);
+    cuFuncGetParamInfo @ 12040 (func: CUfunction, index: usize, offset: *mut usize, size: *mut usize);
+    cuArrayGetPlane @ 11020 (plane: *mut *mut c_void, array: *mut c_void, index: u32);
     cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags @ 7000 (
         blocks: *mut c_int,
         func: CUfunction,

@@ -10,6 +10,7 @@ mod error;
 mod event;
 mod extsem;
 mod func;
+mod func_extras;
 mod graph;
 mod graph_copies;
 mod graph_nodes;
