@@ -223,9 +223,7 @@ export! {
     }
 
     fn cudaGraphAddMemcpyNode1D(node: *mut CUgraphNode, graph: CUgraph, deps: *const CUgraphNode, n: usize, dst: *mut c_void, src: *const c_void, count: usize, kind: c_int) {
-        if !(0..=4).contains(&kind) {
-            return Err(CudaError::INVALID_MEMCPY_DIRECTION);
-        }
+        super::memcpy::kind_of(kind)?;
         let copy = memcpy_1d(dst, src, count);
         let ctx = current_ctx()?;
         // SAFETY: a CUDA_MEMCPY3D built above; the caller's pointers and dependency list.

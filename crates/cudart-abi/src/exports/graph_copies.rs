@@ -7,38 +7,19 @@ use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
 use super::graph::{add_node, api, current_ctx, memcpy_1d, read, HostNodeParams, MemsetParams};
+use super::memcpy::kind_of;
 use super::memcpy3d::{descriptor, Memcpy3DParms};
-use super::symbol::range;
+use super::symbol::copy_range;
 use crate::boundary::{export, Out, RtResult};
 use crate::driver::{CUevent, CUgraph, CUgraphExec, CUgraphNode};
 use crate::error::CudaError;
-use crate::types::MemcpyKind;
 
 /// `CU_STREAM_PER_THREAD`.
 const PER_THREAD_STREAM: u64 = 2;
 
-/// A copy kind's check for a memcpy node (`cudaMemcpyKind` values 0..=4).
-fn checked_kind(kind: c_int) -> RtResult {
-    if (0..=4).contains(&kind) {
-        Ok(())
-    } else {
-        Err(CudaError::INVALID_MEMCPY_DIRECTION)
-    }
-}
-
-/// The device range of a symbol copy, after the direction check `to` (true: to the
-/// symbol, so host-to-device, device-to-device or default).
+/// The device range of a symbol memcpy node's copy (`to`: into the symbol).
 fn symbol_range(symbol: *const c_void, count: usize, offset: usize, kind: c_int, to: bool) -> RtResult<*mut c_void> {
-    let allowed = match MemcpyKind::from_raw(kind) {
-        Some(MemcpyKind::DeviceToDevice | MemcpyKind::Default) => true,
-        Some(MemcpyKind::HostToDevice) => to,
-        Some(MemcpyKind::DeviceToHost) => !to,
-        _ => false,
-    };
-    if !allowed {
-        return Err(CudaError::INVALID_MEMCPY_DIRECTION);
-    }
-    range(symbol, count, offset)
+    copy_range(symbol, count, offset, kind, to).map(|(range, _)| range)
 }
 
 export! {
@@ -63,14 +44,14 @@ export! {
     }
 
     fn cudaGraphMemcpyNodeSetParams1D(node: CUgraphNode, dst: *mut c_void, src: *const c_void, count: usize, kind: c_int) {
-        checked_kind(kind)?;
+        kind_of(kind)?;
         let copy = memcpy_1d(dst, src, count);
         // SAFETY: a CUDA_MEMCPY3D built above.
         unsafe { api()?.cuGraphMemcpyNodeSetParams(node, std::ptr::addr_of!(copy).cast()) }
     }
 
     fn cudaGraphExecMemcpyNodeSetParams1D(exec: CUgraphExec, node: CUgraphNode, dst: *mut c_void, src: *const c_void, count: usize, kind: c_int) {
-        checked_kind(kind)?;
+        kind_of(kind)?;
         let copy = memcpy_1d(dst, src, count);
         let ctx = current_ctx()?;
         // SAFETY: a CUDA_MEMCPY3D built above.

@@ -10,7 +10,7 @@ use crate::registry;
 use crate::types::MemcpyKind;
 
 /// The device address of `[offset, offset + count)` of a registered variable.
-pub(super) fn range(symbol: *const c_void, count: usize, offset: usize) -> RtResult<*mut c_void> {
+fn range(symbol: *const c_void, count: usize, offset: usize) -> RtResult<*mut c_void> {
     let (base, size) = registry::var(symbol)?.address()?;
     match offset.checked_add(count) {
         Some(end) if end <= size => Ok((base as usize + offset) as *mut c_void),
@@ -18,20 +18,27 @@ pub(super) fn range(symbol: *const c_void, count: usize, offset: usize) -> RtRes
     }
 }
 
-fn to_symbol(symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int, mode: Mode) -> RtResult {
+/// The device range of a copy to (`to`) or from a symbol, with its direction: to a symbol
+/// host-to-device, device-to-device or default; from one device-to-host, device-to-device
+/// or default.
+pub(super) fn copy_range(symbol: *const c_void, count: usize, offset: usize, kind: c_int, to: bool) -> RtResult<(*mut c_void, MemcpyKind)> {
     let kind = match MemcpyKind::from_raw(kind) {
-        Some(k @ (MemcpyKind::HostToDevice | MemcpyKind::DeviceToDevice | MemcpyKind::Default)) => k,
+        Some(k @ (MemcpyKind::DeviceToDevice | MemcpyKind::Default)) => k,
+        Some(k @ MemcpyKind::HostToDevice) if to => k,
+        Some(k @ MemcpyKind::DeviceToHost) if !to => k,
         _ => return Err(CudaError::INVALID_MEMCPY_DIRECTION),
     };
-    copy(range(symbol, count, offset)?, src, count, kind, mode)
+    Ok((range(symbol, count, offset)?, kind))
+}
+
+fn to_symbol(symbol: *const c_void, src: *const c_void, count: usize, offset: usize, kind: c_int, mode: Mode) -> RtResult {
+    let (dst, kind) = copy_range(symbol, count, offset, kind, true)?;
+    copy(dst, src, count, kind, mode)
 }
 
 fn from_symbol(dst: *mut c_void, symbol: *const c_void, count: usize, offset: usize, kind: c_int, mode: Mode) -> RtResult {
-    let kind = match MemcpyKind::from_raw(kind) {
-        Some(k @ (MemcpyKind::DeviceToHost | MemcpyKind::DeviceToDevice | MemcpyKind::Default)) => k,
-        _ => return Err(CudaError::INVALID_MEMCPY_DIRECTION),
-    };
-    copy(dst, range(symbol, count, offset)?, count, kind, mode)
+    let (src, kind) = copy_range(symbol, count, offset, kind, false)?;
+    copy(dst, src, count, kind, mode)
 }
 
 export! {
