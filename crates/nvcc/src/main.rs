@@ -234,7 +234,7 @@ fn main() -> ExitCode {
         Ok(t) => t,
         Err(m) => return fatal(&m),
     };
-    let planner = Planner { inv: &inv, toolkit: &toolkit, virtuals, device, tmp: tmp.clone() };
+    let planner = Planner { inv: &inv, toolkit: &toolkit, virtuals, device, tmp: tmp.clone(), rewrites: Default::default() };
     let result = match planner.steps() {
         Ok(steps) => run_steps(&steps, inv.verbose || inv.dryrun, !inv.dryrun),
         Err(Fatal(m)) => Err(fatal(&m)),

@@ -47,6 +47,9 @@ pub struct Planner<'a> {
     pub virtuals: Vec<Virtual>,
     pub device: Options,
     pub tmp: PathBuf,
+    /// Per `.cu` input, whether it needs the locate pass (`rewrite::needed`): every pass of
+    /// the input asks, the file is read once.
+    pub rewrites: std::cell::RefCell<std::collections::HashMap<PathBuf, bool>>,
 }
 
 /// `-L<toolkit lib>`, as the link line and `-v`'s `LIBRARIES=` both spell it.
@@ -155,7 +158,11 @@ impl Planner<'_> {
 
     /// Whether `input` goes through the locate pass and its rewrite first.
     fn rewrites(&self, input: &Path) -> bool {
-        std::fs::read(input).is_ok_and(|src| rewrite::needed(&String::from_utf8_lossy(&src), self.inv.rdc))
+        *self
+            .rewrites
+            .borrow_mut()
+            .entry(input.to_path_buf())
+            .or_insert_with(|| std::fs::read(input).is_ok_and(|src| rewrite::needed(&String::from_utf8_lossy(&src), self.inv.rdc)))
     }
 
     fn overlay_path(&self, input: &Path) -> PathBuf {
