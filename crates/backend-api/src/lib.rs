@@ -129,6 +129,8 @@ pub struct KernelInfo {
     pub required_block: Option<[u32; 3]>,
     /// Registers per thread reported through `cuFuncGetAttribute` (an estimate on the CPU).
     pub num_regs: u32,
+    /// Bytes of user constant memory (`.const` variables) the kernel uses.
+    pub const_bytes: u32,
 }
 
 /// A module variable (`.global` / `.const`) as `cuModuleGetGlobal` reports it.
@@ -143,6 +145,8 @@ pub struct GlobalInfo {
 pub struct LoadOptions {
     /// `CU_JIT_OPTIMIZATION_LEVEL` (0..4, default 4).
     pub optimization_level: Option<u32>,
+    /// `CU_JIT_MAX_REGISTERS`: the most registers per thread a kernel may use.
+    pub max_registers: Option<u32>,
 }
 
 /// A successfully loaded module: kernels and globals by name.

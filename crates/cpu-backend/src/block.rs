@@ -42,11 +42,28 @@ const OUTER_STACK_BYTES: usize = 1024 * 1024;
 
 type Fiber = Coroutine<(), Suspend, Exit>;
 
+/// One piece of a block's shared window. The window starts on a chunk boundary, so a
+/// `.shared` variable declared `.align N` (the layout aligns its offset) has an address that
+/// is a multiple of N for every N up to 256, as on NVIDIA GPUs, whose shared window starts
+/// at shared address 0.
+#[derive(Clone, Copy)]
+#[repr(C, align(256))]
+pub(crate) struct SharedChunk([u8; SHARED_CHUNK_BYTES]);
+
+pub(crate) const SHARED_CHUNK_BYTES: usize = 256;
+
+/// Grows `window` to at least `chunks` chunks (new bytes zeroed).
+pub(crate) fn grow_shared_window(window: &mut Vec<SharedChunk>, chunks: usize) {
+    if window.len() < chunks {
+        window.resize(chunks, SharedChunk([0; SHARED_CHUNK_BYTES]));
+    }
+}
+
 /// Per-worker reusable memory.
 #[derive(Default)]
 pub struct BlockScratch {
-    /// The block's shared-memory window, 16-byte aligned.
-    shared: Vec<u128>,
+    /// The block's shared-memory window.
+    shared: Vec<SharedChunk>,
     stacks: Vec<DefaultStack>,
     outer_stack: Option<DefaultStack>,
     fibers: Vec<Option<Fiber>>,
@@ -243,17 +260,14 @@ impl LaunchShape<'_> {
         self.static_shared.div_ceil(16) as usize * 16 + self.dynamic_shared as usize
     }
 
-    /// The shared window in 16-byte words (at least one, so its address is valid).
-    fn shared_words(&self) -> usize {
-        self.shared_bytes().div_ceil(16).max(1)
+    /// The shared window in chunks (at least one, so its address is valid).
+    fn shared_chunks(&self) -> usize {
+        self.shared_bytes().div_ceil(SHARED_CHUNK_BYTES).max(1)
     }
 
     /// The block's shared window in `scratch`, grown to this launch's size.
     fn shared_window(&self, scratch: &mut BlockScratch) -> *mut u8 {
-        let words = self.shared_words();
-        if scratch.shared.len() < words {
-            scratch.shared.resize(words, 0);
-        }
+        grow_shared_window(&mut scratch.shared, self.shared_chunks());
         scratch.shared.as_mut_ptr() as *mut u8
     }
 

@@ -23,6 +23,8 @@ pub struct CpuModule {
     shapes: ShapeHistory,
     pool: Arc<Pool>,
     output: Arc<Output>,
+    /// `CU_JIT_MAX_REGISTERS` of the load, if given.
+    max_registers: Option<u32>,
 }
 
 impl CpuModule {
@@ -40,8 +42,19 @@ impl CpuModule {
             HostError::Ptx(d) => LoadError::InvalidPtx { log: compiler_core::diag::render(&d) },
             HostError::Llvm(m) => LoadError::Codegen(m),
         })?;
-        Ok(CpuModule { host, shapes: ShapeHistory::default(), pool, output })
+        Ok(CpuModule { host, shapes: ShapeHistory::default(), pool, output, max_registers: options.max_registers.filter(|&n| n > 0) })
     }
+}
+
+/// Registers per multiprocessor of the device model the driver reports (every
+/// architecture since sm_50).
+const REGISTERS_PER_MULTIPROCESSOR: u32 = 65536;
+
+/// The registers reported for a kernel: the compiler's estimate within
+/// `CU_JIT_MAX_REGISTERS` and within what a block of `max_threads` threads leaves each
+/// thread, as ptxas keeps a kernel launchable at the block size it allows.
+fn reported_registers(estimate: u32, jit_max: Option<u32>, max_threads: u32) -> u32 {
+    estimate.min(jit_max.unwrap_or(u32::MAX)).min(REGISTERS_PER_MULTIPROCESSOR / max_threads.max(1))
 }
 
 /// `CUDA_MODULE_LOADING` (NVIDIA's variable): `EAGER` compiles every kernel at load,
@@ -101,15 +114,17 @@ impl LoadedModule for CpuModule {
             Err(_) => self.host.kernel_meta(name)?,
         };
         let m = &meta;
+        let max_threads_per_block = m.reqntid.or(m.maxntid).map(|d| d.iter().product::<u32>().clamp(1, 1024)).unwrap_or(1024);
         Some(KernelInfo {
             name: m.name.clone(),
             params: m.params.iter().map(|&(offset, size)| ParamLayout { offset, size }).collect(),
             param_buffer_size: m.param_buffer_size,
             static_shared_bytes: m.static_shared_bytes as u32,
             local_bytes_per_thread: m.local_bytes as u32,
-            max_threads_per_block: m.reqntid.or(m.maxntid).map(|d| d.iter().product::<u32>().clamp(1, 1024)).unwrap_or(1024),
+            max_threads_per_block,
             required_block: m.reqntid,
-            num_regs: 32,
+            num_regs: reported_registers(m.register_estimate, self.max_registers, max_threads_per_block),
+            const_bytes: m.const_bytes.min(u32::MAX as u64) as u32,
         })
     }
 

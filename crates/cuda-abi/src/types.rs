@@ -197,6 +197,7 @@ pub struct CUctxCreateParams {
 /// `CUjit_option` values the library interprets; every other option is accepted and
 /// ignored.
 pub mod jit_option {
+    pub const MAX_REGISTERS: u32 = 0;
     pub const WALL_TIME: u32 = 2;
     pub const INFO_LOG_BUFFER: u32 = 3;
     pub const INFO_LOG_BUFFER_SIZE_BYTES: u32 = 4;

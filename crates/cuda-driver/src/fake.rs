@@ -310,6 +310,7 @@ fn scan_kernels(ptx: &str) -> Vec<KernelInfo> {
             max_threads_per_block: max,
             required_block,
             num_regs: 32,
+            const_bytes: 0,
         });
     }
     kernels

@@ -117,7 +117,7 @@ impl Driver {
         Ok(match attribute {
             attr::MAX_THREADS_PER_BLOCK => clamp(self.max_threads(f)),
             attr::SHARED_SIZE_BYTES => clamp(f.info.static_shared_bytes),
-            attr::CONST_SIZE_BYTES => 0,
+            attr::CONST_SIZE_BYTES => clamp(f.info.const_bytes),
             attr::LOCAL_SIZE_BYTES => clamp(f.info.local_bytes_per_thread),
             attr::NUM_REGS => clamp(f.info.num_regs),
             attr::PTX_VERSION => f.ptx_version,

@@ -69,10 +69,13 @@ impl Driver {
         self.links.get(h).map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("link state {:#x}: {why:?}", h.0)))
     }
 
-    /// `cuLinkCreate`: a link for the current context's device.
-    pub fn link_create(&self) -> CuResult<LinkHandle> {
+    /// `cuLinkCreate`: a link for the current context's device; `max_registers` is
+    /// `CU_JIT_MAX_REGISTERS`, which the linked image carries.
+    pub fn link_create(&self, max_registers: Option<u32>) -> CuResult<LinkHandle> {
         let ctx = self.current_context()?;
-        let inner = LinkInner { pending: PendingLink::new(), logs: JitLogs::default(), outputs: Vec::new() };
+        let mut pending = PendingLink::new();
+        pending.set_max_registers(max_registers.unwrap_or(0));
+        let inner = LinkInner { pending, logs: JitLogs::default(), outputs: Vec::new() };
         let state = LinkState { ctx: ctx.handle, device: ctx.device, inner: Mutex::new(inner) };
         Ok(self.links.insert(Arc::new(state)))
     }

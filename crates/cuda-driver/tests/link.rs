@@ -62,7 +62,7 @@ fn driver() -> &'static Driver {
 
 /// Links `inputs` (type, bytes, name); the image (with its NUL) or the error and log.
 fn link(driver: &Driver, inputs: &[(u32, Vec<u8>, &str)]) -> Result<Vec<u8>, (CuError, String)> {
-    let h = driver.link_create().unwrap();
+    let h = driver.link_create(None).unwrap();
     let result = (|| {
         for (ty, bytes, name) in inputs {
             driver.link_add_data(h, *ty, bytes, name)?;
@@ -381,7 +381,7 @@ fn nvidia_device_runtime_library_is_accepted() {
         return;
     };
     let driver = driver();
-    let h = driver.link_create().unwrap();
+    let h = driver.link_create(None).unwrap();
     driver.link_add_data(h, input_type::PTX, &ptx(MAIN), "main").unwrap();
     driver.link_add_data(h, input_type::PTX, &ptx(LIB), "lib").unwrap();
     driver.link_add_file(h, input_type::LIBRARY, &devrt).unwrap();
@@ -393,7 +393,7 @@ fn nvidia_device_runtime_library_is_accepted() {
     assert_eq!(run(driver, &image, "apply", 32, 0), (0..32).map(|i| 2 * i + 5).collect::<Vec<u32>>());
     // Device code calling the device runtime API gets this driver's functions, not the
     // library's (which need NVIDIA's driver-internal calls).
-    let h = driver.link_create().unwrap();
+    let h = driver.link_create(None).unwrap();
     driver.link_add_data(h, input_type::PTX, &ptx(CALLS_DEVICE_RUNTIME), "user").unwrap();
     driver.link_add_file(h, input_type::LIBRARY, &devrt).unwrap();
     let (ptr, len) = driver.link_complete(h).unwrap();
@@ -441,7 +441,7 @@ fn link_errors_have_nvidia_codes_and_log_lines() {
 #[test]
 fn bad_handles_and_missing_context() {
     let driver = driver();
-    let h = driver.link_create().unwrap();
+    let h = driver.link_create(None).unwrap();
     driver.link_destroy(h).unwrap();
     assert_eq!(driver.link_add_data(h, input_type::PTX, &ptx(LIB), "x"), Err(CuError::INVALID_HANDLE));
     assert_eq!(driver.link_complete(h).map(|_| ()), Err(CuError::INVALID_HANDLE));
@@ -450,12 +450,12 @@ fn bad_handles_and_missing_context() {
     // A module handle is not a link state.
     assert_eq!(driver.link_destroy(LinkHandle(h.0 ^ (0x0A << 56))), Err(CuError::INVALID_HANDLE));
 
-    let h = driver.link_create().unwrap();
+    let h = driver.link_create(None).unwrap();
     assert_eq!(driver.link_add_data(h, input_type::PTX, &[], "empty"), Err(CuError::INVALID_VALUE));
     assert_eq!(driver.link_add_file(h, input_type::PTX, std::path::Path::new("/nonexistent/x.ptx")), Err(CuError::FILE_NOT_FOUND));
     driver.link_destroy(h).unwrap();
 
     // cuLinkCreate needs a current context; a fresh thread has none.
-    let err = std::thread::spawn(|| init(0).unwrap().link_create().map(|_| ())).join().unwrap();
+    let err = std::thread::spawn(|| init(0).unwrap().link_create(None).map(|_| ())).join().unwrap();
     assert_eq!(err, Err(CuError::INVALID_CONTEXT));
 }

@@ -89,6 +89,8 @@ pub struct PendingLink {
     units: Vec<LinkUnit>,
     /// Library members, parsed only if the link needs them.
     members: Vec<LibraryMember>,
+    /// Registers per thread every kernel of the output is limited to.
+    max_registers: Option<u32>,
 }
 
 impl Default for PendingLink {
@@ -100,7 +102,7 @@ impl Default for PendingLink {
 impl PendingLink {
     /// An empty link (holding only the device runtime's lazy units).
     pub fn new() -> Self {
-        PendingLink { units: device_runtime_units(), members: Vec::new() }
+        PendingLink { units: device_runtime_units(), members: Vec::new(), max_registers: None }
     }
 
     /// Adds one input for a device of architecture `target_sm` (fatbin PTX selection).
@@ -121,9 +123,19 @@ impl PendingLink {
         Ok(())
     }
 
+    /// Limits every kernel of the output to `n` registers per thread (`CU_JIT_MAX_REGISTERS`,
+    /// `-maxrregcount`) where it sets no `.maxnreg` of its own; 0 means no limit.
+    pub fn set_max_registers(&mut self, n: u32) {
+        self.max_registers = (n > 0).then_some(n);
+    }
+
     /// Links what was added into one PTX module (the text, without a NUL).
     pub fn link(&self) -> Result<String, LinkFailure> {
-        ptx_link::link_with_libraries(&self.units, &self.members).map(|linked| linked.ptx)
+        let ptx = ptx_link::link_with_libraries(&self.units, &self.members)?.ptx;
+        Ok(match self.max_registers {
+            Some(n) => ptx_link::with_max_registers(&ptx, n),
+            None => ptx,
+        })
     }
 }
 

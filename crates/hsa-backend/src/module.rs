@@ -123,6 +123,7 @@ pub(crate) fn load(shared: Arc<Shared>, ptx: &str, options: &LoadOptions) -> Res
                 required_block: k.reqntid,
                 // VGPRs per work-item, from the kernel descriptor (`CU_FUNC_ATTRIBUTE_NUM_REGS`).
                 num_regs: resources.map(|r| r.vgprs(&shared.gfx, co.wavefront_size)).unwrap_or(32),
+                const_bytes: k.const_bytes.min(u32::MAX as u64) as u32,
             },
             object: symbol_info(&shared, sym, ffi::SYMBOL_INFO_KERNEL_OBJECT),
             kernarg_size: symbol_info::<u32>(&shared, sym, ffi::SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE) as usize,

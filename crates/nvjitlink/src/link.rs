@@ -75,6 +75,7 @@ impl Link {
         };
         match Options::parse(options) {
             Ok(options) => {
+                link.pending.set_max_registers(options.max_registers.unwrap_or(0));
                 link.options = options;
                 (link, NVJITLINK_SUCCESS)
             }

@@ -4,9 +4,9 @@
 //! CPU, no GPU needed).
 //!
 //! Our link works at the PTX level and the driver compiles the result when it is loaded, so
-//! the code-generation options (`-O`, `-g`, `-lineinfo`, `-maxrregcount`, `-ftz`, ...) are
-//! checked and kept but change nothing in the output; only `-arch` (which PTX a fatbin
-//! contributes) and `-ptx` (no cubin) do.
+//! the code-generation options (`-O`, `-g`, `-lineinfo`, `-ftz`, ...) are checked and kept
+//! but change nothing in the output; only `-arch` (which PTX a fatbin contributes), `-ptx`
+//! (no cubin) and `-maxrregcount` (a `.maxnreg` on each kernel of the output) do.
 
 use crate::result::*;
 
@@ -31,6 +31,8 @@ pub struct Options {
     pub relocatable: bool,
     /// `-verbose`: an info-log line per input.
     pub verbose: bool,
+    /// `-maxrregcount=N`: the registers per thread every kernel is limited to.
+    pub max_registers: Option<u32>,
 }
 
 /// A refused option list: the result code and the error-log line.
@@ -56,7 +58,7 @@ const FLAGS: &[&str] = &["-time", "-optimize-unused-variables", "-nvvm-latest", 
 const VALUED: &[&str] = &["-kernels-used", "-variables-used", "-Xptxas", "-Xnvvm", "-device-stack-protector"];
 
 /// Options of the form `-name=<number>` that change nothing here.
-const NUMERIC: &[&str] = &["-maxrregcount", "-split-compile", "-split-compile-extended", "-jump-table-density"];
+const NUMERIC: &[&str] = &["-split-compile", "-split-compile-extended", "-jump-table-density"];
 
 /// Options of the form `-name=<0|1>` (`true`/`false` also accepted) that change nothing.
 const BOOLEAN: &[&str] = &["-ftz", "-prec-div", "-prec-sqrt", "-fma"];
@@ -86,6 +88,7 @@ impl Options {
             ("-lineinfo", None) => self.lineinfo = true,
             ("-r", None) => self.relocatable = true,
             ("-verbose", None) => self.verbose = true,
+            ("-maxrregcount", Some(v)) => self.max_registers = Some(v.parse().map_err(|_| unrecognized())?),
             ("-Ofc", Some("min" | "mid" | "max")) => {}
             _ if name.starts_with("-O") && value.is_none() && name.len() > 2 => {
                 let level: u32 = name[2..].parse().map_err(|_| unrecognized())?;

@@ -272,6 +272,35 @@ pub fn link_with_libraries(units: &[LinkUnit], members: &[LibraryMember]) -> Res
     }
 }
 
+/// Sets `.maxnreg n` on every kernel of `ptx` that declares no limit of its own: a JIT
+/// link's `CU_JIT_MAX_REGISTERS` (nvJitLink's `-maxrregcount`, ptxas's `--maxrregcount`)
+/// carried in the linked PTX, which is loaded as any other. The directive goes between a
+/// kernel's header and its body, with the other performance-tuning directives (PTX ISA
+/// 11.4).
+pub fn with_max_registers(ptx: &str, n: u32) -> String {
+    let tokens = items::Tokens::scan(ptx);
+    let text = |i: usize| &ptx[tokens.all[i].offset..tokens.all[i].offset + tokens.all[i].len];
+    let mut out = String::with_capacity(ptx.len() + 64);
+    let mut copied = 0;
+    let mut i = 0;
+    while i < tokens.all.len() {
+        if text(i) == ".entry" {
+            // A declaration ends at `;`, a definition's body starts at `{`.
+            let Some(end) = (i + 1..tokens.all.len()).find(|&j| matches!(text(j), "{" | ";")) else { break };
+            if text(end) == "{" && !(i..end).any(|j| text(j) == ".maxnreg") {
+                let at = tokens.all[end].offset;
+                out.push_str(&ptx[copied..at]);
+                out.push_str(&format!(".maxnreg {n}\n"));
+                copied = at;
+            }
+            i = end;
+        }
+        i += 1;
+    }
+    out.push_str(&ptx[copied..]);
+    out
+}
+
 /// The "Multiple definition" errors between strong definitions in different `units`, in
 /// order: what NVIDIA's driver reports when the second definition is added
 /// (`cuLinkAddData`), before any link.

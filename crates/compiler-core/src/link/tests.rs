@@ -221,3 +221,20 @@ fn the_first_lazy_definition_of_a_name_is_the_one_linked() {
     ];
     assert_eq!(link_with_libraries(&[unit("a", CALLER, false)], &members).unwrap().linked_units, vec!["a", "first"]);
 }
+
+#[test]
+fn max_registers_go_on_kernels_without_a_limit() {
+    let ptx = ".version 8.0\n.target sm_80\n.address_size 64\n\
+               .extern .entry declared();\n\
+               .visible .entry a(.param .u64 p) .maxntid 128, 1, 1\n{\n ret;\n}\n\
+               .visible .entry b() .maxnreg 16 { ret; }\n\
+               // .entry in a comment {\n\
+               .func f() { ret; }\n";
+    let out = with_max_registers(ptx, 40);
+    let m = crate::ptx::parse(&out).expect("the result parses");
+    let maxnreg = |name: &str| m.functions().find(|f| f.name == name).and_then(|f| f.tuning.maxnreg);
+    assert_eq!(maxnreg("a"), Some(40));
+    assert_eq!(maxnreg("b"), Some(16));
+    assert_eq!(maxnreg("f"), None);
+    assert_eq!(out.matches(".maxnreg").count(), 2);
+}

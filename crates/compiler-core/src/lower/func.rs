@@ -245,6 +245,8 @@ pub fn kernel_signature(f: &Function, warp_size: u32) -> KernelMeta {
         // Until the body says otherwise (module lowering fills it in), assume the worst.
         blocks_communicate: true,
         static_shared_bytes: 0,
+        const_bytes: 0,
+        register_estimate: 0,
         spin_waits: false,
     }
 }

@@ -37,6 +37,7 @@ mod mbarrier;
 mod memory;
 mod module;
 pub mod regions;
+mod resources;
 mod rounding;
 mod shared_layout;
 mod spin_wait;
@@ -89,6 +90,10 @@ pub struct KernelMeta {
     /// (`shared_layout`): what the driver reports and checks launches against. The
     /// runtime's window is the module's [`LoweredModule::static_shared_bytes`].
     pub static_shared_bytes: u64,
+    /// Bytes of module `.const` variables it (or a function it may call) uses (`resources`).
+    pub const_bytes: u64,
+    /// Estimated registers per thread (`resources`): within `.maxnreg` and 255.
+    pub register_estimate: u32,
     /// It (or a function it may call) spin-waits for other threads (`spin_wait`): its
     /// blocks should run side by side.
     pub spin_waits: bool,

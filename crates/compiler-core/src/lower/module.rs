@@ -305,6 +305,8 @@ fn lower_impl(
                 meta.blocks_communicate = communicating.contains(&f.name);
                 meta.spin_waits = spinning.contains(&f.name);
                 meta.static_shared_bytes = shared.kernel_bytes(m, &f.name);
+                meta.const_bytes = super::resources::const_bytes(m, &f.name);
+                meta.register_estimate = super::resources::register_estimate(m, &f.name);
                 target.entry_wrappers(&meta, &info, &mut ir);
                 out.kernels.push(meta);
             }

@@ -15,7 +15,7 @@
 //! each block's own scheduling (barriers, exited threads, warp collectives) is the same
 //! as when it runs alone, and a fault anywhere abandons the whole worker's run as before.
 
-use super::{write_arrivals, FiberRuntime, LaunchShape};
+use super::{grow_shared_window, write_arrivals, FiberRuntime, LaunchShape, SharedChunk, SHARED_CHUNK_BYTES};
 use compiler_core::host::HostRegions;
 use compiler_core::host_abi::ThreadCtx;
 use compiler_core::lower::{StateKind, REGION_EXIT};
@@ -71,8 +71,8 @@ pub fn set_interleave(k: usize) {
 /// One block of a region kernel in flight.
 #[derive(Default)]
 pub(super) struct RegionBlock {
-    /// The block's shared-memory window, 16-byte aligned.
-    shared: Vec<u128>,
+    /// The block's shared-memory window.
+    shared: Vec<SharedChunk>,
     /// Registers live across stops, `.local` memory, the warp exchange.
     save: Vec<u128>,
     /// Each thread's resume state.
@@ -91,12 +91,10 @@ fn reserve_total<T>(v: &mut Vec<T>, len: usize) {
 }
 
 impl RegionBlock {
-    /// Grows this slot to what a block of `n` threads with `shared_words` of shared window
+    /// Grows this slot to what a block of `n` threads with `shared_chunks` of shared window
     /// needs (see [`RegionBlock::start`] and [`RegionBlock::step`]).
-    fn prepare(&mut self, regions: &HostRegions, n: usize, shared_words: usize) {
-        if self.shared.len() < shared_words {
-            self.shared.resize(shared_words, 0);
-        }
+    fn prepare(&mut self, regions: &HostRegions, n: usize, shared_chunks: usize) {
+        grow_shared_window(&mut self.shared, shared_chunks);
         let words = save_words(regions, n);
         if self.save.len() < words {
             self.save.resize(words, 0);
@@ -106,10 +104,8 @@ impl RegionBlock {
     }
 
     /// Makes this slot run the block of `ctx` from its start.
-    fn start(&mut self, mut ctx: ThreadCtx, regions: &HostRegions, n: usize, shared_words: usize) {
-        if self.shared.len() < shared_words {
-            self.shared.resize(shared_words, 0);
-        }
+    fn start(&mut self, mut ctx: ThreadCtx, regions: &HostRegions, n: usize, shared_chunks: usize) {
+        grow_shared_window(&mut self.shared, shared_chunks);
         let words = save_words(regions, n);
         if self.save.len() < words {
             self.save.resize(words, 0);
@@ -210,20 +206,20 @@ impl LaunchShape<'_> {
     /// Grows `slots` to what [`Self::run_region_blocks`] needs for any run of this launch.
     pub(super) fn prepare_region_blocks(&self, regions: &HostRegions, slots: &mut Vec<RegionBlock>) {
         let n = self.block.iter().map(|&d| d as usize).product::<usize>();
-        let shared_words = self.shared_words();
-        let width = self.interleave_width(regions, u64::MAX, n, shared_words);
+        let shared_chunks = self.shared_chunks();
+        let width = self.interleave_width(regions, u64::MAX, n, shared_chunks);
         if slots.len() < width {
             slots.resize_with(width, RegionBlock::default);
         }
         for slot in &mut slots[..width] {
-            slot.prepare(regions, n, shared_words);
+            slot.prepare(regions, n, shared_chunks);
         }
     }
 
     /// How many blocks of a run of `run_len` blocks of this region kernel to keep in
     /// flight: more than one only for kernels with lockstep loop heads whose blocks
     /// cannot communicate, bounded by [`INTERLEAVE_BUDGET_BYTES`].
-    fn interleave_width(&self, regions: &HostRegions, run_len: u64, threads: usize, shared_words: usize) -> usize {
+    fn interleave_width(&self, regions: &HostRegions, run_len: u64, threads: usize, shared_chunks: usize) -> usize {
         let meta = &self.kernel.meta;
         let lockstep = meta.regions.as_ref().is_some_and(|r| !r.lockstep_states.is_empty());
         if meta.blocks_communicate || !lockstep || run_len < 2 {
@@ -231,7 +227,7 @@ impl LaunchShape<'_> {
         }
         let wide = meta.regions.as_ref().is_some_and(|r| r.lockstep_states.iter().all(|s| r.wide_strips.contains(s)));
         let k = interleave().unwrap_or(if wide { WIDE_STRIP_INTERLEAVE } else { 1 });
-        let per_block = 16 * shared_words + regions.save_bytes_per_thread * threads + 4 * threads;
+        let per_block = SHARED_CHUNK_BYTES * shared_chunks + regions.save_bytes_per_thread * threads + 4 * threads;
         let fit = (INTERLEAVE_BUDGET_BYTES / per_block.max(1)).max(1);
         k.min(fit).min(run_len as usize)
     }
@@ -248,8 +244,8 @@ impl LaunchShape<'_> {
         in_kernel: &AtomicBool,
     ) {
         let n = self.block.iter().map(|&d| d as usize).product::<usize>();
-        let shared_words = self.shared_words();
-        let width = self.interleave_width(regions, run.end - run.start, n, shared_words);
+        let shared_chunks = self.shared_chunks();
+        let width = self.interleave_width(regions, run.end - run.start, n, shared_chunks);
         if slots.len() < width {
             slots.resize_with(width, RegionBlock::default);
         }
@@ -258,7 +254,7 @@ impl LaunchShape<'_> {
         for slot in slots.iter_mut() {
             slot.ctx = None;
             if next < run.end {
-                slot.start(self.block_ctx(next, std::ptr::null_mut()), regions, n, shared_words);
+                slot.start(self.block_ctx(next, std::ptr::null_mut()), regions, n, shared_chunks);
                 next += 1;
             }
         }
@@ -275,7 +271,7 @@ impl LaunchShape<'_> {
                         return;
                     }
                     if next < run.end {
-                        slot.start(self.block_ctx(next, std::ptr::null_mut()), regions, n, shared_words);
+                        slot.start(self.block_ctx(next, std::ptr::null_mut()), regions, n, shared_chunks);
                         next += 1;
                     }
                 }

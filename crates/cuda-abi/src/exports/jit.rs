@@ -2,7 +2,8 @@
 //!
 //! Options come as two parallel arrays: `CUjit_option` ids and `void*` values. Sizes and
 //! levels are passed *in* the pointer value itself, not through it. Interpreted here:
-//! - `CU_JIT_OPTIMIZATION_LEVEL` (7) -> the backend's `LoadOptions`;
+//! - `CU_JIT_OPTIMIZATION_LEVEL` (7) and `CU_JIT_MAX_REGISTERS` (0) -> the backend's
+//!   `LoadOptions`;
 //! - `CU_JIT_INFO_LOG_BUFFER` (3) / `CU_JIT_ERROR_LOG_BUFFER` (5): a `char*` buffer, and
 //!   `..._SIZE_BYTES` (4 / 6) its size. After the load (successful or not) the log is
 //!   copied in, truncated and NUL-terminated, and the size option's value slot is
@@ -91,6 +92,7 @@ impl JitOptions {
                 }
                 jit_option::OPTIMIZATION_LEVEL => parsed.load.optimization_level = Some((value as usize as c_uint).min(4)),
                 jit_option::WALL_TIME => parsed.wall_time = Some(slot),
+                jit_option::MAX_REGISTERS => parsed.load.max_registers = Some(value as usize as c_uint),
                 _ => {}
             }
         }

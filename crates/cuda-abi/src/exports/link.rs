@@ -66,7 +66,7 @@ unsafe fn link_create(num_options: c_uint, options: *mut c_uint, option_values: 
     let out = unsafe { Out::new(state_out) }?;
     // SAFETY: the arrays hold `num_options` entries, per the API.
     let jit = unsafe { JitOptions::parse(num_options, options, option_values) }?;
-    let h = drv()?.link_create()?;
+    let h = drv()?.link_create(jit.load.max_registers)?;
     let mut table = STATE_OPTIONS.lock().unwrap_or_else(|e| e.into_inner());
     table.get_or_insert_with(HashMap::new).insert(h, (SendBox(jit), Duration::ZERO));
     out.write(h.as_raw().cast());

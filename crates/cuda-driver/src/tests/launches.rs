@@ -99,6 +99,7 @@ fn info(params: &[(usize, usize)], size: usize) -> KernelInfo {
         max_threads_per_block: 1024,
         required_block: None,
         num_regs: 0,
+        const_bytes: 0,
     }
 }
 
