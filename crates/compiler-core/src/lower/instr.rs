@@ -47,6 +47,7 @@ impl FnLowerer<'_> {
             "ld" | "ldu" => self.ld(&m, ops),
             "st" => self.st(&m, ops),
             "cvta" => self.cvta(&m, ops),
+            "isspacep" => self.isspacep(&m, ops),
             "cvt" if m.has(".pack") => self.cvt_pack(&m, ops),
             "cvt" if m.has(".tf32") => self.cvt_tf32(&m, ops),
             "cvt" => match super::fp8::Fp8::of_cvt(i) {

@@ -135,6 +135,38 @@ impl FnLowerer<'_> {
         self.dst(&ops[0], ty, &t)
     }
 
+    /// `isspacep.space p, a` (PTX ISA 9.7.9.20): whether generic address `a` lies in a state
+    /// space's window. On the CPU device the shared window is the block's `%shared` buffer
+    /// (`%total_smem_size` bytes), so `.shared` is exact. Local, constant and parameter
+    /// memory are ordinary host memory with no window of their own: `.local`, `.const` and
+    /// `.param` answer false and `.global` answers for every address outside the shared
+    /// window. The safe side: NVIDIA's compilers test `.local` to route atomics on local
+    /// memory to plain loads and stores, and on the CPU an atomic is right for either.
+    pub(crate) fn isspacep(&mut self, m: &Mods, ops: &[Operand]) -> R<()> {
+        let ops = self.operands(ops, 2)?;
+        let space = m.space().ok_or_else(|| self.err("isspacep needs a state space"))?;
+        let answer = match space {
+            StateSpace::Shared | StateSpace::Global => {
+                let a = self.src(&ops[1], ScalarType::U(64))?;
+                let (base, size, wide, offset, inside) = (self.t(), self.intrinsic("__ptx_sreg_total_smem_size", ""), self.t(), self.t(), self.t());
+                self.emit(format!("{base} = ptrtoint ptr %shared to i64"));
+                self.emit(format!("{wide} = zext i32 {size} to i64"));
+                self.emit(format!("{offset} = sub i64 {a}, {base}"));
+                self.emit(format!("{inside} = icmp ult i64 {offset}, {wide}"));
+                if space == StateSpace::Shared {
+                    inside
+                } else {
+                    let outside = self.t();
+                    self.emit(format!("{outside} = xor i1 {inside}, true"));
+                    outside
+                }
+            }
+            StateSpace::Local | StateSpace::Const | StateSpace::Param => "false".to_string(),
+            _ => return Err(self.err("isspacep: not a state space with generic addresses")),
+        };
+        self.dst(&ops[0], ScalarType::Pred, &answer)
+    }
+
     /// `atom`/`red` (PTX ISA 9.7.13.5/6): real atomics, with the instruction's ordering
     /// (`.relaxed` when it names none) and scope (`.gpu` when it names none).
     pub(crate) fn atom(&mut self, opcode: &str, m: &Mods, ops: &[Operand]) -> R<()> {
