@@ -10,7 +10,7 @@
 //! `libcudadevrt` is never pulled in. Every public function of `libcudadevrt` 13 exists,
 //! under its CUDA 12+ name (`__cudaCDP2*`, what `cuda_device_runtime_api.h`'s inline
 //! wrappers call) and its plain name; those the runtime does not implement (events,
-//! 2D/3D copies and fills, cooperative-groups calls, occupancy) answer
+//! 2D/3D copies and fills, occupancy) answer
 //! `cudaErrorNotSupported` and record it as the thread's last error.
 //!
 //! The system call takes `(op, thread, a0..a7)`, all 64-bit: `op` one of the `OP_*`
@@ -133,14 +133,9 @@ const FUNCTIONS: &[Entry] = &[
     ("Memset3DAsync_ptsz", false, &[Struct(32), U32, Struct(24), U64], None),
 ];
 
-/// Cooperative-groups entry points of `libcudadevrt` (plain names only).
-const CG_FUNCTIONS: &[Entry] = &[
-    ("cudaCGGetIntrinsicHandle", true, &[U32], None),
-    ("cudaCGSynchronize", false, &[U64, U32], None),
-    ("cudaCGSynchronizeGrid", false, &[U64, U32], None),
-    ("cudaCGGetSize", false, &[U64, U64, U64], None),
-    ("cudaCGGetRank", false, &[U64, U64, U64], None),
-];
+/// `libcudadevrt`'s cooperative-groups entry points (plain names only), as one unit: the
+/// grid barrier over the cooperative launch's workspace.
+const COOPERATIVE_GROUPS: &str = include_str!("devrt/cooperative_groups.ptx");
 
 /// The PTX of every device runtime function, one `(name, module text)` per function.
 pub fn units() -> Vec<(String, String)> {
@@ -150,9 +145,7 @@ pub fn units() -> Vec<(String, String)> {
             out.push((name.clone(), function(&name, ptr, params, op)));
         }
     }
-    for &(name, ptr, params, op) in CG_FUNCTIONS {
-        out.push((name.to_string(), function(name, ptr, params, op)));
-    }
+    out.push(("cudaCGSynchronize".to_string(), COOPERATIVE_GROUPS.to_string()));
     // What a vtable's pure virtual slot calls (Itanium C++ ABI 3.2.6): device code with
     // abstract classes references it, and NVIDIA's toolchain supplies it; reaching it is
     // a program error, so it traps.

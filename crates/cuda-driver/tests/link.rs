@@ -459,3 +459,122 @@ fn bad_handles_and_missing_context() {
     let err = std::thread::spawn(|| init(0).unwrap().link_create(None).map(|_| ())).join().unwrap();
     assert_eq!(err, Err(CuError::INVALID_CONTEXT));
 }
+
+/// `rows(m)`, one thread per column of a ROWS x COLS matrix: row by row, each element is
+/// one more than the previous row's element of the opposite column, with a grid barrier
+/// of `libcudadevrt`'s cooperative-groups API between rows (numba-cuda's grid groups call
+/// it). Also records each thread's grid rank and the grid's size from that API.
+const GRID_ROWS: &str = r#"
+.extern .func (.param .b64 r) cudaCGGetIntrinsicHandle(.param .b32 scope);
+.extern .func (.param .b32 r) cudaCGSynchronize(.param .b64 handle, .param .b32 flags);
+.extern .func (.param .b32 r) cudaCGGetRank(.param .b64 rank, .param .b64 grid, .param .b64 handle);
+.extern .func (.param .b32 r) cudaCGGetSize(.param .b64 threads, .param .b64 grids, .param .b64 handle);
+.visible .entry rows(.param .u64 m, .param .u64 ranks, .param .u32 nrows)
+{
+    .reg .pred %p<3>;
+    .reg .b32 %r<16>;
+    .reg .b64 %rd<16>;
+    ld.param.u64 %rd1, [m];
+    ld.param.u64 %rd2, [ranks];
+    ld.param.u32 %r10, [nrows];
+    mov.u32 %r1, %ctaid.x;
+    mov.u32 %r2, %ntid.x;
+    mov.u32 %r3, %tid.x;
+    mad.lo.u32 %r4, %r1, %r2, %r3;
+    mov.u32 %r5, %nctaid.x;
+    mul.lo.u32 %r5, %r5, %r2;
+    {
+    .param .b32 s;
+    .param .b64 h;
+    st.param.b32 [s], 1;
+    call.uni (h), cudaCGGetIntrinsicHandle, (s);
+    ld.param.b64 %rd3, [h];
+    }
+    mul.wide.u32 %rd4, %r4, 8;
+    add.u64 %rd5, %rd2, %rd4;
+    add.u64 %rd6, %rd5, 4;
+    {
+    .param .b64 a;
+    .param .b64 b;
+    .param .b64 c;
+    .param .b32 e;
+    st.param.b64 [a], %rd5;
+    st.param.b64 [b], 0;
+    st.param.b64 [c], %rd3;
+    call.uni (e), cudaCGGetRank, (a, b, c);
+    }
+    {
+    .param .b64 a;
+    .param .b64 b;
+    .param .b64 c;
+    .param .b32 e;
+    st.param.b64 [a], %rd6;
+    st.param.b64 [b], 0;
+    st.param.b64 [c], %rd3;
+    call.uni (e), cudaCGGetSize, (a, b, c);
+    }
+    sub.u32 %r6, %r5, %r4;
+    sub.u32 %r6, %r6, 1;
+    mov.u32 %r7, 1;
+row:
+    setp.ge.u32 %p1, %r7, %r10;
+    @%p1 bra done;
+    sub.u32 %r8, %r7, 1;
+    mad.lo.u32 %r9, %r8, %r5, %r6;
+    mul.wide.u32 %rd7, %r9, 4;
+    add.u64 %rd8, %rd1, %rd7;
+    ld.global.u32 %r11, [%rd8];
+    add.u32 %r11, %r11, 1;
+    mad.lo.u32 %r12, %r7, %r5, %r4;
+    mul.wide.u32 %rd9, %r12, 4;
+    add.u64 %rd10, %rd1, %rd9;
+    st.global.u32 [%rd10], %r11;
+    {
+    .param .b64 h;
+    .param .b32 f;
+    .param .b32 e;
+    st.param.b64 [h], %rd3;
+    st.param.b32 [f], 0;
+    call.uni (e), cudaCGSynchronize, (h, f);
+    }
+    add.u32 %r7, %r7, 1;
+    bra row;
+done:
+    ret;
+}
+"#;
+
+#[test]
+fn device_runtime_grid_groups_synchronize_the_grid() {
+    let driver = driver();
+    let image = link(driver, &[(input_type::PTX, ptx(GRID_ROWS), "rows")]).unwrap();
+    // SAFETY: NUL-terminated PTX.
+    let (module, logs) = unsafe { driver.module_load_data(image.as_ptr().cast(), &LoadOptions::default()) };
+    let module = module.unwrap_or_else(|e| panic!("loading: {e}\n{}", logs.error));
+    let f = driver.module_get_function(module, "rows").unwrap();
+    let (blocks, threads, nrows) = (8u32, 32u32, 64u32);
+    let cols = (blocks * threads) as usize;
+    let m = driver.mem_alloc(cols * nrows as usize * 4).unwrap();
+    let ranks = driver.mem_alloc(cols * 8).unwrap();
+    driver.memset(m, 0, 4, cols * nrows as usize).unwrap();
+    let (mut m_arg, mut ranks_arg, mut rows_arg) = (m, ranks, nrows);
+    let mut args: [*mut c_void; 3] = [(&mut m_arg as *mut u64).cast(), (&mut ranks_arg as *mut u64).cast(), (&mut rows_arg as *mut u32).cast()];
+    // SAFETY: the kernel's three parameters, each pointed to.
+    unsafe { driver.launch_cooperative_kernel(f.as_raw(), [blocks, 1, 1], [threads, 1, 1], 0, StreamHandle::NULL, args.as_mut_ptr()) }.unwrap();
+    driver.ctx_synchronize(CtxHandle::NULL).unwrap();
+    let mut got = vec![0u32; cols * nrows as usize];
+    let mut rank_size = vec![0u32; cols * 2];
+    // SAFETY: the buffers hold the bytes copied.
+    unsafe {
+        driver.memcpy_dtoh(got.as_mut_ptr().cast(), m, got.len() * 4).unwrap();
+        driver.memcpy_dtoh(rank_size.as_mut_ptr().cast(), ranks, rank_size.len() * 4).unwrap();
+    }
+    // Without the barrier a thread reads a row its opposite thread has not written yet.
+    for row in 0..nrows as usize {
+        assert!(got[row * cols..(row + 1) * cols].iter().all(|&v| v == row as u32), "row {row}: {:?}", &got[row * cols..(row + 1) * cols]);
+    }
+    for t in 0..cols {
+        assert_eq!((rank_size[2 * t], rank_size[2 * t + 1]), (t as u32, cols as u32), "thread {t}: rank, size");
+    }
+    driver.module_unload(module).unwrap();
+}
