@@ -2,7 +2,8 @@
 # CPU device speed benchmark (issue 4): compiles crates/cpu-bench/kernels/*.cu to PTX with
 # NVIDIA's nvcc (from the project venv) into build/cpu-bench/, builds cpu-bench (release)
 # and runs it. It prints, for each case, our time, a baseline measured in the same run
-# (native Rust, OpenCL on PoCL, or our fiber fallback), the ratio and the target.
+# (native Rust, OpenCL on PoCL, our fiber fallback, or for a replayed graph the same kernels
+# launched one by one), the ratio and the target.
 #
 # usage: scripts/bench-cpu.sh [--reps N] [--only saxpy,sum-shared,...]
 # CUDA_CPU_THREADS=N sets the worker count of ours and of the baselines.

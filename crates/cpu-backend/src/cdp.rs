@@ -25,6 +25,7 @@ use compiler_core::devrt::*;
 use compiler_core::host::HostModule;
 use compiler_core::host_abi::ThreadCtx;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, DefaultHasher};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
@@ -91,16 +92,21 @@ pub enum Work {
     Fill { dst: u64, value: u8, count: usize },
 }
 
+/// Maps of device addresses and thread ids, which nobody outside chooses: fixed hash keys,
+/// so that the state of a launch that queues nothing (most) is made without asking the
+/// thread for random ones.
+type Map<K, V> = HashMap<K, V, BuildHasherDefault<DefaultHasher>>;
+
 #[derive(Default)]
 struct Inner {
     work: Vec<Work>,
     tail: Vec<Work>,
     /// `cudaGetParameterBufferV2` buffers not launched yet, by address.
-    buffers: HashMap<u64, Child>,
+    buffers: Map<u64, Child>,
     /// `cudaGetParameterBuffer` buffers, by address.
-    raw: HashMap<u64, (Vec<u128>, usize)>,
+    raw: Map<u64, (Vec<u128>, usize)>,
     /// Last errors by (linear block, linear thread); absent = `cudaSuccess`.
-    errors: HashMap<(u64, u64), u32>,
+    errors: Map<(u64, u64), u32>,
 }
 
 /// The device runtime's state for one launch.
@@ -114,10 +120,11 @@ impl<'a> Launches<'a> {
         Launches { host, inner: Mutex::new(Inner::default()) }
     }
 
-    /// The queued work in the order it runs. Launches stay pending until the caller has
-    /// run them ([`completed`]).
-    pub fn take(&self) -> Vec<Work> {
-        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+    /// The queued work in the order it runs, once the grid has finished (no thread queues
+    /// more, so no lock is taken). Launches stay pending until the caller has run them
+    /// ([`completed`]).
+    pub fn take(&mut self) -> Vec<Work> {
+        let inner = self.inner.get_mut().unwrap_or_else(|e| e.into_inner());
         let mut work = std::mem::take(&mut inner.work);
         work.append(&mut inner.tail);
         work

@@ -180,7 +180,7 @@ impl CpuModule {
             return Err(DeviceError::OutOfResources);
         }
         let fault = AtomicU32::new(0);
-        let printf = PrintfBuffer::default();
+        let mut printf = PrintfBuffer::default();
         // The generated code assumes an 8-aligned buffer at least as large as the kernel's
         // parameter list (`target/host.rs` declares it `align 8 dereferenceable(size)`).
         // The driver's buffers are (`cuda-driver/src/params.rs`) and are used in place;
@@ -199,7 +199,7 @@ impl CpuModule {
             // SAFETY: the u64 buffer is viewed as its `size` bytes.
             unsafe { std::slice::from_raw_parts(copy.as_ptr() as *const u8, size) }
         };
-        let launches = crate::cdp::Launches::new(&self.host);
+        let mut launches = crate::cdp::Launches::new(&self.host);
         let workspace = GridWorkspace([8, 0, 0, 0]);
         let mut envreg = [0u32; 32];
         if cooperative {
@@ -232,7 +232,7 @@ impl CpuModule {
         let threads = total * config.block.iter().map(|&b| b as u64).product::<u64>();
         let side_by_side = cooperative || (k.meta.spin_waits && total <= MAX_SPINNING_BLOCKS && threads <= max_spinning_threads());
         let ok = if side_by_side { self.pool.run_cooperative(total, &runner) } else { self.pool.run(total, order, &runner) };
-        self.output.complete(&printf);
+        self.output.complete(&mut printf);
         if copy.capacity() > 0 {
             let _ = PARAM_COPY.try_with(|c| c.set(copy));
         }

@@ -157,10 +157,10 @@ impl Job {
     /// Runs blocks of this job on the calling thread: with `own` scratch (the submitter),
     /// else with an arena the job lends (a worker; its own thread's scratch when the job
     /// has none left).
-    fn work(&self, own: Option<&mut WorkerState>) {
+    fn work(&self, mut own: Option<&mut WorkerState>) {
         self.active.fetch_add(1, Ordering::SeqCst);
         if !self.cursor.exhausted() {
-            match own {
+            match own.as_deref_mut() {
                 Some(scratch) => self.run_blocks(scratch),
                 None => {
                     let lent = self.lent.lock().unwrap_or_else(|e| e.into_inner()).pop();
@@ -174,7 +174,10 @@ impl Job {
                 }
             }
         }
-        if self.active.fetch_sub(1, Ordering::SeqCst) == 1 && self.cursor.exhausted() {
+        // Only the submitter waits for the job to be done: it needs waking only when a
+        // worker leaves last (a wake-up is a system call, even with nobody waiting).
+        let submitter = own.is_some();
+        if self.active.fetch_sub(1, Ordering::SeqCst) == 1 && self.cursor.exhausted() && !submitter {
             let _g = self.done.lock().unwrap_or_else(|e| e.into_inner());
             self.done_cv.notify_all();
         }
@@ -315,13 +318,15 @@ impl Pool {
         if total == 0 {
             return true;
         }
+        let helpers = (total - 1).min(self.workers.saturating_sub(1) as u64);
+        if helpers == 0 {
+            return self.run_alone(total, order, runner);
+        }
         // SAFETY: we wait below until no thread is inside the job any more, so erasing
         // the lifetime never lets a worker see a dangling runner.
         let runner: *const (dyn BlockRunner + 'static) = unsafe { std::mem::transmute(runner as *const dyn BlockRunner) };
-        let helpers = (total - 1).min(self.workers.saturating_sub(1) as u64);
         // Any worker may join a listed job: lend an arena to each.
-        let lend = if helpers > 0 { self.workers - 1 } else { 0 };
-        let (mut job, mut arena) = self.take_spares(lend);
+        let (mut job, mut arena) = self.take_spares(self.workers - 1);
         {
             let j = Arc::get_mut(&mut job).expect("a spare job is referenced by nobody else");
             j.runner = runner;
@@ -335,25 +340,33 @@ impl Pool {
             }
             runner.prepare(&mut arena.0);
         }
-        if helpers > 0 {
-            self.shared.jobs.lock().unwrap_or_else(|e| e.into_inner()).push_back(job.clone());
-            if helpers as usize + 1 >= self.workers {
-                self.shared.work.notify_all();
-            } else {
-                for _ in 0..helpers {
-                    self.shared.work.notify_one();
-                }
+        self.shared.jobs.lock().unwrap_or_else(|e| e.into_inner()).push_back(job.clone());
+        if helpers as usize + 1 >= self.workers {
+            self.shared.work.notify_all();
+        } else {
+            for _ in 0..helpers {
+                self.shared.work.notify_one();
             }
         }
         job.work(Some(&mut arena.0));
-        if helpers > 0 {
-            // Unlist it (a worker may have done so already) so no new thread enters.
-            self.shared.jobs.lock().unwrap_or_else(|e| e.into_inner()).retain(|j| !Arc::ptr_eq(j, &job));
-        }
+        // Unlist it (a worker may have done so already) so no new thread enters.
+        self.shared.jobs.lock().unwrap_or_else(|e| e.into_inner()).retain(|j| !Arc::ptr_eq(j, &job));
         // SAFETY: as above; `runner` is alive for this whole call.
         job.wait(unsafe { &*job.runner });
         let ok = !job.panicked.load(Ordering::SeqCst);
         self.give_back(job, arena);
+        ok
+    }
+
+    /// [`Pool::run`] for a launch no worker can help with (one block, or a pool of one
+    /// thread): the calling thread runs every block with a spare arena, without a job
+    /// that workers could see, so nobody is woken or waited for.
+    fn run_alone(&self, total: u64, order: BlockOrder, runner: &(dyn BlockRunner + '_)) -> bool {
+        let mut arena = self.spares.lock().unwrap_or_else(|e| e.into_inner()).arenas.pop().unwrap_or_default();
+        runner.prepare(&mut arena.0);
+        let cursor = BlockCursor::new(total, order, self.workers);
+        let ok = catch_unwind(AssertUnwindSafe(|| runner.run_blocks(&cursor, &mut arena.0))).is_ok();
+        self.spares.lock().unwrap_or_else(|e| e.into_inner()).arenas.push(arena);
         ok
     }
 

@@ -43,9 +43,11 @@ impl PrintfBuffer {
         Entered(CURRENT.with(|c| c.replace(self)))
     }
 
-    fn take(&self) -> (Vec<u8>, Vec<u8>) {
-        let out = std::mem::take(&mut *self.stdout.lock().unwrap_or_else(|e| e.into_inner()));
-        let err = std::mem::take(&mut *self.stderr.lock().unwrap_or_else(|e| e.into_inner()));
+    /// What the launch printed; the launch is over, so no thread appends any more (and
+    /// no lock is taken).
+    fn take(&mut self) -> (Vec<u8>, Vec<u8>) {
+        let out = std::mem::take(self.stdout.get_mut().unwrap_or_else(|e| e.into_inner()));
+        let err = std::mem::take(self.stderr.get_mut().unwrap_or_else(|e| e.into_inner()));
         (out, err)
     }
 }
@@ -58,7 +60,7 @@ pub struct Output {
 
 impl Output {
     /// A launch completed: queue what it printed.
-    pub fn complete(&self, buffer: &PrintfBuffer) {
+    pub fn complete(&self, buffer: &mut PrintfBuffer) {
         let (out, err) = buffer.take();
         if out.is_empty() && err.is_empty() {
             return;

@@ -111,10 +111,11 @@ impl ShapeHistory {
         }
         {
             let mut kernels = self.kernels.lock().unwrap_or_else(|e| e.into_inner());
-            if !kernels.contains_key(kernel) {
-                kernels.insert(kernel.to_string(), Vec::new());
-            }
-            let Some(stats) = kernels.get_mut(kernel) else { return None };
+            // One lookup once the kernel is known (this runs at every launch).
+            let stats = match kernels.get_mut(kernel) {
+                Some(stats) => stats,
+                None => kernels.entry(kernel.to_string()).or_default(),
+            };
             let at = match stats.iter().position(|s| s.shape == shape) {
                 Some(at) => at,
                 None => {

@@ -4,8 +4,8 @@
 
 use std::ffi::{c_char, c_uint, c_void, CStr, CString};
 
-use cuda::exports::{context, device, error, init, launch, memcpy, memory, module};
-use cuda::types::{CUcontext, CUdevice, CUdeviceptr, CUfunction, CUmodule, CUresult};
+use cuda::exports::{context, device, error, graph, init, launch, memcpy, memory, module, stream};
+use cuda::types::{CUcontext, CUdevice, CUdeviceptr, CUfunction, CUmodule, CUresult, CUstream};
 
 /// Ends the process with a message naming `what` and the error.
 fn check(r: CUresult, what: &str) {
@@ -88,6 +88,15 @@ impl Function {
     /// `cuLaunchKernel` on the legacy default stream; `args` holds one pointer per kernel
     /// parameter, each to a value of the parameter's type.
     pub fn launch(&self, grid: [u32; 3], block: [u32; 3], shared_bytes: u32, args: &[*mut c_void]) {
+        self.launch_on(std::ptr::null_mut(), grid, block, shared_bytes, args);
+    }
+
+    /// [`Function::launch`] on `stream`.
+    pub fn launch_on_stream(&self, stream: &Stream, grid: [u32; 3], block: [u32; 3], shared_bytes: u32, args: &[*mut c_void]) {
+        self.launch_on(stream.0, grid, block, shared_bytes, args);
+    }
+
+    fn launch_on(&self, stream: CUstream, grid: [u32; 3], block: [u32; 3], shared_bytes: u32, args: &[*mut c_void]) {
         // SAFETY: `args` has one valid pointer per parameter (callers pass the kernel's
         // exact parameter list); the kernel's pointers are live device buffers.
         let r = unsafe {
@@ -100,12 +109,87 @@ impl Function {
                 block[1] as c_uint,
                 block[2] as c_uint,
                 shared_bytes,
-                std::ptr::null_mut(),
+                stream,
                 args.as_ptr() as *mut *mut c_void,
                 std::ptr::null_mut(),
             )
         };
         check(r, "cuLaunchKernel");
+    }
+}
+
+/// A stream of its own (`cuStreamCreate` with default flags); destroyed on drop.
+pub struct Stream(CUstream);
+
+impl Stream {
+    pub fn new() -> Stream {
+        let mut s: CUstream = std::ptr::null_mut();
+        // SAFETY: `s` is writable.
+        check(unsafe { stream::cuStreamCreate(&mut s, 0) }, "cuStreamCreate");
+        Stream(s)
+    }
+
+    /// `cuStreamSynchronize`.
+    pub fn sync(&self) {
+        // SAFETY: a live stream.
+        check(unsafe { stream::cuStreamSynchronize(self.0) }, "cuStreamSynchronize");
+    }
+
+    /// Records what `f` submits to this stream as a graph (`cuStreamBeginCapture_v2` in
+    /// global mode, `cuStreamEndCapture`).
+    pub fn capture(&self, f: impl FnOnce()) -> Graph {
+        // SAFETY: a live stream; mode 0 is CU_STREAM_CAPTURE_MODE_GLOBAL.
+        check(unsafe { stream::cuStreamBeginCapture_v2(self.0, 0) }, "cuStreamBeginCapture");
+        f();
+        let mut g: *mut c_void = std::ptr::null_mut();
+        // SAFETY: the stream is capturing; `g` is writable.
+        check(unsafe { stream::cuStreamEndCapture(self.0, &mut g) }, "cuStreamEndCapture");
+        Graph(g)
+    }
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        // SAFETY: a stream from cuStreamCreate, destroyed once.
+        unsafe { stream::cuStreamDestroy_v2(self.0) };
+    }
+}
+
+/// A `CUgraph`; destroyed on drop.
+pub struct Graph(*mut c_void);
+
+impl Graph {
+    /// `cuGraphInstantiateWithFlags` (no flags).
+    pub fn instantiate(&self) -> GraphExec {
+        let mut e: *mut c_void = std::ptr::null_mut();
+        // SAFETY: a live graph; `e` is writable.
+        check(unsafe { graph::cuGraphInstantiateWithFlags(&mut e, self.0, 0) }, "cuGraphInstantiateWithFlags");
+        GraphExec(e)
+    }
+}
+
+impl Drop for Graph {
+    fn drop(&mut self) {
+        // SAFETY: a graph from a capture, destroyed once.
+        unsafe { graph::cuGraphDestroy(self.0) };
+    }
+}
+
+/// A `CUgraphExec`; destroyed on drop.
+pub struct GraphExec(*mut c_void);
+
+impl GraphExec {
+    /// `cuGraphLaunch` on `stream`.
+    pub fn launch(&self, stream: &Stream) {
+        // SAFETY: a live executable graph and stream.
+        check(unsafe { graph::cuGraphLaunch(self.0, stream.0) }, "cuGraphLaunch");
+    }
+}
+
+impl Drop for GraphExec {
+    fn drop(&mut self) {
+        // SAFETY: an executable graph from cuGraphInstantiate*, destroyed once.
+        unsafe { graph::cuGraphExecDestroy(self.0) };
     }
 }
 

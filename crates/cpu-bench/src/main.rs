@@ -12,15 +12,17 @@
 //! | SGEMM, stencil | the same kernels in OpenCL on PoCL (`kernels/*.cl`, `ocl.rs`) | PoCL / ours |
 //! | launch latency / throughput | the empty kernel on PoCL (`clEnqueueNDRangeKernel`) | PoCL / ours |
 //! | bitonic sort | our fiber fallback (`compiler_core::lower::regions::set_enabled(false)`) | fibers / fast path |
+//! | graph replay | the same kernel chain launched one by one (`graph.rs`) | graph / one by one (lower is better) |
 //!
 //! Times are medians over the reps. Every result is checked (against the baseline's
 //! result or a reference) before its time is reported. This is a measurement, never a
 //! test: nothing here asserts on time.
 //!
 //! usage: `cpu-bench [--ptx-dir DIR] [--reps N] [--only NAME[,NAME...]]`
-//! (names: saxpy, sum-shared, sum-shuffle, sgemm, stencil, latency, throughput, bitonic)
+//! (names: saxpy, sum-shared, sum-shuffle, sgemm, stencil, latency, throughput, bitonic, graph)
 
 mod cu;
+mod graph;
 mod native;
 mod ocl;
 
@@ -77,6 +79,8 @@ enum Target {
     RatioAtLeast(f64),
     /// ratio > x
     RatioAbove(f64),
+    /// ratio < x (a ratio whose lower values are better)
+    RatioBelow(f64),
     /// our value <= x (microseconds)
     MicrosAtMost(f64),
     /// our value >= x (per second)
@@ -98,6 +102,7 @@ impl Row {
         let pass = match self.target {
             Target::RatioAtLeast(x) => self.ratio.is_some_and(|r| r >= x),
             Target::RatioAbove(x) => self.ratio.is_some_and(|r| r > x),
+            Target::RatioBelow(x) => self.ratio.is_some_and(|r| r < x),
             Target::MicrosAtMost(x) => self.ours_value <= x,
             Target::RateAtLeast(x) => self.ours_value >= x,
         };
@@ -112,6 +117,7 @@ impl Row {
         match self.target {
             Target::RatioAtLeast(x) => format!("ratio >= {x}"),
             Target::RatioAbove(x) => format!("ratio > {x}"),
+            Target::RatioBelow(x) => format!("ratio < {x}"),
             Target::MicrosAtMost(x) => format!("ours <= {x} us"),
             Target::RateAtLeast(x) => format!("ours >= {}k/s", x / 1000.0),
         }
@@ -527,7 +533,7 @@ fn main() {
             "--only" => only = Some(args.next().expect("--only NAMES").split(',').map(str::to_string).collect()),
             "-h" | "--help" => {
                 println!(
-                    "usage: cpu-bench [--ptx-dir DIR] [--reps N] [--only saxpy,sum-shared,sum-shuffle,sgemm,stencil,latency,throughput,bitonic]"
+                    "usage: cpu-bench [--ptx-dir DIR] [--reps N] [--only saxpy,sum-shared,sum-shuffle,sgemm,stencil,latency,throughput,bitonic,graph]"
                 );
                 return;
             }
@@ -561,7 +567,7 @@ fn main() {
     println!("cpu-bench: load average before: {load_before}");
     let mut bench = Bench { cuda, ptx_dir, threads, reps, opencl, rows: Vec::new() };
     type Step = (&'static str, fn(&mut Bench));
-    let steps: [Step; 8] = [
+    let steps: [Step; 9] = [
         ("saxpy", |b| b.saxpy()),
         ("sum-shared", |b| b.sum("reduce_shared", "sum, shared-memory tree + __syncthreads")),
         ("sum-shuffle", |b| b.sum("reduce_shuffle", "sum, warp shuffles (__shfl_down_sync)")),
@@ -570,6 +576,7 @@ fn main() {
         ("latency", |b| b.launches(true, false)),
         ("throughput", |b| b.launches(false, true)),
         ("bitonic", |b| b.bitonic()),
+        ("graph", |b| b.graph_replay()),
     ];
     for (name, step) in steps {
         if wants(name) {

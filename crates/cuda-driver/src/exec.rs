@@ -64,6 +64,11 @@ pub(crate) type Stamp = OnceLock<Instant>;
 pub(crate) enum Work {
     /// A kernel launch (its own variant, not a boxed closure: launches allocate nothing).
     Launch(Launch),
+    /// Kernel nodes of an executable graph, next to each other in its order, run one after
+    /// another as one operation: a chain of kernels costs one hand-off to the worker, not
+    /// one per kernel. The launches are resolved once and shared by every launch of the
+    /// graph (`graph::exec`).
+    Launches(Arc<[Launch]>),
     /// A copy or fill.
     Run(RunFn),
     /// `cuLaunchHostFunc` / `cuStreamAddCallback`.
@@ -428,22 +433,19 @@ impl Queue {
         }
         match op.work {
             Work::Launch(launch) => {
-                let result = match self.sticky() {
-                    Some(e) => Err(sticky_as_device_error(e)),
-                    None => launch.run().inspect_err(|e| {
-                        let c = &launch.config;
-                        crate::diag!(
-                            "kernel {} (grid {:?}, block {:?}, {} bytes of dynamic shared memory) failed: {e} -> {:?}",
-                            launch.function.name_str(),
-                            c.grid,
-                            c.block,
-                            c.dynamic_shared_bytes,
-                            crate::error::from_device(e)
-                        );
-                    }),
-                };
+                let result = self.run_launch(self.ctx.upgrade().as_deref(), &launch);
                 self.spare_params.give_back(launch.params);
                 self.report(result, op.report.as_deref());
+            }
+            Work::Launches(launches) => {
+                // Each launch as if it were an operation of its own: after a fault (a
+                // sticky error) the rest report it without running; a non-sticky error
+                // is kept for the next synchronization and the rest still run.
+                let ctx = self.ctx.upgrade();
+                for launch in launches.iter() {
+                    let result = self.run_launch(ctx.as_deref(), launch);
+                    self.report(result, op.report.as_deref());
+                }
             }
             Work::Run(f) => {
                 let result = if let Some(e) = self.sticky() { Err(sticky_as_device_error(e)) } else { f() };
@@ -464,6 +466,25 @@ impl Queue {
             }
             Work::Nop => {}
         }
+    }
+
+    /// Runs a launch, unless its context `ctx` already has a sticky error (which it
+    /// reports).
+    fn run_launch(&self, ctx: Option<&Context>, launch: &Launch) -> Result<(), DeviceError> {
+        if let Some(e) = ctx.and_then(|c| c.sticky_error()) {
+            return Err(sticky_as_device_error(e));
+        }
+        launch.run().inspect_err(|e| {
+            let c = &launch.config;
+            crate::diag!(
+                "kernel {} (grid {:?}, block {:?}, {} bytes of dynamic shared memory) failed: {e} -> {:?}",
+                launch.function.name_str(),
+                c.grid,
+                c.block,
+                c.dynamic_shared_bytes,
+                crate::error::from_device(e)
+            );
+        })
     }
 
     /// Where the result of a launch, copy or fill goes: a sticky error into the context,

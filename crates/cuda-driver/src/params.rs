@@ -52,6 +52,21 @@ impl ParamBuffer {
         unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), self.len) }
     }
 
+    /// A block holding a copy of `bytes`, taken from no queue's spares: a graph's kernel
+    /// nodes keep theirs for every launch of the graph.
+    pub(crate) fn copy_of(bytes: &[u8]) -> ParamBuffer {
+        let len = bytes.len();
+        let storage = if len <= INLINE_BYTES {
+            Storage::Inline([0; INLINE_WORDS])
+        } else {
+            // Of its size class, as every heap block is (see `SpareParams::give_back`).
+            Storage::Heap(vec![0; class_of(len).map_or(len, class_bytes).div_ceil(8)])
+        };
+        let mut b = ParamBuffer { storage, len };
+        b.bytes_mut().copy_from_slice(bytes);
+        b
+    }
+
     /// The block's bytes, writable.
     pub(crate) fn bytes_mut(&mut self) -> &mut [u8] {
         let words: &mut [u64] = match &mut self.storage {

@@ -10,6 +10,14 @@
 //! any previous launches of hGraphExec"; the latter is an explicit dependency on the
 //! previous launch's end). Nodes without a path between them could run concurrently;
 //! running them one after another on the stream is one of the allowed executions.
+//!
+//! Kernel nodes next to each other in that order (with only nodes that do no work
+//! between them) are resolved once, into launches with their own copy of the argument
+//! block, and go to the stream as one operation ([`PlanStep::Kernels`]): replaying a
+//! chain of kernels costs one queue entry and one hand-off to the stream's worker, not
+//! one per kernel. A change to the executable graph's nodes (`SetParams`, update,
+//! enabling) drops these steps and the next launch resolves them again; launches already
+//! submitted keep the launches they were given.
 
 use std::ffi::c_void;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -17,10 +25,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use backend_api::LaunchConfig;
 
 use super::conditional::{self, Cell, CondKind, Step};
-use super::{NodeParams, NodeType};
+use super::{KernelParams, NodeParams, NodeType};
 use crate::diag::fail;
 use crate::event::Event;
-use crate::exec::{Launch, Marker, Queue, Work};
+use crate::exec::{Launch, Marker, Work};
+use crate::params::ParamBuffer;
 use crate::{CuError, CuResult, Driver, GraphExecHandle, GraphHandle, GraphNodeHandle, StreamHandle};
 
 /// `CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH` | `_UPLOAD` | `_DEVICE_LAUNCH` |
@@ -65,9 +74,66 @@ enum ExecWork {
 struct Plan {
     nodes: Vec<ExecNode>,
     order: Vec<usize>,
+    /// What a launch submits, in `order`: built at instantiation, dropped by a change to
+    /// the nodes until the next launch builds it again ([`Plan::ensure_steps`]); never
+    /// for the bodies of conditional nodes, which run as [`Step`]s.
+    steps: Option<Vec<PlanStep>>,
+}
+
+/// A part of a launch of a plan.
+enum PlanStep {
+    /// Enabled kernel nodes next to each other in the order (nodes that do no work
+    /// between them skipped), resolved: one stream operation. `nodes` are their indices,
+    /// whose functions each launch checks again.
+    Kernels { nodes: Vec<usize>, launches: Arc<[Launch]> },
+    /// Any other enabled node, prepared at each launch.
+    Node(usize),
 }
 
 impl Plan {
+    /// Builds the steps of this plan and of its child graphs where a change dropped them.
+    fn ensure_steps(&mut self) {
+        if self.steps.is_none() {
+            self.steps = Some(self.build_steps());
+        }
+        for n in &mut self.nodes {
+            if let ExecWork::Child(child) = &mut n.work {
+                child.ensure_steps();
+            }
+        }
+    }
+
+    fn build_steps(&self) -> Vec<PlanStep> {
+        let mut steps = Vec::new();
+        let mut run = Vec::new();
+        let flush = |run: &mut Vec<usize>, steps: &mut Vec<PlanStep>| {
+            if !run.is_empty() {
+                let launches = run.iter().filter_map(|&i| self.kernel(i)).map(kernel_launch).collect();
+                steps.push(PlanStep::Kernels { nodes: std::mem::take(run), launches });
+            }
+        };
+        for &i in self.order.iter().filter(|&&i| self.nodes[i].enabled) {
+            match &self.nodes[i].work {
+                ExecWork::Leaf(NodeParams::Kernel(_)) => run.push(i),
+                ExecWork::Leaf(NodeParams::Empty | NodeParams::MemAlloc(_) | NodeParams::MemFree(_)) => {}
+                _ => {
+                    flush(&mut run, &mut steps);
+                    steps.push(PlanStep::Node(i));
+                }
+            }
+        }
+        flush(&mut run, &mut steps);
+        steps
+    }
+
+    /// Node `i`'s kernel parameters, if it is a kernel node.
+    fn kernel(&self, i: usize) -> Option<&KernelParams> {
+        match &self.nodes[i].work {
+            ExecWork::Leaf(NodeParams::Kernel(k)) => Some(k),
+            _ => None,
+        }
+    }
+
     /// The conditional handles the plan's conditional nodes use, each once.
     fn cells(&self, out: &mut Vec<Arc<Cell>>) {
         for n in &self.nodes {
@@ -83,6 +149,12 @@ impl Plan {
             }
         }
     }
+}
+
+/// A kernel node's launch, with a copy of its argument block of its own.
+fn kernel_launch(k: &KernelParams) -> Launch {
+    let config = LaunchConfig { grid: k.grid, block: k.block, dynamic_shared_bytes: k.shared_bytes };
+    Launch { function: k.resolved.clone(), config, cooperative: k.cooperative(), params: ParamBuffer::copy_of(k.arg_bytes()) }
 }
 
 /// A `CUgraphExec`.
@@ -152,7 +224,7 @@ impl Driver {
             };
             out.push(ExecNode { orig: n.handle, work, deps: n.deps.iter().map(|&d| index(d)).collect(), enabled: true });
         }
-        Ok(Plan { nodes: out, order })
+        Ok(Plan { nodes: out, order, steps: None })
     }
 
     /// `cuGraphInstantiateWithFlags` (and the other instantiate calls).
@@ -164,7 +236,8 @@ impl Driver {
             return Err((fail(CuError::NOT_SUPPORTED, format_args!("cuGraphInstantiate: device-launchable graphs are not supported")), None));
         }
         self.current_context().map_err(|e| (e, None))?;
-        let plan = self.plan_of(g, false)?;
+        let mut plan = self.plan_of(g, false)?;
+        plan.ensure_steps();
         let id = super::NEXT_GRAPH_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let refs = Mutex::new(self.hold_refs(g));
         Ok(self.graphs.execs.insert(Arc::new(GraphExec { flags, id, plan: Mutex::new(plan), last: Mutex::new(None), refs })))
@@ -191,12 +264,23 @@ impl Driver {
         Ok(self.exec(e)?.id)
     }
 
-    /// Checks every node of `plan` and turns it into stream work, in topological order.
-    fn prepare(&self, q: &Queue, plan: &Plan, out: &mut Vec<Prepared>) -> CuResult<()> {
-        for &i in plan.order.iter().filter(|&&i| plan.nodes[i].enabled) {
+    /// Checks every node of `plan` and turns it into stream work, in topological order
+    /// (the plan's steps are built).
+    fn prepare(&self, plan: &Plan, out: &mut Vec<Prepared>) -> CuResult<()> {
+        for step in plan.steps.as_deref().expect("the launch built the steps (Plan::ensure_steps)") {
+            let i = match step {
+                PlanStep::Kernels { nodes, launches } => {
+                    for k in nodes.iter().filter_map(|&i| plan.kernel(i)) {
+                        self.function(k.function)?;
+                    }
+                    out.push(Prepared::Work(Work::Launches(launches.clone())));
+                    continue;
+                }
+                PlanStep::Node(i) => *i,
+            };
             let params = match &plan.nodes[i].work {
                 ExecWork::Child(child) => {
-                    self.prepare(q, child, out)?;
+                    self.prepare(child, out)?;
                     continue;
                 }
                 ExecWork::Conditional { cell, kind, bodies } => {
@@ -209,15 +293,7 @@ impl Driver {
             match params {
                 // Graph memory is in place from the node's creation (`graph::memory`).
                 NodeParams::Empty | NodeParams::MemAlloc(_) | NodeParams::MemFree(_) => {}
-                NodeParams::Kernel(k) => {
-                    let bytes = k.arg_bytes();
-                    let mut params = q.param_buffer(bytes.len());
-                    params.bytes_mut().copy_from_slice(bytes);
-                    let config = LaunchConfig { grid: k.grid, block: k.block, dynamic_shared_bytes: k.shared_bytes };
-                    self.function(k.function)?;
-                    let cooperative = k.cooperative();
-                    out.push(Prepared::Work(Work::Launch(Launch { function: k.resolved.clone(), config, cooperative, params })));
-                }
+                NodeParams::Kernel(_) => unreachable!("kernel nodes are in PlanStep::Kernels"),
                 NodeParams::Memcpy(m) => {
                     self.context(m.ctx)?;
                     if let Some(run) = self.copy_work_3d(&m.copy)? {
@@ -301,13 +377,14 @@ impl Driver {
         let mut prepared = Vec::new();
         let mut cells = Vec::new();
         {
-            let plan = exec.plan();
+            let mut plan = exec.plan();
+            plan.ensure_steps();
             plan.cells(&mut cells);
             if !cells.is_empty() {
                 let assign = cells.clone();
                 prepared.push(Prepared::Work(Work::Run(Box::new(move || conditional::assign_defaults(&assign)))));
             }
-            self.prepare(&q, &plan, &mut prepared)?;
+            self.prepare(&plan, &mut prepared)?;
         }
         let mut last = exec.last.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(m) = last.take().filter(|m| !m.is_complete()) {
@@ -364,6 +441,7 @@ impl Driver {
         match plan.nodes.iter_mut().find(|x| x.orig == n) {
             Some(ExecNode { work: ExecWork::Leaf(old), .. }) if old.node_type() == params.node_type() && same_count(old) => {
                 *old = params;
+                plan.steps = None;
                 Ok(())
             }
             _ => Err(fail(CuError::INVALID_VALUE, format_args!("graph exec {:#x}: no node {:#x} of this type", e.0, n.0))),
@@ -397,10 +475,15 @@ impl Driver {
         else {
             return Err(fail(CuError::INVALID_VALUE, format_args!("graph exec {:#x}: no kernel, memcpy or memset node {:#x}", e.0, n.0)));
         };
+        let was = node.enabled;
         if let Some(on) = enabled {
             node.enabled = on;
         }
-        Ok(node.enabled)
+        let now = node.enabled;
+        if now != was {
+            plan.steps = None;
+        }
+        Ok(now)
     }
 
     /// `cuGraphExecUpdate_v2`: takes graph `g`'s node parameters if it has the topology
@@ -431,6 +514,8 @@ fn adopt(old: &mut Plan, new: Plan) {
         n.orig = orig;
         n.enabled = enabled;
     }
+    // Built with every node enabled.
+    old.steps = None;
 }
 
 /// How `new` differs from `old` in a way an update cannot take, if it does.
@@ -469,3 +554,7 @@ fn mismatch(old: &Plan, new: &Plan) -> Option<(UpdateResult, Option<GraphNodeHan
     }
     None
 }
+
+#[cfg(test)]
+#[path = "../tests/graph_runs.rs"]
+mod tests;
