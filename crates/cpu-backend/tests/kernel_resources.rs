@@ -85,12 +85,13 @@ done:
 "#;
 
 #[test]
-fn const_bytes_are_the_variables_the_kernel_uses() {
+fn const_bytes_are_the_modules_constant_bank() {
     let d = cpu_backend::devices().remove(0);
     let m = d.load_ptx(PTX, &LoadOptions::default()).unwrap();
-    // table (80 bytes), then other (12) at 4-byte alignment; `unused` is not counted.
-    assert_eq!(m.kernel("uses_const").unwrap().const_bytes, 92);
-    assert_eq!(m.kernel("many_registers").unwrap().const_bytes, 0);
+    // table (80 bytes), other (12) at 4-byte alignment, unused (8) at 8-byte alignment: what
+    // NVIDIA's driver reported for this module's kernels on an H200.
+    assert_eq!(m.kernel("uses_const").unwrap().const_bytes, 104);
+    assert_eq!(m.kernel("many_registers").unwrap().const_bytes, 104);
 }
 
 #[test]

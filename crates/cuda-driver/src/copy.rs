@@ -368,6 +368,11 @@ impl Driver {
     /// `src` must be valid for reading `n` bytes until the copy has run.
     pub unsafe fn memcpy_htod_on(&self, dst: DevicePtr, src: *const c_void, n: usize, on: On) -> CuResult<()> {
         self.stream_context(on.stream())?;
+        // Nothing to copy succeeds whatever the addresses (NVIDIA's driver 580.159 on an
+        // H200 answers CUDA_SUCCESS for 0 bytes to or from NULL or unmapped addresses).
+        if n == 0 {
+            return Ok(());
+        }
         let dst = self.device_loc(dst, n, Access::Write, "cuMemcpyHtoD")?;
         self.copy1(on, dst, self.host_loc(src, n), n)
     }
@@ -387,6 +392,11 @@ impl Driver {
     /// `dst` must be valid for writing `n` bytes until the copy has run.
     pub unsafe fn memcpy_dtoh_on(&self, dst: *mut c_void, src: DevicePtr, n: usize, on: On) -> CuResult<()> {
         self.stream_context(on.stream())?;
+        // Nothing to copy succeeds whatever the addresses (NVIDIA's driver 580.159 on an
+        // H200 answers CUDA_SUCCESS for 0 bytes to or from NULL or unmapped addresses).
+        if n == 0 {
+            return Ok(());
+        }
         let src = self.device_loc(src, n, Access::Read, "cuMemcpyDtoH")?;
         self.copy1(on, self.host_loc(dst, n), src, n)
     }
@@ -412,6 +422,11 @@ impl Driver {
     /// `cuMemcpyDtoD*` on any stream.
     pub fn memcpy_dtod_on(&self, dst: DevicePtr, src: DevicePtr, n: usize, on: On) -> CuResult<()> {
         self.stream_context(on.stream())?;
+        // Nothing to copy succeeds whatever the addresses (NVIDIA's driver 580.159 on an
+        // H200 answers CUDA_SUCCESS for 0 bytes to or from NULL or unmapped addresses).
+        if n == 0 {
+            return Ok(());
+        }
         let dst = self.device_loc(dst, n, Access::Write, "cuMemcpyDtoD destination")?;
         let src = self.device_loc(src, n, Access::Read, "cuMemcpyDtoD source")?;
         self.copy1(on, dst, src, n)

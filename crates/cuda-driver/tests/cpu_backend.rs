@@ -100,3 +100,30 @@ fn saxpy_through_the_cpu_backend() {
     driver.library_unload(lib).unwrap();
     driver.primary_ctx_release(0).unwrap();
 }
+
+/// Copies of 0 bytes succeed whatever the addresses, as on an H200 (driver 580.159); a
+/// byte to a null device address is still an error.
+#[test]
+fn zero_byte_copies_succeed_at_any_address() {
+    let driver = init(0).expect("cuInit");
+    let ctx = driver.primary_ctx_retain(0).unwrap();
+    driver.ctx_set_current(ctx).unwrap();
+    let mut host = [0u8; 4];
+    let (null, unmapped) = (0u64, 0xdead_0000u64);
+    // SAFETY: no byte is read or written.
+    unsafe {
+        for dst in [null, unmapped] {
+            driver.memcpy_htod(dst, host.as_ptr().cast(), 0).unwrap();
+            driver.memcpy_htod(dst, std::ptr::null(), 0).unwrap();
+            driver.memcpy_htod_async(dst, host.as_ptr().cast(), 0, StreamHandle::NULL).unwrap();
+            driver.memcpy_dtoh(host.as_mut_ptr().cast(), dst, 0).unwrap();
+            driver.memcpy_dtoh_async(host.as_mut_ptr().cast(), dst, 0, StreamHandle::NULL).unwrap();
+        }
+    }
+    driver.memcpy_dtod(null, null, 0).unwrap();
+    driver.memcpy_dtod_async(unmapped, null, 0, StreamHandle::NULL).unwrap();
+    // SAFETY: `host` holds the 4 bytes.
+    let err = unsafe { driver.memcpy_htod(null, host.as_ptr().cast(), 4) }.unwrap_err();
+    assert_eq!(err, cuda_driver::CuError::INVALID_VALUE);
+    driver.ctx_synchronize(CtxHandle::NULL).unwrap();
+}

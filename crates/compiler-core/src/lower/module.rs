@@ -305,7 +305,7 @@ fn lower_impl(
                 meta.blocks_communicate = communicating.contains(&f.name);
                 meta.spin_waits = spinning.contains(&f.name);
                 meta.static_shared_bytes = shared.kernel_bytes(m, &f.name);
-                meta.const_bytes = super::resources::const_bytes(m, &f.name);
+                meta.const_bytes = super::resources::const_bytes(m);
                 meta.register_estimate = super::resources::register_estimate(m, &f.name);
                 target.entry_wrappers(&meta, &info, &mut ir);
                 out.kernels.push(meta);

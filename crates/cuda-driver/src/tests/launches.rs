@@ -179,7 +179,7 @@ fn libraries_kernels_and_launch_validation() {
         ([1, 1, 1], [1, 1, 65], 0, Some(CuError::INVALID_VALUE)),
         ([1, 1, 1], [1025, 1, 1], 0, Some(CuError::INVALID_VALUE)),
         ([1, 1, 1], [32, 32, 2], 0, Some(CuError::INVALID_VALUE)),
-        ([1, 1, 1], [256, 1, 1], 0, Some(CuError::LAUNCH_OUT_OF_RESOURCES)),
+        ([1, 1, 1], [256, 1, 1], 0, Some(CuError::INVALID_VALUE)),
         ([1, 1, 1], [32, 1, 1], 48 * 1024, None),
         ([1, 1, 1], [32, 1, 1], 48 * 1024 + 1, Some(CuError::INVALID_VALUE)),
     ];
