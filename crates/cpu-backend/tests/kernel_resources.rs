@@ -6,7 +6,7 @@ mod support;
 use backend_api::{Device, LaunchConfig, LoadOptions};
 use support::download;
 
-const PTX: &str = r#".version 8.0
+const PTX_TEMPLATE: &str = r#".version 8.0
 .target sm_80
 .address_size 64
 .const .align 8 .b8 table[80];
@@ -25,22 +25,25 @@ const PTX: &str = r#".version 8.0
   ret;
 }
 
-// 100 64-bit registers: 200 slots.
+// 40 of 100 declared 64-bit registers used: 80 slots.
 .visible .entry many_registers()
 {
   .reg .b64 %rd<100>;
+  USES
   ret;
 }
 
 .visible .entry many_registers_small_blocks() .maxntid 256, 1, 1
 {
   .reg .b64 %rd<100>;
+  USES
   ret;
 }
 
 .visible .entry many_registers_limited() .maxnreg 40
 {
   .reg .b64 %rd<100>;
+  USES
   ret;
 }
 
@@ -84,10 +87,15 @@ done:
 }
 "#;
 
+/// The module, with `USES` writing 40 of the 100 registers.
+fn ptx() -> String {
+    PTX_TEMPLATE.replace("USES", &(0..40).map(|i| format!("mov.b64 %rd{i}, {i};\n")).collect::<String>())
+}
+
 #[test]
 fn const_bytes_are_the_modules_constant_bank() {
     let d = cpu_backend::devices().remove(0);
-    let m = d.load_ptx(PTX, &LoadOptions::default()).unwrap();
+    let m = d.load_ptx(&ptx(), &LoadOptions::default()).unwrap();
     // table (80 bytes), other (12) at 4-byte alignment, unused (8) at 8-byte alignment: what
     // NVIDIA's driver reported for this module's kernels on an H200.
     assert_eq!(m.kernel("uses_const").unwrap().const_bytes, 104);
@@ -97,23 +105,23 @@ fn const_bytes_are_the_modules_constant_bank() {
 #[test]
 fn registers_stay_within_the_kernels_limits() {
     let d = cpu_backend::devices().remove(0);
-    let m = d.load_ptx(PTX, &LoadOptions::default()).unwrap();
+    let m = d.load_ptx(&ptx(), &LoadOptions::default()).unwrap();
     let regs = |m: &dyn backend_api::LoadedModule, name: &str| m.kernel(name).unwrap().num_regs;
     // A block of 1024 threads leaves 65536 / 1024 registers per thread.
     assert_eq!(regs(m.as_ref(), "many_registers"), 64);
-    assert_eq!(regs(m.as_ref(), "many_registers_small_blocks"), 200);
+    assert_eq!(regs(m.as_ref(), "many_registers_small_blocks"), 80);
     assert_eq!(regs(m.as_ref(), "many_registers_limited"), 40);
-    // uses_const: %r<3> and %rd<3>, 3 + 3 * 2 slots.
-    assert_eq!(regs(m.as_ref(), "uses_const"), 9);
-    let limited = d.load_ptx(PTX, &LoadOptions { max_registers: Some(38), ..Default::default() }).unwrap();
+    // uses_const: %r1, %r2 and %rd1 used, 1 + 1 + 2 slots.
+    assert_eq!(regs(m.as_ref(), "uses_const"), 4);
+    let limited = d.load_ptx(&ptx(), &LoadOptions { max_registers: Some(38), ..Default::default() }).unwrap();
     assert_eq!(regs(limited.as_ref(), "many_registers_small_blocks"), 38);
-    assert_eq!(regs(limited.as_ref(), "uses_const"), 9);
+    assert_eq!(regs(limited.as_ref(), "uses_const"), 4);
 }
 
 #[test]
 fn aligned_shared_variables_have_aligned_addresses() {
     let d = cpu_backend::devices().remove(0);
-    let m = d.load_ptx(PTX, &LoadOptions::default()).unwrap();
+    let m = d.load_ptx(&ptx(), &LoadOptions::default()).unwrap();
     let out = d.alloc(64 * 16).unwrap();
     let cfg = LaunchConfig { grid: [1, 1, 1], block: [1, 1, 1], ..Default::default() };
     m.launch("aligned_shared", &cfg, &out.to_le_bytes()).unwrap();

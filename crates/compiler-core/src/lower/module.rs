@@ -516,7 +516,6 @@ pub(crate) fn var_size(v: &VarDecl) -> u64 {
     elem.saturating_mul(n)
 }
 
-/// Whether some instruction of `body` satisfies `pred`.
 /// Every identifier `body` mentions as an operand (registers, variables, functions).
 pub(crate) fn mentioned_names<'a>(body: &'a [Statement], out: &mut std::collections::HashSet<&'a str>) {
     fn operand<'a>(o: &'a Operand, out: &mut std::collections::HashSet<&'a str>) {
@@ -549,6 +548,7 @@ pub(crate) fn mentioned_names<'a>(body: &'a [Statement], out: &mut std::collecti
     }
 }
 
+/// Whether some instruction of `body` satisfies `pred`.
 pub(crate) fn body_has(body: &[Statement], pred: &dyn Fn(&Instruction) -> bool) -> bool {
     body.iter().any(|s| match s {
         Statement::Instr(i) => pred(i),

@@ -7,16 +7,17 @@
 //!   80-, 12- and 8-byte variables give 104 for a kernel reading two and for one reading
 //!   none).
 //! - Registers: there is no register allocation on a CPU, so the count is an estimate from
-//!   the PTX: the 32-bit register slots the kernel declares (a 64-bit register takes two,
-//!   predicates none, a `%r<N>` declaration N registers), plus those of the largest function
-//!   it may call, which runs in the kernel's registers. ptxas reuses registers, so the real
-//!   count of a large kernel is lower; the driver caps the estimate (`.maxnreg`,
+//!   the PTX: the 32-bit register slots of the registers the kernel declares and uses (a
+//!   64-bit register takes two, predicates none), plus those of the largest function it may
+//!   call, which runs in the kernel's registers. ptxas reuses registers, so the real count
+//!   of a large kernel is lower; the driver caps the estimate (`.maxnreg`,
 //!   `CU_JIT_MAX_REGISTERS`, and what a full block leaves per thread).
 
-use super::module::var_size;
+use super::module::{mentioned_names, var_size};
 use super::shared_layout::reachable;
 use super::types::size_of;
 use crate::ptx::ast::*;
+use std::collections::HashSet;
 
 /// The most registers a thread can have (PTX ISA 11.4.1, `.maxnreg`; CUDA's per-thread
 /// limit on every architecture since sm_35).
@@ -41,26 +42,34 @@ pub(crate) fn const_bytes(m: &Module) -> u64 {
 pub(crate) fn register_estimate(m: &Module, name: &str) -> u32 {
     let Some(kernel) = m.functions().find(|f| f.name == name) else { return 0 };
     let reached = reachable(m, std::iter::once(name));
-    let callees = m.functions().filter(|f| f.name != name && reached.contains(&f.name)).map(declared_slots).max().unwrap_or(0);
-    let estimate = declared_slots(kernel).saturating_add(callees);
+    let callees = m.functions().filter(|f| f.name != name && reached.contains(&f.name)).map(used_slots).max().unwrap_or(0);
+    let estimate = used_slots(kernel).saturating_add(callees);
     estimate.min(kernel.tuning.maxnreg.unwrap_or(MAX_REGISTERS_PER_THREAD)).min(MAX_REGISTERS_PER_THREAD) as u32
 }
 
-/// The 32-bit register slots `f` declares.
-fn declared_slots(f: &Function) -> u32 {
-    fn sum(body: &[Statement]) -> u64 {
+/// The 32-bit register slots of the registers `f` declares and mentions.
+fn used_slots(f: &Function) -> u32 {
+    fn sum(body: &[Statement], used: &HashSet<&str>) -> u64 {
         body.iter()
             .map(|s| match s {
                 Statement::Var(v) if v.space == StateSpace::Reg && v.ty != ScalarType::Pred => {
                     let slots = size_of(v.ty).div_ceil(4) * v.vector.unwrap_or(1) as u64;
-                    slots.saturating_mul(v.count.unwrap_or(1) as u64)
+                    let count = match v.count {
+                        // `%r<N>` declares `%r0` .. `%r{N-1}`.
+                        Some(n) => (0..n).filter(|i| used.contains(format!("{}{i}", v.name).as_str())).count() as u64,
+                        None => used.contains(v.name.as_str()) as u64,
+                    };
+                    slots.saturating_mul(count)
                 }
-                Statement::Block(b) => sum(b),
+                Statement::Block(b) => sum(b, used),
                 _ => 0,
             })
             .fold(0, u64::saturating_add)
     }
-    sum(f.body.as_deref().unwrap_or(&[])).min(u32::MAX as u64) as u32
+    let body = f.body.as_deref().unwrap_or(&[]);
+    let mut used = HashSet::new();
+    mentioned_names(body, &mut used);
+    sum(body, &used).min(u32::MAX as u64) as u32
 }
 
 #[cfg(test)]
@@ -86,16 +95,23 @@ mod tests {
     }
 
     #[test]
-    fn registers_are_declared_slots_within_the_limits() {
+    fn registers_are_used_slots_within_the_limits() {
+        let uses = |n: usize| (0..n).map(|i| format!("mov.b64 %rd{i}, {i};")).collect::<String>();
         let m = module(&format!(
-            "{HEADER}.func f() {{ .reg .b64 %rd<4>; ret; }}\n\
-             .entry k() {{ .reg .pred %p<9>; .reg .b32 %r<10>; .reg .f64 %fd<5>; .reg .b16 %rs<3>; call f, (); ret; }}\n\
-             .entry capped() .maxnreg 40 {{ .reg .b64 %rd<100>; ret; }}\n\
-             .entry huge() {{ .reg .b64 %rd<1000>; ret; }}\n"
+            "{HEADER}.func f() {{ .reg .b64 %rd<4>; mov.b64 %rd1, 0; mov.b64 %rd3, %rd1; ret; }}\n\
+             .entry k() {{ .reg .pred %p<9>; .reg .b32 %r<10>; .reg .f64 %fd<5>; .reg .b16 %rs<3>; .reg .b32 %unused;\n\
+               setp.eq.u32 %p1, %r1, %r2; add.f64 %fd1, %fd2, %fd3; mov.b16 %rs1, 0; call f, (); ret; }}\n\
+             .entry capped() .maxnreg 40 {{ .reg .b64 %rd<100>; {} ret; }}\n\
+             .entry huge() {{ .reg .b64 %rd<1000>; {} ret; }}\n\
+             .entry idle() {{ .reg .b64 %rd<1000>; ret; }}\n",
+            uses(100),
+            uses(1000)
         ));
-        // 10 + 5 * 2 + 3 of the kernel, no predicates, plus f's 4 * 2.
-        assert_eq!(register_estimate(&m, "k"), 31);
+        // The kernel's %r1, %r2 (1 each), %fd1..3 (2 each), %rs1 (1), no predicates and not
+        // the unused registers, plus f's %rd1 and %rd3 (2 each).
+        assert_eq!(register_estimate(&m, "k"), 9 + 4);
         assert_eq!(register_estimate(&m, "capped"), 40);
         assert_eq!(register_estimate(&m, "huge"), MAX_REGISTERS_PER_THREAD);
+        assert_eq!(register_estimate(&m, "idle"), 0);
     }
 }
