@@ -28,13 +28,9 @@ impl FnLowerer<'_> {
     /// `call` (PTX ISA 9.7.12.6). Every function takes `(ctx, returns..., params...)` as
     /// pointers to their `.param` storage; values in registers or immediates are spilled
     /// to a temporary so the callee sees the same layout.
-    ///
-    /// A call whose return list differs from the callee's (a caller's `.extern` prototype
-    /// with a return value that the separately compiled definition lacks, or the reverse:
-    /// numba-cuda declares C-ABI `void` functions that way) still calls it, as NVIDIA's
-    /// linker does, which checks no prototype across modules: a return the callee does
-    /// not write is undefined (NVIDIA's is whatever the register held), one it writes that
-    /// the caller does not take goes to scratch storage.
+    /// `call` (PTX ISA 9.7.12.6). Every function takes `(ctx, returns..., params...)` as
+    /// pointers to their `.param` storage; values in registers or immediates are spilled
+    /// to a temporary so the callee sees the same layout.
     pub(crate) fn call(&mut self, _m: &Mods, ops: &[Operand]) -> R<()> {
         let callee_idx = ops.iter().position(|o| !matches!(o, Operand::List(_))).ok_or_else(|| self.err("call without a target"))?;
         let rets: &[Operand] = match callee_idx.checked_sub(1).and_then(|i| ops.get(i)) {
@@ -60,15 +56,10 @@ impl FnLowerer<'_> {
         }
         let target = match self.sig(&callee) {
             Some(sig) if sig.has_body => {
-                if sig.n_params != arg_ptrs.len() {
+                if sig.n_returns != ret_ptrs.len() || sig.n_params != arg_ptrs.len() {
                     return Err(self.err(format!("call to '{callee}' has the wrong number of arguments")));
                 }
-                let (n_returns, ll) = (sig.n_returns, sig.ll.clone());
-                ret_ptrs.truncate(n_returns);
-                while ret_ptrs.len() < n_returns {
-                    ret_ptrs.push(self.alloca("[16 x i64]", 8));
-                }
-                ll
+                sig.ll.clone()
             }
             Some(_) => return self.extern_call(&callee, &ret_ptrs, &arg_ptrs, after),
             None => {
