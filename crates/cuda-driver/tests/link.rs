@@ -578,3 +578,32 @@ fn device_runtime_grid_groups_synchronize_the_grid() {
     }
     driver.module_unload(module).unwrap();
 }
+
+/// A caller's prototype (a return value) that the definition in another input lacks, and
+/// the reverse: NVIDIA's driver refuses the second input (H200, driver 580.159).
+#[test]
+fn mismatched_prototypes_across_inputs_are_refused() {
+    let driver = driver();
+    let caller = ".extern .func (.param .b64 r) consume(.param .b32 x);
+        .extern .func produce(.param .b64 out);
+        .visible .entry k(.param .u64 out) { .reg .b32 %r<2>; .reg .b64 %rd<3>; ld.param.u64 %rd1, [out]; mov.u32 %r1, %tid.x;
+        { .param .b32 x; .param .b64 r; st.param.b32 [x], %r1; call.uni (r), consume, (x); ld.param.b64 %rd2, [r]; }
+        { .param .b64 o; st.param.b64 [o], %rd1; call.uni produce, (o); } ret; }";
+    let callee = ".visible .global .u32 seen;
+        .visible .func consume(.param .b32 x) { .reg .b32 %r<2>; ld.param.b32 %r1, [x]; atom.global.add.u32 %r1, [seen], %r1; ret; }
+        .visible .func (.param .b32 r) produce(.param .b64 out) { .reg .b64 %rd<2>; ld.param.u64 %rd1, [out]; st.global.u32 [%rd1], 77; st.param.b32 [r], 5; ret; }";
+    let (err, log) = link(driver, &[(input_type::PTX, ptx(caller), "caller"), (input_type::PTX, ptx(callee), "callee")]).unwrap_err();
+    assert_eq!(err, CuError::INVALID_SOURCE);
+    // NVIDIA's log had these two lines, `produce`'s first: the order is not checked.
+    let mut lines: Vec<&str> = log.lines().collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        [
+            "error   : Prototype doesn't match for 'consume' in 'callee', first defined in 'callee'",
+            "error   : Prototype doesn't match for 'produce' in 'callee', first defined in 'callee'"
+        ]
+    );
+    // Matching prototypes link (here: the same declarations twice).
+    link(driver, &[(input_type::PTX, ptx(LIB), "lib"), (input_type::PTX, ptx(MAIN), "main")]).unwrap();
+}

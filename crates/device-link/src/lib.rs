@@ -47,7 +47,8 @@ pub enum Fault {
     /// Data of a kind that must be added differently (an archive not added as a library, a
     /// fatbin wrapper, an ELF object without device code).
     WrongKind,
-    /// A second strong definition of a name another input already defines.
+    /// A second strong definition of a name another input already defines, or a function
+    /// whose prototype differs from another input's (both `CUDA_ERROR_INVALID_SOURCE`).
     MultipleDefinition,
 }
 
@@ -115,6 +116,10 @@ impl PendingLink {
                 let duplicates = ptx_link::multiple_definitions(&all);
                 if !duplicates.is_empty() {
                     return Err(InputError::new(Fault::MultipleDefinition, duplicates.join("\n")));
+                }
+                let mismatches = ptx_link::prototype_mismatches(&all);
+                if !mismatches.is_empty() {
+                    return Err(InputError::new(Fault::MultipleDefinition, mismatches.join("\n")));
                 }
                 self.units.extend(units);
             }

@@ -326,6 +326,41 @@ pub fn multiple_definitions(units: &[&LinkUnit]) -> Vec<String> {
     errors
 }
 
+/// The "Prototype doesn't match" errors: a function that two non-lazy `units` declare or
+/// define across modules (`.extern`, `.visible`, `.weak`) with different return or
+/// parameter lists (compared by count and size). NVIDIA's driver refuses the later input at
+/// `cuLinkAddData` with `CUDA_ERROR_INVALID_SOURCE` and this line, which names the later
+/// input twice (measured on an H200, driver 580.159, for a declaration then a definition).
+pub fn prototype_mismatches(units: &[&LinkUnit]) -> Vec<String> {
+    type Prototype = (Vec<u64>, Vec<u64>);
+    fn sizes(decls: &[crate::ptx::ast::VarDecl]) -> Vec<u64> {
+        decls
+            .iter()
+            .map(|v| {
+                let elem = crate::lower::types::size_of(v.ty) * u64::from(v.vector.unwrap_or(1));
+                v.array.iter().fold(elem, |n, d| n.saturating_mul(d.unwrap_or(0)))
+            })
+            .collect()
+    }
+    let mut first: HashMap<&str, (usize, Prototype)> = HashMap::new();
+    let mut errors = Vec::new();
+    for (u, unit) in units.iter().enumerate().filter(|(_, unit)| !unit.lazy) {
+        for f in unit.module.functions().filter(|f| matches!(f.linkage, Linkage::Extern | Linkage::Visible | Linkage::Weak)) {
+            let prototype = (sizes(&f.returns), sizes(&f.params));
+            match first.get(f.name.as_str()) {
+                Some((w, seen)) if *w != u && *seen != prototype => {
+                    errors.push(format!("error   : Prototype doesn't match for '{}' in '{}', first defined in '{}'", f.name, unit.name, unit.name))
+                }
+                Some(_) => {}
+                None => {
+                    first.insert(&f.name, (u, prototype));
+                }
+            }
+        }
+    }
+    errors
+}
+
 /// Links the units in order.
 fn link_refs(units: &[&LinkUnit]) -> Result<Linked, LinkFailure> {
     let included = select_units(units);

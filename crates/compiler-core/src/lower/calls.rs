@@ -28,9 +28,6 @@ impl FnLowerer<'_> {
     /// `call` (PTX ISA 9.7.12.6). Every function takes `(ctx, returns..., params...)` as
     /// pointers to their `.param` storage; values in registers or immediates are spilled
     /// to a temporary so the callee sees the same layout.
-    /// `call` (PTX ISA 9.7.12.6). Every function takes `(ctx, returns..., params...)` as
-    /// pointers to their `.param` storage; values in registers or immediates are spilled
-    /// to a temporary so the callee sees the same layout.
     pub(crate) fn call(&mut self, _m: &Mods, ops: &[Operand]) -> R<()> {
         let callee_idx = ops.iter().position(|o| !matches!(o, Operand::List(_))).ok_or_else(|| self.err("call without a target"))?;
         let rets: &[Operand] = match callee_idx.checked_sub(1).and_then(|i| ops.get(i)) {
