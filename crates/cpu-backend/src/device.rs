@@ -22,9 +22,22 @@ pub struct CpuDevice {
 
 impl CpuDevice {
     pub fn new() -> Self {
-        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        CpuDevice { props: properties(cores as u32), memory: Default::default(), pool: Pool::new(cores), output: Default::default() }
+        Self::with_pool(0, Self::worker_pool())
     }
+
+    /// A pool of one worker per host core.
+    pub fn worker_pool() -> Arc<Pool> {
+        Pool::new(host_cores())
+    }
+
+    /// Device number `ordinal` of several that share `pool`.
+    pub fn with_pool(ordinal: usize, pool: Arc<Pool>) -> Self {
+        CpuDevice { props: properties(host_cores() as u32, ordinal), memory: Default::default(), pool, output: Default::default() }
+    }
+}
+
+fn host_cores() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
 
 impl Default for CpuDevice {
@@ -88,10 +101,11 @@ fn cpu_name() -> String {
         .unwrap_or_else(|| std::env::consts::ARCH.to_string())
 }
 
-fn properties(cores: u32) -> DeviceProperties {
+fn properties(cores: u32, ordinal: usize) -> DeviceProperties {
     let name = format!("CPU device ({})", cpu_name());
-    // A stable UUID derived from the name, so it is the same in every process (cudart's
-    // integrity check and programs that compare UUIDs rely on that).
+    // A stable UUID derived from the name (and the ordinal of devices after the first), so
+    // it is the same in every process (cudart's integrity check and programs that compare
+    // UUIDs rely on that) and differs between devices.
     let mut uuid = [0u8; 16];
     let mut h: u64 = 0xcbf29ce484222325;
     for (i, b) in name.bytes().chain("cuda-cpu-device".bytes()).enumerate() {
@@ -100,6 +114,7 @@ fn properties(cores: u32) -> DeviceProperties {
     }
     uuid[6] = (uuid[6] & 0x0f) | 0x40;
     uuid[8] = (uuid[8] & 0x3f) | 0x80;
+    uuid[15] = uuid[15].wrapping_add(ordinal as u8);
     DeviceProperties {
         name,
         total_memory: total_memory(),
@@ -121,7 +136,7 @@ fn properties(cores: u32) -> DeviceProperties {
         total_constant_memory: 64 * 1024,
         uuid,
         pci_domain: 0,
-        pci_bus: 0,
+        pci_bus: ordinal as u32,
         pci_device: 0,
         host_addressable_memory: true,
         cooperative_launch: true,

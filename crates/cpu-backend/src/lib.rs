@@ -33,9 +33,25 @@ pub mod watchdog;
 
 use std::sync::{Arc, OnceLock};
 
-/// The CPU devices (there is one).
+/// The most CPU devices `CUDA_CPU_DEVICES` may ask for.
+pub const MAX_DEVICES: usize = 16;
+
+/// The CPU devices: one, or `CUDA_CPU_DEVICES=N` (1 to [`MAX_DEVICES`]) so multi-GPU code
+/// paths (peer copies, one context per device, `cudaSetDevice`) can run. The devices share
+/// one pool of worker threads and the process's address space; each has its own
+/// allocations, UUID and PCI bus number.
 pub fn devices() -> Vec<Arc<dyn backend_api::Device>> {
-    static DEVICE: OnceLock<Arc<device::CpuDevice>> = OnceLock::new();
-    let d = DEVICE.get_or_init(|| Arc::new(device::CpuDevice::new()));
-    vec![d.clone() as Arc<dyn backend_api::Device>]
+    static DEVICES: OnceLock<Vec<Arc<device::CpuDevice>>> = OnceLock::new();
+    let all = DEVICES.get_or_init(|| {
+        let count = device_count_from_env();
+        let pool = device::CpuDevice::worker_pool();
+        (0..count).map(|ordinal| Arc::new(device::CpuDevice::with_pool(ordinal, pool.clone()))).collect()
+    });
+    all.iter().map(|d| d.clone() as Arc<dyn backend_api::Device>).collect()
+}
+
+/// `CUDA_CPU_DEVICES=N`: how many CPU devices to expose (default 1; values outside 1 to
+/// [`MAX_DEVICES`] are ignored).
+fn device_count_from_env() -> usize {
+    std::env::var("CUDA_CPU_DEVICES").ok().and_then(|s| s.trim().parse::<usize>().ok()).filter(|n| (1..=MAX_DEVICES).contains(n)).unwrap_or(1)
 }
