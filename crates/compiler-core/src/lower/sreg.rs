@@ -38,6 +38,12 @@ impl FnLowerer<'_> {
                 return Ok(Some(r));
             }
             n if n.starts_with("%reserved_smem_offset_") => return Ok(self.reserved_smem(n)),
+            // Thread block clusters (PTX ISA 10.x, "%cluster_ctaid", "%clusterid", ...): the
+            // driver launches clusters of one block only, so each block is its own cluster.
+            "%clusterid" => format!("__ptx_sreg_ctaid_{xyz}"),
+            "%nclusterid" => format!("__ptx_sreg_nctaid_{xyz}"),
+            "%cluster_ctaid" | "%cluster_ctarank" => return Ok(Some("0".to_string())),
+            "%cluster_nctaid" | "%cluster_nctarank" => return Ok(Some("1".to_string())),
             _ => {
                 // `%envreg0` .. `%envreg31` (PTX ISA 10.13).
                 if let Some(n) = name.strip_prefix("%envreg").and_then(|n| n.parse::<u32>().ok()).filter(|&n| n < 32) {
