@@ -474,6 +474,12 @@ __NVD unsigned int __isGlobal(const void *__p) { return __nvvm_isspacep_global(_
 __NVD unsigned int __isShared(const void *__p) { return __nvvm_isspacep_shared(__p); }
 __NVD unsigned int __isConstant(const void *__p) { return __nvvm_isspacep_const(__p); }
 __NVD unsigned int __isLocal(const void *__p) { return __nvvm_isspacep_local(__p); }
+/* Whether __p points to a __grid_constant__ kernel parameter (isspacep.param). */
+__NVD unsigned int __isGridConstant(const void *__p) {
+  unsigned int __r;
+  asm("{\n\t.reg .pred %%p;\n\tisspacep.param %%p, %1;\n\tselp.u32 %0, 1, 0, %%p;\n\t}" : "=r"(__r) : "l"(__p));
+  return __r;
+}
 __NVD size_t __cvta_generic_to_shared(const void *__p) { return (size_t)(__attribute__((address_space(3))) const void *)__p; }
 __NVD size_t __cvta_generic_to_global(const void *__p) { return (size_t)(__attribute__((address_space(1))) const void *)__p; }
 __NVD void *__cvta_shared_to_generic(size_t __a) { return (void *)(__attribute__((address_space(3))) void *)__a; }

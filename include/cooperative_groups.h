@@ -11,7 +11,10 @@
 
 #define __NVCG __device__ __forceinline__
 
+/* NVIDIA's layout: everything in cooperative_groups::__v1, which libcu++ forward-declares
+   (cuda/__memcpy_async/group_traits.h: thread_block, thread_block_tile<Size, Parent>). */
 namespace cooperative_groups {
+namespace __v1 {
 namespace __details {
 __NVCG unsigned int __block_rank() {
   return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
@@ -423,6 +426,8 @@ template <class _G> __NVCG void sync(const _G &__g) { __g.sync(); }
 template <class _G> __NVCG unsigned long long thread_rank(const _G &__g) { return __g.thread_rank(); }
 template <class _G> __NVCG unsigned long long group_size(const _G &__g) { return __g.size(); }
 
+}  // namespace __v1
+using namespace __v1;
 }  // namespace cooperative_groups
 
 #include "cooperative_groups/reduce.h"

@@ -5,6 +5,7 @@
 #include "../cooperative_groups.h"
 
 namespace cooperative_groups {
+namespace __v1 {
 template <class _T> struct plus { __device__ __forceinline__ _T operator()(const _T &__a, const _T &__b) const { return __a + __b; } };
 template <class _T> struct less { __device__ __forceinline__ _T operator()(const _T &__a, const _T &__b) const { return __b < __a ? __b : __a; } };
 template <class _T> struct greater { __device__ __forceinline__ _T operator()(const _T &__a, const _T &__b) const { return __a < __b ? __b : __a; } };
@@ -62,5 +63,6 @@ __device__ __forceinline__ _T exclusive_scan(const thread_block_tile<_N, _P> &__
 }
 template <unsigned int _N, class _P, class _T>
 __device__ __forceinline__ _T exclusive_scan(const thread_block_tile<_N, _P> &__g, _T __v) { return exclusive_scan(__g, __v, plus<_T>()); }
+}  // namespace __v1
 }  // namespace cooperative_groups
 #endif

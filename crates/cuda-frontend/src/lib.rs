@@ -183,6 +183,12 @@ fn config_args(o: &Options, t: &Target) -> Vec<String> {
     // Macros of NVRTC and of the target.
     let mut defs = device_macros(o, t);
     defs.insert(1, ("__CUDACC_RTC__".into(), "1".into()));
+    if o.builtin_initializer_list {
+        defs.push(("__NV_BUILTIN_INITIALIZER_LIST".into(), "1".into()));
+    }
+    if o.builtin_move_forward {
+        defs.push(("__NV_BUILTIN_MOVE_FORWARD".into(), "1".into()));
+    }
     // clang defines __CUDA_ARCH__ from the processor, which may be an older one.
     a.push("-U__CUDA_ARCH__".into());
     for (k, v) in defs {

@@ -65,6 +65,12 @@ pub struct Options {
     pub prec_sqrt: bool,
     pub fmad: bool,
     pub fast_math: bool,
+    /// NVRTC's `-builtin-initializer-list` and `-builtin-move-forward` (default true): the
+    /// prelude's `std::initializer_list` / `std::move` / `std::forward` are announced as
+    /// NVRTC announces its built-in ones (`__NV_BUILTIN_INITIALIZER_LIST`,
+    /// `__NV_BUILTIN_MOVE_FORWARD`), which libcu++ requires.
+    pub builtin_initializer_list: bool,
+    pub builtin_move_forward: bool,
     pub max_reg_count: Option<u32>,
     pub default_device: bool,
     pub disable_warnings: bool,
@@ -107,6 +113,8 @@ impl Default for Options {
             prec_div: true,
             prec_sqrt: true,
             fmad: true,
+            builtin_initializer_list: true,
+            builtin_move_forward: true,
             fast_math: false,
             max_reg_count: None,
             default_device: false,
@@ -380,15 +388,10 @@ fn apply(o: &mut Options, s: &Spec, v: Option<String>, arch_seen: &mut Option<St
         "prec-div" => o.prec_div = parse_bool(s, v.as_deref())?,
         "fmad" => o.fmad = parse_bool(s, v.as_deref())?,
         "use_fast_math" => o.fast_math = true,
+        "builtin-initializer-list" => o.builtin_initializer_list = parse_bool(s, v.as_deref())?,
+        "builtin-move-forward" => o.builtin_move_forward = parse_bool(s, v.as_deref())?,
         "extra-device-vectorization" => {}
-        "modify-stack-limit"
-        | "device-stack-protector"
-        | "builtin-move-forward"
-        | "builtin-initializer-list"
-        | "brief-diagnostics"
-        | "pch-verbose"
-        | "pch-messages"
-        | "instantiate-templates-in-pch" => {
+        "modify-stack-limit" | "device-stack-protector" | "brief-diagnostics" | "pch-verbose" | "pch-messages" | "instantiate-templates-in-pch" => {
             parse_bool(s, v.as_deref())?;
         }
         "dlink-time-opt" | "gen-opt-lto" => o.output = Output::LtoIr,
