@@ -807,6 +807,9 @@ impl Driver {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemsetD2D: pitch {pitch} < row {row}")));
         }
         let extent = Shape { width: row, height, depth: 1 }.extent(pitch, 0).ok_or(CuError::INVALID_VALUE)?;
+        if self.memory.find(dst).is_some_and(|a| !self.pool_block_accessible(&a)) {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemset: {dst:#x} is host-pool memory the device may not access")));
+        }
         let base = self.device_loc(dst, extent, Access::Write, "cuMemset")?;
         let rows = (0..height).map(|y| base.offset(y * pitch)).collect();
         let plan = FillPlan { rows, value, elem_size, count: width, backends: self.backends() };

@@ -152,9 +152,16 @@ pub(crate) fn attribute(p: &DeviceProperties, managed: Option<ManagedMemory>, or
         136 | 137 => 0, // MEM_DECOMPRESS_ALGORITHM_MASK / MAXIMUM_LENGTH
         138 => 0,       // VULKAN_CIG_SUPPORTED
         139 | 140 => 0, // GPU_PCI_DEVICE_ID / SUBSYSTEM_ID: not an NVIDIA PCI function
-        141..=146 => 0, // host NUMA / host memory pools / host VMM / dma_buf host alloc
-        147 => 0,       // ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED
-        148 => 0,       // ATOMIC_REDUCTION_SUPPORTED
+        141 => 0,       // HOST_NUMA_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED
+        // Pools of pinned host memory (`crate::mempool`) where the device addresses the
+        // host's memory; HOST_NUMA pools are those of node 0, the HOST_NUMA_ID above.
+        142 => host, // HOST_NUMA_MEMORY_POOLS_SUPPORTED
+        143 => 0,    // HOST_NUMA_MULTINODE_IPC_SUPPORTED
+        144 => host, // HOST_MEMORY_POOLS_SUPPORTED
+        145 => 0,    // HOST_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED
+        146 => 0,    // HOST_ALLOC_DMA_BUF_SUPPORTED
+        147 => 0,    // ONLY_PARTIAL_HOST_NATIVE_ATOMIC_SUPPORTED
+        148 => 0,    // ATOMIC_REDUCTION_SUPPORTED
         _ => return None,
     };
     debug_assert!((1..=MAX_ATTRIBUTE).contains(&attr));

@@ -160,7 +160,7 @@ impl Driver {
     /// tests pass fakes.
     pub fn new(devices: Vec<Arc<dyn backend_api::Device>>) -> Driver {
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
-        let pools = mempool::State::new(devices.len());
+        let pools = mempool::State::new();
         for (ordinal, d) in devices.iter().enumerate() {
             let attributes = (0..=device_attribute::MAX_ATTRIBUTE)
                 .map(|attr| device_attribute::attribute(d.properties(), d.managed_memory(), ordinal as i32, attr))

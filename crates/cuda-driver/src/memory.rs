@@ -26,6 +26,7 @@ use std::sync::RwLock;
 use backend_api::DevicePtr;
 
 use crate::diag::fail;
+pub use crate::mempool::PoolMemory;
 use crate::{CtxHandle, CuError, CuResult, Driver};
 
 /// What kind of memory a registered range is.
@@ -45,8 +46,9 @@ pub enum MemoryKind {
     /// owned by no context: it lives until `cuMemUnmap`.
     Mapped,
     /// `cuMemAllocAsync`/`cuMemAllocFromPoolAsync`: a block of a memory pool's backend
-    /// memory ([`crate::mempool`]); `owner` is the pool's handle.
-    Pool,
+    /// memory ([`crate::mempool`]), device, pinned host or managed memory; `owner` is the
+    /// pool's handle.
+    Pool(PoolMemory),
     /// A file another process (or API) shares, mapped by the driver into this process's
     /// address space (host-addressable devices only; [`crate::ipc`],
     /// [`crate::external_memory`]). Unmapped when the range is released.
@@ -72,14 +74,14 @@ impl MemoryKind {
             self,
             MemoryKind::Device
                 | MemoryKind::Managed
-                | MemoryKind::Pool
+                | MemoryKind::Pool(_)
                 | MemoryKind::FileMap(FileMapOrigin::ExternalBuffer | FileMapOrigin::PoolImport)
         )
     }
 
     /// Whether the backend owns the bytes (copies go through `backend_api::Device`).
     pub fn is_backend(self) -> bool {
-        matches!(self, MemoryKind::Device | MemoryKind::Managed | MemoryKind::ModuleGlobal | MemoryKind::Pool)
+        matches!(self, MemoryKind::Device | MemoryKind::Managed | MemoryKind::ModuleGlobal | MemoryKind::Pool(_))
     }
 }
 
@@ -379,7 +381,7 @@ impl Driver {
                     unsafe { std::alloc::dealloc(a.base as usize as *mut u8, layout) };
                 }
             }
-            MemoryKind::Pool => self.pool_give_back(a, None),
+            MemoryKind::Pool(_) => self.pool_give_back(a, None),
             MemoryKind::FileMap(origin) => self.release_file_map(a, origin),
             MemoryKind::HostRegistered | MemoryKind::ModuleGlobal | MemoryKind::Mapped => {}
         }
@@ -514,7 +516,8 @@ impl Driver {
     /// `cuMemGetAddressRange_v2`: (base, size) of the allocation containing `ptr`.
     pub fn mem_get_address_range(&self, ptr: DevicePtr) -> CuResult<(DevicePtr, usize)> {
         self.current_context()?;
-        let a = self.memory.find(ptr).ok_or_else(|| fail(CuError::NOT_FOUND, format_args!("cuMemGetAddressRange({ptr:#x}): not an allocation")))?;
+        let a = self.memory.find(ptr).filter(|a| self.pool_block_accessible(a));
+        let a = a.ok_or_else(|| fail(CuError::NOT_FOUND, format_args!("cuMemGetAddressRange({ptr:#x}): not an allocation the device may access")))?;
         Ok((a.base, a.size as usize))
     }
 
@@ -523,15 +526,19 @@ impl Driver {
     pub fn pointer_info(&self, ptr: u64) -> CuResult<Option<PointerInfo>> {
         let Some(a) = self.memory.find(ptr) else { return Ok(None) };
         let host_addressable = self.backend_of(a.device).properties().host_addressable_memory;
-        let is_host = matches!(a.kind, MemoryKind::HostAlloc | MemoryKind::HostRegistered);
+        let is_host = matches!(a.kind, MemoryKind::HostAlloc | MemoryKind::HostRegistered | MemoryKind::Pool(PoolMemory::Host));
+        let is_managed = matches!(a.kind, MemoryKind::Managed | MemoryKind::Pool(PoolMemory::Managed));
+        let is_pool = matches!(a.kind, MemoryKind::Pool(_));
         Ok(Some(PointerInfo {
             // Pool memory belongs to its pool, not to a context (NVIDIA's driver answered
             // another context than the allocating stream's).
-            context: if a.kind == MemoryKind::Pool { CtxHandle::NULL } else { a.ctx },
+            context: if is_pool { CtxHandle::NULL } else { a.ctx },
+            // Managed memory is device memory to this attribute, as NVIDIA's driver answers
+            // for `cuMemAllocManaged` and managed pools alike.
             memory_type: if is_host { memory_type::HOST } else { memory_type::DEVICE },
             device_pointer: ptr,
-            host_pointer: (is_host || a.kind == MemoryKind::Managed || host_addressable).then_some(ptr),
-            is_managed: a.kind == MemoryKind::Managed,
+            host_pointer: (is_host || is_managed || host_addressable).then_some(ptr),
+            is_managed,
             device_ordinal: a.device as i32,
             buffer_id: a.buffer_id,
             range_start: a.base,
@@ -539,7 +546,7 @@ impl Driver {
             mapped: true,
             access_flags: if a.kind == MemoryKind::Mapped { a.flags } else { 3 },
             allowed_handle_types: if a.kind == MemoryKind::Mapped { self.allowed_handle_types(crate::MemHandle(a.owner)) } else { 0 },
-            mempool: if a.kind == MemoryKind::Pool { a.owner } else { 0 },
+            mempool: if is_pool { a.owner } else { 0 },
         }))
     }
 
@@ -553,6 +560,8 @@ impl Driver {
         Ok(match attribute {
             1 => V::Context(info.context),
             2 => V::U32(info.memory_type),
+            // Host-pool memory has a device pointer only for a device the pool grants access.
+            3 if self.memory.find(ptr).is_some_and(|a| !self.pool_block_accessible(&a)) => return Err(CuError::INVALID_VALUE),
             3 => V::U64(info.device_pointer),
             4 => V::U64(info.host_pointer.ok_or(CuError::INVALID_VALUE)?),
             5 => return Err(CuError::NOT_SUPPORTED), // P2P_TOKENS

@@ -31,14 +31,18 @@
 //! allocations, each a whole number of chunks.
 //!
 //! A pool handle that is not (or no longer) valid answers `CUDA_ERROR_INVALID_VALUE`, the
-//! code these calls document. Pools are pinned device memory only: managed and host
-//! pools answer `CUDA_ERROR_NOT_SUPPORTED`. Pools shareable as POSIX file descriptors
+//! code these calls document. Pools hold pinned memory of a device, pinned host memory or
+//! managed memory ([`place`]): each place has its own default and current pool, and the
+//! allocations of host and managed pools are registered as such
+//! ([`crate::memory::PoolMemory`]). Pools shareable as POSIX file descriptors
 //! (`handleTypes`) keep their memory in a file ([`crate::ipc::pool`]).
 
 mod blocks;
+mod place;
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use backend_api::DevicePtr;
 
@@ -49,6 +53,8 @@ use crate::ipc::pool::Sharing;
 use crate::memory::{Allocation, MemoryKind};
 use crate::{CuError, CuResult, Driver, PoolHandle, StreamHandle};
 use blocks::{Blocks, Fit};
+pub use place::PoolMemory;
+use place::{Ask, Place, Preferred, LOCATION_DEVICE, LOCATION_HOST, LOCATION_HOST_NUMA};
 
 /// `CU_MEMPOOL_ATTR_*`.
 pub mod attr {
@@ -72,14 +78,6 @@ pub fn attribute_is_int(attribute: i32) -> Option<bool> {
     }
 }
 
-/// `CU_MEM_ALLOCATION_TYPE_PINNED` and `_MANAGED`.
-const ALLOC_PINNED: u32 = 1;
-const ALLOC_MANAGED: u32 = 2;
-/// `CU_MEM_LOCATION_TYPE_*`.
-const LOCATION_NONE: u32 = 0;
-const LOCATION_DEVICE: u32 = 1;
-const LOCATION_HOST: u32 = 2;
-const LOCATION_HOST_NUMA: u32 = 3;
 /// `CU_MEM_ACCESS_FLAGS_PROT_*`.
 const ACCESS_NONE: u32 = 0;
 const ACCESS_READ: u32 = 1;
@@ -118,8 +116,9 @@ struct Policy {
 struct Inner {
     policy: Policy,
     blocks: Blocks,
-    /// `CUmemAccess_flags` per device ordinal.
+    /// `CUmemAccess_flags` per device ordinal, and the host's.
     access: Vec<u32>,
+    host_access: u32,
     /// `cuMemPoolDestroy` was called: the handle answers `INVALID_VALUE`, and the memory
     /// goes back to the device once every allocation has been freed.
     destroyed: bool,
@@ -129,7 +128,10 @@ struct Inner {
 
 /// A memory pool.
 pub struct MemPool {
+    /// The device whose backend holds the pool's memory (for host and managed pools, one
+    /// whose memory the host addresses or that has managed memory).
     pub(crate) device: usize,
+    place: Place,
     is_default: bool,
     /// What `maxSize` allows to reserve (whole chunks), `None` for no limit.
     max_reserved: Option<u64>,
@@ -139,17 +141,28 @@ pub struct MemPool {
 }
 
 impl MemPool {
-    fn new(device: usize, devices: usize, is_default: bool, max_reserved: Option<u64>, sharing: Sharing) -> MemPool {
+    fn new(place: Place, device: usize, devices: usize, is_default: bool, max_reserved: Option<u64>, sharing: Sharing) -> MemPool {
         let mut access = vec![ACCESS_NONE; devices];
-        access[device] = ACCESS_READWRITE;
+        let (own, host) = place.initial_access();
+        if let Some(d) = own {
+            access[d] = ACCESS_READWRITE;
+        }
+        let host_access = if host { ACCESS_READWRITE } else { ACCESS_NONE };
         let policy = Policy { release_threshold: 0, follow_event_dependencies: true, opportunistic: true, internal_dependencies: true };
         MemPool {
             device,
+            place,
             is_default,
             max_reserved,
-            inner: Mutex::new(Inner { policy, blocks: Blocks::default(), access, destroyed: false, live: 0 }),
+            inner: Mutex::new(Inner { policy, blocks: Blocks::default(), access, host_access, destroyed: false, live: 0 }),
             sharing,
         }
+    }
+
+    /// Whether device `device` may access the pool's memory (`cuMemPoolSetAccess`); managed
+    /// memory is accessible from every device whatever the pool lists.
+    fn device_access(&self, device: usize) -> bool {
+        self.place.memory() == PoolMemory::Managed || self.inner().access.get(device).is_some_and(|&a| a != ACCESS_NONE)
     }
 
     fn inner(&self) -> MutexGuard<'_, Inner> {
@@ -157,28 +170,23 @@ impl MemPool {
     }
 }
 
-/// Every pool, each device's default and current pool.
+/// Every pool, each place's default and current pool.
 pub(crate) struct State {
     pub(crate) table: HandleTable<MemPool, PoolHandle>,
-    defaults: Vec<OnceLock<PoolHandle>>,
-    /// `cuDeviceSetMemPool`'s choice per device (`None`: the default pool).
-    current: Mutex<Vec<Option<PoolHandle>>>,
+    defaults: Mutex<HashMap<Place, PoolHandle>>,
+    /// `cuMemSetMemPool`'s (`cuDeviceSetMemPool`'s) choice per place (none: the default).
+    current: Mutex<HashMap<Place, PoolHandle>>,
     /// Some pool may hold blocks waiting to be observed, or memory to give back, at the
     /// next synchronization.
     pending: AtomicBool,
 }
 
 impl State {
-    pub(crate) fn new(devices: usize) -> State {
-        State {
-            table: HandleTable::default(),
-            defaults: (0..devices).map(|_| OnceLock::new()).collect(),
-            current: Mutex::new(vec![None; devices]),
-            pending: AtomicBool::new(false),
-        }
+    pub(crate) fn new() -> State {
+        State { table: HandleTable::default(), defaults: Mutex::default(), current: Mutex::default(), pending: AtomicBool::new(false) }
     }
 
-    fn current(&self) -> MutexGuard<'_, Vec<Option<PoolHandle>>> {
+    fn current(&self) -> MutexGuard<'_, HashMap<Place, PoolHandle>> {
         self.current.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
@@ -201,89 +209,102 @@ impl Driver {
         usize::try_from(device).ok().filter(|&d| d < self.devices.len()).ok_or_else(|| fail(code, format_args!("memory pools: device {device}")))
     }
 
-    fn default_pool(&self, device: usize) -> PoolHandle {
-        *self.pools.defaults[device]
-            .get_or_init(|| self.pools.table.insert(Arc::new(MemPool::new(device, self.devices.len(), true, None, Sharing::None))))
+    /// A place's default pool (made on first use); `device` holds its memory.
+    fn default_pool(&self, place: Place, device: usize) -> PoolHandle {
+        let mut defaults = self.pools.defaults.lock().unwrap_or_else(|e| e.into_inner());
+        *defaults
+            .entry(place)
+            .or_insert_with(|| self.pools.table.insert(Arc::new(MemPool::new(place, device, self.devices.len(), true, None, Sharing::None))))
     }
 
     /// A new pool of `device` without a size limit (an imported pool).
     pub(crate) fn insert_pool(&self, device: usize, sharing: Sharing) -> PoolHandle {
-        self.pools.table.insert(Arc::new(MemPool::new(device, self.devices.len(), false, None, sharing)))
+        self.pools.table.insert(Arc::new(MemPool::new(Place::Device(device), device, self.devices.len(), false, None, sharing)))
     }
 
-    fn current_pool(&self, device: usize) -> PoolHandle {
-        let chosen = self.pools.current()[device];
-        chosen.unwrap_or_else(|| self.default_pool(device))
+    fn current_pool(&self, place: Place, device: usize) -> PoolHandle {
+        let chosen = self.pools.current().get(&place).copied();
+        chosen.unwrap_or_else(|| self.default_pool(place, device))
     }
 
     /// `cuDeviceGetDefaultMemPool`.
     pub fn device_get_default_mem_pool(&self, device: i32) -> CuResult<PoolHandle> {
-        Ok(self.default_pool(self.pool_device(device, CuError::INVALID_DEVICE)?))
+        let device = self.pool_device(device, CuError::INVALID_DEVICE)?;
+        Ok(self.default_pool(Place::Device(device), device))
     }
 
     /// `cuDeviceGetMemPool`: a bad ordinal is `INVALID_VALUE`, as NVIDIA's driver answers.
     pub fn device_get_mem_pool(&self, device: i32) -> CuResult<PoolHandle> {
-        Ok(self.current_pool(self.pool_device(device, CuError::INVALID_VALUE)?))
+        let device = self.pool_device(device, CuError::INVALID_VALUE)?;
+        Ok(self.current_pool(Place::Device(device), device))
     }
 
-    /// `cuDeviceSetMemPool`: the pool must be the device's own.
+    /// `cuDeviceSetMemPool`: the pool must be located at the device, pinned or managed
+    /// (`cuda.h`: "the pool must have been created for the device"); NVIDIA's driver took a
+    /// managed pool of the device as that device's current managed pool, leaving
+    /// `cuDeviceGetMemPool` as it was, and refused host and location-less pools.
     pub fn device_set_mem_pool(&self, device: i32, pool: PoolHandle) -> CuResult<()> {
         let device = self.pool_device(device, CuError::INVALID_VALUE)?;
-        if self.pool(pool)?.device != device {
-            return Err(invalid(format_args!("cuDeviceSetMemPool: pool {:#x} is not device {device}'s", pool.0)));
+        let place = self.pool(pool)?.place;
+        if !matches!(place, Place::Device(d) | Place::Managed(Preferred::Device(d)) if d == device) {
+            return Err(invalid(format_args!("cuDeviceSetMemPool: pool {:#x} ({place:?}) is not device {device}'s", pool.0)));
         }
-        self.pools.current()[device] = Some(pool);
+        self.pools.current().insert(place, pool);
         Ok(())
     }
 
-    /// The device of a CUDA 13 `(location, allocation type)` pair: pinned memory of a
-    /// device. Managed and host pools do not exist here (`NOT_SUPPORTED`).
-    fn pool_location(&self, location_type: u32, id: i32, alloc_type: u32) -> CuResult<usize> {
-        let supported = match alloc_type {
-            ALLOC_PINNED => matches!(location_type, LOCATION_DEVICE | LOCATION_HOST | LOCATION_HOST_NUMA),
-            ALLOC_MANAGED => matches!(location_type, LOCATION_NONE | LOCATION_DEVICE | LOCATION_HOST | LOCATION_HOST_NUMA),
-            _ => false,
-        };
-        if !supported {
-            return Err(invalid(format_args!("memory pool location type {location_type}, allocation type {alloc_type}")));
+    /// For a block of a host pool: whether the current context's device may access it. A
+    /// host pool grants devices no access until `cuMemPoolSetAccess` does (`cuda.h`,
+    /// `cuMemPoolCreate`); NVIDIA's driver then refuses the block to `cuMemsetD*`, its
+    /// device pointer attribute and `cuMemGetAddressRange`. Other memory: `true`.
+    pub(crate) fn pool_block_accessible(&self, a: &Allocation) -> bool {
+        if a.kind != MemoryKind::Pool(PoolMemory::Host) {
+            return true;
         }
-        if alloc_type == ALLOC_MANAGED || location_type != LOCATION_DEVICE {
-            return Err(fail(CuError::NOT_SUPPORTED, format_args!("memory pools of location type {location_type}, allocation type {alloc_type}")));
-        }
-        self.pool_device(id, CuError::INVALID_VALUE)
+        let Ok(pool) = self.pools.table.get(PoolHandle(a.owner)) else { return false };
+        self.current_context().is_ok_and(|ctx| pool.device_access(ctx.device))
     }
 
     /// `cuMemGetDefaultMemPool` (CUDA 13).
     pub fn mem_get_default_mem_pool(&self, location_type: u32, id: i32, alloc_type: u32) -> CuResult<PoolHandle> {
-        Ok(self.default_pool(self.pool_location(location_type, id, alloc_type)?))
+        let (place, device) = self.pool_place(location_type, id, alloc_type, Ask::GetOrSet)?;
+        Ok(self.default_pool(place, device))
     }
 
     /// `cuMemGetMemPool` (CUDA 13).
     pub fn mem_get_mem_pool(&self, location_type: u32, id: i32, alloc_type: u32) -> CuResult<PoolHandle> {
-        Ok(self.current_pool(self.pool_location(location_type, id, alloc_type)?))
+        let (place, device) = self.pool_place(location_type, id, alloc_type, Ask::GetOrSet)?;
+        Ok(self.current_pool(place, device))
     }
 
-    /// `cuMemSetMemPool` (CUDA 13): the location and type must be the pool's (every pool
-    /// here is pinned memory of a device), else `INVALID_VALUE`.
+    /// `cuMemSetMemPool` (CUDA 13): the location and type must be the pool's, else
+    /// `INVALID_VALUE` (`cuda.h`).
     pub fn mem_set_mem_pool(&self, location_type: u32, id: i32, alloc_type: u32, pool: PoolHandle) -> CuResult<()> {
-        self.pool(pool)?;
-        if alloc_type != ALLOC_PINNED || location_type != LOCATION_DEVICE {
-            return Err(invalid(format_args!("cuMemSetMemPool: location type {location_type}, allocation type {alloc_type} is not the pool's")));
+        let place = self.pool(pool)?.place;
+        let (asked, _) = self.pool_place(location_type, id, alloc_type, Ask::GetOrSet)?;
+        if asked != place {
+            return Err(invalid(format_args!("cuMemSetMemPool: {asked:?} is not pool {:#x}'s place {place:?}", pool.0)));
         }
-        self.device_set_mem_pool(id, pool)
+        self.pools.current().insert(place, pool);
+        Ok(())
     }
 
     /// `cuMemPoolCreate`. Codes as NVIDIA's driver answered: a bad allocation type,
-    /// location or handle type (Win32 on Linux) is `INVALID_VALUE`; host locations and
-    /// managed pools exist there but not here: `NOT_SUPPORTED`. POSIX file descriptor
-    /// pools are shareable where the device can share memory ([`crate::ipc::pool`]).
+    /// location or handle type (Win32 on Linux) is `INVALID_VALUE`; so are handle types
+    /// for a `LOCATION_HOST` pool (`cuda.h`: "not IPC capable") or a managed pool, and a
+    /// managed pool's `maxSize`. POSIX file descriptor pools are shareable where the
+    /// device can share memory ([`crate::ipc::pool`]).
     pub fn mem_pool_create(&self, props: &PoolProps) -> CuResult<PoolHandle> {
         if !props.reserved_zero || props.win32_security_attributes {
             return Err(invalid(format_args!("cuMemPoolCreate: reserved bytes or win32SecurityAttributes set")));
         }
-        let device = self.pool_location(props.location_type, props.location_id, props.alloc_type)?;
-        if !matches!(props.handle_types, 0 | 1 | 8 | 9) {
-            return Err(invalid(format_args!("cuMemPoolCreate: handle types {:#x}", props.handle_types)));
+        let (place, device) = self.pool_place(props.location_type, props.location_id, props.alloc_type, Ask::Create)?;
+        let shareable = matches!(place, Place::Device(_) | Place::HostNuma);
+        if !matches!(props.handle_types, 0 | 1 | 8 | 9) || (!shareable && props.handle_types != 0) {
+            return Err(invalid(format_args!("cuMemPoolCreate: handle types {:#x} for {place:?}", props.handle_types)));
+        }
+        if matches!(place, Place::Managed(_)) && props.max_size != 0 {
+            return Err(invalid(format_args!("cuMemPoolCreate: maxSize of a managed pool")));
         }
         match props.usage {
             0 => {}
@@ -294,21 +315,21 @@ impl Driver {
         // still served 6 MiB of allocations in one 32 MiB chunk.
         let max_reserved = (props.max_size != 0).then(|| props.max_size.checked_next_multiple_of(blocks::CHUNK).unwrap_or(u64::MAX));
         let sharing = crate::ipc::pool::for_new_pool(self, device, props.handle_types)?;
-        Ok(self.pools.table.insert(Arc::new(MemPool::new(device, self.devices.len(), false, max_reserved, sharing))))
+        Ok(self.pools.table.insert(Arc::new(MemPool::new(place, device, self.devices.len(), false, max_reserved, sharing))))
     }
 
-    /// `cuMemPoolDestroy`: a device's default pool cannot be destroyed. A pool with
-    /// allocations left goes away once they have been freed; a device whose current pool
-    /// it was uses its default pool again.
+    /// `cuMemPoolDestroy`: a default pool cannot be destroyed. A pool with allocations
+    /// left goes away once they have been freed; a place whose current pool it was uses
+    /// its default pool again.
     pub fn mem_pool_destroy(&self, handle: PoolHandle) -> CuResult<()> {
         let pool = self.pool(handle)?;
         if pool.is_default {
-            return Err(invalid(format_args!("cuMemPoolDestroy: a device's default pool")));
+            return Err(invalid(format_args!("cuMemPoolDestroy: a default pool")));
         }
         {
             let mut current = self.pools.current();
-            if current[pool.device] == Some(handle) {
-                current[pool.device] = None;
+            if current.get(&pool.place) == Some(&handle) {
+                current.remove(&pool.place);
             }
         }
         pool.inner().destroyed = true;
@@ -362,42 +383,59 @@ impl Driver {
     }
 
     /// `cuMemPoolSetAccess`: `(location type, id, flags)` per descriptor, all checked
-    /// before any applies. Codes as NVIDIA's driver answered: a location other than a
-    /// device and read-only access are `NOT_SUPPORTED`, a bad device and taking the
-    /// pool's own device's access away `INVALID_DEVICE`, bad flags `INVALID_VALUE`.
+    /// before any applies. Codes as NVIDIA's driver answered: bad flags are
+    /// `INVALID_VALUE`, read-only access `NOT_SUPPORTED`, a bad device `INVALID_DEVICE`.
+    /// A device pool takes devices only (else `NOT_SUPPORTED`) and keeps its own device's
+    /// read-write access (`INVALID_DEVICE`); host and managed pools also take the host
+    /// (`HOST` or `HOST_NUMA`, any id; anything else is `INVALID_VALUE`), which a host pool
+    /// keeps (`NOT_SUPPORTED`).
     pub fn mem_pool_set_access(&self, handle: PoolHandle, descs: &[(u32, i32, u32)]) -> CuResult<()> {
         let pool = self.pool(handle)?;
+        let on_device = matches!(pool.place, Place::Device(_));
         let mut grants = Vec::with_capacity(descs.len());
         for &(location_type, id, flags) in descs {
-            if location_type != LOCATION_DEVICE {
+            if on_device && location_type != LOCATION_DEVICE {
                 return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuMemPoolSetAccess: location type {location_type}")));
             }
             if !matches!(flags, ACCESS_NONE | ACCESS_READ | ACCESS_READWRITE) {
                 return Err(invalid(format_args!("cuMemPoolSetAccess: flags {flags:#x}")));
             }
-            let device = self.pool_device(id, CuError::INVALID_DEVICE)?;
+            let device = match location_type {
+                LOCATION_DEVICE => Some(self.pool_device(id, CuError::INVALID_DEVICE)?),
+                LOCATION_HOST | LOCATION_HOST_NUMA => None,
+                _ => return Err(invalid(format_args!("cuMemPoolSetAccess: location type {location_type}"))),
+            };
             if flags == ACCESS_READ {
                 return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuMemPoolSetAccess: read-only access")));
             }
-            if device == pool.device && flags != ACCESS_READWRITE {
-                return Err(fail(CuError::INVALID_DEVICE, format_args!("cuMemPoolSetAccess: the pool's own device keeps read-write access")));
+            match device {
+                Some(d) if pool.place == Place::Device(d) && flags != ACCESS_READWRITE => {
+                    return Err(fail(CuError::INVALID_DEVICE, format_args!("cuMemPoolSetAccess: the pool's own device keeps read-write access")));
+                }
+                None if pool.place.memory() == PoolMemory::Host && flags != ACCESS_READWRITE => {
+                    return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuMemPoolSetAccess: a host pool keeps the host's access")));
+                }
+                _ => grants.push((device, flags)),
             }
-            grants.push((device, flags));
         }
         let mut inner = pool.inner();
         for (device, flags) in grants {
-            inner.access[device] = flags;
+            match device {
+                Some(d) => inner.access[d] = flags,
+                None => inner.host_access = flags,
+            }
         }
         Ok(())
     }
 
-    /// `cuMemPoolGetAccess`: a device's access (a bad device is `INVALID_VALUE`); host
-    /// locations have none.
+    /// `cuMemPoolGetAccess`: a device's access (a bad device is `INVALID_VALUE`) or the
+    /// host's (`HOST` or `HOST_NUMA`, any id); other locations are `INVALID_VALUE`, as
+    /// NVIDIA's driver answers.
     pub fn mem_pool_get_access(&self, handle: PoolHandle, location_type: u32, id: i32) -> CuResult<u32> {
         let pool = self.pool(handle)?;
         match location_type {
             LOCATION_DEVICE => Ok(pool.inner().access[self.pool_device(id, CuError::INVALID_VALUE)?]),
-            LOCATION_HOST | LOCATION_HOST_NUMA | 4 => Ok(ACCESS_NONE),
+            LOCATION_HOST | LOCATION_HOST_NUMA => Ok(pool.inner().host_access),
             _ => Err(invalid(format_args!("cuMemPoolGetAccess: location type {location_type}"))),
         }
     }
@@ -412,7 +450,7 @@ impl Driver {
         if size == 0 {
             return Ok(0);
         }
-        let handle = self.current_pool(ctx.device);
+        let handle = self.current_pool(Place::Device(ctx.device), ctx.device);
         let pool = self.pool(handle)?;
         self.pool_alloc(handle, &pool, size as u64, &ctx, &q)
     }
@@ -425,6 +463,11 @@ impl Driver {
         }
         let (ctx, q) = self.stream_queue(stream)?;
         if self.capture_gate(&ctx, &q, false)? {
+            // Graph memory nodes allocate device memory only (`CUDA_MEM_ALLOC_NODE_PARAMS`
+            // takes a pool's properties, here a device's).
+            if !matches!(pool.place, Place::Device(_)) {
+                return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuMemAllocFromPoolAsync in a capture: a {:?} pool", pool.place)));
+            }
             return self.capture_mem_alloc(&q, size, Some(pool.device));
         }
         if size == 0 {
@@ -469,8 +512,16 @@ impl Driver {
         for m in waits {
             self.submit(ctx, q, Some(m), Work::Nop, true);
         }
-        let allocation =
-            Allocation { base, size, kind: MemoryKind::Pool, ctx: ctx.handle, device: pool.device, flags: 0, buffer_id: 0, owner: handle.0 };
+        let allocation = Allocation {
+            base,
+            size,
+            kind: MemoryKind::Pool(pool.place.memory()),
+            ctx: ctx.handle,
+            device: pool.device,
+            flags: 0,
+            buffer_id: 0,
+            owner: handle.0,
+        };
         if self.memory.insert(allocation).is_err() {
             return Err(fail(CuError::UNKNOWN, format_args!("pool block {base:#x} overlaps a registered range")));
         }
@@ -490,9 +541,11 @@ impl Driver {
             return Ok(());
         }
         let backend = &self.devices[pool.device].backend;
+        let managed = pool.place.memory() == PoolMemory::Managed;
         let alloc = |bytes: u64| {
             let bytes = usize::try_from(bytes).map_err(|_| oom("size"))?;
-            backend.alloc(bytes).map_err(|e| fail(crate::error::from_device(&e), format_args!("memory pool: {e}")))
+            let ptr = if managed { backend.alloc_managed(bytes) } else { backend.alloc(bytes) };
+            ptr.map_err(|e| fail(crate::error::from_device(&e), format_args!("memory pool: {e}")))
         };
         // Blocks start at multiples of 512 bytes, as NVIDIA's do; a backend that aligns
         // less (the CPU device: 256) is asked for a little more.
@@ -528,7 +581,7 @@ impl Driver {
             other => return Err(invalid(format_args!("cuMemFreeAsync({ptr:#x}): not an allocation base ({other:?})"))),
         };
         let allocation = self.memory.remove(ptr).ok_or_else(|| invalid(format_args!("cuMemFreeAsync({ptr:#x}): freed meanwhile")))?;
-        if kind == MemoryKind::Pool {
+        if let MemoryKind::Pool(_) = kind {
             let marker = self.submit(&ctx, &q, None, Work::Nop, true);
             self.pool_give_back(&allocation, Some(marker));
         } else if let MemoryKind::FileMap(origin) = kind {
@@ -622,3 +675,7 @@ impl Driver {
 #[cfg(test)]
 #[path = "tests/mempool.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "tests/mempool_places.rs"]
+mod places_tests;

@@ -195,7 +195,7 @@ impl Driver {
     /// needs for the allocation at `ptr` (its base), from a shareable pool.
     pub fn mem_pool_export_pointer(&self, ptr: DevicePtr) -> CuResult<[u8; 64]> {
         let a = match self.memory.find(ptr) {
-            Some(a) if a.base == ptr && a.kind == MemoryKind::Pool => a,
+            Some(a) if a.base == ptr && matches!(a.kind, MemoryKind::Pool(_)) => a,
             other => return Err(invalid(format_args!("cuMemPoolExportPointer({ptr:#x}): not a pool allocation's base ({other:?})"))),
         };
         let pool = self.pools.table.get(PoolHandle(a.owner)).map_err(|_| invalid(format_args!("cuMemPoolExportPointer({ptr:#x}): pool gone")))?;
