@@ -97,7 +97,7 @@ fn exports_exactly_the_table_and_nothing_else() {
 #[test]
 fn a_stub_answers_not_supported() {
     let lib = Library::open();
-    let sym = lib.sym("cuGLInit");
+    let sym = lib.sym("cuVDPAUGetDevice");
     assert!(!sym.is_null());
     // SAFETY: stubs ignore their arguments and return a CUresult.
     let stub: unsafe extern "C" fn(*mut c_void, u32) -> u32 = unsafe { std::mem::transmute(sym) };

@@ -39,19 +39,24 @@ fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().expect("repository root")
 }
 
-/// `(name, parameter count)` of every `CUresult cu...(...);` declaration the header makes
+/// `(name, parameter count)` of every `CUresult cu...(...);` declaration cuda.h makes
 /// under `defines`.
 fn declarations(defines: &[&str]) -> BTreeMap<String, usize> {
+    declarations_of("cuda.h", defines)
+}
+
+/// The same for `include/<header>`.
+fn declarations_of(header: &str, defines: &[&str]) -> BTreeMap<String, usize> {
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".into());
     let root = repo_root();
     let out = Command::new(&cc)
         .args(["-E", "-P", "-x", "c", "-I"])
         .arg(root.join("include"))
         .args(defines.iter().map(|d| format!("-D{d}")))
-        .arg(root.join("include/cuda.h"))
+        .arg(root.join("include").join(header))
         .output()
         .unwrap_or_else(|e| panic!("running {cc} (the C preprocessor this test needs): {e}"));
-    assert!(out.status.success(), "{cc} -E include/cuda.h {defines:?}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "{cc} -E include/{header} {defines:?}: {}", String::from_utf8_lossy(&out.stderr));
     let text = String::from_utf8(out.stdout).expect("UTF-8");
     let mut decls = BTreeMap::new();
     // Declarations start a statement with their return type; calls (inside the inline
@@ -81,11 +86,16 @@ fn declarations(defines: &[&str]) -> BTreeMap<String, usize> {
     decls
 }
 
-/// Every declaration of the header, over the three ways of including it.
+/// Every declaration of cuda.h, over the three ways of including it.
 fn all_declarations() -> BTreeMap<String, usize> {
+    all_declarations_of("cuda.h")
+}
+
+/// Every declaration of `include/<header>`, over the three ways of including it.
+fn all_declarations_of(header: &str) -> BTreeMap<String, usize> {
     let mut all = BTreeMap::new();
     for defines in [&[][..], &["CUDA_API_PER_THREAD_DEFAULT_STREAM"], &["__CUDA_API_VERSION_INTERNAL"]] {
-        for (name, count) in declarations(defines) {
+        for (name, count) in declarations_of(header, defines) {
             if let Some(prev) = all.insert(name.clone(), count) {
                 assert_eq!(prev, count, "{name}: parameter count differs between modes");
             }
@@ -165,6 +175,21 @@ fn header_declares_every_export_and_nothing_else() {
 
     let stale: Vec<&str> = exported.iter().copied().filter(|n| declared.contains_key(*n) && exception(n).is_some()).collect();
     assert!(stale.is_empty(), "listed as not in cuda.h but declared there; drop the exception: {stale:?}");
+}
+
+/// `include/cudaGL.h` (ours) declares exactly the OpenGL interop exports, with their
+/// parameter counts; cuda.h leaves them out (they need GL's types).
+#[test]
+fn gl_header_declares_the_gl_exports() {
+    let is_gl = |n: &str| n.starts_with("cuGL") || n.starts_with("cuGraphicsGL");
+    let declared: BTreeMap<String, usize> = all_declarations_of("cudaGL.h").into_iter().filter(|(n, _)| is_gl(n)).collect();
+    let exported: BTreeSet<&str> = cuda::proc_table::symbols().iter().map(|s| s.name).filter(|n| is_gl(n)).collect();
+    let declared_names: BTreeSet<&str> = declared.keys().map(String::as_str).collect();
+    assert_eq!(declared_names, exported, "cudaGL.h declarations against the cuGL*/cuGraphicsGL* exports");
+    let rust = rust_param_counts();
+    for (name, count) in &declared {
+        assert_eq!(rust.get(name), Some(count), "{name}: parameter count in cudaGL.h and in the Rust export");
+    }
 }
 
 #[test]

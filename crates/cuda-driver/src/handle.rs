@@ -55,11 +55,12 @@ pub enum Kind {
     MipmappedArray = 0x52,
     GreenCtx = 0x53,
     ResourceDesc = 0x54,
+    GraphicsResource = 0x55,
 }
 
 impl Kind {
     /// Every kind, in tag order.
-    pub const ALL: [Kind; 20] = [
+    pub const ALL: [Kind; 21] = [
         Kind::Context,
         Kind::Module,
         Kind::Function,
@@ -80,6 +81,7 @@ impl Kind {
         Kind::MipmappedArray,
         Kind::GreenCtx,
         Kind::ResourceDesc,
+        Kind::GraphicsResource,
     ];
 }
 
@@ -179,6 +181,8 @@ handle_types! {
     GreenCtxHandle => GreenCtx;
     /// A `CUdevResourceDesc`.
     ResourceDescHandle => ResourceDesc;
+    /// A `CUgraphicsResource`.
+    GraphicsHandle => GraphicsResource;
 }
 
 /// Ties a handle newtype to its [`Kind`].

@@ -40,6 +40,7 @@ pub mod extsem;
 #[cfg(any(test, feature = "fake-backend"))]
 pub mod fake;
 pub mod function;
+pub mod gl;
 pub mod graph;
 pub mod green;
 pub mod handle;
@@ -68,8 +69,8 @@ use std::sync::{Arc, OnceLock};
 pub use context::{ClsDestructor, Limit};
 pub use error::{CuError, CuResult};
 pub use handle::{
-    CtxHandle, EventHandle, ExtSemHandle, FunctionHandle, GraphExecHandle, GraphHandle, GraphNodeHandle, GreenCtxHandle, KernelHandle, LibraryHandle,
-    LinkHandle, MemHandle, ModuleHandle, PoolHandle, ResourceDescHandle, StreamHandle, UserObjectHandle,
+    CtxHandle, EventHandle, ExtSemHandle, FunctionHandle, GraphExecHandle, GraphHandle, GraphNodeHandle, GraphicsHandle, GreenCtxHandle,
+    KernelHandle, LibraryHandle, LinkHandle, MemHandle, ModuleHandle, PoolHandle, ResourceDescHandle, StreamHandle, UserObjectHandle,
 };
 
 /// The `cuDriverGetVersion` answer: CUDA 13.2. cudart 13 refuses drivers older than 13000
@@ -147,6 +148,8 @@ pub struct Driver {
     pub(crate) external: external_memory::State,
     /// Green contexts and resource descriptors (`cuGreenCtxCreate`).
     pub(crate) green_ctxs: green::State,
+    /// Registered OpenGL resources (`cuGraphicsGLRegisterBuffer`, `cuGLRegisterBufferObject`).
+    pub(crate) gl: gl::State,
 }
 
 impl std::fmt::Debug for Driver {
@@ -190,6 +193,7 @@ impl Driver {
             peers: Default::default(),
             external: Default::default(),
             green_ctxs: Default::default(),
+            gl: Default::default(),
         }
     }
 }

@@ -19,6 +19,7 @@ pub mod error;
 pub mod event;
 pub mod external;
 pub mod extsem;
+pub mod gl;
 pub mod graph;
 pub mod graph_memory;
 pub mod graph_nodes;

@@ -113,7 +113,7 @@ fn null_arguments() {
 
 #[test]
 fn stubs_answer_not_supported() {
-    let stub = symbols().iter().find(|s| !s.implemented && s.name == "cuGLInit").expect("cuGLInit is a stub");
+    let stub = symbols().iter().find(|s| !s.implemented && s.name == "cuVDPAUGetDevice").expect("cuVDPAUGetDevice is a stub");
     // SAFETY: stubs take no parameters and return a CUresult.
     let f: extern "C" fn() -> CUresult = unsafe { std::mem::transmute(stub.addr.0) };
     assert_eq!(f(), CUresult::ERROR_NOT_SUPPORTED);
