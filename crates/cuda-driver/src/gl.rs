@@ -193,7 +193,7 @@ impl Driver {
         }
         let info = gl.texture_info(image).map_err(|e| gl_error(CALL, e))?;
         let layout = texel_layout(info.internal_format).ok_or_else(|| {
-            fail(CuError::INVALID_VALUE, format_args!("{CALL}: texture {image}: internal format {:#x} is not one CUDA maps", info.internal_format))
+            fail(CuError::NOT_SUPPORTED, format_args!("{CALL}: texture {image}: internal format {:#x} is not one mapped here", info.internal_format))
         })?;
         self.register(Object::Texture2d { name: image, layout }, flags)
     }
