@@ -13,7 +13,7 @@ use backend_api::LoadOptions;
 use cuda_driver::gl::{MAP_FLAGS_READ_ONLY, MAP_FLAGS_WRITE_DISCARD};
 use cuda_driver::handle::GraphicsHandle;
 use cuda_driver::{init, CuError, Driver, StreamHandle};
-use gl_support::{Egl, Gl, GL_TEXTURE_2D, GL_TEXTURE_3D};
+use gl_support::{Egl, Gl, GL_ARRAY_BUFFER_BINDING, GL_PACK_ALIGNMENT, GL_TEXTURE_2D, GL_TEXTURE_3D, GL_TEXTURE_BINDING_2D, GL_UNPACK_ALIGNMENT};
 
 /// `add(src, dst)`: dst[t] = src[t] + 1 for each thread of one block.
 const ADD: &str = ".version 8.0\n.target sm_80\n.address_size 64\n\
@@ -62,6 +62,7 @@ fn gl_buffers_and_textures_through_cuda() {
     map_flags(driver, &gl);
     texture_2d(driver, &gl);
     deprecated_buffer_objects(driver, &gl);
+    gl_state_and_threads(driver, &gl);
     assert!(egl.make_current(false));
 }
 
@@ -196,4 +197,37 @@ fn deprecated_buffer_objects(driver: &Driver, gl: &Gl) {
     assert_eq!(gl.read_buffer(buffer, 32), vec![9; 32]);
     driver.gl_unregister_buffer_object(buffer).unwrap();
     assert_eq!(driver.gl_unregister_buffer_object(buffer), Err(CuError::INVALID_VALUE));
+}
+
+/// The application's GL state is as it left it after map and unmap; a thread without the
+/// GL context cannot map; a map of several resources is all or nothing.
+fn gl_state_and_threads(driver: &Driver, gl: &Gl) {
+    let buffer = gl.buffer(&[1, 2, 3, 4]);
+    let other = gl.texture_r32ui(1, 1, &[5]);
+    let tex = gl.texture_r32ui(2, 2, &[6, 7, 8, 9]);
+    let buf_res = driver.graphics_gl_register_buffer(buffer, 0).unwrap();
+    let tex_res = driver.graphics_gl_register_image(tex, GL_TEXTURE_2D, 0).unwrap();
+    gl.set_state(other, 8, 2);
+    let array_binding = gl.integer(GL_ARRAY_BUFFER_BINDING);
+    driver.graphics_map_resources(&[buf_res, tex_res], StreamHandle::NULL).unwrap();
+    driver.graphics_unmap_resources(&[buf_res, tex_res], StreamHandle::NULL).unwrap();
+    assert_eq!(gl.integer(GL_TEXTURE_BINDING_2D), other as i32);
+    assert_eq!((gl.integer(GL_PACK_ALIGNMENT), gl.integer(GL_UNPACK_ALIGNMENT)), (8, 2));
+    assert_eq!(gl.integer(GL_ARRAY_BUFFER_BINDING), array_binding);
+
+    // Another thread, with the CUDA context but no GL context.
+    let ctx = driver.ctx_get_current();
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            driver.ctx_set_current(ctx).unwrap();
+            assert_eq!(driver.graphics_map_resources(&[buf_res], StreamHandle::NULL), Err(CuError::INVALID_GRAPHICS_CONTEXT));
+        });
+    });
+
+    // The texture is deleted in GL: mapping both fails and leaves the buffer unmapped.
+    gl.delete_texture(tex);
+    assert!(driver.graphics_map_resources(&[buf_res, tex_res], StreamHandle::NULL).is_err());
+    assert_eq!(driver.graphics_resource_get_mapped_pointer(buf_res), Err(CuError::NOT_MAPPED));
+    driver.graphics_unregister_resource(tex_res).unwrap();
+    driver.graphics_unregister_resource(buf_res).unwrap();
 }

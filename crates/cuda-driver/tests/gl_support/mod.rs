@@ -26,8 +26,10 @@ pub const GL_TEXTURE_3D: u32 = 0x806F;
 pub const GL_R32UI: u32 = 0x8236;
 pub const GL_RED_INTEGER: u32 = 0x8D94;
 pub const GL_UNSIGNED_INT: u32 = 0x1405;
-const GL_UNPACK_ALIGNMENT: u32 = 0x0CF5;
-const GL_PACK_ALIGNMENT: u32 = 0x0D05;
+pub const GL_UNPACK_ALIGNMENT: u32 = 0x0CF5;
+pub const GL_PACK_ALIGNMENT: u32 = 0x0D05;
+pub const GL_TEXTURE_BINDING_2D: u32 = 0x8069;
+pub const GL_ARRAY_BUFFER_BINDING: u32 = 0x8894;
 
 type Ptr = *mut c_void;
 
@@ -52,6 +54,8 @@ pub struct Gl {
     get_tex_image: unsafe extern "C" fn(u32, i32, u32, u32, *mut c_void),
     pixel_storei: unsafe extern "C" fn(u32, i32),
     get_error: unsafe extern "C" fn() -> u32,
+    get_integerv: unsafe extern "C" fn(u32, *mut i32),
+    delete_textures: unsafe extern "C" fn(i32, *const u32),
 }
 
 impl Egl {
@@ -132,6 +136,8 @@ impl Egl {
                 get_tex_image: std::mem::transmute::<Ptr, _>(get("glGetTexImage")),
                 pixel_storei: std::mem::transmute::<Ptr, _>(get("glPixelStorei")),
                 get_error: std::mem::transmute::<Ptr, _>(get("glGetError")),
+                get_integerv: std::mem::transmute::<Ptr, _>(get("glGetIntegerv")),
+                delete_textures: std::mem::transmute::<Ptr, _>(get("glDeleteTextures")),
             }
         }
     }
@@ -199,6 +205,31 @@ impl Gl {
         }
         self.no_error();
         out
+    }
+
+    /// `glGetIntegerv` of a single-valued state.
+    pub fn integer(&self, pname: u32) -> i32 {
+        let mut v = 0;
+        // SAFETY: one integer is written.
+        unsafe { (self.get_integerv)(pname, &mut v) };
+        v
+    }
+
+    /// Binds `name` to `GL_TEXTURE_2D` and sets the pack and unpack alignments.
+    pub fn set_state(&self, texture: u32, pack_alignment: i32, unpack_alignment: i32) {
+        // SAFETY: valid enums and values.
+        unsafe {
+            (self.bind_texture)(GL_TEXTURE_2D, texture);
+            (self.pixel_storei)(GL_PACK_ALIGNMENT, pack_alignment);
+            (self.pixel_storei)(GL_UNPACK_ALIGNMENT, unpack_alignment);
+        }
+        self.no_error();
+    }
+
+    /// Deletes texture `name`.
+    pub fn delete_texture(&self, name: u32) {
+        // SAFETY: one name.
+        unsafe { (self.delete_textures)(1, &name) };
     }
 
     /// A name that is no object (never generated).
