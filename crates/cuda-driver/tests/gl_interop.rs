@@ -64,6 +64,7 @@ fn gl_buffers_and_textures_through_cuda() {
     deprecated_buffer_objects(driver, &gl);
     gl_state_and_threads(driver, &gl);
     assert!(egl.make_current(false));
+    gles_buffers(driver);
 }
 
 fn buffer_through_a_kernel(driver: &Driver, gl: &Gl) {
@@ -230,4 +231,35 @@ fn gl_state_and_threads(driver: &Driver, gl: &Gl) {
     assert_eq!(driver.graphics_resource_get_mapped_pointer(buf_res), Err(CuError::NOT_MAPPED));
     driver.graphics_unregister_resource(tex_res).unwrap();
     driver.graphics_unregister_resource(buf_res).unwrap();
+}
+
+/// An OpenGL ES 3.0 context: buffers map (read through `glMapBufferRange`, written back
+/// with `glBufferSubData`), textures are refused (ES has no `glGetTexImage`).
+fn gles_buffers(driver: &Driver) {
+    let egl = match Egl::surfaceless_es() {
+        Ok(egl) => egl,
+        Err(why) => {
+            println!("OpenGL ES part skipped: {why}");
+            return;
+        }
+    };
+    assert!(egl.make_current(true), "eglMakeCurrent (ES)");
+    let gl = egl.gl();
+    let data: Vec<u32> = (0..16).map(|i| 0x100 + i).collect();
+    let buffer = gl.buffer(&data);
+    let res = driver.graphics_gl_register_buffer(buffer, 0).unwrap();
+    driver.graphics_map_resources(&[res], StreamHandle::NULL).unwrap();
+    let (ptr, size) = driver.graphics_resource_get_mapped_pointer(res).unwrap();
+    assert_eq!((size, read_words(driver, ptr, 16)), (64, data.clone()));
+    let doubled: Vec<u32> = data.iter().map(|v| v * 2).collect();
+    write_words(driver, ptr, &doubled);
+    driver.graphics_unmap_resources(&[res], StreamHandle::NULL).unwrap();
+    // Mapped again: GL's store now holds what CUDA wrote.
+    driver.graphics_map_resources(&[res], StreamHandle::NULL).unwrap();
+    let (ptr, _) = driver.graphics_resource_get_mapped_pointer(res).unwrap();
+    assert_eq!(read_words(driver, ptr, 16), doubled);
+    driver.graphics_unregister_resource(res).unwrap();
+    let tex = gl.texture_r32ui(1, 1, &[1]);
+    assert_eq!(driver.graphics_gl_register_image(tex, GL_TEXTURE_2D, 0), Err(CuError::NOT_SUPPORTED));
+    assert!(egl.make_current(false));
 }

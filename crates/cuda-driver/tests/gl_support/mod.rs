@@ -1,7 +1,7 @@
-//! A headless OpenGL context for the interop tests: Mesa's EGL on the surfaceless
-//! platform (`EGL_MESA_platform_surfaceless`), a desktop GL 3.3 core context with no
-//! surface (`EGL_KHR_surfaceless_context`), and the GL calls the tests make to create
-//! objects and read them back independently of the driver.
+//! Headless OpenGL contexts for the interop tests: Mesa's EGL on the surfaceless
+//! platform (`EGL_MESA_platform_surfaceless`), a desktop GL 3.3 core or an OpenGL ES 3.0
+//! context with no surface (`EGL_KHR_surfaceless_context`), and the GL calls the tests
+//! make to create objects and read them back independently of the driver.
 
 use std::ffi::{c_char, c_void};
 
@@ -14,6 +14,8 @@ const EGL_PBUFFER_BIT: i32 = 0x0001;
 const EGL_RENDERABLE_TYPE: i32 = 0x3040;
 const EGL_OPENGL_BIT: i32 = 0x0008;
 const EGL_OPENGL_API: u32 = 0x30A2;
+const EGL_OPENGL_ES_API: u32 = 0x30A0;
+const EGL_OPENGL_ES3_BIT: i32 = 0x0040;
 const EGL_CONTEXT_MAJOR_VERSION: i32 = 0x3098;
 const EGL_CONTEXT_MINOR_VERSION: i32 = 0x30FB;
 const EGL_CONTEXT_OPENGL_PROFILE_MASK: i32 = 0x30FD;
@@ -61,6 +63,15 @@ pub struct Gl {
 impl Egl {
     /// A surfaceless desktop GL context (not yet current), or why there is none.
     pub fn surfaceless() -> Result<Egl, String> {
+        Egl::surfaceless_api(false)
+    }
+
+    /// A surfaceless OpenGL ES 3 context (not yet current), or why there is none.
+    pub fn surfaceless_es() -> Result<Egl, String> {
+        Egl::surfaceless_api(true)
+    }
+
+    fn surfaceless_api(es: bool) -> Result<Egl, String> {
         // SAFETY: Mesa's libEGL; each symbol has the EGL 1.5 signature given.
         unsafe {
             let lib = Library::new("libEGL.so.1").map_err(|e| format!("libEGL.so.1: {e}"))?;
@@ -82,15 +93,16 @@ impl Egl {
             if initialize(display, &mut major, &mut minor) == 0 {
                 return Err("eglInitialize failed on the surfaceless platform".into());
             }
-            if bind_api(EGL_OPENGL_API) == 0 {
-                return Err("eglBindAPI(EGL_OPENGL_API) failed".into());
+            if bind_api(if es { EGL_OPENGL_ES_API } else { EGL_OPENGL_API }) == 0 {
+                return Err("eglBindAPI failed".into());
             }
-            let attribs = [EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE];
+            let renderable = if es { EGL_OPENGL_ES3_BIT } else { EGL_OPENGL_BIT };
+            let attribs = [EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, renderable, EGL_NONE];
             let (mut config, mut count) = (std::ptr::null_mut(), 0);
             if choose(display, attribs.as_ptr(), &mut config, 1, &mut count) == 0 || count == 0 {
                 return Err("no EGL config renders desktop OpenGL".into());
             }
-            let ctx_attribs = [
+            let desktop_attribs = [
                 EGL_CONTEXT_MAJOR_VERSION,
                 3,
                 EGL_CONTEXT_MINOR_VERSION,
@@ -99,9 +111,11 @@ impl Egl {
                 EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
                 EGL_NONE,
             ];
+            let es_attribs = [EGL_CONTEXT_MAJOR_VERSION, 3, EGL_NONE];
+            let ctx_attribs: &[i32] = if es { &es_attribs } else { &desktop_attribs };
             let context = create(display, config, std::ptr::null_mut(), ctx_attribs.as_ptr());
             if context.is_null() {
-                return Err("eglCreateContext(OpenGL 3.3 core) failed".into());
+                return Err("eglCreateContext (OpenGL 3.3 core / ES 3.0) failed".into());
             }
             Ok(Egl { _lib: lib, display, context, make_current, get_proc })
         }
