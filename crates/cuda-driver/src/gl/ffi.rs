@@ -74,20 +74,38 @@ fn loaded(slot: &'static OnceLock<Library>, names: &[&str]) -> Option<&'static L
     None
 }
 
+/// A window-system API: the libraries that provide it and its two entry points used here.
+struct WindowSystem {
+    slot: &'static OnceLock<Library>,
+    libraries: &'static [&'static str],
+    get_current_context: &'static [u8],
+    get_proc_address: &'static [u8],
+}
+
 /// The `GetProcAddress` of the window-system API whose context is current, if any.
 fn current_get_proc_address() -> Option<GetProcAddress> {
     static EGL: OnceLock<Library> = OnceLock::new();
     static GLX: OnceLock<Library> = OnceLock::new();
-    let apis: [(&'static OnceLock<Library>, &[&str], &[u8], &[u8]); 2] = [
-        (&EGL, &["libEGL.so.1", "libEGL.so"], b"eglGetCurrentContext\0", b"eglGetProcAddress\0"),
-        (&GLX, &["libGLX.so.0", "libGL.so.1", "libGL.so"], b"glXGetCurrentContext\0", b"glXGetProcAddressARB\0"),
+    let apis = [
+        WindowSystem {
+            slot: &EGL,
+            libraries: &["libEGL.so.1", "libEGL.so"],
+            get_current_context: b"eglGetCurrentContext\0",
+            get_proc_address: b"eglGetProcAddress\0",
+        },
+        WindowSystem {
+            slot: &GLX,
+            libraries: &["libGLX.so.0", "libGL.so.1", "libGL.so"],
+            get_current_context: b"glXGetCurrentContext\0",
+            get_proc_address: b"glXGetProcAddressARB\0",
+        },
     ];
-    for (slot, names, current, proc_address) in apis {
-        let Some(lib) = loaded(slot, names) else { continue };
+    for api in apis {
+        let Some(lib) = loaded(api.slot, api.libraries) else { continue };
         // SAFETY: both symbols have these C signatures in EGL 1.4+ / GLX 1.4.
         let (current, proc_address) = unsafe {
-            let Ok(current) = lib.get::<GetCurrent>(current) else { continue };
-            let Ok(proc_address) = lib.get::<GetProcAddress>(proc_address) else { continue };
+            let Ok(current) = lib.get::<GetCurrent>(api.get_current_context) else { continue };
+            let Ok(proc_address) = lib.get::<GetProcAddress>(api.get_proc_address) else { continue };
             (*current, *proc_address)
         };
         // SAFETY: no arguments; answers the calling thread's context or NULL.

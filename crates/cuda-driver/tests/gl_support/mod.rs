@@ -137,21 +137,30 @@ impl Egl {
             assert!(!p.is_null(), "eglGetProcAddress({name})");
             p
         };
+        /// A function pointer from its address.
+        ///
+        /// # Safety
+        /// `p` is a function of type `T` (a pointer-sized `unsafe extern "C" fn`).
+        unsafe fn cast<T>(p: Ptr) -> T {
+            assert_eq!(std::mem::size_of::<T>(), std::mem::size_of::<Ptr>());
+            // SAFETY: same size, and `p` is such a function, per the contract.
+            unsafe { std::mem::transmute_copy(&p) }
+        }
         // SAFETY: each pointer is the named GL function, of the OpenGL 4.6 signature given.
         unsafe {
             Gl {
-                gen_buffers: std::mem::transmute::<Ptr, _>(get("glGenBuffers")),
-                bind_buffer: std::mem::transmute::<Ptr, _>(get("glBindBuffer")),
-                buffer_data: std::mem::transmute::<Ptr, _>(get("glBufferData")),
-                get_buffer_sub_data: std::mem::transmute::<Ptr, _>(get("glGetBufferSubData")),
-                gen_textures: std::mem::transmute::<Ptr, _>(get("glGenTextures")),
-                bind_texture: std::mem::transmute::<Ptr, _>(get("glBindTexture")),
-                tex_image_2d: std::mem::transmute::<Ptr, _>(get("glTexImage2D")),
-                get_tex_image: std::mem::transmute::<Ptr, _>(get("glGetTexImage")),
-                pixel_storei: std::mem::transmute::<Ptr, _>(get("glPixelStorei")),
-                get_error: std::mem::transmute::<Ptr, _>(get("glGetError")),
-                get_integerv: std::mem::transmute::<Ptr, _>(get("glGetIntegerv")),
-                delete_textures: std::mem::transmute::<Ptr, _>(get("glDeleteTextures")),
+                gen_buffers: cast(get("glGenBuffers")),
+                bind_buffer: cast(get("glBindBuffer")),
+                buffer_data: cast(get("glBufferData")),
+                get_buffer_sub_data: cast(get("glGetBufferSubData")),
+                gen_textures: cast(get("glGenTextures")),
+                bind_texture: cast(get("glBindTexture")),
+                tex_image_2d: cast(get("glTexImage2D")),
+                get_tex_image: cast(get("glGetTexImage")),
+                pixel_storei: cast(get("glPixelStorei")),
+                get_error: cast(get("glGetError")),
+                get_integerv: cast(get("glGetIntegerv")),
+                delete_textures: cast(get("glDeleteTextures")),
             }
         }
     }
