@@ -135,6 +135,9 @@ pub(crate) struct State {
     resources: HandleTable<Resource, GraphicsHandle>,
     /// `cuGLRegisterBufferObject`: (context, GL buffer name) -> its resource.
     legacy: Mutex<Vec<(CtxHandle, u32, GraphicsHandle)>>,
+    /// Held by each map, unmap and unregister from its checks to its last state change, so
+    /// that two threads cannot both map (or unmap) one resource.
+    transitions: Mutex<()>,
 }
 
 fn gl_error(call: &str, e: GlFail) -> CuError {
@@ -204,6 +207,7 @@ impl Driver {
     pub fn graphics_unregister_resource(&self, h: GraphicsHandle) -> CuResult<()> {
         const CALL: &str = "cuGraphicsUnregisterResource";
         let r = self.graphics_resource(h, CALL)?;
+        let _transition = self.gl.transitions.lock().unwrap();
         let mapping = r.state.lock().unwrap().mapping.take();
         let result = match mapping {
             Some(m) => {
@@ -258,6 +262,7 @@ impl Driver {
         const CALL: &str = "cuGraphicsMapResources";
         let resources = self.resources_of(handles, CALL)?;
         self.stream_context(stream)?;
+        let _transition = self.gl.transitions.lock().unwrap();
         if let Some((h, _)) = resources.iter().find(|(_, r)| r.state.lock().unwrap().mapping.is_some()) {
             return Err(fail(CuError::ALREADY_MAPPED, format_args!("{CALL}: CUgraphicsResource {:#x} is mapped", h.0)));
         }
@@ -385,6 +390,7 @@ impl Driver {
         const CALL: &str = "cuGraphicsUnmapResources";
         let resources = self.resources_of(handles, CALL)?;
         self.stream_context(stream)?;
+        let _transition = self.gl.transitions.lock().unwrap();
         if let Some((h, _)) = resources.iter().find(|(_, r)| r.state.lock().unwrap().mapping.is_none()) {
             return Err(fail(CuError::NOT_MAPPED, format_args!("{CALL}: CUgraphicsResource {:#x} is not mapped", h.0)));
         }
