@@ -1,8 +1,9 @@
 /* OpenGL interop through the driver API's C entry points, against our include/cuda.h
  * and include/cudaGL.h alone: a GL buffer changed by a PTX kernel while mapped, the
  * deprecated buffer-object calls, and a GL_RGBA8 texture changed through its CUDA array,
- * each read back through GL and compared with values computed here; and the code for no
- * current GL context (CUDA_ERROR_INVALID_GRAPHICS_CONTEXT). The GL context is Mesa's
+ * each read back through GL and compared with values computed here; and the codes for a
+ * process with no GL library loaded (CUDA_ERROR_OPERATING_SYSTEM, as an H200 answers). The
+ * GL context is Mesa's
  * surfaceless EGL platform (llvmpipe), opened at run time; where EGL makes no context the
  * program says why and passes. Prints "PASS gl_interop" on success. */
 /* The deprecated buffer-object calls are exercised too. */
@@ -201,8 +202,12 @@ int main(void) {
   CHECK(cuDeviceGet(&dev, 0));
   CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
   CHECK(cuCtxSetCurrent(ctx));
-  EXPECT(cuGraphicsGLRegisterBuffer(&res, 1, CU_GRAPHICS_REGISTER_FLAGS_NONE), CUDA_ERROR_INVALID_GRAPHICS_CONTEXT);
-  EXPECT(cuGLGetDevices(&count, gl_devices, 4, CU_GL_DEVICE_LIST_ALL), CUDA_ERROR_INVALID_GRAPHICS_CONTEXT);
+  /* No EGL or GLX library loaded yet: what an H200 (driver 580.159) answered in a process
+     without GL. */
+  EXPECT(cuGraphicsGLRegisterBuffer(&res, 1, CU_GRAPHICS_REGISTER_FLAGS_NONE), CUDA_ERROR_OPERATING_SYSTEM);
+  EXPECT(cuGLGetDevices(&count, gl_devices, 4, CU_GL_DEVICE_LIST_ALL), CUDA_ERROR_OPERATING_SYSTEM);
+  EXPECT(cuGLInit(), CUDA_ERROR_OPERATING_SYSTEM);
+  EXPECT(cuGraphicsMapResources(0, &res, 0), CUDA_ERROR_INVALID_VALUE);
   if (!make_gl_context(&why)) {
     printf("gl_interop: skipped, EGL makes no context here: %s\n", why);
     printf("PASS gl_interop\n");

@@ -19,8 +19,10 @@
 //! any subsequent CUDA work issued in stream begins") and unmap ("any CUDA work issued in
 //! stream before ... will complete before any subsequently issued graphics work begins").
 //!
-//! Without a GL context on the calling thread (or without GL in the process), calls that
-//! need one answer `CUDA_ERROR_INVALID_GRAPHICS_CONTEXT`, as NVIDIA's driver does.
+//! Calls that need a GL context answer `CUDA_ERROR_OPERATING_SYSTEM` when the process has
+//! loaded no EGL or GLX library (what an H200's driver 580.159 answered there, `cuGLInit`
+//! included), and `CUDA_ERROR_INVALID_GRAPHICS_CONTEXT` when one is loaded but no context
+//! is current on the calling thread.
 
 mod ffi;
 mod legacy;
@@ -142,6 +144,7 @@ pub(crate) struct State {
 
 fn gl_error(call: &str, e: GlFail) -> CuError {
     match e {
+        GlFail::NoLibrary => fail(CuError::OPERATING_SYSTEM, format_args!("{call}: the process has loaded no EGL or GLX library")),
         GlFail::NoContext => fail(CuError::INVALID_GRAPHICS_CONTEXT, format_args!("{call}: no OpenGL context is current on this thread")),
         GlFail::NotAnObject => fail(CuError::INVALID_VALUE, format_args!("{call}: not a GL object of the current context")),
         GlFail::Missing(f) => fail(CuError::NOT_SUPPORTED, format_args!("{call}: the current GL context has no {f}")),
@@ -260,6 +263,9 @@ impl Driver {
     /// released again.
     pub fn graphics_map_resources(&self, handles: &[GraphicsHandle], stream: StreamHandle) -> CuResult<()> {
         const CALL: &str = "cuGraphicsMapResources";
+        if handles.is_empty() {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("{CALL}: no resources")));
+        }
         let resources = self.resources_of(handles, CALL)?;
         self.stream_context(stream)?;
         let _transition = self.gl.transitions.lock().unwrap();
@@ -454,9 +460,7 @@ impl Driver {
         if !(DEVICE_LIST_ALL..=DEVICE_LIST_NEXT_FRAME).contains(&device_list) {
             return Err(fail(CuError::INVALID_VALUE, format_args!("{CALL}: device list {device_list}")));
         }
-        if !ffi::context_current() {
-            return Err(gl_error(CALL, GlFail::NoContext));
-        }
+        ffi::context_current().map_err(|e| gl_error(CALL, e))?;
         let devices: Vec<i32> = (0..self.devices.len()).filter(|&d| self.ipc_supported(d)).map(|d| d as i32).collect();
         if devices.is_empty() {
             return Err(fail(CuError::NO_DEVICE, format_args!("{CALL}: no CUDA device shares memory with the host's GL")));

@@ -184,10 +184,37 @@ fn entry_point_list_is_current() {
     for n in &stubs {
         text.push_str(&format!("- `{n}`\n"));
     }
+    request_list_section(&mut text);
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ENTRY_POINTS.md");
     if std::env::var_os("UPDATE_ENTRY_POINTS").is_some() {
         std::fs::write(&path, &text).unwrap();
     }
     let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(on_disk == text, "{} is stale: run UPDATE_ENTRY_POINTS=1 cargo test -p cuda-abi", path.display());
+}
+
+/// The state of every name NVIDIA's cudart 13 asks `cuGetProcAddress` for (the measured
+/// request list): implemented when every symbol it resolves to is.
+fn request_list_section(text: &mut String) {
+    let implemented: std::collections::HashMap<&str, bool> = symbols().into_iter().map(|s| (s.name, s.implemented)).collect();
+    let mut names: std::collections::BTreeMap<&str, Vec<&str>> = std::collections::BTreeMap::new();
+    for line in include_str!("../../data/cudart13-getprocaddress-requests.txt").lines() {
+        let Some((request, symbol)) = line.split_once("->") else { continue };
+        let name = request.split_whitespace().next().unwrap_or_default();
+        if line.starts_with('#') || name == "(empty)" {
+            continue;
+        }
+        names.entry(name).or_default().push(symbol.trim());
+    }
+    let state = |syms: &Vec<&str>| syms.iter().all(|s| implemented.get(s).copied().unwrap_or(false));
+    let done = names.values().filter(|syms| state(syms)).count();
+    text.push_str(&format!(
+        "\n## The cudart 13 request list: {done} of {} names implemented ({:.1}%)\n\n",
+        names.len(),
+        100.0 * done as f64 / names.len().max(1) as f64
+    ));
+    for (name, syms) in &names {
+        let mark = if state(syms) { "implemented" } else { "NOT_SUPPORTED" };
+        text.push_str(&format!("- `{name}`: {mark}\n"));
+    }
 }

@@ -46,6 +46,8 @@ const GL_PIXEL_UNPACK_BUFFER_BINDING: u32 = 0x88EF;
 /// Why a GL operation did not happen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum GlFail {
+    /// The process has loaded no EGL or GLX library.
+    NoLibrary,
     /// No EGL or GLX context is current on this thread.
     NoContext,
     /// The name is not a buffer / texture of the current context.
@@ -82,8 +84,8 @@ struct WindowSystem {
     get_proc_address: &'static [u8],
 }
 
-/// The `GetProcAddress` of the window-system API whose context is current, if any.
-fn current_get_proc_address() -> Option<GetProcAddress> {
+/// The `GetProcAddress` of the window-system API whose context is current.
+fn current_get_proc_address() -> Result<GetProcAddress, GlFail> {
     static EGL: OnceLock<Library> = OnceLock::new();
     static GLX: OnceLock<Library> = OnceLock::new();
     let apis = [
@@ -100,8 +102,10 @@ fn current_get_proc_address() -> Option<GetProcAddress> {
             get_proc_address: b"glXGetProcAddressARB\0",
         },
     ];
+    let mut any_library = false;
     for api in apis {
         let Some(lib) = loaded(api.slot, api.libraries) else { continue };
+        any_library = true;
         // SAFETY: both symbols have these C signatures in EGL 1.4+ / GLX 1.4.
         let (current, proc_address) = unsafe {
             let Ok(current) = lib.get::<GetCurrent>(api.get_current_context) else { continue };
@@ -110,15 +114,20 @@ fn current_get_proc_address() -> Option<GetProcAddress> {
         };
         // SAFETY: no arguments; answers the calling thread's context or NULL.
         if !unsafe { current() }.is_null() {
-            return Some(proc_address);
+            return Ok(proc_address);
         }
     }
-    None
+    Err(if any_library { GlFail::NoContext } else { GlFail::NoLibrary })
 }
 
-/// Whether a GL context is current on the calling thread.
-pub(crate) fn context_current() -> bool {
-    current_get_proc_address().is_some()
+/// Whether a GL context is current on the calling thread, and if not, why.
+pub(crate) fn context_current() -> Result<(), GlFail> {
+    current_get_proc_address().map(|_| ())
+}
+
+/// Whether the process has loaded an EGL or GLX library.
+pub(crate) fn library_loaded() -> bool {
+    !matches!(current_get_proc_address(), Err(GlFail::NoLibrary))
 }
 
 macro_rules! gl_functions {
@@ -133,7 +142,7 @@ macro_rules! gl_functions {
         impl Gl {
             /// The functions of the context current on this thread.
             pub(crate) fn current() -> Result<Gl, GlFail> {
-                let get = current_get_proc_address().ok_or(GlFail::NoContext)?;
+                let get = current_get_proc_address()?;
                 $(
                     // SAFETY: a NUL-terminated name; a non-NULL answer is that GL
                     // function, whose C signature this is (OpenGL 4.6 / ES 3.2).

@@ -11,8 +11,12 @@ use crate::diag::fail;
 use crate::{CtxHandle, CuError, CuResult, StreamHandle};
 
 impl Driver {
-    /// `cuGLInit`: "calling it is no longer required"; GL is found per call.
+    /// `cuGLInit`: "calling it is no longer required"; GL is found per call. A process
+    /// without an EGL or GLX library gets `CUDA_ERROR_OPERATING_SYSTEM`, as on an H200.
     pub fn gl_init(&self) -> CuResult<()> {
+        if !super::ffi::library_loaded() {
+            return Err(fail(CuError::OPERATING_SYSTEM, format_args!("cuGLInit: the process has loaded no EGL or GLX library")));
+        }
         Ok(())
     }
 
