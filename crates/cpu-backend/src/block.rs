@@ -29,9 +29,11 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 mod regions;
+mod shared_window;
 mod warp;
 
 pub use regions::{interleave, set_interleave, SUGGESTED_INTERLEAVE};
+pub(crate) use shared_window::{grow_shared_window, SharedChunk, SHARED_CHUNK_BYTES};
 use warp::{warp_exchange_in_fiber, warp_exchange_outside_fiber, WarpExchange};
 
 /// Bytes of stack per GPU thread in fiber mode (lazily committed by the OS).
@@ -41,23 +43,6 @@ const FIBER_STACK_BYTES: usize = 256 * 1024;
 const OUTER_STACK_BYTES: usize = 1024 * 1024;
 
 type Fiber = Coroutine<(), Suspend, Exit>;
-
-/// One piece of a block's shared window. The window starts on a chunk boundary, so a
-/// `.shared` variable declared `.align N` (the layout aligns its offset) has an address that
-/// is a multiple of N for every N up to 256, as on NVIDIA GPUs, whose shared window starts
-/// at shared address 0.
-#[derive(Clone, Copy)]
-#[repr(C, align(256))]
-pub(crate) struct SharedChunk([u8; SHARED_CHUNK_BYTES]);
-
-pub(crate) const SHARED_CHUNK_BYTES: usize = 256;
-
-/// Grows `window` to at least `chunks` chunks (new bytes zeroed).
-pub(crate) fn grow_shared_window(window: &mut Vec<SharedChunk>, chunks: usize) {
-    if window.len() < chunks {
-        window.resize(chunks, SharedChunk([0; SHARED_CHUNK_BYTES]));
-    }
-}
 
 /// Per-worker reusable memory.
 #[derive(Default)]

@@ -368,9 +368,7 @@ impl Driver {
     /// `src` must be valid for reading `n` bytes until the copy has run.
     pub unsafe fn memcpy_htod_on(&self, dst: DevicePtr, src: *const c_void, n: usize, on: On) -> CuResult<()> {
         self.stream_context(on.stream())?;
-        // Nothing to copy succeeds whatever the addresses (NVIDIA's driver 580.159 on an
-        // H200 answers CUDA_SUCCESS for 0 bytes to or from NULL or unmapped addresses).
-        if n == 0 {
+        if nothing_to_copy(n) {
             return Ok(());
         }
         let dst = self.device_loc(dst, n, Access::Write, "cuMemcpyHtoD")?;
@@ -392,9 +390,7 @@ impl Driver {
     /// `dst` must be valid for writing `n` bytes until the copy has run.
     pub unsafe fn memcpy_dtoh_on(&self, dst: *mut c_void, src: DevicePtr, n: usize, on: On) -> CuResult<()> {
         self.stream_context(on.stream())?;
-        // Nothing to copy succeeds whatever the addresses (NVIDIA's driver 580.159 on an
-        // H200 answers CUDA_SUCCESS for 0 bytes to or from NULL or unmapped addresses).
-        if n == 0 {
+        if nothing_to_copy(n) {
             return Ok(());
         }
         let src = self.device_loc(src, n, Access::Read, "cuMemcpyDtoH")?;
@@ -422,9 +418,7 @@ impl Driver {
     /// `cuMemcpyDtoD*` on any stream.
     pub fn memcpy_dtod_on(&self, dst: DevicePtr, src: DevicePtr, n: usize, on: On) -> CuResult<()> {
         self.stream_context(on.stream())?;
-        // Nothing to copy succeeds whatever the addresses (NVIDIA's driver 580.159 on an
-        // H200 answers CUDA_SUCCESS for 0 bytes to or from NULL or unmapped addresses).
-        if n == 0 {
+        if nothing_to_copy(n) {
             return Ok(());
         }
         let dst = self.device_loc(dst, n, Access::Write, "cuMemcpyDtoD destination")?;
@@ -890,4 +884,11 @@ fn desc_1d(dst: Loc, src: Loc, n: usize) -> CudaMemcpy3D {
         height: 1,
         depth: 1,
     }
+}
+
+/// Whether a copy of `n` bytes has nothing to do. It then succeeds whatever the addresses:
+/// NVIDIA's driver 580.159 on an H200 answers CUDA_SUCCESS for 0 bytes to or from NULL or
+/// unmapped addresses.
+fn nothing_to_copy(n: usize) -> bool {
+    n == 0
 }
