@@ -127,3 +127,24 @@ fn zero_byte_copies_succeed_at_any_address() {
     assert_eq!(err, cuda_driver::CuError::INVALID_VALUE);
     driver.ctx_synchronize(CtxHandle::NULL).unwrap();
 }
+
+/// Memory requirements and sparse properties exist only for mipmapped arrays created
+/// sparse or with deferred mapping, which the CPU device does not make: every other
+/// mipmapped array, an unknown one and a bad device are CUDA_ERROR_INVALID_VALUE, as on an
+/// H200 (driver 580.159).
+#[test]
+fn mipmapped_arrays_have_no_backing_info() {
+    let driver = init(0).expect("cuInit");
+    let ctx = driver.primary_ctx_retain(0).unwrap();
+    driver.ctx_set_current(ctx).unwrap();
+    // 64 x 64 floats (CU_AD_FORMAT_FLOAT 0x20), 3 levels.
+    let desc = cuda_driver::texture::Array3dDescriptor { width: 64, height: 64, depth: 0, format: 0x20, num_channels: 1, flags: 0 };
+    let mm = driver.mipmapped_array_create(&desc, 3).unwrap();
+    let unknown = cuda_driver::texture::mipmap::MipmapHandle(0);
+    for h in [mm, unknown] {
+        for call in ["cuMipmappedArrayGetMemoryRequirements", "cuMipmappedArrayGetSparseProperties"] {
+            assert_eq!(driver.mipmapped_array_without_backing_info(h, call), Err(cuda_driver::CuError::INVALID_VALUE), "{call}");
+        }
+    }
+    driver.mipmapped_array_destroy(mm).unwrap();
+}

@@ -186,6 +186,18 @@ export! {
         Ok(())
     }
 
+    /// `cuMipmappedArrayGetMemoryRequirements(CUDA_ARRAY_MEMORY_REQUIREMENTS*, CUmipmappedArray, CUdevice)`.
+    fn cuMipmappedArrayGetMemoryRequirements(memory_requirements: *mut c_void, mipmap: *mut c_void, device: c_int) {
+        let _ = (memory_requirements, device);
+        drv()?.mipmapped_array_without_backing_info(MipmapHandle(mipmap as usize as u64), "cuMipmappedArrayGetMemoryRequirements")
+    }
+
+    /// `cuMipmappedArrayGetSparseProperties(CUDA_ARRAY_SPARSE_PROPERTIES*, CUmipmappedArray)`.
+    fn cuMipmappedArrayGetSparseProperties(sparse_properties: *mut c_void, mipmap: *mut c_void) {
+        let _ = sparse_properties;
+        drv()?.mipmapped_array_without_backing_info(MipmapHandle(mipmap as usize as u64), "cuMipmappedArrayGetSparseProperties")
+    }
+
     /// `cuMipmappedArrayDestroy(CUmipmappedArray)`.
     fn cuMipmappedArrayDestroy(mipmap: *mut c_void) {
         drv()?.mipmapped_array_destroy(MipmapHandle(mipmap as usize as u64))

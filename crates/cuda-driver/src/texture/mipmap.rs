@@ -99,6 +99,20 @@ impl Driver {
             .ok_or_else(|| fail(CuError::INVALID_VALUE, format_args!("cuMipmappedArrayGetLevel: level {level} of {} levels", m.levels.len())))
     }
 
+    /// `cuMipmappedArrayGetMemoryRequirements` and `cuMipmappedArrayGetSparseProperties`:
+    /// only arrays created with `CUDA_ARRAY3D_DEFERRED_MAPPING` / `CUDA_ARRAY3D_SPARSE` have
+    /// them, and the CPU device makes neither (its `DEFERRED_MAPPING_CUDA_ARRAY_SUPPORTED`
+    /// and `SPARSE_CUDA_ARRAY_SUPPORTED` are 0). For any other mipmapped array, a NULL or
+    /// unknown one and a bad device, NVIDIA's driver answers `CUDA_ERROR_INVALID_VALUE`
+    /// (H200, driver 580.159).
+    pub fn mipmapped_array_without_backing_info(&self, h: MipmapHandle, call: &str) -> CuResult<()> {
+        let why = match self.mipmapped_array(h) {
+            Ok(_) => "it was created neither sparse nor with deferred mapping".to_string(),
+            Err(_) => format!("no CUmipmappedArray {:#x}", h.0),
+        };
+        Err(fail(CuError::INVALID_VALUE, format_args!("{call}: {why}")))
+    }
+
     /// `cuMipmappedArrayDestroy`: destroys every level.
     pub fn mipmapped_array_destroy(&self, h: MipmapHandle) -> CuResult<()> {
         let m = self
