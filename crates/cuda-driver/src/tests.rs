@@ -52,6 +52,23 @@ pub(crate) fn load_module(driver: &Driver) -> ModuleHandle {
     result.unwrap()
 }
 
+/// A one-block, one-thread kernel node of `f`, whose one (pointer) parameter is `ptr`.
+pub(crate) fn pointer_kernel_node(driver: &Driver, f: FunctionHandle, mut ptr: u64) -> crate::graph::NodeParams {
+    let mut args = [&mut ptr as *mut u64 as *mut c_void];
+    let d = crate::graph::KernelNodeDesc {
+        func: f.as_raw(),
+        kern: std::ptr::null_mut(),
+        ctx: CtxHandle::NULL,
+        grid: [1, 1, 1],
+        block: [1, 1, 1],
+        shared_bytes: 0,
+        kernel_params: args.as_mut_ptr(),
+        extra: std::ptr::null_mut(),
+    };
+    // SAFETY: one argument pointer for the one parameter (copied by the call).
+    crate::graph::NodeParams::Kernel(unsafe { driver.kernel_params(&d) }.unwrap())
+}
+
 // ---- initialization ------------------------------------------------------------------
 
 #[test]

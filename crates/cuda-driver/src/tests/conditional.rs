@@ -6,26 +6,8 @@ use std::ffi::c_void;
 
 use super::{CondKind, ASSIGN_DEFAULT};
 use crate::graph::{KernelNodeDesc, NodeParams, NodeType};
-use crate::tests::{load_module, setup};
+use crate::tests::{load_module, pointer_kernel_node as kernel, setup};
 use crate::*;
-
-/// A kernel node of `f` whose one (pointer) argument is `arg`.
-fn kernel(driver: &Driver, f: FunctionHandle, arg: u64) -> NodeParams {
-    let mut arg = arg;
-    let mut args = [&mut arg as *mut u64 as *mut c_void];
-    let d = KernelNodeDesc {
-        func: f.as_raw(),
-        kern: std::ptr::null_mut(),
-        ctx: CtxHandle::NULL,
-        grid: [1, 1, 1],
-        block: [1, 1, 1],
-        shared_bytes: 0,
-        kernel_params: args.as_mut_ptr(),
-        extra: std::ptr::null_mut(),
-    };
-    // SAFETY: one argument pointer for the one parameter.
-    NodeParams::Kernel(unsafe { driver.kernel_params(&d) }.unwrap())
-}
 
 /// The names of the kernels launched since `from`.
 fn launched(device: &crate::fake::FakeDevice, from: usize) -> Vec<String> {
@@ -179,7 +161,6 @@ fn user_object_references() {
         false
     };
     let (driver, _device) = setup();
-    let ctx = driver.ctx_get_current();
     use crate::graph::user_object::{GRAPH_MOVE, NO_DESTRUCTOR_SYNC};
     assert_eq!(driver.user_object_create(destroy, 1, 1, 0).unwrap_err(), CuError::INVALID_VALUE, "flags must be NO_DESTRUCTOR_SYNC");
     let o = driver.user_object_create(destroy, 1, 1, NO_DESTRUCTOR_SYNC).unwrap();
@@ -202,7 +183,6 @@ fn user_object_references() {
 #[test]
 fn capture_into_an_existing_graph() {
     let (driver, _device) = setup();
-    let ctx = driver.ctx_get_current();
     let buf = driver.mem_alloc(16).unwrap();
     let s = driver.stream_create(1).unwrap();
     let g = driver.graph_create(0).unwrap();

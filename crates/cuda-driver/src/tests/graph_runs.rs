@@ -10,9 +10,9 @@ use std::sync::{Arc, Mutex};
 
 use crate::copy::CudaMemcpy3D;
 use crate::fake::LaunchRecord;
-use crate::graph::{HostParams, KernelNodeDesc, MemsetParams, NodeParams};
+use crate::graph::{HostParams, MemsetParams, NodeParams};
 use crate::memory::memory_type;
-use crate::tests::{load_module, setup};
+use crate::tests::{load_module, pointer_kernel_node as kernel, setup};
 use crate::*;
 
 /// What a host node saw: how many kernels the device had run when it ran.
@@ -25,23 +25,6 @@ unsafe extern "C" fn note(data: *mut c_void) {
     // SAFETY: the tests pass a pointer to a live `Seen`.
     let seen = unsafe { &*(data as *const Seen) };
     seen.at.store(seen.log.lock().unwrap().len(), Ordering::SeqCst);
-}
-
-/// A kernel node of `f` (`write42_kernel` or `fault_kernel`) whose parameter is `ptr`.
-fn kernel(driver: &Driver, f: FunctionHandle, mut ptr: u64) -> NodeParams {
-    let mut args = [&mut ptr as *mut u64 as *mut c_void];
-    let d = KernelNodeDesc {
-        func: f.as_raw(),
-        kern: std::ptr::null_mut(),
-        ctx: CtxHandle::NULL,
-        grid: [1, 1, 1],
-        block: [1, 1, 1],
-        shared_bytes: 0,
-        kernel_params: args.as_mut_ptr(),
-        extra: std::ptr::null_mut(),
-    };
-    // SAFETY: one argument pointer for the one parameter (copied by the call).
-    NodeParams::Kernel(unsafe { driver.kernel_params(&d) }.unwrap())
 }
 
 fn dtoh(driver: &Driver, dst: &mut [u32; 4], src: u64) -> NodeParams {

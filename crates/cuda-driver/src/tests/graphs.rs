@@ -7,9 +7,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::copy::CudaMemcpy3D;
 use crate::graph::capture::{CaptureStatus, MODE_GLOBAL, MODE_RELAXED, MODE_THREAD_LOCAL};
-use crate::graph::{HostParams, KernelNodeDesc, MemsetParams, NodeParams, NodeType, UpdateResult};
+use crate::graph::{HostParams, MemsetParams, NodeParams, NodeType, UpdateResult};
 use crate::memory::memory_type;
-use crate::tests::{load_module, setup};
+use crate::tests::{load_module, pointer_kernel_node, setup};
 use crate::*;
 
 /// A host node function: increments the `AtomicU32` its data points to.
@@ -37,22 +37,6 @@ fn dtoh(driver: &Driver, dst: &mut [u32], src: u64) -> NodeParams {
     c.dst_host = dst.as_mut_ptr().cast();
     (c.width_in_bytes, c.height, c.depth) = (n, 1, 1);
     NodeParams::Memcpy(driver.memcpy_params(&c, CtxHandle::NULL).unwrap())
-}
-
-fn write42(driver: &Driver, f: FunctionHandle, ptr: &mut u64) -> NodeParams {
-    let mut args = [ptr as *mut u64 as *mut c_void];
-    let d = KernelNodeDesc {
-        func: f.as_raw(),
-        kern: std::ptr::null_mut(),
-        ctx: CtxHandle::NULL,
-        grid: [1, 1, 1],
-        block: [1, 1, 1],
-        shared_bytes: 0,
-        kernel_params: args.as_mut_ptr(),
-        extra: std::ptr::null_mut(),
-    };
-    // SAFETY: one argument pointer for the one parameter.
-    NodeParams::Kernel(unsafe { driver.kernel_params(&d) }.unwrap())
 }
 
 #[test]
@@ -121,14 +105,14 @@ fn launches_run_nodes_after_their_dependencies() {
     let (driver, device) = setup();
     let m = load_module(&driver);
     let f = driver.module_get_function(m, "write42_kernel").unwrap();
-    let mut buf = driver.mem_alloc(16).unwrap();
+    let buf = driver.mem_alloc(16).unwrap();
     let mut out = [0u32; 4];
     let calls = AtomicU32::new(0);
     let g = driver.graph_create(0).unwrap();
     // The kernel node is added first but depends on the memset: if the launch ran nodes
     // in creation order, the memset would overwrite the kernel's 42.
     let set = driver.graph_add_node(g, &[], NodeParams::Empty).unwrap();
-    let kernel = driver.graph_add_node(g, &[set], write42(&driver, f, &mut buf)).unwrap();
+    let kernel = driver.graph_add_node(g, &[set], pointer_kernel_node(&driver, f, buf)).unwrap();
     let fill = driver.graph_add_node(g, &[], memset(&driver, buf, 5, 4)).unwrap();
     driver.graph_add_dependencies(g, &[fill], &[set]).unwrap();
     let copy = driver.graph_add_node(g, &[kernel], dtoh(&driver, &mut out, buf)).unwrap();
