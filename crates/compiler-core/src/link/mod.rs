@@ -36,7 +36,7 @@ mod tests;
 use std::collections::{HashMap, HashSet};
 
 use crate::diag;
-use crate::ptx::ast::{Directive, FunctionKind, Initializer, Linkage, Module, StateSpace};
+use crate::ptx::ast::{Directive, FunctionKind, Linkage, Module, StateSpace};
 use items::{ItemKind, Tokens};
 
 /// Functions a PTX module may call without defining them: the JIT provides them (PTX ISA
@@ -142,13 +142,8 @@ impl LinkUnit {
             let (name, span, linkage, what) = match d {
                 Directive::Function(f) => (&f.name, f.span, f.linkage, What::Func { entry: f.kind == FunctionKind::Entry, body: f.body.is_some() }),
                 Directive::Variable(v) => {
-                    let elem = crate::lower::types::size_of(v.ty) * u64::from(v.vector.unwrap_or(1));
-                    let mut count: u64 = v.array.iter().map(|d| d.unwrap_or(0)).product();
-                    if let (true, Some(Initializer::List(l))) = (v.array.len() == 1 && v.array[0].is_none(), &v.init) {
-                        count = l.len() as u64;
-                    }
                     let dynamic_shared = v.space == StateSpace::Shared && v.array.iter().any(|d| d.is_none());
-                    (&v.name, v.span, v.linkage, What::Var { size: elem.saturating_mul(count), dynamic_shared })
+                    (&v.name, v.span, v.linkage, What::Var { size: crate::lower::var_size(v), dynamic_shared })
                 }
             };
             let name_offset = offset_of(span.line, span.col);
@@ -334,13 +329,7 @@ pub fn multiple_definitions(units: &[&LinkUnit]) -> Vec<String> {
 pub fn prototype_mismatches(units: &[&LinkUnit]) -> Vec<String> {
     type Prototype = (Vec<u64>, Vec<u64>);
     fn sizes(decls: &[crate::ptx::ast::VarDecl]) -> Vec<u64> {
-        decls
-            .iter()
-            .map(|v| {
-                let elem = crate::lower::types::size_of(v.ty) * u64::from(v.vector.unwrap_or(1));
-                v.array.iter().fold(elem, |n, d| n.saturating_mul(d.unwrap_or(0)))
-            })
-            .collect()
+        decls.iter().map(crate::lower::var_size).collect()
     }
     let mut first: HashMap<&str, (usize, Prototype)> = HashMap::new();
     let mut errors = Vec::new();

@@ -51,13 +51,13 @@ mod warp_sync;
 
 pub use func::kernel_signature;
 pub use lanemask::lane_mask_diagnostics;
-pub(crate) use module::ll_global;
 #[cfg(test)]
 pub(crate) use module::{define_intrinsics, intrinsic_declarations};
 pub use module::{
     kernel_handle, kernel_handle_names, lower_module, lower_module_for, lower_module_on_threads, lower_module_subset, lower_module_with,
     KERNEL_HANDLE_TAG,
 };
+pub(crate) use module::{ll_global, var_size};
 pub(crate) use shared_layout::reachable;
 pub use warp_sync::is_added_meeting;
 
