@@ -272,6 +272,8 @@ fn lower_impl(
         }
     };
     let mut wide_budget = super::regions::widen::WIDE_STRIPS_PER_MODULE;
+    let const_bytes = super::resources::const_bytes(m);
+    let mut registers = super::resources::RegisterEstimates::default();
     for (f, (text, lowered)) in bodies.iter().zip(lower_bodies(&bodies, threads, &lower_one)) {
         ir.push_str(&text);
         match lowered {
@@ -304,9 +306,10 @@ fn lower_impl(
                 meta.uses_barrier |= fibers.contains(&f.name);
                 meta.blocks_communicate = communicating.contains(&f.name);
                 meta.spin_waits = spinning.contains(&f.name);
-                meta.static_shared_bytes = shared.kernel_bytes(m, &f.name);
-                meta.const_bytes = super::resources::const_bytes(m);
-                meta.register_estimate = super::resources::register_estimate(m, &f.name);
+                let reached = super::shared_layout::reachable(m, std::iter::once(f.name.as_str()));
+                meta.static_shared_bytes = shared.kernel_bytes(m, &reached);
+                meta.const_bytes = const_bytes;
+                meta.register_estimate = registers.estimate(m, f, &reached);
                 target.entry_wrappers(&meta, &info, &mut ir);
                 out.kernels.push(meta);
             }

@@ -14,10 +14,9 @@
 //!   `CU_JIT_MAX_REGISTERS`, and what a full block leaves per thread).
 
 use super::module::{mentioned_names, var_size};
-use super::shared_layout::reachable;
 use super::types::size_of;
 use crate::ptx::ast::*;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The most registers a thread can have (PTX ISA 11.4.1, `.maxnreg`; CUDA's per-thread
 /// limit on every architecture since sm_35).
@@ -37,31 +36,43 @@ pub(crate) fn const_bytes(m: &Module) -> u64 {
     end
 }
 
-/// The estimated registers per thread of kernel `name` (see the module docs), within its
-/// `.maxnreg` and [`MAX_REGISTERS_PER_THREAD`].
-pub(crate) fn register_estimate(m: &Module, name: &str) -> u32 {
-    let Some(kernel) = m.functions().find(|f| f.name == name) else { return 0 };
-    let reached = reachable(m, std::iter::once(name));
-    let callees = m.functions().filter(|f| f.name != name && reached.contains(&f.name)).map(used_slots).max().unwrap_or(0);
-    let estimate = used_slots(kernel).saturating_add(callees);
-    estimate.min(kernel.tuning.maxnreg.unwrap_or(MAX_REGISTERS_PER_THREAD)).min(MAX_REGISTERS_PER_THREAD) as u32
+/// Register estimates of a module's kernels, remembering each function's used slots (a
+/// function called by many kernels is counted once).
+#[derive(Default)]
+pub(crate) struct RegisterEstimates<'m> {
+    slots: HashMap<&'m str, u32>,
+}
+
+impl<'m> RegisterEstimates<'m> {
+    /// The estimated registers per thread of `kernel`, which reaches the functions named in
+    /// `reached` (see the module docs), within its `.maxnreg` and
+    /// [`MAX_REGISTERS_PER_THREAD`].
+    pub(crate) fn estimate(&mut self, m: &'m Module, kernel: &'m Function, reached: &HashSet<String>) -> u32 {
+        let callees = m.functions().filter(|f| f.name != kernel.name && reached.contains(&f.name)).map(|f| self.slots(f)).max().unwrap_or(0);
+        let estimate = self.slots(kernel).saturating_add(callees);
+        estimate.min(kernel.tuning.maxnreg.unwrap_or(MAX_REGISTERS_PER_THREAD)).min(MAX_REGISTERS_PER_THREAD)
+    }
+
+    fn slots(&mut self, f: &'m Function) -> u32 {
+        *self.slots.entry(f.name.as_str()).or_insert_with(|| used_slots(f))
+    }
 }
 
 /// The 32-bit register slots of the registers `f` declares and mentions.
 fn used_slots(f: &Function) -> u32 {
-    fn sum(body: &[Statement], used: &HashSet<&str>) -> u64 {
+    fn sum(body: &[Statement], used: &HashSet<&str>, indexed: &HashMap<&str, Vec<u32>>) -> u64 {
         body.iter()
             .map(|s| match s {
                 Statement::Var(v) if v.space == StateSpace::Reg && v.ty != ScalarType::Pred => {
                     let slots = size_of(v.ty).div_ceil(4) * v.vector.unwrap_or(1) as u64;
                     let count = match v.count {
                         // `%r<N>` declares `%r0` .. `%r{N-1}`.
-                        Some(n) => (0..n).filter(|i| used.contains(format!("{}{i}", v.name).as_str())).count() as u64,
+                        Some(n) => indexed.get(v.name.as_str()).map_or(0, |ix| ix.iter().filter(|&&i| i < n).count()) as u64,
                         None => used.contains(v.name.as_str()) as u64,
                     };
                     slots.saturating_mul(count)
                 }
-                Statement::Block(b) => sum(b, used),
+                Statement::Block(b) => sum(b, used, indexed),
                 _ => 0,
             })
             .fold(0, u64::saturating_add)
@@ -69,7 +80,18 @@ fn used_slots(f: &Function) -> u32 {
     let body = f.body.as_deref().unwrap_or(&[]);
     let mut used = HashSet::new();
     mentioned_names(body, &mut used);
-    sum(body, &used).min(u32::MAX as u64) as u32
+    // Each mentioned `prefix<digits>` under its prefix, for the parameterized declarations.
+    let mut indexed: HashMap<&str, Vec<u32>> = HashMap::new();
+    for name in &used {
+        let prefix = name.trim_end_matches(|c: char| c.is_ascii_digit());
+        let digits = &name[prefix.len()..];
+        if let Ok(i) = digits.parse::<u32>() {
+            if i.to_string() == digits {
+                indexed.entry(prefix).or_default().push(i);
+            }
+        }
+    }
+    sum(body, &used, &indexed).min(u32::MAX as u64) as u32
 }
 
 #[cfg(test)]
@@ -78,6 +100,12 @@ mod tests {
 
     fn module(text: &str) -> Module {
         crate::ptx::parse(text).expect("test PTX parses")
+    }
+
+    fn register_estimate(m: &Module, name: &str) -> u32 {
+        let kernel = m.functions().find(|f| f.name == name).expect("the kernel");
+        let reached = super::super::shared_layout::reachable(m, std::iter::once(name));
+        RegisterEstimates::default().estimate(m, kernel, &reached)
     }
 
     const HEADER: &str = ".version 8.0\n.target sm_80\n.address_size 64\n";

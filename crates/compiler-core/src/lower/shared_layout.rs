@@ -102,16 +102,15 @@ impl SharedLayout {
         self.static_end.div_ceil(16) * 16
     }
 
-    /// The static shared bytes kernel `name` needs: the variables that it, or a function it
-    /// may call, mentions, laid out one after another in window order, each at its
-    /// alignment. This is what NVIDIA's driver reports as the kernel's
-    /// `CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES` (checked on an H200, 2026-11-27), whatever
-    /// the offsets in this module's window.
-    pub(crate) fn kernel_bytes(&self, m: &Module, name: &str) -> u64 {
+    /// The static shared bytes a kernel needs: the variables that it, or a function it may
+    /// call (`reached`, the kernel included: [`reachable`]), mentions, laid out one after
+    /// another in window order, each at its alignment. This is what NVIDIA's driver reports
+    /// as the kernel's `CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES` (checked on an H200,
+    /// 2026-11-27), whatever the offsets in this module's window.
+    pub(crate) fn kernel_bytes(&self, m: &Module, reached: &HashSet<String>) -> u64 {
         if self.sizes.is_empty() {
             return 0;
         }
-        let reached = reachable(m, std::iter::once(name));
         let mut names = HashSet::new();
         for f in m.functions().filter(|f| reached.contains(&f.name)) {
             mentioned_names(f.body.as_deref().unwrap_or(&[]), &mut names);
