@@ -200,14 +200,20 @@ fn managed_pool_memory_is_managed_memory() {
     assert_eq!(driver.mem_pool_get_attribute(pool, 5), Ok(0));
 }
 
-#[test]
-fn access_answers_each_pool_as_nvidia() {
-    let (driver, _) = setup();
+/// A created pool of each new place (pinned at HOST and HOST_NUMA 0, managed at NONE and
+/// DEVICE 0) and device 0's default pool.
+fn one_pool_per_place(driver: &Driver) -> (PoolHandle, PoolHandle, PoolHandle, PoolHandle, PoolHandle) {
     let host = driver.mem_pool_create(&props(PINNED, HOST, 0)).unwrap();
     let numa = driver.mem_pool_create(&props(PINNED, HOST_NUMA, 0)).unwrap();
     let managed = driver.mem_pool_create(&props(MANAGED, NONE, 0)).unwrap();
     let managed_dev = driver.mem_pool_create(&props(MANAGED, DEVICE, 0)).unwrap();
-    let device = driver.device_get_default_mem_pool(0).unwrap();
+    (host, numa, managed, managed_dev, driver.device_get_default_mem_pool(0).unwrap())
+}
+
+#[test]
+fn access_answers_each_pool_as_nvidia() {
+    let (driver, _) = setup();
+    let (host, numa, managed, managed_dev, device) = one_pool_per_place(&driver);
     let get = |pool: PoolHandle, l: u32, id: i32| driver.mem_pool_get_access(pool, l, id);
     // (location, id, host pools' answer, managed pools' answer, device pool's answer).
     let gets = [
@@ -264,11 +270,7 @@ fn access_answers_each_pool_as_nvidia() {
 #[test]
 fn current_pools_are_per_place() {
     let (driver, _) = setup();
-    let host = driver.mem_pool_create(&props(PINNED, HOST, 0)).unwrap();
-    let numa = driver.mem_pool_create(&props(PINNED, HOST_NUMA, 0)).unwrap();
-    let managed = driver.mem_pool_create(&props(MANAGED, NONE, 0)).unwrap();
-    let managed_dev = driver.mem_pool_create(&props(MANAGED, DEVICE, 0)).unwrap();
-    let device = driver.device_get_default_mem_pool(0).unwrap();
+    let (host, numa, managed, managed_dev, device) = one_pool_per_place(&driver);
     // (type, location, id, pool, code), applied in this order, as the H200 answered.
     let table = [
         (PINNED, HOST, 0, host, None),
