@@ -10,6 +10,14 @@
 //! the current context and freed with `cuMemFree`. Handle types of other systems and APIs
 //! (Win32, Direct3D, NvSciBuf) and dma-bufs of a GPU driver are `CUDA_ERROR_NOT_SUPPORTED`
 //! here; other devices have no external memory (`NOT_SUPPORTED`).
+//!
+//! A mipmapped array mapped from external memory (`cuExternalMemoryGetMappedMipmappedArray`)
+//! keeps its texels in one mapping of the file, level after level from the descriptor's
+//! offset: each level's rows, slices and layers densely packed as `cuArray3DCreate` packs
+//! them, every level starting at a multiple of `CU_TEXTURE_ALIGNMENT` (512) bytes from the
+//! offset. That linear layout is this device's (NVIDIA's is opaque and tiled), so another
+//! process of ours that maps the same file sees the same texels; the levels are unmapped
+//! by `cuMipmappedArrayDestroy`.
 
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::sync::Arc;
@@ -20,6 +28,8 @@ use crate::diag::fail;
 use crate::handle::{HandleKind, HandleTable, Kind};
 use crate::ipc::host;
 use crate::memory::{Allocation, FileMapOrigin, MemoryKind};
+use crate::texture::mipmap::{level_descriptors, MipmapHandle};
+use crate::texture::{array_shape, Array3dDescriptor, TEXTURE_ALIGNMENT};
 use crate::{CtxHandle, CuError, CuResult, Driver};
 
 /// `CU_EXTERNAL_MEMORY_HANDLE_TYPE_OPAQUE_FD`.
@@ -115,6 +125,58 @@ impl Driver {
             host::map_shared(&ext.file, offset, size).map_err(|e| fail(CuError::MAP_FAILED, format_args!("cuExternalMemoryGetMappedBuffer: {e}")))?;
         self.register_file_map(ptr, size, FileMapOrigin::ExternalBuffer, ctx.handle, ctx.device, 0)?;
         Ok(ptr)
+    }
+
+    /// `cuExternalMemoryGetMappedMipmappedArray`: a mipmapped array of `levels` levels
+    /// (at least 1; at most what `cuMipmappedArrayCreate` allows for `d`) whose texels are
+    /// the imported memory from `offset` on (layout in the module doc).
+    pub fn external_memory_get_mapped_mipmapped_array(
+        &self,
+        handle: ExtMemHandle,
+        offset: u64,
+        d: &Array3dDescriptor,
+        levels: u32,
+    ) -> CuResult<MipmapHandle> {
+        let ctx = self.current_context()?;
+        let ext = self.external_memory(handle)?;
+        let descriptors = level_descriptors(d, levels);
+        if levels == 0 || levels as usize > descriptors.len() {
+            return Err(invalid(format_args!("cuExternalMemoryGetMappedMipmappedArray: {levels} levels for {d:?} (1 to {})", descriptors.len())));
+        }
+        let mut starts = Vec::with_capacity(descriptors.len());
+        let mut end = 0u64;
+        for level in &descriptors {
+            let shape = array_shape(level)?;
+            let start = end.next_multiple_of(TEXTURE_ALIGNMENT);
+            starts.push((start, shape));
+            end = start.checked_add(shape.bytes).ok_or_else(|| invalid(format_args!("cuExternalMemoryGetMappedMipmappedArray: size")))?;
+        }
+        if offset.checked_add(end).is_none_or(|last| last > ext.size) {
+            return Err(invalid(format_args!(
+                "cuExternalMemoryGetMappedMipmappedArray: {end} bytes of levels at offset {offset} of {} bytes",
+                ext.size
+            )));
+        }
+        let base = host::map_shared(&ext.file, offset, end)
+            .map_err(|e| fail(CuError::MAP_FAILED, format_args!("cuExternalMemoryGetMappedMipmappedArray: {e}")))?;
+        self.register_file_map(base, end, FileMapOrigin::ExternalArray, ctx.handle, ctx.device, 0)?;
+        let arrays = descriptors
+            .iter()
+            .zip(&starts)
+            .map(|(level, (start, shape))| self.array_at(ctx.handle, ctx.device, level, shape, base + start, true))
+            .collect();
+        Ok(self.mipmapped_array_of(*d, arrays))
+    }
+
+    /// Unmaps the levels of a mipmapped array mapped from external memory, once the work
+    /// queued in their context is done.
+    pub(crate) fn unmap_external_array(&self, base: u64) {
+        if let Some(ctx) = self.memory.find(base).and_then(|a| self.context(a.ctx).ok()) {
+            self.drain_context(&ctx);
+        }
+        if let Some(a) = self.memory.remove(base) {
+            self.release_allocation(&a);
+        }
     }
 
     /// `cuDestroyExternalMemory`: closes the descriptor; buffers mapped from it stay

@@ -201,7 +201,7 @@ impl Driver {
                     }
                 }
             }
-            FileMapOrigin::ExternalBuffer => {}
+            FileMapOrigin::ExternalBuffer | FileMapOrigin::ExternalArray => {}
         }
     }
 }

@@ -37,6 +37,7 @@ pub mod location_type {
 }
 
 mod batch;
+mod location_info;
 pub mod range_attr;
 mod ranges;
 pub(crate) use ranges::Ranges;

@@ -65,6 +65,9 @@ pub enum FileMapOrigin {
     /// `cuMemPoolImportPointer` (freed by `cuMemFree`/`cuMemFreeAsync`); `owner` is the
     /// imported pool.
     PoolImport,
+    /// `cuExternalMemoryGetMappedMipmappedArray`: the levels' texels (freed by
+    /// `cuMipmappedArrayDestroy`).
+    ExternalArray,
 }
 
 impl MemoryKind {
@@ -131,6 +134,11 @@ impl Registry {
         allocation.buffer_id = NEXT_BUFFER_ID.fetch_add(1, Ordering::Relaxed);
         map.insert(allocation.base, allocation);
         Ok(allocation)
+    }
+
+    /// Whether any registered range overlaps `[base, base + len)`.
+    pub fn overlaps(&self, base: u64, len: u64) -> bool {
+        overlaps(&self.map.read().unwrap_or_else(|e| e.into_inner()), base, len)
     }
 
     /// The range containing `addr`.

@@ -20,6 +20,7 @@ use backend_api::DevicePtr;
 
 use crate::diag::fail;
 use crate::handle::{CtxHandle, HandleKind, Kind};
+use crate::memory::{FileMapOrigin, MemoryKind};
 use crate::{CuError, CuResult, Driver};
 
 /// `CUDA_ARRAY3D_DESCRIPTOR` (40 bytes).
@@ -168,6 +169,39 @@ fn texel_format(format: u32, channels: u32) -> Option<TexelFormat> {
     matches!(channels, 1 | 2 | 4).then_some(TexelFormat { channel, channels })
 }
 
+/// The texel format and row, slice and total bytes of an array `d` describes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ArrayShape {
+    pub texel: TexelFormat,
+    pub pitch: u64,
+    pub slice: u64,
+    pub bytes: u64,
+}
+
+/// Checks `d` as `cuArray3DCreate` does (its codes) and gives its shape.
+pub(crate) fn array_shape(d: &Array3dDescriptor) -> CuResult<ArrayShape> {
+    let bad = |why: &str| fail(CuError::INVALID_VALUE, format_args!("cuArray3DCreate: {why} ({d:?})"));
+    let texel = texel_format(d.format, d.num_channels).ok_or_else(|| bad("format or channel count"))?;
+    if d.flags & !ARRAY3D_SUPPORTED != 0 {
+        return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuArray3DCreate: flags {:#x} (sparse, deferred or color arrays)", d.flags)));
+    }
+    let layered = d.flags & ARRAY3D_LAYERED != 0;
+    let cubemap = d.flags & ARRAY3D_CUBEMAP != 0;
+    if d.width == 0 || (d.height == 0 && d.depth != 0 && !layered) {
+        return Err(bad("width 0, or a depth without a height"));
+    }
+    if cubemap && (d.width != d.height || d.depth == 0 || !d.depth.is_multiple_of(6) || (!layered && d.depth != 6)) {
+        return Err(bad("a cubemap needs square faces and 6 slices per layer"));
+    }
+    if layered && d.depth == 0 {
+        return Err(bad("a layered array needs at least one layer"));
+    }
+    let pitch = (d.width as u64).checked_mul(texel.bytes() as u64).ok_or_else(|| bad("size"))?;
+    let slice = pitch.checked_mul(d.height.max(1) as u64).ok_or_else(|| bad("size"))?;
+    let bytes = slice.checked_mul(d.depth.max(1) as u64).ok_or_else(|| bad("size"))?;
+    Ok(ArrayShape { texel, pitch, slice, bytes })
+}
+
 fn address_mode(m: u32) -> Option<AddressMode> {
     Some(match m {
         0 => AddressMode::Wrap,
@@ -184,31 +218,27 @@ impl Driver {
         self.array_3d_create_level(d, false)
     }
 
-    /// An array, or a level of a mipmapped array.
+    /// An array, or a level of a mipmapped array, in memory of its own.
     fn array_3d_create_level(&self, d: &Array3dDescriptor, mipmap_level: bool) -> CuResult<ArrayHandle> {
         let ctx = self.current_context()?;
-        let bad = |why: &str| fail(CuError::INVALID_VALUE, format_args!("cuArray3DCreate: {why} ({d:?})"));
-        let texel = texel_format(d.format, d.num_channels).ok_or_else(|| bad("format or channel count"))?;
-        if d.flags & !ARRAY3D_SUPPORTED != 0 {
-            return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuArray3DCreate: flags {:#x} (sparse, deferred or color arrays)", d.flags)));
-        }
-        let layered = d.flags & ARRAY3D_LAYERED != 0;
-        let cubemap = d.flags & ARRAY3D_CUBEMAP != 0;
-        if d.width == 0 || (d.height == 0 && d.depth != 0 && !layered) {
-            return Err(bad("width 0, or a depth without a height"));
-        }
-        if cubemap && (d.width != d.height || d.depth == 0 || d.depth % 6 != 0 || (!layered && d.depth != 6)) {
-            return Err(bad("a cubemap needs square faces and 6 slices per layer"));
-        }
-        if layered && d.depth == 0 {
-            return Err(bad("a layered array needs at least one layer"));
-        }
-        let pitch = (d.width as u64).checked_mul(texel.bytes() as u64).ok_or_else(|| bad("size"))?;
-        let slice = pitch.checked_mul(d.height.max(1) as u64).ok_or_else(|| bad("size"))?;
-        let total = slice.checked_mul(d.depth.max(1) as u64).ok_or_else(|| bad("size"))?;
-        let base = self.mem_alloc(usize::try_from(total).map_err(|_| CuError::OUT_OF_MEMORY)?)?;
-        let array = Array { ctx: ctx.handle, device: ctx.device, base, descriptor: *d, texel, pitch, slice, mipmap_level };
-        Ok(self.textures.arrays.insert(Arc::new(array)))
+        let shape = array_shape(d)?;
+        let base = self.mem_alloc(usize::try_from(shape.bytes).map_err(|_| CuError::OUT_OF_MEMORY)?)?;
+        Ok(self.array_at(ctx.handle, ctx.device, d, &shape, base, mipmap_level))
+    }
+
+    /// Registers an array described by `d` (checked into `shape`) whose texels start at
+    /// `base`.
+    pub(crate) fn array_at(
+        &self,
+        ctx: CtxHandle,
+        device: usize,
+        d: &Array3dDescriptor,
+        shape: &ArrayShape,
+        base: DevicePtr,
+        mipmap_level: bool,
+    ) -> ArrayHandle {
+        let array = Array { ctx, device, base, descriptor: *d, texel: shape.texel, pitch: shape.pitch, slice: shape.slice, mipmap_level };
+        self.textures.arrays.insert(Arc::new(array))
     }
 
     /// `cuArrayCreate_v2`: a 1-D (height 0) or 2-D array.
@@ -234,9 +264,12 @@ impl Driver {
         let array =
             self.textures.arrays.remove(h).map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("cuArrayDestroy({:#x}): {why:?}", h.0)))?;
         // The memory may already be gone with its context. `mem_free` waits for the work
-        // queued in the array's context first.
-        if self.memory.find(array.base).is_some_and(|a| a.base == array.base) {
-            self.mem_free(array.base)?;
+        // queued in the array's context first. The levels of a mipmapped array mapped from
+        // external memory share one mapping, registered at the first level's base.
+        match self.memory.find(array.base) {
+            Some(a) if a.base == array.base && a.kind == MemoryKind::FileMap(FileMapOrigin::ExternalArray) => self.unmap_external_array(array.base),
+            Some(a) if a.base == array.base => self.mem_free(array.base)?,
+            _ => {}
         }
         Ok(())
     }

@@ -1,10 +1,12 @@
 //! External memory (CUDA Driver API, "External Resource Interoperability"):
-//! `cuImportExternalMemory`, `cuExternalMemoryGetMappedBuffer`, `cuDestroyExternalMemory`.
+//! `cuImportExternalMemory`, `cuExternalMemoryGetMappedBuffer`,
+//! `cuExternalMemoryGetMappedMipmappedArray`, `cuDestroyExternalMemory`.
 //! Semantics in `cuda_driver::external_memory`.
 
 use std::ffi::{c_uint, c_void};
 
 use cuda_driver::external_memory::{ExtMemHandle, HandleDesc};
+use cuda_driver::texture::Array3dDescriptor;
 
 use super::drv;
 use crate::boundary::{export, read_in, Out};
@@ -37,6 +39,17 @@ pub struct CUDA_EXTERNAL_MEMORY_BUFFER_DESC {
 }
 const _: () = assert!(std::mem::size_of::<CUDA_EXTERNAL_MEMORY_BUFFER_DESC>() == 88);
 
+/// `CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC`.
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC {
+    pub offset: u64,
+    pub array_desc: Array3dDescriptor,
+    pub num_levels: c_uint,
+    pub reserved: [c_uint; 16],
+}
+const _: () = assert!(std::mem::size_of::<CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC>() == 120);
+
 fn ext_handle(h: CUexternalMemory) -> ExtMemHandle {
     ExtMemHandle(h as usize as u64)
 }
@@ -57,6 +70,15 @@ export! {
         // SAFETY: NULL or writable / readable, per the API.
         let (out, d) = unsafe { (Out::new(dev_ptr)?, read_in(buffer_desc)?) };
         out.write(drv()?.external_memory_get_mapped_buffer(ext_handle(ext_mem), d.offset, d.size, d.flags)?);
+        Ok(())
+    }
+
+    /// `cuExternalMemoryGetMappedMipmappedArray(CUmipmappedArray* mipmap, CUexternalMemory extMem, const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC* mipmapDesc)`.
+    fn cuExternalMemoryGetMappedMipmappedArray(mipmap: *mut *mut c_void, ext_mem: CUexternalMemory, mipmap_desc: *const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC) {
+        // SAFETY: NULL or writable / readable, per the API.
+        let (out, d) = unsafe { (Out::new(mipmap)?, read_in(mipmap_desc)?) };
+        let handle = drv()?.external_memory_get_mapped_mipmapped_array(ext_handle(ext_mem), d.offset, &d.array_desc, d.num_levels)?;
+        out.write(handle.0 as usize as *mut c_void);
         Ok(())
     }
 

@@ -159,6 +159,20 @@ export! {
         drv()?.mem_advise_v2(dev_ptr, count, advice, MemLocation { kind: location.kind, id: location.id })
     }
 
+    /// `cuMemGetLocationInfo(CUdeviceptr ptr, size_t size, size_t summaryGranularity, size_t samplingGranularity, CUmemLocation* location_out)`:
+    /// `ceil(size / summaryGranularity)` locations.
+    fn cuMemGetLocationInfo(ptr: CUdeviceptr, size: usize, summary_granularity: usize, sampling_granularity: usize, location_out: *mut CUmemLocation) {
+        if location_out.is_null() {
+            return Err(CuError::INVALID_VALUE);
+        }
+        let locations = drv()?.mem_get_location_info(ptr, size as u64, summary_granularity as u64, sampling_granularity as u64)?;
+        for (i, l) in locations.into_iter().enumerate() {
+            // SAFETY: the caller provides one entry per summary region, as the API requires.
+            unsafe { location_out.add(i).write_unaligned(CUmemLocation { kind: l.kind, id: l.id }) };
+        }
+        Ok(())
+    }
+
     /// `cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream)`:
     /// a checked no-op.
     fn cuMemPrefetchAsync(dev_ptr: CUdeviceptr, count: usize, dst_device: CUdevice, h_stream: CUstream) {

@@ -153,3 +153,48 @@ fn external_memory_maps_an_imported_file() {
     driver.mem_free(whole).unwrap();
     driver.mem_free(part).unwrap();
 }
+
+#[test]
+fn external_memory_maps_a_mipmapped_array_level_after_level() {
+    use crate::copy::{ArraySide, On};
+    use crate::texture::Array3dDescriptor;
+    let (driver, _) = setup();
+    let file = crate::vmm::host::memfd(1 << 16).unwrap();
+    let fd = std::os::fd::IntoRawFd::into_raw_fd(file);
+    let ext = driver.import_external_memory(&crate::external_memory::HandleDesc { handle_type: 1, fd, size: 1 << 16, flags: 0 }).unwrap();
+    let whole = driver.external_memory_get_mapped_buffer(ext, 0, 1 << 16, 0).unwrap();
+    // 64 one-channel floats, 1-D: levels of 256, 128 and 64 bytes at 0, 512 and 1024 from
+    // the offset (each level starts at a multiple of 512).
+    let d = Array3dDescriptor { width: 64, height: 0, depth: 0, format: 0x20, num_channels: 1, flags: 0 };
+    let offset = 4096;
+    let bad = |levels, offset| driver.external_memory_get_mapped_mipmapped_array(ext, offset, &d, levels).err();
+    assert_eq!(bad(0, offset), Some(CuError::INVALID_VALUE), "no level");
+    assert_eq!(bad(8, offset), Some(CuError::INVALID_VALUE), "64 texels have 7 levels");
+    assert_eq!(bad(3, (1 << 16) - 1024), Some(CuError::INVALID_VALUE), "the last level past the memory");
+    let bad_handle = crate::external_memory::ExtMemHandle(ext.0 ^ 0x10);
+    assert_eq!(driver.external_memory_get_mapped_mipmapped_array(bad_handle, 0, &d, 1).err(), Some(CuError::INVALID_HANDLE));
+
+    let mipmap = driver.external_memory_get_mapped_mipmapped_array(ext, offset, &d, 3).unwrap();
+    let level = |i| driver.mipmapped_array_get_level(mipmap, i).unwrap().0;
+    assert_eq!(driver.mipmapped_array_get_level(mipmap, 3).err(), Some(CuError::INVALID_VALUE));
+    let texels: Vec<u8> = (0..128u32).map(|i| (i * 7 + 3) as u8).collect();
+    write(&driver, whole + offset + 512, &texels);
+    let mut out = vec![0u8; 128];
+    // SAFETY: `out` is writable for 128 bytes and the copy is blocking.
+    unsafe {
+        driver.memcpy_array(ArraySide::Host(out.as_mut_ptr().cast()), ArraySide::Array(level(1), 0), 128, On::Blocking(crate::StreamHandle::NULL))
+    }
+    .unwrap();
+    assert_eq!(out, texels, "level 1 is the file at offset + 512");
+    let back: Vec<u8> = (0..64u32).map(|i| (255 - i) as u8).collect();
+    // SAFETY: `back` is readable for 64 bytes and the copy is blocking.
+    unsafe { driver.memcpy_array(ArraySide::Array(level(2), 0), ArraySide::Host(back.as_ptr().cast()), 64, On::Blocking(crate::StreamHandle::NULL)) }
+        .unwrap();
+    assert_eq!(read(&driver, whole + offset + 1024, 64), back, "level 2 writes the file at offset + 1024");
+    assert_eq!(driver.array_destroy(crate::texture::ArrayHandle(level(0))), Err(CuError::INVALID_VALUE), "a level of a mipmapped array");
+    driver.mipmapped_array_destroy(mipmap).unwrap();
+    assert_eq!(driver.mipmapped_array_get_level(mipmap, 0).err(), Some(CuError::INVALID_HANDLE));
+    assert_eq!(read(&driver, whole + offset + 512, 128), texels, "the file outlives the array");
+    driver.destroy_external_memory(ext).unwrap();
+    driver.mem_free(whole).unwrap();
+}

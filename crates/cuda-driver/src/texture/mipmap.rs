@@ -11,8 +11,9 @@
 //! for that misuse was not measured). Texture objects over a mipmapped array need
 //! level-of-detail sampling, which the CPU device's texture unit does not do: they are
 //! `CUDA_ERROR_NOT_SUPPORTED` ([`Driver::tex_object_create`]). Sparse and
-//! deferred-mapping arrays do not exist here, so `cuMipmappedArrayGetSparseProperties` and
-//! `cuMipmappedArrayGetMemoryRequirements` stay `CUDA_ERROR_NOT_SUPPORTED`.
+//! deferred-mapping arrays do not exist here (see
+//! [`Driver::mipmapped_array_without_backing_info`]). A mipmapped array can also be mapped
+//! from external memory (`crate::external_memory`).
 
 use std::sync::Arc;
 
@@ -83,7 +84,12 @@ impl Driver {
                 }
             }
         }
-        Ok(self.textures.mipmaps.table.insert(Arc::new(MipmappedArray { descriptor: *d, levels: made })))
+        Ok(self.mipmapped_array_of(*d, made))
+    }
+
+    /// Registers a mipmapped array of the arrays `levels` (made as its levels).
+    pub(crate) fn mipmapped_array_of(&self, descriptor: Array3dDescriptor, levels: Vec<ArrayHandle>) -> MipmapHandle {
+        self.textures.mipmaps.table.insert(Arc::new(MipmappedArray { descriptor, levels }))
     }
 
     fn mipmapped_array(&self, h: MipmapHandle) -> CuResult<Arc<MipmappedArray>> {
