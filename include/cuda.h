@@ -173,6 +173,7 @@
 #define cuStreamAddCallback                __CUDA_API_PTSZ(cuStreamAddCallback)
 #define cuStreamAttachMemAsync             __CUDA_API_PTSZ(cuStreamAttachMemAsync)
 #define cuStreamBeginCaptureToGraph        __CUDA_API_PTSZ(cuStreamBeginCaptureToGraph)
+#define cuStreamBeginRecaptureToGraph      __CUDA_API_PTSZ(cuStreamBeginRecaptureToGraph)
 #define cuStreamCopyAttributes             __CUDA_API_PTSZ(cuStreamCopyAttributes)
 #define cuStreamEndCapture                 __CUDA_API_PTSZ(cuStreamEndCapture)
 #define cuStreamGetAttribute               __CUDA_API_PTSZ(cuStreamGetAttribute)
@@ -2572,6 +2573,15 @@ typedef struct CUgraphNodeParams_st {
   long long reserved2;
 } CUgraphNodeParams;
 
+/* Recapture into an existing graph (cuStreamBeginRecaptureToGraph). */
+typedef enum CUgraphRecaptureStatus_enum {
+  CU_GRAPH_RECAPTURE_ELIGIBLE_FOR_UPDATE = 0,
+  CU_GRAPH_RECAPTURE_INELIGIBLE_FOR_UPDATE = 1,
+  CU_GRAPH_RECAPTURE_ERROR = 2
+} CUgraphRecaptureStatus;
+
+typedef CUresult (CUDA_CB *CUgraphRecaptureCallback)(void *data, CUgraphNode node, const CUgraphNodeParams *originalParams, const CUgraphNodeParams *recaptureParams, CUgraphRecaptureStatus status);
+
 typedef void (CUDA_CB *CUstreamCallback)(CUstream, CUresult, void *);
 
 typedef struct CUstreamCigParam_st {
@@ -2962,6 +2972,7 @@ CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback
 CUresult CUDAAPI cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags);
 CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream, CUstreamCaptureMode mode);
 CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUstreamCaptureMode mode);
+CUresult CUDAAPI cuStreamBeginRecaptureToGraph(CUstream hStream, CUstreamCaptureMode mode, CUgraph hGraph, CUgraphRecaptureCallback callbackFunc, void *userData);
 CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src);
 CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags);
 CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority);

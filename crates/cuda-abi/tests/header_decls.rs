@@ -26,7 +26,6 @@ const NOT_IN_CUDA_H: &[(&str, &str)] = &[
     ("cuProfiler", "profiler control: cudaProfiler.h"),
     // Requested by newer cudart releases through cuGetProcAddress; no public header
     // declares them yet, so their signatures are unknown (they are stubs here).
-    ("cuStreamBeginRecaptureToGraph", "newer than CUDA 13.2, undocumented"),
     ("cuSubgrid", "newer than CUDA 13.2, undocumented"),
 ];
 

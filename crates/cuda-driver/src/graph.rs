@@ -21,6 +21,7 @@ pub mod conditional;
 pub mod exec;
 pub mod memory;
 pub mod node;
+pub mod recapture;
 pub mod user_object;
 
 use std::fmt::Write as _;

@@ -481,6 +481,17 @@ impl Driver {
         if size == 0 {
             return Ok(0);
         }
+        if let Some(capture) = self.capture_of(q).filter(|c| c.recapture.is_some()) {
+            let r = capture.recapture.as_ref().expect("a recapture");
+            let on = match device {
+                Some(d) => d,
+                None => self.current_context()?.device,
+            };
+            if let Some(params) = self.recaptured_allocation(r, capture.graph, size, on) {
+                self.capture_node(q, crate::graph::NodeParams::MemAlloc(params))?;
+                return Ok(params.ptr);
+            }
+        }
         let params = self.graph_mem_alloc(size, device)?;
         self.capture_node(q, crate::graph::NodeParams::MemAlloc(params))?;
         Ok(params.ptr)

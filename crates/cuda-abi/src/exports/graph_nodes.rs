@@ -1,11 +1,13 @@
 //! The generic node calls (`cuGraphAddNode`'s conditional nodes, `cuGraphNodeGetParams`),
 //! conditional handles (`cuGraphConditionalHandleCreate`) and capture into an existing
-//! graph (`cuStreamBeginCaptureToGraph`), enabled nodes, kernel node attributes, node
+//! graph (`cuStreamBeginCaptureToGraph`) and recapture into one
+//! (`cuStreamBeginRecaptureToGraph`), enabled nodes, kernel node attributes, node
 //! ids, and the executable-graph setters of child graph and event nodes; semantics in
 //! `cuda_driver::graph`.
 
-use std::ffi::{c_int, c_uint};
+use std::ffi::{c_int, c_uint, c_void};
 
+use cuda_driver::graph::recapture::{RecaptureCallback, RecaptureStatus};
 use cuda_driver::graph::{NodeParams, NodeType};
 use cuda_driver::{CuError, GraphNodeHandle};
 
@@ -15,7 +17,7 @@ use super::graph_memory::MemAllocNodeParams;
 use super::graph_params::*;
 use super::{ctx_handle, ctx_raw, drv, stream_handle, stream_ptsz};
 use crate::boundary::{export, read_in, AbiResult, Out};
-use crate::types::{CUcontext, CUevent, CUlaunchAttributeValue, CUstream, CUDA_MEMCPY3D};
+use crate::types::{CUcontext, CUevent, CUlaunchAttributeValue, CUresult, CUstream, CUDA_MEMCPY3D};
 
 /// `CUDA_CONDITIONAL_NODE_PARAMS` (32 bytes).
 #[repr(C)]
@@ -72,7 +74,12 @@ pub(super) unsafe fn add_any(out: *mut CUgraphNode, g: CUgraph, deps: *const CUg
 
 /// Writes a node's parameters as a `CUgraphNodeParams`.
 fn params_out(node: GraphNodeHandle, out: Out<GraphNodeParams>) -> AbiResult {
-    let params = drv()?.graph_node_params(node)?;
+    out.write(c_params(node, drv()?.graph_node_params(node)?)?);
+    Ok(())
+}
+
+/// `params` (of `node`) as a `CUgraphNodeParams`.
+fn c_params(node: GraphNodeHandle, params: NodeParams) -> AbiResult<GraphNodeParams> {
     let mut p = GraphNodeParams { type_: params.node_type() as c_int, reserved0: [0; 3], union: [0; 29], reserved2: 0 };
     let u = p.union.as_mut_ptr().cast::<u8>();
     // SAFETY (each write): the union holds 232 bytes and every structure fits in it.
@@ -110,8 +117,29 @@ fn params_out(node: GraphNodeHandle, out: Out<GraphNodeParams>) -> AbiResult {
             }
         }
     }
-    out.write(p);
-    Ok(())
+    Ok(p)
+}
+
+/// `CUgraphRecaptureCallback`.
+type RecaptureCallbackC = unsafe extern "C" fn(
+    data: *mut c_void,
+    node: CUgraphNode,
+    original: *const GraphNodeParams,
+    recaptured: *const GraphNodeParams,
+    status: c_uint,
+) -> CUresult;
+
+/// The driver's form of a recapture callback: the parameters as `CUgraphNodeParams`, valid
+/// during the call only (as the reference says).
+fn recapture_callback(callback: Option<RecaptureCallbackC>, data: *mut c_void) -> Option<RecaptureCallback> {
+    let callback = callback?;
+    let data = data as usize;
+    Some(Box::new(move |node: GraphNodeHandle, original: &NodeParams, recaptured: &NodeParams, status: RecaptureStatus| {
+        let (a, b) = (c_params(node, original.clone())?, c_params(node, recaptured.clone())?);
+        // SAFETY: the caller's callback with its own data, given two live structures.
+        let r = unsafe { callback(data as *mut c_void, node.as_raw(), &a, &b, status as c_uint) };
+        CuError::from_code(r.0).map_or(Ok(()), Err)
+    }))
 }
 
 export! {
@@ -140,6 +168,15 @@ export! {
             drv()?.stream_begin_capture_to_graph(stream_handle(s), graph_h(g), &nodes_in(deps, n)?, mode)
         }
     }
+    /// `cuStreamBeginRecaptureToGraph(CUstream, CUstreamCaptureMode, CUgraph,
+    /// CUgraphRecaptureCallback, void* userData)` (CUDA 13.3).
+    fn cuStreamBeginRecaptureToGraph(s: CUstream, mode: c_uint, g: CUgraph, callback: Option<RecaptureCallbackC>, data: *mut c_void) {
+        drv()?.stream_begin_recapture_to_graph(stream_handle(s), mode, graph_h(g), recapture_callback(callback, data))
+    }
+    fn cuStreamBeginRecaptureToGraph_ptsz(s: CUstream, mode: c_uint, g: CUgraph, callback: Option<RecaptureCallbackC>, data: *mut c_void) {
+        drv()?.stream_begin_recapture_to_graph(stream_ptsz(s), mode, graph_h(g), recapture_callback(callback, data))
+    }
+
     fn cuStreamBeginCaptureToGraph_ptsz(s: CUstream, g: CUgraph, deps: *const CUgraphNode, edges: *const EdgeData, n: usize, mode: c_uint) {
         // SAFETY: pointers as the API documents.
         unsafe {

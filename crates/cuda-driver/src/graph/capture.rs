@@ -28,6 +28,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 use std::thread::ThreadId;
 
+use super::recapture::Recapture;
 use super::{GraphState, NodeParams};
 use crate::context::Context;
 use crate::diag::fail;
@@ -71,6 +72,8 @@ pub(crate) struct Capture {
     /// Set by `cuStreamEndCapture`: events recorded in it no longer count as captured.
     ended: AtomicBool,
     members: Mutex<Vec<Weak<Queue>>>,
+    /// Begun by `cuStreamBeginRecaptureToGraph`: operations match the graph's nodes.
+    pub(crate) recapture: Option<Recapture>,
 }
 
 impl Capture {
@@ -231,9 +234,25 @@ impl Driver {
 
     /// Adds a node for work submitted to capturing stream `q`.
     pub(crate) fn capture_node(&self, q: &Queue, params: NodeParams) -> CuResult<()> {
+        let ended = || fail(CuError::STREAM_CAPTURE_INVALIDATED, format_args!("the capture ended while work was submitted"));
+        let recaptured = match slot(q).as_ref() {
+            None => return Err(ended()),
+            Some(m) if m.capture.recapture.is_some() => Some((m.capture.clone(), m.deps.clone())),
+            Some(_) => None,
+        };
+        if let Some((capture, deps)) = recaptured {
+            // Matched without the stream's slot held: the callback may query the stream.
+            let r = capture.recapture.as_ref().expect("a recapture");
+            let node = self.recapture_node(capture.graph, r, &deps, params).inspect_err(|_| capture.invalidate())?;
+            let mut slot = slot(q);
+            let member = slot.as_mut().ok_or_else(ended)?;
+            member.deps.clear();
+            member.deps.push(node);
+            return Ok(());
+        }
         let mut slot = slot(q);
         let Some(member) = slot.as_mut() else {
-            return Err(fail(CuError::STREAM_CAPTURE_INVALIDATED, format_args!("the capture ended while work was submitted")));
+            return Err(ended());
         };
         let node = self.graph_add_node(member.capture.graph, &member.deps, params)?;
         member.deps.clear();
@@ -311,6 +330,16 @@ impl Driver {
     }
 
     fn begin_capture(&self, stream: StreamHandle, mode: u32, into: Option<(GraphHandle, Vec<GraphNodeHandle>)>) -> CuResult<()> {
+        self.begin_capture_with(stream, mode, into, None)
+    }
+
+    pub(crate) fn begin_capture_with(
+        &self,
+        stream: StreamHandle,
+        mode: u32,
+        into: Option<(GraphHandle, Vec<GraphNodeHandle>)>,
+        recapture: Option<Recapture>,
+    ) -> CuResult<()> {
         let (ctx, q) = self.stream_queue(stream)?;
         if mode > MODE_RELAXED {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuStreamBeginCapture: mode {mode}")));
@@ -335,6 +364,7 @@ impl Driver {
             invalidated: AtomicBool::new(false),
             ended: AtomicBool::new(false),
             members: Mutex::new(vec![Arc::downgrade(&q)]),
+            recapture,
         });
         self.graphs.captures.list().push(capture.clone());
         *slot = Some(Member { capture, deps });
@@ -394,6 +424,12 @@ impl Driver {
                 let _ = self.graph_destroy(capture.graph);
             }
             return Err(fail(CuError::STREAM_CAPTURE_INVALIDATED, format_args!("cuStreamEndCapture: the capture was invalidated")));
+        }
+        if capture.recapture.as_ref().is_some_and(|r| !r.complete()) {
+            return Err(fail(
+                CuError::STREAM_CAPTURE_INVALIDATED,
+                format_args!("cuStreamEndCapture: the recapture matched fewer operations than the graph has nodes"),
+            ));
         }
         if !joined {
             if !capture.existing {

@@ -47,12 +47,14 @@ pub struct KernelParams {
     pub grid: [u32; 3],
     pub block: [u32; 3],
     pub shared_bytes: u32,
-    /// The packed parameters, in 8-byte words (the layout the launch path uses).
-    args: Box<[u64]>,
+    /// The packed parameters, in 8-byte words (the layout the launch path uses); shared
+    /// by clones, so the pointers below stay valid while any copy of these parameters
+    /// (the node's own, in particular) lives.
+    args: Arc<[u64]>,
     len: usize,
     /// One pointer per parameter into `args`: what `cuGraphKernelNodeGetParams` returns
     /// as `kernelParams` (stable while the node keeps these parameters).
-    arg_ptrs: Box<[usize]>,
+    arg_ptrs: Arc<[usize]>,
     /// `cuGraphKernelNodeSetAttribute`'s values, by attribute id (see `graph::attrs`).
     pub(crate) attrs: Vec<(u32, super::attrs::AttrValue)>,
 }
@@ -198,6 +200,7 @@ impl Driver {
         let bytes = unsafe { std::slice::from_raw_parts_mut(args.as_mut_ptr().cast::<u8>(), len) };
         // SAFETY: forwarded from the caller.
         unsafe { crate::launch::pack_params_into(&resolved.info, d.kernel_params, d.extra, bytes)? };
+        let args: Arc<[u64]> = Arc::from(args);
         let base = args.as_ptr() as usize;
         let arg_ptrs = resolved.info.params.iter().map(|p| base + p.offset).collect();
         Ok(KernelParams {
@@ -229,6 +232,7 @@ impl Driver {
         let mut args = vec![0u64; len.div_ceil(8)].into_boxed_slice();
         // SAFETY: `args` holds at least `len` bytes.
         unsafe { std::ptr::copy_nonoverlapping(packed.as_ptr(), args.as_mut_ptr().cast::<u8>(), len) };
+        let args: Arc<[u64]> = Arc::from(args);
         let base = args.as_ptr() as usize;
         let arg_ptrs = resolved.info.params.iter().map(|p| base + p.offset).collect();
         KernelParams { kernel: None, function, ctx: resolved.ctx, resolved, grid, block, shared_bytes, args, len, arg_ptrs, attrs: Vec::new() }
