@@ -28,7 +28,7 @@ use crate::diag::fail;
 use crate::handle::{HandleKind, HandleTable, Kind};
 use crate::ipc::host;
 use crate::memory::{Allocation, FileMapOrigin, MemoryKind};
-use crate::texture::mipmap::{level_descriptors, MipmapHandle};
+use crate::texture::mipmap::{level_descriptors, LevelStorage, MipmapHandle};
 use crate::texture::{array_shape, Array3dDescriptor, TEXTURE_ALIGNMENT};
 use crate::{CtxHandle, CuError, CuResult, Driver};
 
@@ -138,6 +138,10 @@ impl Driver {
         levels: u32,
     ) -> CuResult<MipmapHandle> {
         let ctx = self.current_context()?;
+        if handle.0 == 0 {
+            // What an H200 answers (driver 580.159).
+            return Err(invalid(format_args!("cuExternalMemoryGetMappedMipmappedArray: NULL external memory")));
+        }
         let ext = self.external_memory(handle)?;
         let descriptors = level_descriptors(d, levels);
         if levels == 0 || levels as usize > descriptors.len() {
@@ -165,7 +169,7 @@ impl Driver {
             .zip(&starts)
             .map(|(level, (start, shape))| self.array_at(ctx.handle, ctx.device, level, shape, base + start, true))
             .collect();
-        Ok(self.mipmapped_array_of(*d, arrays))
+        Ok(self.mipmapped_array_of(*d, arrays, LevelStorage::External(base)))
     }
 
     /// Unmaps the levels of a mipmapped array mapped from external memory, once the work

@@ -20,7 +20,6 @@ use backend_api::DevicePtr;
 
 use crate::diag::fail;
 use crate::handle::{CtxHandle, HandleKind, Kind};
-use crate::memory::{FileMapOrigin, MemoryKind};
 use crate::{CuError, CuResult, Driver};
 
 /// `CUDA_ARRAY3D_DESCRIPTOR` (40 bytes).
@@ -252,11 +251,9 @@ impl Driver {
         self.textures.arrays.get(h).map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("CUarray {:#x}: {why:?}", h.0)))
     }
 
-    /// `cuArrayDestroy`: not a level of a mipmapped array.
+    /// `cuArrayDestroy`. A level of a mipmapped array only loses its handle: its memory
+    /// belongs to the mipmapped array ([`mipmap`]).
     pub fn array_destroy(&self, h: ArrayHandle) -> CuResult<()> {
-        if self.array(h)?.mipmap_level {
-            return Err(fail(CuError::INVALID_VALUE, format_args!("cuArrayDestroy({:#x}): a level of a mipmapped array", h.0)));
-        }
         self.destroy_array(h)
     }
 
@@ -264,12 +261,9 @@ impl Driver {
         let array =
             self.textures.arrays.remove(h).map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("cuArrayDestroy({:#x}): {why:?}", h.0)))?;
         // The memory may already be gone with its context. `mem_free` waits for the work
-        // queued in the array's context first. The levels of a mipmapped array mapped from
-        // external memory share one mapping, registered at the first level's base.
-        match self.memory.find(array.base) {
-            Some(a) if a.base == array.base && a.kind == MemoryKind::FileMap(FileMapOrigin::ExternalArray) => self.unmap_external_array(array.base),
-            Some(a) if a.base == array.base => self.mem_free(array.base)?,
-            _ => {}
+        // queued in the array's context first.
+        if !array.mipmap_level && self.memory.find(array.base).is_some_and(|a| a.base == array.base) {
+            self.mem_free(array.base)?;
         }
         Ok(())
     }

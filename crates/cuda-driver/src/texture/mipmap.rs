@@ -6,9 +6,9 @@
 //! width and for the height and depth where they are non-zero (a layered array's depth is
 //! its layer count and a cubemap's its faces, which no level halves). The level count is
 //! clamped to `[1, 1 + floor(log2(max extent))]`, as the API reference says. Levels are
-//! arrays for copies and surface objects; they belong to the mipmapped array (destroyed
-//! with it, refused by `cuArrayDestroy` with `CUDA_ERROR_INVALID_VALUE`; NVIDIA's answer
-//! for that misuse was not measured). Texture objects over a mipmapped array need
+//! arrays for copies and surface objects; their memory belongs to the mipmapped array and
+//! goes with it. `cuArrayDestroy` of a level succeeds, as an H200 answers (driver
+//! 580.159): it releases the level's handle only. Texture objects over a mipmapped array need
 //! level-of-detail sampling, which the CPU device's texture unit does not do: they are
 //! `CUDA_ERROR_NOT_SUPPORTED` ([`Driver::tex_object_create`]). Sparse and
 //! deferred-mapping arrays do not exist here (see
@@ -16,6 +16,8 @@
 //! from external memory (`crate::external_memory`).
 
 use std::sync::Arc;
+
+use backend_api::DevicePtr;
 
 use super::{Array3dDescriptor, ArrayHandle, ARRAY3D_CUBEMAP, ARRAY3D_LAYERED};
 use crate::diag::fail;
@@ -37,11 +39,21 @@ impl HandleKind for MipmapHandle {
     }
 }
 
-/// A mipmapped array: its levels, finest first.
+/// A mipmapped array: its levels, finest first, and the memory they are in.
 #[derive(Debug)]
 pub struct MipmappedArray {
     pub descriptor: Array3dDescriptor,
     pub levels: Vec<ArrayHandle>,
+    pub(crate) storage: LevelStorage,
+}
+
+/// Where the levels' texels are.
+#[derive(Debug)]
+pub(crate) enum LevelStorage {
+    /// One device allocation per level (`cuMipmappedArrayCreate`), at these bases.
+    PerLevel(Vec<DevicePtr>),
+    /// One mapping of external memory at this base (`crate::external_memory`).
+    External(DevicePtr),
 }
 
 /// Every mipmapped array.
@@ -84,12 +96,13 @@ impl Driver {
                 }
             }
         }
-        Ok(self.mipmapped_array_of(*d, made))
+        let bases = made.iter().map(|&h| self.array(h).map(|a| a.base)).collect::<CuResult<Vec<DevicePtr>>>()?;
+        Ok(self.mipmapped_array_of(*d, made, LevelStorage::PerLevel(bases)))
     }
 
     /// Registers a mipmapped array of the arrays `levels` (made as its levels).
-    pub(crate) fn mipmapped_array_of(&self, descriptor: Array3dDescriptor, levels: Vec<ArrayHandle>) -> MipmapHandle {
-        self.textures.mipmaps.table.insert(Arc::new(MipmappedArray { descriptor, levels }))
+    pub(crate) fn mipmapped_array_of(&self, descriptor: Array3dDescriptor, levels: Vec<ArrayHandle>, storage: LevelStorage) -> MipmapHandle {
+        self.textures.mipmaps.table.insert(Arc::new(MipmappedArray { descriptor, levels, storage }))
     }
 
     fn mipmapped_array(&self, h: MipmapHandle) -> CuResult<Arc<MipmappedArray>> {
@@ -119,7 +132,7 @@ impl Driver {
         Err(fail(CuError::INVALID_VALUE, format_args!("{call}: {why}")))
     }
 
-    /// `cuMipmappedArrayDestroy`: destroys every level.
+    /// `cuMipmappedArrayDestroy`: releases the levels' handles and memory.
     pub fn mipmapped_array_destroy(&self, h: MipmapHandle) -> CuResult<()> {
         let m = self
             .textures
@@ -128,7 +141,19 @@ impl Driver {
             .remove(h)
             .map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("cuMipmappedArrayDestroy({:#x}): {why:?}", h.0)))?;
         for &level in &m.levels {
-            self.destroy_array(level)?;
+            // Released already if the program destroyed it (`cuArrayDestroy`).
+            let _ = self.textures.arrays.remove(level);
+        }
+        match &m.storage {
+            LevelStorage::PerLevel(bases) => {
+                for &base in bases {
+                    // The memory may already be gone with its context.
+                    if self.memory.find(base).is_some_and(|a| a.base == base) {
+                        self.mem_free(base)?;
+                    }
+                }
+            }
+            LevelStorage::External(base) => self.unmap_external_array(*base),
         }
         Ok(())
     }
@@ -154,7 +179,11 @@ mod tests {
         let shapes: Vec<(usize, usize)> = levels.iter().map(|&l| driver.array_3d_descriptor(l).map(|d| (d.width, d.height)).unwrap()).collect();
         assert_eq!(shapes, [(16, 8), (8, 4), (4, 2)]);
         assert_eq!(driver.mipmapped_array_get_level(m, 3), Err(CuError::INVALID_VALUE));
-        assert_eq!(driver.array_destroy(levels[1]), Err(CuError::INVALID_VALUE), "a level belongs to its mipmapped array");
+        // Destroying a level releases its handle (the H200 answers success).
+        let level2 = driver.array(levels[2]).unwrap().base;
+        driver.array_destroy(levels[2]).unwrap();
+        assert_eq!(driver.array_3d_descriptor(levels[2]).err(), Some(CuError::INVALID_HANDLE));
+        assert!(driver.memory.find(level2).is_some(), "its memory goes with the mipmapped array");
         // Surfaces over a level work; textures over the mipmapped array need LOD sampling.
         let mut r = super::super::ResourceDesc { res_type: super::super::RESOURCE_TYPE_ARRAY, res: [0; 16], flags: 0 };
         r.res[0] = levels[1].0;
@@ -178,6 +207,7 @@ mod tests {
         driver.mipmapped_array_destroy(m).unwrap();
         assert_eq!(driver.mipmapped_array_get_level(m, 0), Err(CuError::INVALID_HANDLE));
         assert_eq!(driver.array_3d_descriptor(levels[0]).err(), Some(CuError::INVALID_HANDLE), "levels go with it");
+        assert!(driver.memory.find(level2).is_none(), "and their memory");
         assert_eq!(driver.mipmapped_array_destroy(m), Err(CuError::INVALID_HANDLE));
         assert_eq!(driver.mipmapped_array_create(&desc(16, 8, 0, 0x40), 2).err(), Some(CuError::NOT_SUPPORTED), "sparse");
         assert_eq!(driver.mipmapped_array_create(&desc(0, 8, 0, 0), 2).err(), Some(CuError::INVALID_VALUE));
