@@ -187,9 +187,11 @@ impl Driver {
         self.gl.resources.get(h).map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("{call}: CUgraphicsResource {:#x}: {why:?}", h.0)))
     }
 
-    fn register(&self, object: Object, flags: u32) -> CuResult<GraphicsHandle> {
+    /// A new resource for `object`, holding CUDA's copy `mapping` from the start (EGL images).
+    fn register(&self, object: Object, flags: u32, mapping: Option<Mapping>) -> CuResult<GraphicsHandle> {
         self.current_context()?;
-        Ok(self.gl.resources.insert(Arc::new(Resource { object, register_flags: flags, state: Mutex::new(ResourceState::default()) })))
+        let state = Mutex::new(ResourceState { mapping, ..ResourceState::default() });
+        Ok(self.gl.resources.insert(Arc::new(Resource { object, register_flags: flags, state })))
     }
 
     /// `cuGraphicsGLRegisterBuffer`: buffer `buffer` of the current GL context.
@@ -201,7 +203,7 @@ impl Driver {
             return Err(fail(CuError::INVALID_VALUE, format_args!("{CALL}: flags {flags:#x}")));
         }
         gl.buffer_size(buffer).map_err(|e| gl_error(CALL, e))?;
-        self.register(Object::Buffer(buffer), flags)
+        self.register(Object::Buffer(buffer), flags, None)
     }
 
     /// `cuGraphicsGLRegisterImage`: `GL_TEXTURE_2D` textures of the formats
@@ -227,7 +229,7 @@ impl Driver {
         let layout = texel_layout(info.internal_format).ok_or_else(|| {
             fail(CuError::NOT_SUPPORTED, format_args!("{CALL}: texture {image}: internal format {:#x} is not one mapped here", info.internal_format))
         })?;
-        self.register(Object::Texture2d { name: image, layout }, flags)
+        self.register(Object::Texture2d { name: image, layout }, flags, None)
     }
 
     /// `cuGraphicsUnregisterResource`. A mapped resource is unmapped first (the API
@@ -338,7 +340,7 @@ impl Driver {
         let read = flags & MAP_FLAGS_WRITE_DISCARD == 0;
         match r.object {
             Object::EglImage { image, layout, .. } => {
-                let m = mapping.expect("an EGL image has its copy from registration on");
+                let m = mapping.ok_or_else(|| fail(CuError::NOT_MAPPED, format_args!("{CALL}: the EGL image has no copy")))?;
                 if read {
                     self.egl_read_image(gl, image, layout, m, On::Async(stream), CALL)?;
                 }

@@ -142,9 +142,9 @@ impl Driver {
                 return Err(e);
             }
         }
-        let h = self.register(Object::EglImage { image: image as usize, layout, color_format }, flags)?;
-        self.graphics_resource(h, CALL)?.state.lock().unwrap().mapping = Some(m);
-        Ok(h)
+        self.register(Object::EglImage { image: image as usize, layout, color_format }, flags, Some(m)).inspect_err(|_| {
+            let _ = self.mipmapped_array_destroy(mipmap);
+        })
     }
 
     /// Reads EGL image `image` into its copy `m` (the array made at registration), the
