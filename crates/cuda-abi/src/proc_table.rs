@@ -80,10 +80,21 @@ fn not_supported(stub_idx: usize) -> crate::types::CUresult {
     static REPORTED: [AtomicBool; generated::STUB_COUNT] = [const { AtomicBool::new(false) }; generated::STUB_COUNT];
     if let Some(flag) = REPORTED.get(stub_idx) {
         if !flag.swap(true, Ordering::Relaxed) {
-            log(format_args!("{} is not supported", generated::STUB_NAMES[stub_idx]));
+            let name = generated::STUB_NAMES[stub_idx];
+            match why_not_supported(name) {
+                Some(why) => log(format_args!("{name} is not supported: {why}")),
+                None => log(format_args!("{name} is not supported")),
+            }
         }
     }
     crate::types::CUresult::ERROR_NOT_SUPPORTED
+}
+
+/// Why a family of stubs cannot be implemented, where that is known.
+fn why_not_supported(name: &str) -> Option<&'static str> {
+    // "EGL Interoperability": the cuEGLStream* calls connect CUDA to an EGLStreamKHR
+    // (EGL_KHR_stream and NVIDIA's EGL_NV_stream_* extensions).
+    name.starts_with("cuEGLStream").then_some("EGL streams are an extension of NVIDIA's EGL only; no other EGL implementation makes them")
 }
 
 /// Every exported symbol, sorted by name.

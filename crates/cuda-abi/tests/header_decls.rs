@@ -190,6 +190,21 @@ fn gl_header_declares_the_gl_exports() {
     }
 }
 
+/// `include/cudaEGL.h` (ours) declares exactly the EGL interop exports (the EGLStream
+/// stubs included), with the implemented ones' parameter counts.
+#[test]
+fn egl_header_declares_the_egl_exports() {
+    let is_egl = |n: &str| n.starts_with("cuEGL") || n.starts_with("cuGraphicsEGL") || n == "cuGraphicsResourceGetMappedEglFrame";
+    let declared: BTreeMap<String, usize> = all_declarations_of("cudaEGL.h").into_iter().filter(|(n, _)| is_egl(n)).collect();
+    let exported: BTreeSet<&str> = cuda::proc_table::symbols().iter().map(|s| s.name).filter(|n| is_egl(n)).collect();
+    let declared_names: BTreeSet<&str> = declared.keys().map(String::as_str).collect();
+    assert_eq!(declared_names, exported, "cudaEGL.h declarations against the EGL exports");
+    let rust = rust_param_counts();
+    for name in ["cuGraphicsEGLRegisterImage", "cuGraphicsResourceGetMappedEglFrame"] {
+        assert_eq!(rust.get(name), declared.get(name), "{name}: parameter count in cudaEGL.h and in the Rust export");
+    }
+}
+
 #[test]
 fn header_parameter_counts_match_the_rust_exports() {
     let declared = all_declarations();

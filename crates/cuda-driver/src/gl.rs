@@ -23,7 +23,12 @@
 //! loaded no EGL or GLX library (what an H200's driver 580.159 answered there, `cuGLInit`
 //! included), and `CUDA_ERROR_INVALID_GRAPHICS_CONTEXT` when one is loaded but no context
 //! is current on the calling thread.
+//!
+//! EGL images (`cuGraphicsEGLRegisterImage`) are resources of the same kind, read and
+//! written through GL too; [`egl`] says how their copy differs (it lives from registration
+//! to unregistration).
 
+mod egl;
 mod ffi;
 mod legacy;
 
@@ -39,6 +44,7 @@ use crate::texture::mipmap::MipmapHandle;
 use crate::texture::{Array3dDescriptor, ArrayHandle};
 use crate::{CtxHandle, CuError, CuResult, Driver, StreamHandle};
 
+pub use egl::EglFrame;
 use ffi::{Gl, GlFail, TextureInfo};
 
 /// `CU_GRAPHICS_REGISTER_FLAGS_*`.
@@ -108,7 +114,22 @@ fn texel_layout(internal_format: u32) -> Option<TexelLayout> {
 #[derive(Clone, Copy, Debug)]
 enum Object {
     Buffer(u32),
-    Texture2d { name: u32, layout: TexelLayout },
+    Texture2d {
+        name: u32,
+        layout: TexelLayout,
+    },
+    /// An `EGLImageKHR` (its address), read and written through a GL texture bound to it.
+    EglImage {
+        image: usize,
+        layout: TexelLayout,
+        color_format: u32,
+    },
+}
+
+impl Object {
+    fn is_egl(&self) -> bool {
+        matches!(self, Object::EglImage { .. })
+    }
 }
 
 /// CUDA's copy of a mapped resource.
@@ -128,7 +149,12 @@ pub struct Resource {
 #[derive(Default)]
 struct ResourceState {
     map_flags: u32,
+    /// Between `cuGraphicsMapResources` and `cuGraphicsUnmapResources`.
+    mapped: bool,
+    /// CUDA's copy: while mapped for GL objects, from registration on for EGL images.
     mapping: Option<Mapping>,
+    /// Whether an EGL image was ever mapped (then only unmapping writes it back).
+    ever_mapped: bool,
 }
 
 /// Every registered resource, and the deprecated API's buffer registrations.
@@ -161,9 +187,11 @@ impl Driver {
         self.gl.resources.get(h).map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("{call}: CUgraphicsResource {:#x}: {why:?}", h.0)))
     }
 
-    fn register(&self, object: Object, flags: u32) -> CuResult<GraphicsHandle> {
+    /// A new resource for `object`, holding CUDA's copy `mapping` from the start (EGL images).
+    fn register(&self, object: Object, flags: u32, mapping: Option<Mapping>) -> CuResult<GraphicsHandle> {
         self.current_context()?;
-        Ok(self.gl.resources.insert(Arc::new(Resource { object, register_flags: flags, state: Mutex::new(ResourceState::default()) })))
+        let state = Mutex::new(ResourceState { mapping, ..ResourceState::default() });
+        Ok(self.gl.resources.insert(Arc::new(Resource { object, register_flags: flags, state })))
     }
 
     /// `cuGraphicsGLRegisterBuffer`: buffer `buffer` of the current GL context.
@@ -175,7 +203,7 @@ impl Driver {
             return Err(fail(CuError::INVALID_VALUE, format_args!("{CALL}: flags {flags:#x}")));
         }
         gl.buffer_size(buffer).map_err(|e| gl_error(CALL, e))?;
-        self.register(Object::Buffer(buffer), flags)
+        self.register(Object::Buffer(buffer), flags, None)
     }
 
     /// `cuGraphicsGLRegisterImage`: `GL_TEXTURE_2D` textures of the formats
@@ -201,7 +229,7 @@ impl Driver {
         let layout = texel_layout(info.internal_format).ok_or_else(|| {
             fail(CuError::NOT_SUPPORTED, format_args!("{CALL}: texture {image}: internal format {:#x} is not one mapped here", info.internal_format))
         })?;
-        self.register(Object::Texture2d { name: image, layout }, flags)
+        self.register(Object::Texture2d { name: image, layout }, flags, None)
     }
 
     /// `cuGraphicsUnregisterResource`. A mapped resource is unmapped first (the API
@@ -211,12 +239,18 @@ impl Driver {
         const CALL: &str = "cuGraphicsUnregisterResource";
         let r = self.graphics_resource(h, CALL)?;
         let _transition = self.gl.transitions.lock().unwrap();
-        let mapping = r.state.lock().unwrap().mapping.take();
+        let (mapping, write) = {
+            let mut state = r.state.lock().unwrap();
+            // An EGL image nobody mapped relies on registration alone ([`egl`]): its copy
+            // goes back now.
+            let write = state.mapped || (r.object.is_egl() && !state.ever_mapped);
+            (state.mapping.take(), write)
+        };
         let result = match mapping {
             Some(m) => {
                 let written = match Gl::current() {
-                    Ok(gl) => self.write_back(&gl, &r, m, StreamHandle::LEGACY, CALL),
-                    Err(_) => Ok(()),
+                    Ok(gl) if write => self.write_back(&gl, &r, m, StreamHandle::LEGACY, CALL),
+                    _ => Ok(()),
                 };
                 self.free_mapping(m).and(written)
             }
@@ -235,7 +269,7 @@ impl Driver {
             return Err(fail(CuError::INVALID_VALUE, format_args!("{CALL}: flags {flags:#x}")));
         }
         let mut state = r.state.lock().unwrap();
-        if state.mapping.is_some() {
+        if state.mapped {
             return Err(fail(CuError::ALREADY_MAPPED, format_args!("{CALL}: the resource is mapped")));
         }
         state.map_flags = flags;
@@ -269,7 +303,7 @@ impl Driver {
         let resources = self.resources_of(handles, CALL)?;
         self.stream_context(stream)?;
         let _transition = self.gl.transitions.lock().unwrap();
-        if let Some((h, _)) = resources.iter().find(|(_, r)| r.state.lock().unwrap().mapping.is_some()) {
+        if let Some((h, _)) = resources.iter().find(|(_, r)| r.state.lock().unwrap().mapped) {
             return Err(fail(CuError::ALREADY_MAPPED, format_args!("{CALL}: CUgraphicsResource {:#x} is mapped", h.0)));
         }
         let gl = current_gl(CALL)?;
@@ -278,24 +312,40 @@ impl Driver {
             match self.map_one(&gl, r, stream) {
                 Ok(m) => done.push((r, m)),
                 Err(e) => {
-                    for (_, m) in done {
-                        let _ = self.free_mapping(m);
+                    // EGL images keep their copy (it outlives the map).
+                    for (r, m) in done {
+                        if !r.object.is_egl() {
+                            let _ = self.free_mapping(m);
+                        }
                     }
                     return Err(e);
                 }
             }
         }
         for (r, m) in done {
-            r.state.lock().unwrap().mapping = Some(m);
+            let mut state = r.state.lock().unwrap();
+            state.mapping = Some(m);
+            state.mapped = true;
+            state.ever_mapped = true;
         }
         Ok(())
     }
 
     fn map_one(&self, gl: &Gl, r: &Resource, stream: StreamHandle) -> CuResult<Mapping> {
         const CALL: &str = "cuGraphicsMapResources";
-        let flags = r.register_flags | r.state.lock().unwrap().map_flags;
+        let (flags, mapping) = {
+            let state = r.state.lock().unwrap();
+            (r.register_flags | state.map_flags, state.mapping)
+        };
         let read = flags & MAP_FLAGS_WRITE_DISCARD == 0;
         match r.object {
+            Object::EglImage { image, layout, .. } => {
+                let m = mapping.ok_or_else(|| fail(CuError::NOT_MAPPED, format_args!("{CALL}: the EGL image has no copy")))?;
+                if read {
+                    self.egl_read_image(gl, image, layout, m, On::Async(stream), CALL)?;
+                }
+                Ok(m)
+            }
             Object::Buffer(name) => {
                 let size = gl.buffer_size(name).map_err(|e| gl_error(CALL, e))?;
                 if size == 0 {
@@ -367,12 +417,12 @@ impl Driver {
         if flags & MAP_FLAGS_READ_ONLY != 0 {
             return Ok(());
         }
-        let (src, size) = match m {
-            Mapping::Pointer { ptr, size } => (ptr, size),
-            Mapping::Array { level0, info, .. } => {
-                let Object::Texture2d { layout, .. } = r.object else { unreachable!("arrays map textures") };
+        let (src, size) = match (m, r.object) {
+            (Mapping::Pointer { ptr, size }, _) => (ptr, size),
+            (Mapping::Array { level0, info, .. }, Object::Texture2d { layout, .. } | Object::EglImage { layout, .. }) => {
                 (self.array(level0)?.base, info.width * info.height * layout.bytes)
             }
+            (Mapping::Array { .. }, Object::Buffer(_)) => unreachable!("buffers map as pointers"),
         };
         let mut data = vec![0u8; size];
         // SAFETY: `data` holds `size` bytes; the copy waits for the stream's earlier work.
@@ -382,7 +432,17 @@ impl Driver {
             (Object::Texture2d { name, layout }, Mapping::Array { info, .. }) => {
                 gl.write_texture(name, info, layout.gl_format, layout.gl_type, &data)
             }
-            (Object::Texture2d { .. }, Mapping::Pointer { .. }) => unreachable!("textures map as arrays"),
+            (Object::EglImage { image, layout, .. }, Mapping::Array { info, .. }) => {
+                let written =
+                    gl.with_egl_image(image as *mut std::ffi::c_void, |name| gl.write_texture(name, info, layout.gl_format, layout.gl_type, &data));
+                // Other contexts and APIs sharing the image see the texels once GL has
+                // written them ("The application will be also responsible for ensuring
+                // that any pending operation on the registered CUDA resource has
+                // completed": CUDA's side of it is complete when the call returns).
+                gl.finish();
+                written
+            }
+            (Object::Texture2d { .. } | Object::EglImage { .. }, Mapping::Pointer { .. }) => unreachable!("textures map as arrays"),
         };
         written.map_err(|e| match e {
             GlFail::Error(code) => fail(CuError::UNMAP_FAILED, format_args!("{call}: GL error {code:#x} writing the object back")),
@@ -397,19 +457,35 @@ impl Driver {
         let resources = self.resources_of(handles, CALL)?;
         self.stream_context(stream)?;
         let _transition = self.gl.transitions.lock().unwrap();
-        if let Some((h, _)) = resources.iter().find(|(_, r)| r.state.lock().unwrap().mapping.is_none()) {
+        if let Some((h, _)) = resources.iter().find(|(_, r)| !r.state.lock().unwrap().mapped) {
             return Err(fail(CuError::NOT_MAPPED, format_args!("{CALL}: CUgraphicsResource {:#x} is not mapped", h.0)));
         }
         let gl = current_gl(CALL)?;
         let mut result = Ok(());
         for (_, r) in &resources {
-            let Some(m) = r.state.lock().unwrap().mapping.take() else { continue };
+            let mapping = {
+                let mut state = r.state.lock().unwrap();
+                state.mapped = false;
+                // An EGL image's copy stays until unregistration.
+                if r.object.is_egl() {
+                    state.mapping
+                } else {
+                    state.mapping.take()
+                }
+            };
+            let Some(m) = mapping else { continue };
             let written = self.write_back(&gl, r, m, stream, CALL);
-            result = result.and(written).and(self.free_mapping(m));
+            result = result.and(written);
+            if !r.object.is_egl() {
+                result = result.and(self.free_mapping(m));
+            }
         }
         result
     }
 
+    /// The copy CUDA may access now: a mapped GL object's, or an EGL image's from
+    /// registration on ("Additional Mapping/Unmapping is not required for the registered
+    /// resource", `cuGraphicsEGLRegisterImage`).
     fn mapping_of(&self, h: GraphicsHandle, call: &str) -> CuResult<Mapping> {
         let r = self.graphics_resource(h, call)?;
         let mapping = r.state.lock().unwrap().mapping;
@@ -426,10 +502,17 @@ impl Driver {
         }
     }
 
-    /// `cuGraphicsSubResourceGetMappedArray`: layer 0, level 0 of a mapped 2D texture.
+    /// `cuGraphicsSubResourceGetMappedArray`: layer 0, level 0 of a mapped 2D texture. An
+    /// EGL image is one 2D level, given whatever the index and level (an H200 with driver
+    /// 580.159 answers so for 1 and 6 too).
     pub fn graphics_sub_resource_get_mapped_array(&self, h: GraphicsHandle, array_index: u32, mip_level: u32) -> CuResult<ArrayHandle> {
         const CALL: &str = "cuGraphicsSubResourceGetMappedArray";
         self.current_context()?;
+        if self.graphics_resource(h, CALL)?.object.is_egl() {
+            if let Mapping::Array { level0, .. } = self.mapping_of(h, CALL)? {
+                return Ok(level0);
+            }
+        }
         match self.mapping_of(h, CALL)? {
             Mapping::Array { level0, .. } if array_index == 0 && mip_level == 0 => Ok(level0),
             Mapping::Array { .. } => {
@@ -444,6 +527,10 @@ impl Driver {
     pub fn graphics_resource_get_mapped_mipmapped_array(&self, h: GraphicsHandle) -> CuResult<MipmapHandle> {
         const CALL: &str = "cuGraphicsResourceGetMappedMipmappedArray";
         self.current_context()?;
+        if self.graphics_resource(h, CALL)?.object.is_egl() {
+            // What an H200 (driver 580.159) answers for a registered EGL image.
+            return Err(fail(CuError::UNKNOWN, format_args!("{CALL}: an EGL image has no mipmapped array")));
+        }
         match self.mapping_of(h, CALL)? {
             Mapping::Array { mipmap, .. } => Ok(mipmap),
             Mapping::Pointer { .. } => Err(fail(CuError::NOT_MAPPED_AS_ARRAY, format_args!("{CALL}: the resource is a buffer"))),

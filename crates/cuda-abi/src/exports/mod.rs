@@ -15,6 +15,7 @@
 pub mod context;
 pub mod device;
 pub mod device_misc;
+pub mod egl;
 pub mod error;
 pub mod event;
 pub mod external;

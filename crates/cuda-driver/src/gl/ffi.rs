@@ -84,14 +84,17 @@ struct WindowSystem {
     get_proc_address: &'static [u8],
 }
 
+/// The EGL library, once the process has loaded it.
+static EGL: OnceLock<Library> = OnceLock::new();
+const EGL_LIBRARIES: &[&str] = &["libEGL.so.1", "libEGL.so"];
+
 /// The `GetProcAddress` of the window-system API whose context is current.
 fn current_get_proc_address() -> Result<GetProcAddress, GlFail> {
-    static EGL: OnceLock<Library> = OnceLock::new();
     static GLX: OnceLock<Library> = OnceLock::new();
     let apis = [
         WindowSystem {
             slot: &EGL,
-            libraries: &["libEGL.so.1", "libEGL.so"],
+            libraries: EGL_LIBRARIES,
             get_current_context: b"eglGetCurrentContext\0",
             get_proc_address: b"eglGetProcAddress\0",
         },
@@ -118,6 +121,27 @@ fn current_get_proc_address() -> Result<GetProcAddress, GlFail> {
         }
     }
     Err(if any_library { GlFail::NoContext } else { GlFail::NoLibrary })
+}
+
+/// Whether an EGL context is current on the calling thread, and if not, why: EGL images
+/// are EGL objects, which a GLX context cannot use.
+pub(crate) fn egl_context_current() -> Result<(), GlFail> {
+    let lib = loaded(&EGL, EGL_LIBRARIES).ok_or(GlFail::NoLibrary)?;
+    // SAFETY: eglGetCurrentContext has this C signature (EGL 1.4+).
+    let current = unsafe { lib.get::<GetCurrent>(b"eglGetCurrentContext\0") }.map_err(|_| GlFail::Missing("eglGetCurrentContext"))?;
+    // SAFETY: no arguments; answers the calling thread's context or NULL.
+    if unsafe { current() }.is_null() {
+        return Err(GlFail::NoContext);
+    }
+    Ok(())
+}
+
+/// The function `name` of the current context's window system (GL extension functions
+/// included), NULL where it has none.
+pub(crate) fn proc_address(name: &CStr) -> Result<*mut c_void, GlFail> {
+    let get = current_get_proc_address()?;
+    // SAFETY: a NUL-terminated name.
+    Ok(unsafe { get(name.as_ptr()) })
 }
 
 /// Whether a GL context is current on the calling thread, and if not, why.
@@ -181,6 +205,9 @@ gl_functions! {
     get_tex_image: "glGetTexImage" fn(u32, i32, u32, u32, *mut c_void);
     tex_sub_image_2d: "glTexSubImage2D" fn(u32, i32, i32, i32, i32, i32, u32, u32, *const c_void);
     pixel_storei: "glPixelStorei" fn(u32, i32);
+    gen_textures: "glGenTextures" fn(i32, *mut u32);
+    delete_textures: "glDeleteTextures" fn(i32, *const u32);
+    finish: "glFinish" fn();
 }
 
 /// Width, height and internal format of a 2D texture's level 0.
@@ -345,5 +372,52 @@ impl Gl {
             (self.tex_sub_image_2d)(GL_TEXTURE_2D, 0, 0, 0, info.width as i32, info.height as i32, format, ty, src.as_ptr().cast())
         })?;
         self.check()
+    }
+}
+
+/// `glEGLImageTargetTexture2DOES(target, image)` (`GL_OES_EGL_image`).
+type EglImageTargetTexture2d = unsafe extern "C" fn(u32, *mut c_void);
+
+impl Gl {
+    /// Runs `f` on a texture of this context made for the call whose level 0 is EGL image
+    /// `image` (`GL_OES_EGL_image`: the texture and the image share their texels, so what
+    /// `f` writes through it reaches the image), then deletes the texture. The active
+    /// unit's `GL_TEXTURE_2D` binding is the application's again afterwards.
+    /// `GlFail::NotAnObject` when GL refuses the image.
+    pub(crate) fn with_egl_image<T>(&self, image: *mut c_void, f: impl FnOnce(u32) -> Result<T, GlFail>) -> Result<T, GlFail> {
+        const NAME: &str = "glEGLImageTargetTexture2DOES";
+        let p = proc_address(c"glEGLImageTargetTexture2DOES")?;
+        if p.is_null() {
+            return Err(GlFail::Missing(NAME));
+        }
+        // SAFETY: a non-NULL answer for this name is that function, of this signature.
+        let target = unsafe { std::mem::transmute::<*mut c_void, EglImageTargetTexture2d>(p) };
+        self.clear_errors();
+        let previous = self.integer(GL_TEXTURE_BINDING_2D) as u32;
+        let mut name = 0;
+        // SAFETY: one name is written; binding a new name makes it a 2D texture; the image
+        // is the caller's EGLImage (GL reports a bad one as an error).
+        let bound = unsafe {
+            (self.gen_textures)(1, &mut name);
+            (self.bind_texture)(GL_TEXTURE_2D, name);
+            target(GL_TEXTURE_2D, image);
+            let bound = self.check();
+            (self.bind_texture)(GL_TEXTURE_2D, previous);
+            bound
+        };
+        let out = match bound {
+            Ok(()) => f(name),
+            Err(_) => Err(GlFail::NotAnObject),
+        };
+        // SAFETY: the texture made above.
+        unsafe { (self.delete_textures)(1, &name) };
+        out
+    }
+
+    /// Waits for the context's GL commands to complete, so that other contexts and APIs
+    /// sharing an image see what they wrote.
+    pub(crate) fn finish(&self) {
+        // SAFETY: no arguments.
+        unsafe { (self.finish)() }
     }
 }

@@ -38,10 +38,10 @@ type Ptr = *mut c_void;
 /// The EGL entry points used, and the GL ones, resolved once a context is current.
 pub struct Egl {
     _lib: Library,
-    display: Ptr,
-    context: Ptr,
+    pub display: Ptr,
+    pub context: Ptr,
     make_current: unsafe extern "C" fn(Ptr, Ptr, Ptr, Ptr) -> u32,
-    get_proc: unsafe extern "C" fn(*const c_char) -> Ptr,
+    pub get_proc: unsafe extern "C" fn(*const c_char) -> Ptr,
 }
 
 /// GL functions of the test's context.
