@@ -7,6 +7,10 @@
 //! - `column_sums`: after a barrier, the first 17 lanes each store a column sum and lane 0
 //!   adds them up with no barrier between (HeCBench's Romberg integration); without
 //!   lockstep order lane 0 reads the columns before lanes 1-16 stored their sums.
+//! - `leader_sum`: a kernel with no barrier at all whose first 32 threads each store a
+//!   converted word to global memory (a thread-strided loop), then `if (tid == 0)` sums
+//!   them (HeCBench's ChaCha20: the key converted by the block, used by thread 0); without
+//!   lockstep order thread 0 reads the words before lanes 1-31 stored them.
 
 mod support;
 
@@ -132,6 +136,55 @@ total:
 done:
   ret;
 }
+
+// scratch[32 * block + i] = 3 * in[32 * block + i] for i < 32, by threads i, i + ntid, ...;
+// then thread 0: out[block] = the sum of the block's 32 scratch words. No barrier.
+.visible .entry leader_sum(.param .u64 out, .param .u64 in, .param .u64 scratch)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<12>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [in];
+  ld.param.u64 %rd3, [scratch];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  shl.b32 %r4, %r2, 5;
+  mov.u32 %r5, %r1;
+  setp.ge.u32 %p1, %r5, 32;
+  @%p1 bra converted;
+convert:
+  add.u32 %r6, %r4, %r5;
+  mul.wide.u32 %rd4, %r6, 4;
+  add.u64 %rd5, %rd2, %rd4;
+  ld.global.u32 %r7, [%rd5];
+  mul.lo.u32 %r7, %r7, 3;
+  add.u64 %rd6, %rd3, %rd4;
+  st.global.u32 [%rd6], %r7;
+  add.u32 %r5, %r5, %r3;
+  setp.lt.u32 %p1, %r5, 32;
+  @%p1 bra convert;
+converted:
+  setp.ne.s32 %p2, %r1, 0;
+  @%p2 bra finished;
+  mov.u32 %r8, 0;
+  mov.u32 %r9, 0;
+add_up:
+  add.u32 %r10, %r4, %r9;
+  mul.wide.u32 %rd7, %r10, 4;
+  add.u64 %rd8, %rd3, %rd7;
+  ld.global.u32 %r11, [%rd8];
+  add.u32 %r8, %r8, %r11;
+  add.u32 %r9, %r9, 1;
+  setp.lt.u32 %p1, %r9, 32;
+  @%p1 bra add_up;
+  mul.wide.u32 %rd9, %r2, 4;
+  add.u64 %rd10, %rd1, %rd9;
+  st.global.u32 [%rd10], %r8;
+finished:
+  ret;
+}
 "#;
 
 fn expected(input: &[u32]) -> Vec<u32> {
@@ -177,6 +230,25 @@ fn column_sums_stored_by_some_lanes_are_seen_by_lane_zero_without_a_barrier() {
         let mut params = dout.to_le_bytes().to_vec();
         params.extend_from_slice(&din.to_le_bytes());
         m.launch("column_sums", &cfg, &params).unwrap();
+        assert_eq!(download::<u32>(d, dout, blocks as usize), want, "{blocks} blocks of {threads}");
+    }
+}
+
+#[test]
+fn thread_zero_sees_what_its_warp_stored_to_global_memory_without_a_barrier() {
+    let d = cpu_backend::devices().remove(0);
+    let d: &dyn Device = d.as_ref();
+    let m = d.load_ptx(PTX, &LoadOptions::default()).unwrap();
+    for (blocks, threads) in [(1u32, 32u32), (3, 64), (4, 256), (2, 8)] {
+        let n = 32 * blocks as usize;
+        let input: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(2654435761) >> 12).collect();
+        let want: Vec<u32> = input.chunks(32).map(|b| b.iter().fold(0u32, |a, &x| a.wrapping_add(x.wrapping_mul(3)))).collect();
+        let (din, dout, dscratch) = (upload(d, &input), upload(d, &vec![0u32; blocks as usize]), upload(d, &vec![0u32; n]));
+        let cfg = LaunchConfig { grid: [blocks, 1, 1], block: [threads, 1, 1], dynamic_shared_bytes: 0 };
+        let mut params = dout.to_le_bytes().to_vec();
+        params.extend_from_slice(&din.to_le_bytes());
+        params.extend_from_slice(&dscratch.to_le_bytes());
+        m.launch("leader_sum", &cfg, &params).unwrap();
         assert_eq!(download::<u32>(d, dout, blocks as usize), want, "{blocks} blocks of {threads}");
     }
 }

@@ -12,6 +12,14 @@
 //!   Loads of the store's own address operand are the lane reading its own value and do
 //!   not count.
 //!
+//! A third point is a *leader branch*: a branch on a predicate that compares a thread or
+//! lane index (`%tid`, `%laneid`, or such an index masked with `and`) with a constant for
+//! equality, as `if (threadIdx.x == 0)` compiles, where a store comes before it and a load
+//! (not of parameter or constant space) can follow it. The lanes that go on read what the
+//! whole warp stored first (ChaCha20 in HeCBench: 256 threads convert a key, thread 0
+//! encrypts with it, with no `__syncthreads`), which lockstep execution gives. Such a
+//! branch gets a meeting just before it.
+//!
 //! Such a store gets a warp meeting (`bar.warp.sync -1`) just before it and just after it,
 //! so that every lane of the warp does the reads before a store before any lane stores,
 //! and every lane stores before any lane goes on to the next reads: the order a warp
@@ -43,10 +51,62 @@ const AFTER_COL: u32 = 4095;
 /// `m` with the meetings added, or `None` when no store of the functions looked at
 /// (`only`, else all) gets one.
 pub(crate) fn add_meetings(m: &Module, only: Option<&HashSet<String>>) -> Option<Module> {
-    super::insert::around_chosen(m, only, communicating_stores, |i| {
+    super::insert::around_chosen(m, only, communication_points, |i| {
         let meeting = |col| added(i.span.line, col, "bar", &[".warp", ".sync"], vec![Operand::Imm(Immediate::Int(-1))]);
+        if i.opcode == "bra" {
+            return (vec![meeting(BEFORE_COL)], Vec::new());
+        }
         (vec![meeting(BEFORE_COL)], vec![meeting(AFTER_COL)])
     })
+}
+
+/// The spans of the stores and leader branches of `body` that get meetings.
+fn communication_points(body: &[Statement]) -> HashSet<Span> {
+    let mut out = communicating_stores(body);
+    out.extend(leader_branches(body));
+    out
+}
+
+/// The leader branches of `body` (see the module doc).
+fn leader_branches(body: &[Statement]) -> HashSet<Span> {
+    let (items, labels) = flatten(body);
+    let instrs: Vec<&Instruction> = items.iter().filter_map(Item::instr).collect();
+    // Registers holding a thread or lane index, and predicates comparing one with a constant.
+    let mut index_regs: HashSet<&str> = HashSet::new();
+    let mut leader_preds: HashSet<&str> = HashSet::new();
+    for i in &instrs {
+        let (Some(Operand::Ident { name: dst, .. }), Some(src)) = (i.operands.first(), i.operands.get(1)) else { continue };
+        let is_index = |o: &Operand| match o {
+            Operand::Ident { name, .. } => matches!(name.as_str(), "%tid" | "%laneid") || index_regs.contains(name.as_str()),
+            _ => false,
+        };
+        match i.opcode.as_str() {
+            "mov" | "cvt" | "and" if is_index(src) => {
+                index_regs.insert(dst);
+            }
+            "setp" if i.modifiers.iter().any(|m| m == ".eq" || m == ".ne") => {
+                let (a, b) = (i.operands.get(1), i.operands.get(2));
+                let constant = |o: Option<&Operand>| matches!(o, Some(Operand::Imm(_)));
+                if (a.is_some_and(is_index) && constant(b)) || (b.is_some_and(is_index) && constant(a)) {
+                    leader_preds.insert(dst);
+                }
+            }
+            _ => {}
+        }
+    }
+    if leader_preds.is_empty() {
+        return HashSet::new();
+    }
+    let graph = Graph::new(&items, &labels);
+    let mut out = HashSet::new();
+    for (k, item) in items.iter().enumerate() {
+        let Item::Instr(i) = item else { continue };
+        let leader = i.opcode == "bra" && i.guard.as_ref().is_some_and(|g| leader_preds.contains(g.predicate.as_str()));
+        if leader && graph.reached_from_store(&items, k) && graph.reaches_load(&items, k) {
+            out.insert(i.span);
+        }
+    }
+    out
 }
 
 /// The spans of the stores of `body` that get meetings.
@@ -98,6 +158,13 @@ struct Graph {
     succ: Vec<Vec<usize>>,
 }
 
+/// Which way a search walks the graph.
+#[derive(Clone, Copy)]
+enum Walk {
+    Forward,
+    Backward,
+}
+
 impl Graph {
     fn new(items: &[Item], labels: &HashMap<&str, usize>) -> Graph {
         let all_labels: Vec<usize> = labels.values().copied().collect();
@@ -120,6 +187,57 @@ impl Graph {
             })
             .collect();
         Graph { succ }
+    }
+
+    /// Whether a load of memory lanes share can follow item `k` with no barrier between.
+    fn reaches_load(&self, items: &[Item], k: usize) -> bool {
+        self.finds(items, k, Walk::Forward, is_shared_or_global_load)
+    }
+
+    /// Whether a store can come before item `k` with no barrier between.
+    fn reached_from_store(&self, items: &[Item], k: usize) -> bool {
+        self.finds(items, k, Walk::Backward, |i| i.opcode == "st")
+    }
+
+    /// Whether an instruction `wanted` accepts lies on a path from (or, backward, to) item
+    /// `k` that passes no barrier or meeting.
+    fn finds(&self, items: &[Item], k: usize, walk: Walk, wanted: fn(&Instruction) -> bool) -> bool {
+        let pred;
+        let next: &[Vec<usize>] = match walk {
+            Walk::Forward => &self.succ,
+            Walk::Backward => {
+                let mut p = vec![Vec::new(); self.succ.len()];
+                for (from, tos) in self.succ.iter().enumerate() {
+                    for &to in tos {
+                        p[to].push(from);
+                    }
+                }
+                pred = p;
+                &pred
+            }
+        };
+        let mut seen = vec![false; items.len()];
+        let mut work = next[k].clone();
+        let mut steps = 0;
+        while let Some(n) = work.pop() {
+            if std::mem::replace(&mut seen[n], true) {
+                continue;
+            }
+            steps += 1;
+            if steps > SEARCH_LIMIT {
+                return false;
+            }
+            if let Item::Instr(j) = &items[n] {
+                if is_barrier_or_meeting(j) {
+                    continue;
+                }
+                if wanted(j) {
+                    return true;
+                }
+            }
+            work.extend(next[n].iter().copied().filter(|&s| !seen[s]));
+        }
+        false
     }
 
     /// Whether a shared load of an address operand other than store `i`'s (at item `k`)
@@ -149,6 +267,11 @@ impl Graph {
         }
         false
     }
+}
+
+/// Whether `i` loads memory other lanes may have stored (not parameter or constant space).
+fn is_shared_or_global_load(i: &Instruction) -> bool {
+    matches!(i.opcode.as_str(), "ld" | "ldu") && !i.modifiers.iter().any(|m| matches!(m.as_str(), ".param" | ".const" | ".local"))
 }
 
 /// Whether `i` is a volatile store that lanes of a warp may communicate through.
