@@ -25,6 +25,10 @@ pub(crate) enum Symbol {
     /// A kernel (`.entry`): its address, what device-side launches name it by, is
     /// [`kernel_handle`] of its index among the module's kernels.
     Kernel { index: usize },
+    /// A texture or surface reference (`.global .texref`/`.surfref`): an LLVM global
+    /// holding the handle of the object bound to it, which `tex`/`suld`/... load at each
+    /// use. It has no address kernels may take (PTX ISA 5.3).
+    Reference { ll: String },
 }
 
 /// The value of a kernel's address in device code (`mov.u64 %rd, kernel`, the `func` of
@@ -171,10 +175,18 @@ fn lower_impl(
                 StateSpace::Global | StateSpace::Const if v.linkage == Linkage::Extern => {
                     cx.undefined_externs.insert(v.name.clone());
                 }
+                StateSpace::Global if reference_kind(v).is_some() => match reference_var(v, target, &mut ir) {
+                    Ok(()) => {
+                        let ll = global_ref(v, target);
+                        out.globals.push(GlobalMeta { name: v.name.clone(), symbol: v.name.clone(), size: 8, reference: reference_kind(v) });
+                        cx.symbols.insert(v.name.clone(), Symbol::Reference { ll });
+                    }
+                    Err(e) => errors.push(e),
+                },
                 StateSpace::Global | StateSpace::Const => match global_var(v, m, target, &mut ir) {
                     Ok(size) => {
                         let ll = global_ref(v, target);
-                        out.globals.push(GlobalMeta { name: v.name.clone(), symbol: v.name.clone(), size });
+                        out.globals.push(GlobalMeta { name: v.name.clone(), symbol: v.name.clone(), size, reference: None });
                         cx.symbols.insert(v.name.clone(), Symbol::Global { ll });
                     }
                     Err(e) => errors.push(e),
@@ -670,6 +682,31 @@ fn var_space(v: &VarDecl, target: &dyn Target) -> u32 {
     } else {
         spaces.global
     }
+}
+
+/// The kind of a texture or surface reference variable (samplers are not references the
+/// driver binds: `cuModuleGetTexRef`/`cuModuleGetSurfRef` name only these two).
+fn reference_kind(v: &VarDecl) -> Option<OpaqueKind> {
+    match v.ty {
+        ScalarType::Opaque(k @ (OpaqueKind::Texture | OpaqueKind::Surface)) => Some(k),
+        _ => None,
+    }
+}
+
+/// Emits a texture or surface reference: one 64-bit handle, unbound until the driver
+/// binds it (CUDA Driver API "Texture Reference Management [DEPRECATED]").
+fn reference_var(v: &VarDecl, target: &dyn Target, ir: &mut String) -> Result<(), Diagnostic> {
+    if !v.array.is_empty() || v.init.is_some() || v.vector.is_some() {
+        let what = "texture and surface references are supported as single names (no arrays, vectors or initializers)";
+        return Err(Diagnostic::error(v.span, what).with_snippet(v.name.clone()));
+    }
+    let space = match var_space(v, target) {
+        0 => String::new(),
+        n => format!("addrspace({n}) "),
+    };
+    let unbound = crate::texture_abi::UNBOUND_REFERENCE as i64;
+    let _ = writeln!(ir, "{} = {}{space}global i64 {unbound}, align 8", ll_global(&v.name), target.export_prefix());
+    Ok(())
 }
 
 /// Emit a `.global`/`.const` variable; returns its size.

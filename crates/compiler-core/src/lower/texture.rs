@@ -1,8 +1,10 @@
 //! Texture and surface instructions (PTX ISA 9.7.10): `tex`, `tld4`, `txq`, `suld`, `sust`
 //! and `suq` on texture and surface objects (the unified mode: the handle is a `.u64`
-//! value). Each becomes one call of the `__ptx_texture` intrinsic; its operand buffers and
+//! value) and on module-scope texture and surface references (`.global .texref`/
+//! `.surfref` names: their variable holds the handle of the object the driver bound,
+//! loaded at each use). Each becomes one call of the `__ptx_texture` intrinsic; its operand buffers and
 //! `op` word are described in [`crate::texture_abi`], and the runtime does the addressing,
-//! filtering and format conversion. Texture references (`.texref` variables), the
+//! filtering and format conversion. The
 //! independent mode's samplers, sparse results (`d|p`), `f16` results, depth compare,
 //! offsets and formatted surface stores (`sust.p`) are refused with a compile error.
 
@@ -57,15 +59,21 @@ impl FnLowerer<'_> {
         }
     }
 
-    /// The 64-bit object handle in `name`: a register or parameter holding a texture or
-    /// surface object.
+    /// The 64-bit object handle `name` denotes: a register holding a texture or surface
+    /// object, or a texture or surface reference (the object bound to it now).
     fn texture_handle(&mut self, what: &str, name: &str) -> R<String> {
         if let Some(super::func::Local::Reg { .. }) = self.lookup(name) {
             return self.src(&Operand::Ident { name: name.to_string(), component: None }, ScalarType::U(64));
         }
-        Err(self.err(format!(
-            "{what}: '{name}' is not a register holding a texture or surface object (texture and surface references are not supported; objects are)"
-        )))
+        if self.lookup(name).is_none() {
+            if let Some(super::module::Symbol::Reference { ll }) = self.cx.symbols.get(name) {
+                let ll = ll.clone();
+                let v = self.t();
+                self.emit(format!("{v} = load i64, ptr {ll}, align 8"));
+                return Ok(v);
+            }
+        }
+        Err(self.err(format!("{what}: '{name}' is neither a register holding a texture or surface object nor a texture or surface reference")))
     }
 
     /// Fills the argument buffer with `coords` (integers where `int_slot` says so, else

@@ -40,6 +40,7 @@ pub mod module;
 pub mod profiler;
 pub mod stream;
 pub mod stream_ops;
+pub mod texref;
 pub mod texture;
 pub mod user_object;
 pub mod vmm;
