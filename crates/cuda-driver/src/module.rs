@@ -169,6 +169,7 @@ impl Driver {
                 let _ = self.functions.remove(handle);
             }
         }
+        self.forget_legacy_setups();
         self.memory.remove_where(|a| a.kind == MemoryKind::ModuleGlobal && a.owner == m.0);
         let _ = self.modules.remove(m);
     }

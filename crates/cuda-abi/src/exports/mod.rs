@@ -29,6 +29,7 @@ pub mod init;
 pub mod ipc;
 mod jit;
 pub mod launch;
+pub mod legacy_launch;
 pub mod library;
 pub mod link;
 pub mod logs;
