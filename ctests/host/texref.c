@@ -3,8 +3,9 @@
  * sust, bound to linear memory, pitched memory and CUDA arrays, with results computed
  * here on the host; the legacy launch calls (cuParamSet*, cuLaunchGrid) launching one of
  * its kernels; and what each misuse answers (the table holds the codes NVIDIA's driver
- * 580 gave on an H200 for the same calls). TEXREF_PRINT=1 prints this machine's codes in
- * the table's form. Prints "PASS texref" on success. */
+ * 580 gave on an H200 for the same calls: the whole program passes there, built with
+ * NVIDIA's cuda.h). TEXREF_PRINT=1 prints this machine's codes in the table's form.
+ * Prints "PASS texref" on success. */
 #define CUDA_ENABLE_DEPRECATED 1
 #include <cuda.h>
 

@@ -244,6 +244,14 @@ fn linear_memory_by_index_with_the_byte_offset() {
     assert_eq!(bound, buf);
     fx.launch("fetch1d", 8, 1, &[]);
     assert_eq!(fx.x_channel(8), texels[..8], "index i reads the aligned address's texel i");
+    // The texels from the aligned address to `dptr + bytes` are readable, no further (an
+    // H200 reads 10 of 32 bytes bound at +8, then zeros).
+    ok(unsafe { cuTexRefSetAddress_v2(&mut offset, fx.t1, buf + 8, 32) }, "32 bytes");
+    fx.launch("fetch1d", 12, 1, &[]);
+    let mut want = texels[..10].to_vec();
+    want.extend([0.0, 0.0]);
+    assert_eq!(fx.x_channel(12), want);
+    ok(unsafe { cuTexRefSetAddress_v2(&mut offset, fx.t1, buf + 8, 200) }, "200 bytes");
     // Filtering and normalized coordinates do not apply to linear memory.
     ok(unsafe { cuTexRefSetFlags(fx.t1, 2) }, "normalized");
     ok(unsafe { cuTexRefSetFilterMode(fx.t1, 1) }, "linear");
@@ -389,7 +397,8 @@ fn surface_reference_reads_and_writes_an_array() {
     rows(back.as_mut_ptr().cast(), false);
     assert_eq!(back.to_vec(), values.iter().map(|v| v + 1000).collect::<Vec<_>>());
 
-    // The sizes queries answer: texels of linear memory, of pitched memory, and the surface's.
+    // The sizes queries answer: texels of linear memory, of pitched memory, and the
+    // surface's (an H200 answers the same five numbers).
     let buf = device_buffer(&[0f32; 64]);
     ok(unsafe { cuTexRefSetAddress_v2(null_mut(), fx.t1, buf, 40) }, "10 floats");
     let d = ArrayDescriptor { width: 6, height: 5, format: 0x20, num_channels: 1 };
@@ -456,6 +465,8 @@ fn lookups_defaults_and_misuse_answer_nvidias_codes() {
     ok(unsafe { cuTexRefGetAddressMode(&mut mode, fx.t1, 2) }, "mode");
     assert_eq!(mode, 2);
     ok(unsafe { cuTexRefSetFilterMode(fx.t1, 2) }, "any filter mode");
+    ok(unsafe { cuTexRefGetFilterMode(&mut mode, fx.t1) }, "filter mode");
+    assert_eq!(mode, 2, "read back as given");
     assert_eq!(unsafe { cuTexRefSetMipmapFilterMode(fx.t1, 2) }, INVALID_VALUE);
     ok(unsafe { cuTexRefSetMipmapFilterMode(fx.t1, 1) }, "linear");
     ok(unsafe { cuTexRefSetMipmapLevelBias(fx.t1, 1.5) }, "bias");

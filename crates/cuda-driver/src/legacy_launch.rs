@@ -18,8 +18,9 @@ use crate::diag::fail;
 use crate::launch::{LAUNCH_PARAM_BUFFER_POINTER, LAUNCH_PARAM_BUFFER_SIZE, LAUNCH_PARAM_END};
 use crate::{CtxHandle, CuError, CuResult, Driver, FunctionHandle, StreamHandle};
 
-/// The most parameter bytes a kernel takes (4 KiB before CUDA 12.1, the legacy API's era).
-const MAX_PARAM_BYTES: usize = 4096;
+/// The most parameter bytes a kernel takes (since CUDA 12.1; NVIDIA's driver takes a
+/// `cuParamSetSize` of 4097, past the old 4 KiB limit).
+const MAX_PARAM_BYTES: usize = 32764;
 
 /// What the legacy calls set for one function.
 #[derive(Default)]

@@ -5,6 +5,7 @@
 use super::func::lower_function;
 use super::regions::widen::Strip;
 use super::shared_layout::SharedLayout;
+use super::texture::{reference_kind, reference_var};
 use super::types::{f64_const, size_of};
 use super::{GlobalMeta, KernelMeta, LowerOptions, LoweredModule};
 use crate::diag::Diagnostic;
@@ -175,7 +176,7 @@ fn lower_impl(
                 StateSpace::Global | StateSpace::Const if v.linkage == Linkage::Extern => {
                     cx.undefined_externs.insert(v.name.clone());
                 }
-                StateSpace::Global if reference_kind(v).is_some() => match reference_var(v, target, &mut ir) {
+                StateSpace::Global if reference_kind(v).is_some() => match reference_var(v, var_space(v, target), target.export_prefix(), &mut ir) {
                     Ok(()) => {
                         let ll = global_ref(v, target);
                         out.globals.push(GlobalMeta { name: v.name.clone(), symbol: v.name.clone(), size: 8, reference: reference_kind(v) });
@@ -682,31 +683,6 @@ fn var_space(v: &VarDecl, target: &dyn Target) -> u32 {
     } else {
         spaces.global
     }
-}
-
-/// The kind of a texture or surface reference variable (samplers are not references the
-/// driver binds: `cuModuleGetTexRef`/`cuModuleGetSurfRef` name only these two).
-fn reference_kind(v: &VarDecl) -> Option<OpaqueKind> {
-    match v.ty {
-        ScalarType::Opaque(k @ (OpaqueKind::Texture | OpaqueKind::Surface)) => Some(k),
-        _ => None,
-    }
-}
-
-/// Emits a texture or surface reference: one 64-bit handle, unbound until the driver
-/// binds it (CUDA Driver API "Texture Reference Management [DEPRECATED]").
-fn reference_var(v: &VarDecl, target: &dyn Target, ir: &mut String) -> Result<(), Diagnostic> {
-    if !v.array.is_empty() || v.init.is_some() || v.vector.is_some() {
-        let what = "texture and surface references are supported as single names (no arrays, vectors or initializers)";
-        return Err(Diagnostic::error(v.span, what).with_snippet(v.name.clone()));
-    }
-    let space = match var_space(v, target) {
-        0 => String::new(),
-        n => format!("addrspace({n}) "),
-    };
-    let unbound = crate::texture_abi::UNBOUND_REFERENCE as i64;
-    let _ = writeln!(ir, "{} = {}{space}global i64 {unbound}, align 8", ll_global(&v.name), target.export_prefix());
-    Ok(())
 }
 
 /// Emit a `.global`/`.const` variable; returns its size.

@@ -8,8 +8,11 @@
 //! independent mode's samplers, sparse results (`d|p`), `f16` results, depth compare,
 //! offsets and formatted surface stores (`sust.p`) are refused with a compile error.
 
+use std::fmt::Write;
+
 use super::func::{FnLowerer, R};
 use super::types::Mods;
+use crate::diag::Diagnostic;
 use crate::ptx::ast::*;
 use crate::texture_abi::{self as abi, Op};
 
@@ -17,6 +20,30 @@ use crate::texture_abi::{self as abi, Op};
 /// coordinates are `.f32`: the array index of the layered geometries.
 fn index_slot(geometry: u32, k: usize) -> bool {
     k == 0 && matches!(geometry, abi::GEOM_A1D | abi::GEOM_A2D | abi::GEOM_ACUBE)
+}
+
+/// The kind of a texture or surface reference variable (samplers are not references the
+/// driver binds: `cuModuleGetTexRef`/`cuModuleGetSurfRef` name only these two).
+pub(super) fn reference_kind(v: &VarDecl) -> Option<OpaqueKind> {
+    match v.ty {
+        ScalarType::Opaque(k @ (OpaqueKind::Texture | OpaqueKind::Surface)) => Some(k),
+        _ => None,
+    }
+}
+
+/// Emits a texture or surface reference: one 64-bit handle, unbound until the driver
+/// binds it (CUDA Driver API "Texture Reference Management [DEPRECATED]").
+/// `space` is the target's address space of global variables, `export_prefix` its
+/// linkage prefix (`Target::export_prefix`).
+pub(super) fn reference_var(v: &VarDecl, space: u32, export_prefix: &str, ir: &mut String) -> Result<(), Diagnostic> {
+    if !v.array.is_empty() || v.init.is_some() || v.vector.is_some() {
+        let what = "texture and surface references are supported as single names (no arrays, vectors or initializers)";
+        return Err(Diagnostic::error(v.span, what).with_snippet(v.name.clone()));
+    }
+    let space = if space == 0 { String::new() } else { format!("addrspace({space}) ") };
+    let unbound = crate::texture_abi::UNBOUND_REFERENCE as i64;
+    let _ = writeln!(ir, "{} = {}{space}global i64 {unbound}, align 8", super::module::ll_global(&v.name), export_prefix);
+    Ok(())
 }
 
 impl FnLowerer<'_> {

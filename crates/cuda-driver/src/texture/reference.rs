@@ -20,9 +20,10 @@
 //! all three dimensions, point filtering, flags 0 and zeros elsewhere;
 //! `cuTexRefSetAddress` binds `dptr` rounded down to `CU_TEXTURE_ALIGNMENT` (512) and
 //! passes back the difference (`CUDA_ERROR_INVALID_VALUE` when that is not 0 and the
-//! offset pointer is NULL); `cuTexRefSetAddress2D` refuses a `dptr` off that alignment and
-//! a pitch that is not a multiple of 32 or smaller than a row; `cuTexRefSetFormat` takes
-//! 0, 1, 2 or 4 channels of any format; an address mode past the four reads back as clamp;
+//! offset pointer is NULL), texels from there to `dptr + bytes` readable; `cuTexRefSetAddress2D` refuses a `dptr` off that alignment and
+//! a pitch that is not a multiple of 32 or smaller than a row; `cuTexRefSetFormat` refuses
+//! 3 channels and more than 4 only; an address mode past the four reads back as clamp, a
+//! filter mode as it was given;
 //! flags other than `CU_TRSF_READ_AS_INTEGER | NORMALIZED_COORDINATES | SRGB |
 //! DISABLE_TRILINEAR_OPTIMIZATION` are `CUDA_ERROR_INVALID_VALUE`; destroying an array
 //! unbinds the references bound to it; `cuModuleGetGlobal` of a reference's name is
@@ -302,7 +303,7 @@ impl Driver {
         }
         let t = TextureDesc {
             address_mode: s.address_mode,
-            filter_mode: s.filter_mode,
+            filter_mode: (s.filter_mode == 1) as u32,
             flags: s.flags,
             max_anisotropy: s.max_anisotropy,
             mipmap_filter_mode: s.mipmap_filter_mode,
@@ -442,9 +443,10 @@ impl Driver {
     }
 }
 
-/// `cuTexRefSetFormat`: any format, 0, 1, 2 or 4 channels.
+/// `cuTexRefSetFormat`: any format; 3 channels or more than 4 are refused (NVIDIA's
+/// driver takes 0 and negative counts, which then sample nothing here).
 pub fn set_format(s: &mut TexRefState, format: u32, channels: i32) -> CuResult<()> {
-    if !matches!(channels, 0 | 1 | 2 | 4) {
+    if channels == 3 || channels > 4 {
         return Err(fail(CuError::INVALID_VALUE, format_args!("cuTexRefSetFormat: {channels} channels")));
     }
     (s.format, s.channels) = (format, channels as u32);
@@ -466,10 +468,10 @@ pub fn address_mode_of(s: &TexRefState, dim: i32) -> CuResult<u32> {
     mode.ok_or_else(|| fail(CuError::INVALID_VALUE, format_args!("cuTexRefGetAddressMode: dimension {dim}")))
 }
 
-/// `cuTexRefSetFilterMode`: NVIDIA's driver accepts any value; all but
-/// `CU_TR_FILTER_MODE_LINEAR` filter as point.
+/// `cuTexRefSetFilterMode`: NVIDIA's driver accepts and reads back any value; all but
+/// `CU_TR_FILTER_MODE_LINEAR` sample as point here.
 pub fn set_filter_mode(s: &mut TexRefState, mode: u32) -> CuResult<()> {
-    s.filter_mode = (mode == 1) as u32;
+    s.filter_mode = mode;
     Ok(())
 }
 

@@ -10,6 +10,8 @@ fn setters_refuse_what_nvidias_driver_refuses_and_change_nothing_then() {
     assert_eq!((s.format, s.channels, s.address_mode, s.filter_mode, s.flags), (FORMAT_FLOAT, 1, [1; 3], 0, 0));
     assert_eq!(set_format(&mut s, 0x20, 3), Err(CuError::INVALID_VALUE));
     assert_eq!(set_format(&mut s, 0x20, 8), Err(CuError::INVALID_VALUE));
+    assert_eq!(set_format(&mut s, 0x20, 5), Err(CuError::INVALID_VALUE));
+    assert_eq!(set_format(&mut s, 0x20, -1), Ok(()), "as NVIDIA's driver takes it");
     assert_eq!(set_format(&mut s, 0x77, 0), Ok(()), "any format, 0 channels");
     assert_eq!((s.format, s.channels), (0x77, 0));
     assert_eq!(set_address_mode(&mut s, 3, 0), Err(CuError::INVALID_VALUE));
@@ -20,7 +22,7 @@ fn setters_refuse_what_nvidias_driver_refuses_and_change_nothing_then() {
     assert_eq!(address_mode_of(&s, 2), Ok(3));
     assert_eq!(address_mode_of(&s, 3), Err(CuError::INVALID_VALUE));
     assert_eq!(set_filter_mode(&mut s, 2), Ok(()));
-    assert_eq!(s.filter_mode, 0);
+    assert_eq!(s.filter_mode, 2, "read back as given");
     assert_eq!(set_mipmap_filter_mode(&mut s, 2), Err(CuError::INVALID_VALUE));
     for bad in [0xff, 0x40, 0x8000_0000] {
         assert_eq!(set_flags(&mut s, bad), Err(CuError::INVALID_VALUE), "{bad:#x}");
