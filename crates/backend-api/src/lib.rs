@@ -138,6 +138,10 @@ pub struct KernelInfo {
 pub struct GlobalInfo {
     pub address: DevicePtr,
     pub size: usize,
+    /// `Some` for a texture or surface reference (`.texref`/`.surfref`): its 8 bytes hold
+    /// the handle of the object bound to it, which the driver writes
+    /// (`cuModuleGetTexRef`); it is not a variable `cuModuleGetGlobal` hands out.
+    pub reference: Option<texture::Reference>,
 }
 
 /// Options that affect compilation (from `cuModuleLoadDataEx` JIT options).

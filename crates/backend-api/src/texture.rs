@@ -102,6 +102,13 @@ pub struct Sampler {
     pub border_color: [f32; 4],
 }
 
+/// What a module's texture or surface reference (PTX `.texref`/`.surfref`) is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reference {
+    Texture,
+    Surface,
+}
+
 /// A texture object (`sampler: Some`) or a surface object (`None`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TextureObject {

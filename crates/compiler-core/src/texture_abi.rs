@@ -27,6 +27,14 @@
 //! | 16..24 | `txq`/`suq`: the query, [`QUERIES`] index |
 
 pub const ARG_SLOTS: usize = 12;
+
+/// The handle a texture or surface reference (`.global .texref`/`.surfref`, PTX ISA 5.3)
+/// holds while nothing is bound to it: module load initializes references with it and the
+/// driver writes it back when it unbinds one. An instruction on it reads zeros, stores
+/// nothing and answers 0 to queries, as NVIDIA's driver does for unbound references
+/// (measured on an H200, driver 580.159: `tex` and `suld.trap` read 0, the launch succeeds).
+/// Not a multiple of 8, so never the address of an object.
+pub const UNBOUND_REFERENCE: u64 = u64::MAX;
 pub const DATA_SLOTS: usize = 4;
 
 pub const INSTR_TEX: u32 = 0;

@@ -181,7 +181,7 @@ const VALID: &[(&str, &str, Check)] = &[
         assert_eq!(var(m, "counter").ty, ScalarType::U(32));
     }),
     ("opaque and odd widths", ".global .texref t;\n.global .s17 odd;", |m| {
-        assert_eq!(var(m, "t").ty, ScalarType::Opaque);
+        assert_eq!(var(m, "t").ty, ScalarType::Opaque(OpaqueKind::Texture));
         assert_eq!(var(m, "odd").ty, ScalarType::S(17));
     }),
     (

@@ -133,7 +133,16 @@ impl LoadedModule for CpuModule {
     }
 
     fn global(&self, name: &str) -> Option<GlobalInfo> {
-        self.host.globals.iter().find(|(g, _)| g.name == name).map(|(g, addr)| GlobalInfo { address: *addr, size: g.size as usize })
+        let reference = |g: &compiler_core::lower::GlobalMeta| match g.reference {
+            Some(compiler_core::ptx::ast::OpaqueKind::Surface) => Some(backend_api::texture::Reference::Surface),
+            Some(_) => Some(backend_api::texture::Reference::Texture),
+            None => None,
+        };
+        self.host.globals.iter().find(|(g, _)| g.name == name).map(|(g, addr)| GlobalInfo {
+            address: *addr,
+            size: g.size as usize,
+            reference: reference(g),
+        })
     }
 
     fn kernel_names(&self) -> Vec<String> {

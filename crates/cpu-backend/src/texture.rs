@@ -69,6 +69,13 @@ pub enum Failure {
 /// either an object from [`create`] or any value a kernel made up (checked as far as
 /// reading its first word).
 pub unsafe fn execute(handle: u64, op: u32, args: *const u32, data: *mut u64) -> Result<u32, Failure> {
+    if handle == abi::UNBOUND_REFERENCE {
+        // A texture or surface reference nothing is bound to: reads give zeros, stores
+        // and queries nothing (see `UNBOUND_REFERENCE`).
+        // SAFETY: the buffer size is guaranteed by the caller.
+        unsafe { *(data as *mut [u64; abi::DATA_SLOTS]) = [0; abi::DATA_SLOTS] };
+        return Ok(0);
+    }
     if handle == 0 || !handle.is_multiple_of(8) {
         return Err(Failure::BadHandle);
     }
@@ -191,6 +198,8 @@ fn texel(r: &Resource, s: &Sampler, d: Domain, at: Option<[u32; 3]>) -> [f64; 4]
             (Domain::Float, ChannelType::F32) => f32::from_bits(raw) as f64,
             (Domain::Float, _) => normalized_float(raw, r.format.channel) as f64,
             (Domain::Fixed { .. }, t) => fixed(raw, t),
+            // Signed channels as their values, so that a blend of negative texels is one.
+            (Domain::Int, ChannelType::S8 | ChannelType::S16 | ChannelType::S32) => raw as i32 as f64,
             (Domain::Int, _) => raw as f64,
         };
     }
@@ -460,7 +469,10 @@ fn half_rounded(v: [f64; 4], r: &Resource, linear: bool) -> [f64; 4] {
 /// The result words of fetched values.
 fn finish(v: [f64; 4], d: Domain, dtype: u32) -> [u32; 4] {
     v.map(|x| match d {
-        Domain::Int => x as u32,
+        // Integer texels are filtered only through texture references (texture objects
+        // refuse linear filtering of integer reads); the blend rounds half up, as an
+        // H200 returns 47768 between 30000 and 65535.
+        Domain::Int => (x + 0.5).floor() as i64 as u32,
         Domain::Float => f32::to_bits(x as f32),
         Domain::Fixed { signed, .. } => {
             let f = finish_fixed(x, signed);

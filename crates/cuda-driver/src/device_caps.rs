@@ -135,7 +135,8 @@ impl Driver {
         if ctx.is_null() || current != ctx {
             return Err(fail(CuError::INVALID_CONTEXT, format_args!("cuCtxDetach: {:#x} is not the current context", ctx.0)));
         }
-        if self.context(ctx)?.primary {
+        // A context `cuCtxAttach` attached to stays until as many detaches.
+        if self.context(ctx)?.primary || self.ctx_take_attachment(ctx) {
             return Ok(());
         }
         self.ctx_destroy(ctx)

@@ -176,7 +176,7 @@ impl Device for FakeDevice {
         let mut globals = HashMap::new();
         for (name, size) in scan_globals(ptx) {
             let address = self.alloc(size).map_err(|_| LoadError::OutOfMemory)?;
-            globals.insert(name, GlobalInfo { address, size });
+            globals.insert(name, GlobalInfo { address, size, reference: None });
         }
         Ok(Arc::new(FakeModule { kernels: scan_kernels(ptx), globals, launches: self.launches.clone() }))
     }

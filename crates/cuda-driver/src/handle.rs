@@ -56,11 +56,13 @@ pub enum Kind {
     GreenCtx = 0x53,
     ResourceDesc = 0x54,
     GraphicsResource = 0x55,
+    TexRef = 0x56,
+    SurfRef = 0x57,
 }
 
 impl Kind {
     /// Every kind, in tag order.
-    pub const ALL: [Kind; 21] = [
+    pub const ALL: [Kind; 23] = [
         Kind::Context,
         Kind::Module,
         Kind::Function,
@@ -82,6 +84,8 @@ impl Kind {
         Kind::GreenCtx,
         Kind::ResourceDesc,
         Kind::GraphicsResource,
+        Kind::TexRef,
+        Kind::SurfRef,
     ];
 }
 
@@ -183,6 +187,10 @@ handle_types! {
     ResourceDescHandle => ResourceDesc;
     /// A `CUgraphicsResource`.
     GraphicsHandle => GraphicsResource;
+    /// A `CUtexref`.
+    TexRefHandle => TexRef;
+    /// A `CUsurfref`.
+    SurfRefHandle => SurfRef;
 }
 
 /// Ties a handle newtype to its [`Kind`].

@@ -47,6 +47,7 @@ pub mod handle;
 mod image;
 pub mod ipc;
 pub mod launch;
+mod legacy_launch;
 pub mod library;
 pub mod link;
 pub mod logs;
@@ -150,6 +151,9 @@ pub struct Driver {
     pub(crate) green_ctxs: green::State,
     /// Registered OpenGL resources (`cuGraphicsGLRegisterBuffer`, `cuGLRegisterBufferObject`).
     pub(crate) gl: gl::State,
+    /// What the pre-`cuLaunchKernel` calls set (`cuFuncSetBlockShape`, `cuParamSet*`) and
+    /// the contexts `cuCtxAttach` attached to.
+    pub(crate) legacy: legacy_launch::State,
 }
 
 impl std::fmt::Debug for Driver {
@@ -194,6 +198,7 @@ impl Driver {
             external: Default::default(),
             green_ctxs: Default::default(),
             gl: Default::default(),
+            legacy: Default::default(),
         }
     }
 }

@@ -163,11 +163,13 @@ impl Driver {
             self.drain_context(&ctx);
             self.flush_output(&ctx);
         }
+        self.drop_module_references(m);
         for (handle, f) in self.functions.all() {
             if f.module == m {
                 let _ = self.functions.remove(handle);
             }
         }
+        self.forget_legacy_setups();
         self.memory.remove_where(|a| a.kind == MemoryKind::ModuleGlobal && a.owner == m.0);
         let _ = self.modules.remove(m);
     }
@@ -217,6 +219,11 @@ impl Driver {
             return Ok((g.address, g.size));
         }
         let g = module.loaded.global(name).ok_or_else(|| fail(CuError::NOT_FOUND, format_args!("global {name:?} not found in module {:#x}", m.0)))?;
+        if g.reference.is_some() {
+            // As NVIDIA's driver answers (H200, driver 580.159): `cuModuleGetTexRef` and
+            // `cuModuleGetSurfRef` name these.
+            return Err(fail(CuError::INVALID_VALUE, format_args!("{name:?} is a texture or surface reference, not a variable")));
+        }
         if g.size > 0 {
             // A failure means the range is already registered (e.g. the same variable under
             // another name); copies validate either way.

@@ -11,6 +11,7 @@
 //! given, for the `Get*Desc` calls, and which context the object belongs to.
 
 pub mod mipmap;
+pub mod reference;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -149,6 +150,7 @@ struct ObjectRecord {
 pub struct State {
     pub(crate) arrays: crate::handle::HandleTable<Array, ArrayHandle>,
     pub(crate) mipmaps: mipmap::State,
+    pub(crate) references: reference::State,
     objects: Mutex<HashMap<u64, ObjectRecord>>,
 }
 
@@ -199,6 +201,30 @@ pub(crate) fn array_shape(d: &Array3dDescriptor) -> CuResult<ArrayShape> {
     let slice = pitch.checked_mul(d.height.max(1) as u64).ok_or_else(|| bad("size"))?;
     let bytes = slice.checked_mul(d.depth.max(1) as u64).ok_or_else(|| bad("size"))?;
     Ok(ArrayShape { texel, pitch, slice, bytes })
+}
+
+/// The sampler `t` describes for texels of `format`. Texture objects refuse linear
+/// filtering of texels read as integers (the Programming Guide's "Texture Fetching" filters
+/// float results); texture references filter them (`integer_filtering`), as NVIDIA's driver
+/// does for them (H200, driver 580.159).
+fn sampler(t: &TextureDesc, format: TexelFormat, integer_filtering: bool, what: &str) -> CuResult<Sampler> {
+    let bad = |why: &str| fail(CuError::INVALID_VALUE, format_args!("{what}: {why}"));
+    let mut address = [AddressMode::Wrap; 3];
+    for (a, m) in address.iter_mut().zip(t.address_mode) {
+        *a = address_mode(m).ok_or_else(|| bad("address mode"))?;
+    }
+    let linear = match t.filter_mode {
+        0 => false,
+        1 => true,
+        _ => return Err(bad("filter mode")),
+    };
+    let read_normalized = t.flags & TRSF_READ_AS_INTEGER == 0;
+    let channel = format.channel;
+    let float_results = channel.is_float() || (read_normalized && channel.normalizable());
+    if linear && !float_results && !integer_filtering {
+        return Err(bad("linear filtering of a texture read as integers"));
+    }
+    Ok(Sampler { address, linear, normalized_coords: t.flags & TRSF_NORMALIZED_COORDINATES != 0, read_normalized, border_color: t.border_color })
 }
 
 fn address_mode(m: u32) -> Option<AddressMode> {
@@ -260,6 +286,7 @@ impl Driver {
     fn destroy_array(&self, h: ArrayHandle) -> CuResult<()> {
         let array =
             self.textures.arrays.remove(h).map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("cuArrayDestroy({:#x}): {why:?}", h.0)))?;
+        self.unbind_array_references(h);
         // The memory may already be gone with its context. `mem_free` waits for the work
         // queued in the array's context first.
         if !array.mipmap_level && self.memory.find(array.base).is_some_and(|a| a.base == array.base) {
@@ -314,7 +341,7 @@ impl Driver {
             RESOURCE_TYPE_LINEAR | RESOURCE_TYPE_PITCH2D => {
                 let base = r.res[0];
                 let format = texel_format(r.res[1] as u32, (r.res[1] >> 32) as u32).ok_or_else(|| bad("format or channel count".into()))?;
-                if base % TEXTURE_ALIGNMENT != 0 {
+                if !base.is_multiple_of(TEXTURE_ALIGNMENT) {
                     return Err(bad(format!("device pointer {base:#x} is not a multiple of {TEXTURE_ALIGNMENT}")));
                 }
                 let (layout, pitch, bytes) = if r.res_type == RESOURCE_TYPE_LINEAR {
@@ -351,24 +378,7 @@ impl Driver {
             return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuTexObjectCreate: resource views are not supported")));
         }
         let (resource, device) = self.resource(r, "cuTexObjectCreate")?;
-        let bad = |why: &str| fail(CuError::INVALID_VALUE, format_args!("cuTexObjectCreate: {why}"));
-        let mut address = [AddressMode::Wrap; 3];
-        for (a, m) in address.iter_mut().zip(t.address_mode) {
-            *a = address_mode(m).ok_or_else(|| bad("address mode"))?;
-        }
-        let linear = match t.filter_mode {
-            0 => false,
-            1 => true,
-            _ => return Err(bad("filter mode")),
-        };
-        let read_normalized = t.flags & TRSF_READ_AS_INTEGER == 0;
-        let channel = resource.format.channel;
-        // Linear filtering needs float results (Programming Guide, "Texture Fetching").
-        if linear && !channel.is_float() && !(read_normalized && channel.normalizable()) {
-            return Err(bad("linear filtering of a texture read as integers"));
-        }
-        let sampler =
-            Sampler { address, linear, normalized_coords: t.flags & TRSF_NORMALIZED_COORDINATES != 0, read_normalized, border_color: t.border_color };
+        let sampler = sampler(t, resource.format, false, "cuTexObjectCreate")?;
         self.create_object(ctx.handle, device, r, Some(*t), TextureObject { resource, sampler: Some(sampler) })
     }
 

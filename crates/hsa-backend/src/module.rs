@@ -135,7 +135,7 @@ pub(crate) fn load(shared: Arc<Shared>, ptx: &str, options: &LoadOptions) -> Res
     for g in &co.globals {
         if let Some(sym) = lookup(&g.symbol) {
             let address: u64 = symbol_info(&shared, sym, ffi::SYMBOL_INFO_VARIABLE_ADDRESS);
-            globals.push((g.name.clone(), GlobalInfo { address, size: g.size as usize }));
+            globals.push((g.name.clone(), GlobalInfo { address, size: g.size as usize, reference: None }));
         }
     }
     let log = co.warnings.iter().map(|w| w.message.clone()).collect::<Vec<_>>().join("\n");

@@ -761,6 +761,7 @@ impl<'a> FnLowerer<'a> {
             }
             Some(Symbol::Shared { offset }) => Ok(offset.to_string()),
             Some(Symbol::Kernel { index }) => Ok(super::module::kernel_handle(*index).to_string()),
+            Some(Symbol::Reference { .. }) => Err(self.err(format!("'{name}' is a texture or surface reference: it has no address (PTX ISA 5.3)"))),
             None => Err(self.err(self.cx.undefined_symbol(name))),
         }
     }
@@ -822,6 +823,9 @@ impl<'a> FnLowerer<'a> {
                     Some(Symbol::Global { ll }) | Some(Symbol::Function { ll }) => Ok(self.gep(&ll, offset)),
                     Some(Symbol::Shared { offset: base }) => Ok(self.gep("%shared", base as i64 + offset)),
                     Some(Symbol::Kernel { .. }) => Err(self.err(format!("'{name}' is a kernel: its address is not memory"))),
+                    Some(Symbol::Reference { .. }) => {
+                        Err(self.err(format!("'{name}' is a texture or surface reference: it is no memory (PTX ISA 5.3)")))
+                    }
                     None => Err(self.err(self.cx.undefined_symbol(name))),
                 },
             },

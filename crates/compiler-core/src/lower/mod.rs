@@ -187,6 +187,10 @@ pub struct GlobalMeta {
     /// The LLVM symbol to look up for its address.
     pub symbol: String,
     pub size: u64,
+    /// `Some` for a texture or surface reference: 8 bytes holding the bound object's
+    /// handle ([`crate::texture_abi::UNBOUND_REFERENCE`] while unbound), which the driver
+    /// writes and `cuModuleGetGlobal` does not hand out.
+    pub reference: Option<crate::ptx::ast::OpaqueKind>,
 }
 
 /// The result of lowering one PTX module.

@@ -5,6 +5,7 @@
 use super::func::lower_function;
 use super::regions::widen::Strip;
 use super::shared_layout::SharedLayout;
+use super::texture::{reference_kind, reference_var};
 use super::types::{f64_const, size_of};
 use super::{GlobalMeta, KernelMeta, LowerOptions, LoweredModule};
 use crate::diag::Diagnostic;
@@ -25,6 +26,10 @@ pub(crate) enum Symbol {
     /// A kernel (`.entry`): its address, what device-side launches name it by, is
     /// [`kernel_handle`] of its index among the module's kernels.
     Kernel { index: usize },
+    /// A texture or surface reference (`.global .texref`/`.surfref`): an LLVM global
+    /// holding the handle of the object bound to it, which `tex`/`suld`/... load at each
+    /// use. It has no address kernels may take (PTX ISA 5.3).
+    Reference { ll: String },
 }
 
 /// The value of a kernel's address in device code (`mov.u64 %rd, kernel`, the `func` of
@@ -171,10 +176,18 @@ fn lower_impl(
                 StateSpace::Global | StateSpace::Const if v.linkage == Linkage::Extern => {
                     cx.undefined_externs.insert(v.name.clone());
                 }
+                StateSpace::Global if reference_kind(v).is_some() => match reference_var(v, var_space(v, target), target.export_prefix(), &mut ir) {
+                    Ok(()) => {
+                        let ll = global_ref(v, target);
+                        out.globals.push(GlobalMeta { name: v.name.clone(), symbol: v.name.clone(), size: 8, reference: reference_kind(v) });
+                        cx.symbols.insert(v.name.clone(), Symbol::Reference { ll });
+                    }
+                    Err(e) => errors.push(e),
+                },
                 StateSpace::Global | StateSpace::Const => match global_var(v, m, target, &mut ir) {
                     Ok(size) => {
                         let ll = global_ref(v, target);
-                        out.globals.push(GlobalMeta { name: v.name.clone(), symbol: v.name.clone(), size });
+                        out.globals.push(GlobalMeta { name: v.name.clone(), symbol: v.name.clone(), size, reference: None });
                         cx.symbols.insert(v.name.clone(), Symbol::Global { ll });
                     }
                     Err(e) => errors.push(e),

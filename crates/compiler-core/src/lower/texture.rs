@@ -1,13 +1,18 @@
 //! Texture and surface instructions (PTX ISA 9.7.10): `tex`, `tld4`, `txq`, `suld`, `sust`
 //! and `suq` on texture and surface objects (the unified mode: the handle is a `.u64`
-//! value). Each becomes one call of the `__ptx_texture` intrinsic; its operand buffers and
+//! value) and on module-scope texture and surface references (`.global .texref`/
+//! `.surfref` names: their variable holds the handle of the object the driver bound,
+//! loaded at each use). Each becomes one call of the `__ptx_texture` intrinsic; its operand buffers and
 //! `op` word are described in [`crate::texture_abi`], and the runtime does the addressing,
-//! filtering and format conversion. Texture references (`.texref` variables), the
+//! filtering and format conversion. The
 //! independent mode's samplers, sparse results (`d|p`), `f16` results, depth compare,
 //! offsets and formatted surface stores (`sust.p`) are refused with a compile error.
 
+use std::fmt::Write;
+
 use super::func::{FnLowerer, R};
 use super::types::Mods;
+use crate::diag::Diagnostic;
 use crate::ptx::ast::*;
 use crate::texture_abi::{self as abi, Op};
 
@@ -15,6 +20,30 @@ use crate::texture_abi::{self as abi, Op};
 /// coordinates are `.f32`: the array index of the layered geometries.
 fn index_slot(geometry: u32, k: usize) -> bool {
     k == 0 && matches!(geometry, abi::GEOM_A1D | abi::GEOM_A2D | abi::GEOM_ACUBE)
+}
+
+/// The kind of a texture or surface reference variable (samplers are not references the
+/// driver binds: `cuModuleGetTexRef`/`cuModuleGetSurfRef` name only these two).
+pub(super) fn reference_kind(v: &VarDecl) -> Option<OpaqueKind> {
+    match v.ty {
+        ScalarType::Opaque(k @ (OpaqueKind::Texture | OpaqueKind::Surface)) => Some(k),
+        _ => None,
+    }
+}
+
+/// Emits a texture or surface reference: one 64-bit handle, unbound until the driver
+/// binds it (CUDA Driver API "Texture Reference Management [DEPRECATED]").
+/// `space` is the target's address space of global variables, `export_prefix` its
+/// linkage prefix (`Target::export_prefix`).
+pub(super) fn reference_var(v: &VarDecl, space: u32, export_prefix: &str, ir: &mut String) -> Result<(), Diagnostic> {
+    if !v.array.is_empty() || v.init.is_some() || v.vector.is_some() {
+        let what = "texture and surface references are supported as single names (no arrays, vectors or initializers)";
+        return Err(Diagnostic::error(v.span, what).with_snippet(v.name.clone()));
+    }
+    let space = if space == 0 { String::new() } else { format!("addrspace({space}) ") };
+    let unbound = crate::texture_abi::UNBOUND_REFERENCE as i64;
+    let _ = writeln!(ir, "{} = {}{space}global i64 {unbound}, align 8", super::module::ll_global(&v.name), export_prefix);
+    Ok(())
 }
 
 impl FnLowerer<'_> {
@@ -57,15 +86,21 @@ impl FnLowerer<'_> {
         }
     }
 
-    /// The 64-bit object handle in `name`: a register or parameter holding a texture or
-    /// surface object.
+    /// The 64-bit object handle `name` denotes: a register holding a texture or surface
+    /// object, or a texture or surface reference (the object bound to it now).
     fn texture_handle(&mut self, what: &str, name: &str) -> R<String> {
         if let Some(super::func::Local::Reg { .. }) = self.lookup(name) {
             return self.src(&Operand::Ident { name: name.to_string(), component: None }, ScalarType::U(64));
         }
-        Err(self.err(format!(
-            "{what}: '{name}' is not a register holding a texture or surface object (texture and surface references are not supported; objects are)"
-        )))
+        if self.lookup(name).is_none() {
+            if let Some(super::module::Symbol::Reference { ll }) = self.cx.symbols.get(name) {
+                let ll = ll.clone();
+                let v = self.t();
+                self.emit(format!("{v} = load i64, ptr {ll}, align 8"));
+                return Ok(v);
+            }
+        }
+        Err(self.err(format!("{what}: '{name}' is neither a register holding a texture or surface object nor a texture or surface reference")))
     }
 
     /// Fills the argument buffer with `coords` (integers where `int_slot` says so, else

@@ -14,7 +14,7 @@ pub fn bits(t: ScalarType) -> u32 {
         ScalarType::F16x2 | ScalarType::BF16x2 | ScalarType::F32 => 32,
         ScalarType::F64 => 64,
         ScalarType::Pred => 1,
-        ScalarType::Opaque => 64,
+        ScalarType::Opaque(_) => 64,
     }
 }
 

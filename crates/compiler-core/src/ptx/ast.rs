@@ -98,8 +98,18 @@ pub enum ScalarType {
     F32,
     F64,
     Pred,
-    /// `.texref`, `.samplerref`, `.surfref`: opaque handles (accepted, not yet lowered).
-    Opaque,
+    /// `.texref`, `.samplerref`, `.surfref`: opaque handles (PTX ISA 5.3). Module-scope
+    /// `.global` texture and surface references are lowered as 64-bit variables holding
+    /// the object the driver binds to them (`lower::module`); samplers are not lowered.
+    Opaque(OpaqueKind),
+}
+
+/// Which opaque type a `.texref`/`.samplerref`/`.surfref` declaration names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpaqueKind {
+    Texture,
+    Sampler,
+    Surface,
 }
 
 /// A variable or parameter declaration (PTX ISA 5.4 "Variables").

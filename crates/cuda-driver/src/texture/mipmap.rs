@@ -142,7 +142,9 @@ impl Driver {
             .map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("cuMipmappedArrayDestroy({:#x}): {why:?}", h.0)))?;
         for &level in &m.levels {
             // Released already if the program destroyed it (`cuArrayDestroy`).
-            let _ = self.textures.arrays.remove(level);
+            if self.textures.arrays.remove(level).is_ok() {
+                self.unbind_array_references(level);
+            }
         }
         match &m.storage {
             LevelStorage::PerLevel(bases) => {

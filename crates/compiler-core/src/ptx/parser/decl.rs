@@ -18,7 +18,9 @@
 //! * 5.1.6 kernel parameter attributes (`.ptr`), 5.4.8 `.attribute` (ignored, warned).
 
 use super::{PResult, Parser, MAX_DEPTH};
-use crate::ptx::ast::{Directive, Function, FunctionKind, InitValue, Initializer, Linkage, ScalarType, StateSpace, Statement, Tuning, VarDecl};
+use crate::ptx::ast::{
+    Directive, Function, FunctionKind, InitValue, Initializer, Linkage, OpaqueKind, ScalarType, StateSpace, Statement, Tuning, VarDecl,
+};
 use crate::ptx::lexer::TokKind;
 
 /// Where a variable declaration appears; decides `;` and initializer rules.
@@ -58,7 +60,9 @@ pub(crate) fn scalar_type(word: &str) -> Option<ScalarType> {
         ".f32" => ScalarType::F32,
         ".f64" => ScalarType::F64,
         ".pred" => ScalarType::Pred,
-        ".texref" | ".samplerref" | ".surfref" => ScalarType::Opaque,
+        ".texref" => ScalarType::Opaque(OpaqueKind::Texture),
+        ".samplerref" => ScalarType::Opaque(OpaqueKind::Sampler),
+        ".surfref" => ScalarType::Opaque(OpaqueKind::Surface),
         _ => {
             let rest = word.strip_prefix('.')?;
             let (kind, digits) = rest.split_at_checked(1)?;

@@ -312,6 +312,7 @@ entry:
                 self.emit(format!("{b} = add i64 {a}, {offset}"));
                 b
             }
+            Some(Symbol::Reference { .. }) => return Err(format!("{name} is a texture or surface reference, which has no address")),
             None => return Err(self.cx.undefined_symbol(name)),
         })
     }
