@@ -1,4 +1,4 @@
-//! `include/cuda_runtime_api.h` (with `cuda_profiler_api.h`) declares exactly the functions
+//! `include/cuda_runtime_api.h` (with `cuda_profiler_api.h` and `cuda_gl_interop.h`) declares exactly the functions
 //! this library exports.
 //!
 //! The exports are read from the entry points' sources (`export!` blocks and `#[no_mangle]`
@@ -152,6 +152,9 @@ fn preprocessed_header(defines: &[&str]) -> String {
         .args(defines)
         .arg("-I")
         .arg(&include)
+        // The OpenGL interop calls, declared in a header of their own as NVIDIA's are.
+        .arg("-include")
+        .arg(include.join("cuda_gl_interop.h"))
         // It includes cuda_runtime_api.h and adds the two profiler calls, which NVIDIA's
         // headers also declare only there.
         .arg(include.join("cuda_profiler_api.h"))

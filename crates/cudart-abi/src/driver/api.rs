@@ -403,4 +403,21 @@ driver_api! {
     cuOccupancyMaxPotentialClusterSize @ 11070 (size: *mut c_int, func: CUfunction, config: *const c_void);
     cuArrayGetMemoryRequirements @ 11060 (requirements: *mut c_void, array: *mut c_void, dev: CUdevice);
     cuArrayGetSparseProperties @ 11010 (properties: *mut c_void, array: *mut c_void);
+    cuGraphicsGLRegisterBuffer @ 3000 (resource: *mut *mut c_void, buffer: u32, flags: u32);
+    cuGraphicsGLRegisterImage @ 3000 (resource: *mut *mut c_void, image: u32, target: u32, flags: u32);
+    cuGraphicsUnregisterResource @ 3000 (resource: *mut c_void);
+    cuGraphicsResourceSetMapFlags @ 6050 (resource: *mut c_void, flags: u32);
+    cuGraphicsMapResources @ 3000 (count: u32, resources: *mut *mut c_void, stream: CUstream);
+    cuGraphicsUnmapResources @ 3000 (count: u32, resources: *mut *mut c_void, stream: CUstream);
+    cuGraphicsResourceGetMappedPointer @ 3020 (dptr: *mut CUdeviceptr, size: *mut usize, resource: *mut c_void);
+    cuGraphicsSubResourceGetMappedArray @ 3000 (array: *mut *mut c_void, resource: *mut c_void, index: u32, level: u32);
+    cuGraphicsResourceGetMappedMipmappedArray @ 5000 (mipmap: *mut *mut c_void, resource: *mut c_void);
+    cuGLGetDevices @ 4010 (count: *mut u32, devices: *mut CUdevice, capacity: u32, list: u32);
+    cuGLRegisterBufferObject @ 2000 (buffer: u32);
+    cuGLUnregisterBufferObject @ 2000 (buffer: u32);
+    cuGLMapBufferObject @ 3020 (dptr: *mut CUdeviceptr, size: *mut usize, buffer: u32);
+    cuGLMapBufferObjectAsync @ 3020 (dptr: *mut CUdeviceptr, size: *mut usize, buffer: u32, stream: CUstream);
+    cuGLUnmapBufferObject @ 2000 (buffer: u32);
+    cuGLUnmapBufferObjectAsync @ 2030 (buffer: u32, stream: CUstream);
+    cuGLSetBufferObjectMapFlags @ 2030 (buffer: u32, flags: u32);
 }

@@ -14,6 +14,7 @@ mod func_extras;
 mod graph;
 mod graph_copies;
 mod graph_nodes;
+mod graphics;
 mod ipc;
 mod launch;
 mod library;
