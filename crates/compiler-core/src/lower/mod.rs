@@ -39,6 +39,7 @@ mod matrix;
 mod mbarrier;
 mod memory;
 mod module;
+mod operands;
 pub mod regions;
 mod resources;
 mod rounding;
