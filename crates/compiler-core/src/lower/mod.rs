@@ -20,15 +20,18 @@
 //! mem2reg/SROA turn them into SSA).
 
 mod approx;
+mod arith;
 mod async_copy;
 mod bits;
 mod calls;
 mod compare;
+mod cvt;
 mod fp8;
 mod func;
 mod half;
 mod insert;
 mod instr;
+mod int_arith;
 pub mod int_width;
 pub mod intrinsics;
 mod lanemask;
@@ -36,14 +39,17 @@ mod matrix;
 mod mbarrier;
 mod memory;
 mod module;
+mod operands;
 pub mod regions;
 mod resources;
 mod rounding;
+mod select;
 mod shared_layout;
 mod spin_wait;
 mod sreg;
 mod texture;
 pub mod types;
+mod unary;
 mod vector_regs;
 mod video;
 mod warp;
