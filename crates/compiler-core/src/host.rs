@@ -15,6 +15,7 @@
 mod lazy;
 mod partition;
 mod specialize;
+mod vector_math;
 
 use crate::cache::{self, Cache};
 use crate::diag::Diagnostic;
@@ -203,6 +204,7 @@ fn init_llvm() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         Target::initialize_native(&InitializationConfig::default()).expect("LLVM native target");
+        vector_math::enabled();
     });
 }
 
@@ -295,6 +297,7 @@ fn object_cache_key(tm: &TargetMachine, opt: u32, what: &[u8], ir: &str) -> cach
         cpu.to_bytes(),
         &features,
         &opt.to_le_bytes(),
+        &[u8::from(vector_math::enabled())],
         ir.as_bytes(),
     ])
 }

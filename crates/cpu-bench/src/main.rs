@@ -186,6 +186,45 @@ impl Bench {
         });
     }
 
+    /// A transcendental-heavy elementwise kernel (fast-math `__sinf`/`__cosf`) against the
+    /// C library's `sin`/`cos` in a native loop.
+    fn sincos(&mut self) {
+        const N: usize = 1 << 24;
+        let x = random_floats(N, 3, -3.14159, 3.14159);
+        let mut y = vec![0.0f32; N];
+        let m = self.module("sincos.ptx");
+        let k = m.function("sincos_fast");
+        let (dx, dy) = (self.cuda.alloc(N * 4), self.cuda.alloc(N * 4));
+        dx.upload(&x);
+        let n = N as i32;
+        let run_ours = || {
+            k.launch([(N / 256) as u32, 1, 1], [256, 1, 1], 0, &[arg(&n), arg(&dx.ptr), arg(&dy.ptr)]);
+            self.cuda.sync();
+        };
+        let threads = self.threads;
+        run_ours();
+        native::sincos(threads, &x, &mut y);
+        let (mut ours, mut base) = (Vec::new(), Vec::new());
+        for _ in 0..self.reps {
+            ours.push(seconds(run_ours));
+            base.push(seconds(|| native::sincos(threads, &x, &mut y)));
+        }
+        let mut got = vec![0.0f32; N];
+        dy.download(&mut got);
+        // sin.approx and cos.approx: an absolute error of 2^-20.9 each on [-pi, pi].
+        let worst = got.iter().zip(&y).map(|(g, w)| (g - w).abs()).fold(0.0f32, f32::max);
+        assert!(worst < 1e-5, "sincos: results differ from the native loop (absolute error {worst})");
+        let (o, b) = (median(&ours), median(&base));
+        self.rows.push(Row {
+            case: "sincos (__sinf * __cosf), 2^24 floats".into(),
+            ours: ms(o),
+            baseline: format!("{} (Rust sin/cos, {} threads)", ms(b), threads),
+            ratio: Some(b / o),
+            target: Target::RatioAtLeast(1.0),
+            ours_value: o,
+        });
+    }
+
     fn sum(&mut self, kernel: &str, label: &str) {
         const N: usize = 1 << 26;
         const GRID: u32 = 1024;
@@ -567,8 +606,9 @@ fn main() {
     println!("cpu-bench: load average before: {load_before}");
     let mut bench = Bench { cuda, ptx_dir, threads, reps, opencl, rows: Vec::new() };
     type Step = (&'static str, fn(&mut Bench));
-    let steps: [Step; 9] = [
+    let steps: [Step; 10] = [
         ("saxpy", |b| b.saxpy()),
+        ("sincos", |b| b.sincos()),
         ("sum-shared", |b| b.sum("reduce_shared", "sum, shared-memory tree + __syncthreads")),
         ("sum-shuffle", |b| b.sum("reduce_shuffle", "sum, warp shuffles (__shfl_down_sync)")),
         ("sgemm", |b| b.sgemm()),
