@@ -8,6 +8,8 @@
  * surfaceless EGL platform (llvmpipe), opened at run time; where EGL makes no context the
  * program says why and passes. Prints "PASS egl_interop" on success. */
 #include <cuda.h>
+
+#include "host_check.h"
 #include <cudaEGL.h>
 
 #include <dlfcn.h>
@@ -15,25 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    CUresult check_rc_ = (call);                                                      \
-    if (check_rc_ != CUDA_SUCCESS) {                                                  \
-      fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, (int)check_rc_); \
-      exit(1);                                                                        \
-    }                                                                                 \
-  } while (0)
-
-#define EXPECT(call, code)                                                                          \
-  do {                                                                                              \
-    CUresult expect_rc_ = (call);                                                                   \
-    if (expect_rc_ != (code)) {                                                                     \
-      fprintf(stderr, "%s:%d: %s -> %d, expected %d\n", __FILE__, __LINE__, #call, (int)expect_rc_, \
-              (int)(code));                                                                         \
-      exit(1);                                                                                      \
-    }                                                                                               \
-  } while (0)
 
 /* A function pointer from dlsym / GetProcAddress without ISO C's object-to-function cast. */
 #define AS_FN(dst, ptr) memcpy(&(dst), &(ptr), sizeof(dst))

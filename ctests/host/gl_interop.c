@@ -9,31 +9,14 @@
 /* The deprecated buffer-object calls are exercised too. */
 #define CUDA_ENABLE_DEPRECATED
 #include <cuda.h>
+
+#include "host_check.h"
 #include <cudaGL.h>
 
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    CUresult check_rc_ = (call);                                                      \
-    if (check_rc_ != CUDA_SUCCESS) {                                                  \
-      fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, (int)check_rc_); \
-      exit(1);                                                                        \
-    }                                                                                 \
-  } while (0)
-
-#define EXPECT(call, code)                                                                          \
-  do {                                                                                              \
-    CUresult expect_rc_ = (call);                                                                   \
-    if (expect_rc_ != (code)) {                                                                     \
-      fprintf(stderr, "%s:%d: %s -> %d, expected %d\n", __FILE__, __LINE__, #call, (int)expect_rc_, \
-              (int)(code));                                                                         \
-      exit(1);                                                                                      \
-    }                                                                                               \
-  } while (0)
 
 /* EGL 1.5 names and values (Khronos eglext.h), declared here so that no EGL header is needed. */
 typedef void *EGLDisplay_;

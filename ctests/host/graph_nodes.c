@@ -13,6 +13,8 @@
 #endif
 #include <cuda.h>
 
+#include "host_check.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,31 +22,6 @@
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <unistd.h>
-
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    CUresult check_rc_ = (call);                                                      \
-    if (check_rc_ != CUDA_SUCCESS) {                                                  \
-      fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, (int)check_rc_); \
-      exit(1);                                                                        \
-    }                                                                                 \
-  } while (0)
-
-static int failures = 0;
-
-static void expect(int ok, const char *what) {
-  if (!ok) {
-    printf("mismatch: %s\n", what);
-    failures++;
-  }
-}
-
-static void expect_code(CUresult got, CUresult want, const char *what) {
-  if (got != want) {
-    printf("mismatch: %s: got %d, want %d\n", what, (int)got, (int)want);
-    failures++;
-  }
-}
 
 /* *out += add (one thread). */
 static const char add_ptx[] =

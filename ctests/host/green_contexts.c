@@ -16,20 +16,12 @@
  * Prints "PASS green_contexts" on success. */
 #include <cuda.h>
 
+#include "host_check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    CUresult check_rc_ = (call);                                                      \
-    if (check_rc_ != CUDA_SUCCESS) {                                                  \
-      fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, (int)check_rc_); \
-      exit(1);                                                                        \
-    }                                                                                 \
-  } while (0)
-
-static int failures = 0;
 #define EXPECT_TRUE(cond)                                               \
   do {                                                                  \
     if (!(cond)) {                                                      \

@@ -12,22 +12,14 @@
 #define CUDA_ENABLE_DEPRECATED  /* cuCtxDetach */
 #include <cuda.h>
 
+#include "host_check.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    CUresult check_rc_ = (call);                                                      \
-    if (check_rc_ != CUDA_SUCCESS) {                                                  \
-      fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, (int)check_rc_); \
-      exit(1);                                                                        \
-    }                                                                                 \
-  } while (0)
-
-static int failures = 0;
 #define EXPECT_TRUE(cond)                                               \
   do {                                                                  \
     if (!(cond)) {                                                      \

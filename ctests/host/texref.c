@@ -9,18 +9,11 @@
 #define CUDA_ENABLE_DEPRECATED 1
 #include <cuda.h>
 
+#include "host_check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    CUresult check_rc_ = (call);                                                      \
-    if (check_rc_ != CUDA_SUCCESS) {                                                  \
-      fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, (int)check_rc_); \
-      exit(1);                                                                        \
-    }                                                                                 \
-  } while (0)
 
 /* fetch1d: out[i] = tex.1d(t1, i) by index; fetch1du: the same as integers;
  * sample2d: out[y * ntid.x + x] = tex.2d(t2, ((x, y) + off) * (sx, sy));
@@ -112,7 +105,6 @@ static const struct Case kExpected[] = {
 
 static int got[64];
 static int ncases = 0;
-static int failures = 0;
 
 static void answer(CUresult rc) { got[ncases++] = (int)rc; }
 

@@ -6,18 +6,11 @@
  * Prints "PASS texture_codes" on success. */
 #include <cuda.h>
 
+#include "host_check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    CUresult check_rc_ = (call);                                                      \
-    if (check_rc_ != CUDA_SUCCESS) {                                                  \
-      fprintf(stderr, "%s:%d: %s -> %d\n", __FILE__, __LINE__, #call, (int)check_rc_); \
-      exit(1);                                                                        \
-    }                                                                                 \
-  } while (0)
 
 /* out[i] = tex.2d(t, (i % 4) + 0.5, (i / 4) + 0.5).x for i < 8, point sampled. */
 static const char fetch_ptx[] =

@@ -201,7 +201,7 @@ impl Graph {
 
     /// Whether an instruction `wanted` accepts lies on a path from (or, backward, to) item
     /// `k` that passes no barrier or meeting.
-    fn finds(&self, items: &[Item], k: usize, walk: Walk, wanted: fn(&Instruction) -> bool) -> bool {
+    fn finds(&self, items: &[Item], k: usize, walk: Walk, wanted: impl Fn(&Instruction) -> bool) -> bool {
         let pred;
         let next: &[Vec<usize>] = match walk {
             Walk::Forward => &self.succ,
@@ -244,28 +244,7 @@ impl Graph {
     /// can follow it with no barrier between.
     fn reaches_other_shared_load(&self, items: &[Item], k: usize, i: &Instruction) -> bool {
         let own = address(i);
-        let mut seen = vec![false; items.len()];
-        let mut work = self.succ[k].clone();
-        let mut steps = 0;
-        while let Some(n) = work.pop() {
-            if std::mem::replace(&mut seen[n], true) {
-                continue;
-            }
-            steps += 1;
-            if steps > SEARCH_LIMIT {
-                return false;
-            }
-            if let Item::Instr(j) = &items[n] {
-                if is_barrier_or_meeting(j) {
-                    continue;
-                }
-                if is_shared_load(j) && address(j) != own {
-                    return true;
-                }
-            }
-            work.extend(self.succ[n].iter().copied().filter(|&s| !seen[s]));
-        }
-        false
+        self.finds(items, k, Walk::Forward, |j| is_shared_load(j) && address(j) != own)
     }
 }
 
