@@ -186,14 +186,16 @@ impl Bench {
         });
     }
 
-    /// A transcendental-heavy elementwise kernel (fast-math `__sinf`/`__cosf`) against the
-    /// C library's `sin`/`cos` in a native loop.
-    fn sincos(&mut self) {
+    /// A transcendental-heavy elementwise kernel (a fast-math intrinsic, `kernel` of
+    /// `file`) against `native`, the same function of the C library in a native loop, over
+    /// 2^24 floats in [lo, hi]; results within `tol` (absolute, relative above 1).
+    #[allow(clippy::too_many_arguments)]
+    fn transcendental(&mut self, file: &str, kernel: &str, case: &str, range: (f32, f32), tol: f32, f: fn(f32) -> f32) {
         const N: usize = 1 << 24;
-        let x = random_floats(N, 3, -3.14159, 3.14159);
+        let x = random_floats(N, 3, range.0, range.1);
         let mut y = vec![0.0f32; N];
-        let m = self.module("sincos.ptx");
-        let k = m.function("sincos_fast");
+        let m = self.module(file);
+        let k = m.function(kernel);
         let (dx, dy) = (self.cuda.alloc(N * 4), self.cuda.alloc(N * 4));
         dx.upload(&x);
         let n = N as i32;
@@ -203,22 +205,21 @@ impl Bench {
         };
         let threads = self.threads;
         run_ours();
-        native::sincos(threads, &x, &mut y);
+        native::map(threads, &x, &mut y, f);
         let (mut ours, mut base) = (Vec::new(), Vec::new());
         for _ in 0..self.reps {
             ours.push(seconds(run_ours));
-            base.push(seconds(|| native::sincos(threads, &x, &mut y)));
+            base.push(seconds(|| native::map(threads, &x, &mut y, f)));
         }
         let mut got = vec![0.0f32; N];
         dy.download(&mut got);
-        // sin.approx and cos.approx: an absolute error of 2^-20.9 each on [-pi, pi].
-        let worst = got.iter().zip(&y).map(|(g, w)| (g - w).abs()).fold(0.0f32, f32::max);
-        assert!(worst < 1e-5, "sincos: results differ from the native loop (absolute error {worst})");
+        let worst = got.iter().zip(&y).map(|(g, w)| (g - w).abs() / w.abs().max(1.0)).fold(0.0f32, f32::max);
+        assert!(worst < tol, "{case}: results differ from the native loop (error {worst})");
         let (o, b) = (median(&ours), median(&base));
         self.rows.push(Row {
-            case: "sincos (__sinf * __cosf), 2^24 floats".into(),
+            case: format!("{case}, 2^24 floats"),
             ours: ms(o),
-            baseline: format!("{} (Rust sin/cos, {} threads)", ms(b), threads),
+            baseline: format!("{} (Rust, {} threads)", ms(b), threads),
             ratio: Some(b / o),
             target: Target::RatioAtLeast(1.0),
             ours_value: o,
@@ -606,9 +607,12 @@ fn main() {
     println!("cpu-bench: load average before: {load_before}");
     let mut bench = Bench { cuda, ptx_dir, threads, reps, opencl, rows: Vec::new() };
     type Step = (&'static str, fn(&mut Bench));
-    let steps: [Step; 10] = [
+    let steps: [Step; 11] = [
         ("saxpy", |b| b.saxpy()),
-        ("sincos", |b| b.sincos()),
+        // sin.approx/cos.approx: an absolute error of 2^-20.9 each on [-pi, pi].
+        ("sincos", |b| b.transcendental("sincos.ptx", "sincos_fast", "sincos (__sinf * __cosf)", (-3.14159, 3.14159), 1e-5, |x| x.sin() * x.cos())),
+        // __expf multiplies by log2(e) first: a few ulp of relative error.
+        ("expf", |b| b.transcendental("expf.ptx", "expf_fast", "expf (__expf)", (-40.0, 40.0), 1e-5, f32::exp)),
         ("sum-shared", |b| b.sum("reduce_shared", "sum, shared-memory tree + __syncthreads")),
         ("sum-shuffle", |b| b.sum("reduce_shuffle", "sum, warp shuffles (__shfl_down_sync)")),
         ("sgemm", |b| b.sgemm()),

@@ -60,15 +60,15 @@ pub fn sum(threads: usize, x: &[f32]) -> f32 {
     partial.iter().map(|p| f32::from_bits(p.load(std::sync::atomic::Ordering::Relaxed))).sum()
 }
 
-/// `y = sin(x) * cos(x)` with Rust's (the C library's) `sin` and `cos`.
-pub fn sincos(threads: usize, x: &[f32], y: &mut [f32]) {
+/// `y = f(x)` elementwise (the transcendental cases: `f` calls the C library's function).
+pub fn map(threads: usize, x: &[f32], y: &mut [f32], f: fn(f32) -> f32) {
     assert_eq!(x.len(), y.len());
     let yp = SendPtr(y.as_mut_ptr());
     parallel_chunks(x.len(), threads, |_, start, end| {
         // SAFETY: chunks are disjoint and inside `y`.
         let y = unsafe { std::slice::from_raw_parts_mut(yp.get().add(start), end - start) };
         for (yi, xi) in y.iter_mut().zip(&x[start..end]) {
-            *yi = xi.sin() * xi.cos();
+            *yi = f(*xi);
         }
     });
 }

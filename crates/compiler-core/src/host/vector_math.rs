@@ -2,8 +2,9 @@
 //! as LLVM's vector library, so that code generation turns vectorized calls of
 //! `llvm.sin`/`llvm.cos` (what `sin.approx` and `cos.approx` lower to: `__sinf`, `__cosf`,
 //! `-use_fast_math`) into one call for 8 lanes instead of 8 calls of the scalar libm
-//! function (cpu-bench's `sincos` case). LLVM 19's libmvec table has no `exp2`/`log2`, so
-//! `ex2.approx` and `lg2.approx` still call libm per lane.
+//! function (cpu-bench's `sincos` case). LLVM 19's libmvec table has no `exp2`/`log2`:
+//! `ex2.approx` goes through `exp` instead (`target/host.rs`, `EX2_F32_BODY`; cpu-bench's
+//! `expf` case), and `lg2.approx` still calls libm per lane.
 //!
 //! LLVM reads its vector library from a process-wide option (`-vector-library`), which
 //! every `TargetLibraryInfo` built afterwards takes; the JIT resolves the functions among

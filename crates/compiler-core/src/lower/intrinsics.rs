@@ -49,6 +49,7 @@
 //! | `void __ptx_warp_matrix(ctx, i32 site, ptr frag, i64 desc)` | the warp-wide matrix instructions `wmma.mma`, `mma`, `ldmatrix`, `stmatrix`, `movmatrix`: a collective over the lanes' fragment buffers (see [`crate::matrix_abi`]) |
 //! | `ptr __ptx_malloc(ctx, i64 size)`, `void __ptx_free(ctx, ptr p)` | the device heap's `malloc` and `free` (PTX ISA "System Calls"): 16-byte aligned, null when the heap is exhausted, `free(null)` does nothing |
 //! | `float __ptx_tanh_f32(float x)` | `tanh.approx.f32` (a maximum relative error of 2^-11 is enough) |
+//! | `float __ptx_ex2_f32(float x)` | `ex2.approx.f32` before flushing: 2^x within 2 ulp, NaN for NaN |
 //!
 //! Atomics, fences and ordered loads/stores are plain LLVM instructions; the target maps
 //! PTX scopes to `syncscope`s ([`crate::target::Target::sync_scope`]).
@@ -110,6 +111,7 @@ pub const INTRINSICS: &[Intrinsic] = &[
     i("__ptx_malloc", "ptr", "ptr, i64"),
     i("__ptx_free", "void", "ptr, ptr"),
     i("__ptx_tanh_f32", "float", "float"),
+    i("__ptx_ex2_f32", "float", "float"),
     i("__ptx_texture", "i32", "ptr, i64, i32, ptr, ptr"),
     i("__ptx_devrt", "i64", "ptr, ptr"),
     i("__ptx_warp_matrix", "void", "ptr, i32, ptr, i64"),

@@ -42,6 +42,8 @@ impl FnLowerer<'_> {
                     self.emit(format!("{t} = fdiv {vt} 1.0, {q}"));
                 }
                 "rcp" => self.emit(format!("{t} = fdiv {vt} 1.0, {a}")),
+                // Through an intrinsic: the host computes it with `exp`, which vectorizes.
+                "ex2" if vt == "float" => self.emit(format!("{t} = call float @__ptx_ex2_f32(float {a})")),
                 "ex2" => self.emit(format!("{t} = call {vt} @llvm.exp2.{s}({vt} {a})")),
                 "lg2" => self.emit(format!("{t} = call {vt} @llvm.log2.{s}({vt} {a})")),
                 "sin" => self.emit(format!("{t} = call {vt} @llvm.sin.{s}({vt} {a})")),

@@ -157,6 +157,7 @@ impl Target for HostTarget {
                 callback(host_abi::OFFSET_ASSERT_FAIL)
             ),
             "__ptx_tanh_f32" => format!("{}\n  %r = call float @llvm.tanh.f32(float %x)\n  ret float %r\n}}\n", define_header(i, &["x"])),
+            "__ptx_ex2_f32" => format!("{}\n{}}}\n", define_header(i, &["x"]), EX2_F32_BODY),
             "__ptx_vprintf" => format!(
                 "{}\n{}  %r = call i32 %f(ptr %ctx, ptr %fmt, ptr %args)\n  ret i32 %r\n}}\n",
                 define_header(i, &["ctx", "fmt", "args"]),
@@ -644,3 +645,33 @@ fn region_wrappers(name: &str, meta: &RegionMeta, param_bytes: usize, ir: &mut S
         ir.push_str(&thread_loop(&region, &signature, &block_dims(), "", &per_thread, par));
     }
 }
+
+/// `__ptx_ex2_f32`'s body: 2^x as 2^n * e^(f ln 2), n = rint(x), f = x - n (exact, |f| <= 0.5),
+/// so that the exponential is `llvm.exp`, which the vector library (libmvec, see
+/// `host/vector_math.rs`) computes for 8 lanes at once where `llvm.exp2` has no vector
+/// form. The argument's rounding adds at most 0.35 ulp to `exp`'s error (|f ln 2| <= 0.35),
+/// within `ex2.approx.f32`'s bound (PTX ISA 9.7.3.22). 2^n is two exact scalings by
+/// powers of two (x clamped to [-200, 200], each half of n in the normal range), so
+/// results round once, also when subnormal; +-inf and overflow come out of the clamp and
+/// the scaling, NaN is passed through.
+const EX2_F32_BODY: &str = "  %lo = call float @llvm.maxnum.f32(float %x, float -200.0)
+  %c = call float @llvm.minnum.f32(float %lo, float 200.0)
+  %n = call float @llvm.rint.f32(float %c)
+  %f = fsub float %c, %n
+  %t = fmul float %f, 0x3FE62E4300000000
+  %e = call float @llvm.exp.f32(float %t)
+  %ni = fptosi float %n to i32
+  %h = ashr i32 %ni, 1
+  %l = sub i32 %ni, %h
+  %hb = add i32 %h, 127
+  %hs = shl i32 %hb, 23
+  %hp = bitcast i32 %hs to float
+  %lb = add i32 %l, 127
+  %ls = shl i32 %lb, 23
+  %lp = bitcast i32 %ls to float
+  %r1 = fmul float %e, %hp
+  %r = fmul float %r1, %lp
+  %nan = fcmp uno float %x, 0.0
+  %out = select i1 %nan, float %x, float %r
+  ret float %out
+";

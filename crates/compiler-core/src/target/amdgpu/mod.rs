@@ -307,6 +307,7 @@ impl Target for AmdgpuTarget {
                 "{}\n  call void @__ptx_assert_record(ptr %ctx, ptr %msg, ptr %file, i32 %line, ptr %func)\n  call void @llvm.trap()\n  unreachable\n}}\n",
                 h(&["ctx", "msg", "file", "line", "func"])
             ),
+            "__ptx_ex2_f32" => format!("{}\n  %r = call float @llvm.exp2.f32(float %x)\n  ret float %r\n}}\n", h(&["x"])),
             // tanh(x) = sign(x) (1 - 2 / (e^(2|x|) + 1)) (e^(2|x|) = inf gives exactly 1);
             // below |x| = 1/16, where that cancels, x - x^3/3 + 2x^5/15.
             "__ptx_tanh_f32" => format!(
