@@ -189,7 +189,6 @@ impl Bench {
     /// A transcendental-heavy elementwise kernel (a fast-math intrinsic, `kernel` of
     /// `file`) against `native`, the same function of the C library in a native loop, over
     /// 2^24 floats in [lo, hi]; results within `tol` (absolute, relative above 1).
-    #[allow(clippy::too_many_arguments)]
     fn transcendental(&mut self, file: &str, kernel: &str, case: &str, range: (f32, f32), tol: f32, f: fn(f32) -> f32) {
         const N: usize = 1 << 24;
         let x = random_floats(N, 3, range.0, range.1);
@@ -610,7 +609,11 @@ fn main() {
     let steps: [Step; 11] = [
         ("saxpy", |b| b.saxpy()),
         // sin.approx/cos.approx: an absolute error of 2^-20.9 each on [-pi, pi].
-        ("sincos", |b| b.transcendental("sincos.ptx", "sincos_fast", "sincos (__sinf * __cosf)", (-3.14159, 3.14159), 1e-5, |x| x.sin() * x.cos())),
+        ("sincos", |b| {
+            b.transcendental("sincos.ptx", "sincos_fast", "sincos (__sinf * __cosf)", (-std::f32::consts::PI, std::f32::consts::PI), 1e-5, |x| {
+                x.sin() * x.cos()
+            })
+        }),
         // __expf multiplies by log2(e) first: a few ulp of relative error.
         ("expf", |b| b.transcendental("expf.ptx", "expf_fast", "expf (__expf)", (-40.0, 40.0), 1e-5, f32::exp)),
         ("sum-shared", |b| b.sum("reduce_shared", "sum, shared-memory tree + __syncthreads")),
