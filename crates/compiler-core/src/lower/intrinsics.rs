@@ -49,7 +49,7 @@
 //! | `void __ptx_warp_matrix(ctx, i32 site, ptr frag, i64 desc)` | the warp-wide matrix instructions `wmma.mma`, `mma`, `ldmatrix`, `stmatrix`, `movmatrix`: a collective over the lanes' fragment buffers (see [`crate::matrix_abi`]) |
 //! | `ptr __ptx_malloc(ctx, i64 size)`, `void __ptx_free(ctx, ptr p)` | the device heap's `malloc` and `free` (PTX ISA "System Calls"): 16-byte aligned, null when the heap is exhausted, `free(null)` does nothing |
 //! | `float __ptx_tanh_f32(float x)` | `tanh.approx.f32` (a maximum relative error of 2^-11 is enough) |
-//! | `float __ptx_ex2_f32(float x)` | `ex2.approx.f32` before flushing: 2^x within 2 ulp, NaN for NaN |
+//! | `float __ptx_ex2_f32(float x)` | `ex2.approx.f32` before flushing: 2^x within 2 ulp, NaN for NaN, 0 and infinity for the infinities |
 //!
 //! Atomics, fences and ordered loads/stores are plain LLVM instructions; the target maps
 //! PTX scopes to `syncscope`s ([`crate::target::Target::sync_scope`]).

@@ -646,32 +646,15 @@ fn region_wrappers(name: &str, meta: &RegionMeta, param_bytes: usize, ir: &mut S
     }
 }
 
-/// `__ptx_ex2_f32`'s body: 2^x as 2^n * e^(f ln 2), n = rint(x), f = x - n (exact, |f| <= 0.5),
-/// so that the exponential is `llvm.exp`, which the vector library (libmvec, see
-/// `host/vector_math.rs`) computes for 8 lanes at once where `llvm.exp2` has no vector
-/// form. The argument's rounding adds at most 0.35 ulp to `exp`'s error (|f ln 2| <= 0.35),
-/// within `ex2.approx.f32`'s bound (PTX ISA 9.7.3.22). 2^n is two exact scalings by
-/// powers of two (x clamped to [-200, 200], each half of n in the normal range), so
-/// results round once, also when subnormal; +-inf and overflow come out of the clamp and
-/// the scaling, NaN is passed through.
-const EX2_F32_BODY: &str = "  %lo = call float @llvm.maxnum.f32(float %x, float -200.0)
-  %c = call float @llvm.minnum.f32(float %lo, float 200.0)
-  %n = call float @llvm.rint.f32(float %c)
-  %f = fsub float %c, %n
-  %t = fmul float %f, 0x3FE62E4300000000
-  %e = call float @llvm.exp.f32(float %t)
-  %ni = fptosi float %n to i32
-  %h = ashr i32 %ni, 1
-  %l = sub i32 %ni, %h
-  %hb = add i32 %h, 127
-  %hs = shl i32 %hb, 23
-  %hp = bitcast i32 %hs to float
-  %lb = add i32 %l, 127
-  %ls = shl i32 %lb, 23
-  %lp = bitcast i32 %ls to float
-  %r1 = fmul float %e, %hp
-  %r = fmul float %r1, %lp
-  %nan = fcmp uno float %x, 0.0
-  %out = select i1 %nan, float %x, float %r
-  ret float %out
+/// `__ptx_ex2_f32`'s body: 2^x as e^(x ln 2) in double precision, rounded once to float,
+/// so that the exponential is `llvm.exp.f64`, which the vector library (libmvec, see
+/// `host/vector_math.rs`) computes for 4 lanes at once where `llvm.exp2.f32` has no vector
+/// form. The double product and exponential are far more precise than a float ulp, so the
+/// result is 2^x correctly rounded but in rare halfway cases, also when it overflows to
+/// infinity or is subnormal; NaN and the infinities come through as `exp2f` gives them.
+const EX2_F32_BODY: &str = "  %d = fpext float %x to double
+  %t = fmul double %d, 0x3FE62E42FEFA39EF
+  %e = call double @llvm.exp.f64(double %t)
+  %r = fptrunc double %e to float
+  ret float %r
 ";
