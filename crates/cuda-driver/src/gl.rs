@@ -379,17 +379,8 @@ impl Driver {
                 if read {
                     gl.read_texture(name, layout.gl_format, layout.gl_type, &mut data).map_err(|e| gl_error(CALL, e))?;
                 }
-                let d = Array3dDescriptor {
-                    width: info.width,
-                    height: info.height,
-                    depth: 0,
-                    format: layout.cu_format,
-                    num_channels: layout.channels,
-                    flags: surface_flags(r.register_flags),
-                };
-                let mipmap = self.mipmapped_array_create(&d, 1)?;
-                let level0 = self.mipmapped_array_get_level(mipmap, 0)?;
-                let m = Mapping::Array { mipmap, level0, info };
+                let m = self.array_mapping(info, layout, surface_flags(r.register_flags))?;
+                let Mapping::Array { level0, .. } = m else { unreachable!("an array mapping") };
                 if read {
                     let base = self.array(level0)?.base;
                     // SAFETY: as for buffers; the array's rows are `width * texel` bytes, as GL packed them.
@@ -399,6 +390,21 @@ impl Driver {
                     }
                 }
                 Ok(m)
+            }
+        }
+    }
+
+    /// A one-level mipmapped array the shape and format of a GL texture or EGL image:
+    /// a mapping's copy of it.
+    fn array_mapping(&self, info: TextureInfo, layout: TexelLayout, flags: u32) -> CuResult<Mapping> {
+        let d =
+            Array3dDescriptor { width: info.width, height: info.height, depth: 0, format: layout.cu_format, num_channels: layout.channels, flags };
+        let mipmap = self.mipmapped_array_create(&d, 1)?;
+        match self.mipmapped_array_get_level(mipmap, 0) {
+            Ok(level0) => Ok(Mapping::Array { mipmap, level0, info }),
+            Err(e) => {
+                let _ = self.mipmapped_array_destroy(mipmap);
+                Err(e)
             }
         }
     }

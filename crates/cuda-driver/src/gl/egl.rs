@@ -50,7 +50,7 @@ use super::{current_gl, gl_error, texel_layout, Mapping, Object, TexelLayout, MA
 use crate::copy::On;
 use crate::diag::fail;
 use crate::handle::GraphicsHandle;
-use crate::texture::{Array3dDescriptor, ArrayHandle, ARRAY3D_SURFACE_LDST, ARRAY3D_TEXTURE_GATHER};
+use crate::texture::{ArrayHandle, ARRAY3D_SURFACE_LDST, ARRAY3D_TEXTURE_GATHER};
 use crate::{CuError, CuResult, Driver};
 
 /// `CU_EGL_COLOR_FORMAT_*` values given here.
@@ -118,24 +118,9 @@ impl Driver {
         if info.width == 0 || info.height == 0 {
             return Err(fail(CuError::INVALID_VALUE, format_args!("{CALL}: the image has no texels ({info:?})")));
         }
-        let d = Array3dDescriptor {
-            width: info.width,
-            height: info.height,
-            depth: 0,
-            format: layout.cu_format,
-            num_channels: layout.channels,
-            // As an H200's array for an image: usable as a surface and for gather.
-            flags: ARRAY3D_SURFACE_LDST | ARRAY3D_TEXTURE_GATHER,
-        };
-        let mipmap = self.mipmapped_array_create(&d, 1)?;
-        let level0 = match self.mipmapped_array_get_level(mipmap, 0) {
-            Ok(a) => a,
-            Err(e) => {
-                let _ = self.mipmapped_array_destroy(mipmap);
-                return Err(e);
-            }
-        };
-        let m = Mapping::Array { mipmap, level0, info };
+        // As an H200's array for an image: usable as a surface and for gather.
+        let m = self.array_mapping(info, layout, ARRAY3D_SURFACE_LDST | ARRAY3D_TEXTURE_GATHER)?;
+        let Mapping::Array { mipmap, .. } = m else { unreachable!("an array mapping") };
         if flags & MAP_FLAGS_WRITE_DISCARD == 0 {
             if let Err(e) = self.egl_read_image(&gl, image as usize, layout, m, On::Blocking(crate::StreamHandle::LEGACY), CALL) {
                 let _ = self.mipmapped_array_destroy(mipmap);
