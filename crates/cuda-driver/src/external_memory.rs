@@ -175,9 +175,7 @@ impl Driver {
     /// Unmaps the levels of a mipmapped array mapped from external memory, once the work
     /// queued in their context is done.
     pub(crate) fn unmap_external_array(&self, base: u64) {
-        if let Some(ctx) = self.memory.find(base).and_then(|a| self.context(a.ctx).ok()) {
-            self.drain_context(&ctx);
-        }
+        self.drain_owner(base);
         if let Some(a) = self.memory.remove(base) {
             self.release_allocation(&a);
         }

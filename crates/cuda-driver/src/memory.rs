@@ -359,7 +359,7 @@ impl Driver {
 
     /// Waits for the queued work of the context that owns `ptr` (freeing memory waits for
     /// the work that may use it, as `cudaFree` does).
-    fn drain_owner(&self, ptr: u64) {
+    pub(crate) fn drain_owner(&self, ptr: u64) {
         if let Some(ctx) = self.memory.find(ptr).and_then(|a| self.context(a.ctx).ok()) {
             self.drain_context(&ctx);
         }

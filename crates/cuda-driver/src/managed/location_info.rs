@@ -20,17 +20,11 @@
 use super::{location_type, MemLocation, Target};
 use crate::diag::fail;
 use crate::memory::MemoryKind;
+use crate::vmm::host::page_size;
 use crate::{CuError, CuResult, Driver};
 
 /// `CU_MEM_LOCATION_TYPE_NONE`: resident on no processor.
 const LOCATION_NONE: MemLocation = MemLocation { kind: 0, id: 0 };
-
-/// The host's page size.
-fn page_size() -> u64 {
-    // SAFETY: sysconf has no memory-safety preconditions.
-    let n = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
-    u64::try_from(n).ok().filter(|&n| n > 0).unwrap_or(4096)
-}
 
 /// Whether each page of `[start, start + pages * page)` is resident (`None` if a page of
 /// it is not mapped in this process).
