@@ -62,14 +62,17 @@ pub(crate) fn add_meetings(m: &Module, only: Option<&HashSet<String>>) -> Option
 
 /// The spans of the stores and leader branches of `body` that get meetings.
 fn communication_points(body: &[Statement]) -> HashSet<Span> {
-    let mut out = communicating_stores(body);
-    out.extend(leader_branches(body));
+    let (items, labels) = flatten(body);
+    // Built at the first search that needs it, once for both kinds of point.
+    let graph = std::cell::OnceCell::new();
+    let graph = || graph.get_or_init(|| Graph::new(&items, &labels));
+    let mut out = communicating_stores(&items, graph);
+    out.extend(leader_branches(&items, graph));
     out
 }
 
 /// The leader branches of `body` (see the module doc).
-fn leader_branches(body: &[Statement]) -> HashSet<Span> {
-    let (items, labels) = flatten(body);
+fn leader_branches<'g>(items: &[Item], graph: impl Fn() -> &'g Graph) -> HashSet<Span> {
     let instrs: Vec<&Instruction> = items.iter().filter_map(Item::instr).collect();
     // Registers holding a thread or lane index, and predicates comparing one with a constant.
     let mut index_regs: HashSet<&str> = HashSet::new();
@@ -97,12 +100,11 @@ fn leader_branches(body: &[Statement]) -> HashSet<Span> {
     if leader_preds.is_empty() {
         return HashSet::new();
     }
-    let graph = Graph::new(&items, &labels);
     let mut out = HashSet::new();
     for (k, item) in items.iter().enumerate() {
         let Item::Instr(i) = item else { continue };
         let leader = i.opcode == "bra" && i.guard.as_ref().is_some_and(|g| leader_preds.contains(g.predicate.as_str()));
-        if leader && graph.reached_from_store(&items, k) && graph.reaches_load(&items, k) {
+        if leader && graph().reached_from_store(items, k) && graph().reaches_load(items, k) {
             out.insert(i.span);
         }
     }
@@ -110,15 +112,14 @@ fn leader_branches(body: &[Statement]) -> HashSet<Span> {
 }
 
 /// The spans of the stores of `body` that get meetings.
-fn communicating_stores(body: &[Statement]) -> HashSet<Span> {
-    let (items, labels) = flatten(body);
+fn communicating_stores<'g>(items: &[Item], graph: impl Fn() -> &'g Graph) -> HashSet<Span> {
     let instrs = || items.iter().filter_map(Item::instr);
     let mut out: HashSet<Span> = instrs().filter(|i| is_volatile_store(i)).map(|i| i.span).collect();
     if instrs().any(super::module::is_barrier) {
-        let graph = Graph::new(&items, &labels);
+        let graph = graph();
         for (k, item) in items.iter().enumerate() {
             if let Item::Instr(i) = item {
-                if is_shared_store(i) && !out.contains(&i.span) && graph.reaches_other_shared_load(&items, k, i) {
+                if is_shared_store(i) && !out.contains(&i.span) && graph.reaches_other_shared_load(items, k, i) {
                     out.insert(i.span);
                 }
             }
@@ -156,6 +157,8 @@ const SEARCH_LIMIT: usize = 20_000;
 /// The body's control flow, item by item.
 struct Graph {
     succ: Vec<Vec<usize>>,
+    /// The predecessors of each item, made at the first backward search.
+    pred: std::cell::OnceCell<Vec<Vec<usize>>>,
 }
 
 /// Which way a search walks the graph.
@@ -186,7 +189,7 @@ impl Graph {
                 s
             })
             .collect();
-        Graph { succ }
+        Graph { succ, pred: std::cell::OnceCell::new() }
     }
 
     /// Whether a load of memory lanes share can follow item `k` with no barrier between.
@@ -202,19 +205,17 @@ impl Graph {
     /// Whether an instruction `wanted` accepts lies on a path from (or, backward, to) item
     /// `k` that passes no barrier or meeting.
     fn finds(&self, items: &[Item], k: usize, walk: Walk, wanted: impl Fn(&Instruction) -> bool) -> bool {
-        let pred;
         let next: &[Vec<usize>] = match walk {
             Walk::Forward => &self.succ,
-            Walk::Backward => {
-                let mut p = vec![Vec::new(); self.succ.len()];
+            Walk::Backward => self.pred.get_or_init(|| {
+                let mut pred = vec![Vec::new(); self.succ.len()];
                 for (from, tos) in self.succ.iter().enumerate() {
                     for &to in tos {
-                        p[to].push(from);
+                        pred[to].push(from);
                     }
                 }
-                pred = p;
-                &pred
-            }
+                pred
+            }),
         };
         let mut seen = vec![false; items.len()];
         let mut work = next[k].clone();
