@@ -7,11 +7,11 @@
 
 use std::ffi::{c_int, c_uint, c_void};
 
+use super::api;
 use super::memcpy::{kind_of, memory_types, run_2d, Mode};
 use crate::boundary::{export, Out, RtResult};
-use crate::driver::{Api, Array3dDescriptor, CUdeviceptr, CudaMemcpy2D, CU_MEMORYTYPE_ARRAY};
+use crate::driver::{Array3dDescriptor, CUdeviceptr, CudaMemcpy2D, CU_MEMORYTYPE_ARRAY};
 use crate::error::CudaError;
-use crate::runtime::runtime;
 
 /// `cudaChannelFormatDesc`.
 #[repr(C)]
@@ -40,12 +40,6 @@ const KIND_FLOAT: c_int = 2;
 
 /// `cudaErrorInvalidChannelDescriptor`.
 const INVALID_CHANNEL_DESCRIPTOR: CudaError = CudaError(20);
-
-pub(crate) fn api() -> RtResult<&'static Api> {
-    let rt = runtime()?;
-    rt.context()?;
-    Ok(rt.api())
-}
 
 /// The driver's (`CUarray_format`, channel count) of a channel format.
 pub(crate) fn driver_format(d: &ChannelFormatDesc) -> RtResult<(u32, u32)> {

@@ -3,16 +3,9 @@
 
 use std::ffi::{c_uint, c_void};
 
+use super::api;
 use super::stream;
 use crate::boundary::{export, Out, RtResult};
-use crate::driver::Api;
-use crate::runtime::runtime;
-
-fn api() -> RtResult<&'static Api> {
-    let rt = runtime()?;
-    rt.context()?;
-    Ok(rt.api())
-}
 
 fn create(event: *mut *mut c_void, flags: c_uint) -> RtResult {
     // SAFETY: the caller's out-pointer.

@@ -6,16 +6,10 @@
 use std::ffi::{c_uint, c_void};
 use std::ptr::null_mut;
 
+use super::api;
 use super::stream;
 use crate::boundary::{export, Out, RtResult};
 use crate::driver::{Api, CUgraph, CUgraphExec, CUgraphNode};
-use crate::runtime::runtime;
-
-fn api() -> RtResult<&'static Api> {
-    let rt = runtime()?;
-    rt.context()?;
-    Ok(rt.api())
-}
 
 fn add(out: *mut CUgraphNode, add: impl FnOnce(&Api, *mut CUgraphNode) -> RtResult) -> RtResult {
     // SAFETY: the caller's out-pointer.

@@ -7,6 +7,7 @@
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::{null, null_mut};
 
+use super::api;
 use super::stream;
 use crate::abi::loaded_as_cuda12;
 use crate::boundary::{export, Out, RtResult};
@@ -70,12 +71,6 @@ pub(super) struct Memcpy3D {
 const _: () = assert!(std::mem::size_of::<KernelNodeParams>() == 56);
 const _: () = assert!(std::mem::size_of::<DriverKernelParams>() == 72);
 const _: () = assert!(std::mem::size_of::<MemsetParams>() == 40);
-
-pub(super) fn api() -> RtResult<&'static Api> {
-    let rt = runtime()?;
-    rt.context()?;
-    Ok(rt.api())
-}
 
 pub(super) fn current_ctx() -> RtResult<CUcontext> {
     runtime()?.context()

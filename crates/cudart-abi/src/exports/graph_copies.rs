@@ -6,7 +6,8 @@
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
-use super::graph::{add_node, api, current_ctx, memcpy_1d, read, HostNodeParams, MemsetParams};
+use super::api;
+use super::graph::{add_node, current_ctx, memcpy_1d, read, HostNodeParams, MemsetParams};
 use super::memcpy::kind_of;
 use super::memcpy3d::{descriptor, Memcpy3DParms};
 use super::symbol::copy_range;

@@ -13,12 +13,13 @@
 use std::ffi::{c_int, c_uint, c_void};
 use std::ptr::null_mut;
 
+use super::api;
 use super::graph::{driver_kernel, KernelNodeParams};
 use super::memcpy3d::{descriptor, Memcpy3DParms};
 use super::stream;
 use crate::abi::loaded_as_cuda12;
 use crate::boundary::{export, Out, RtResult};
-use crate::driver::{Api, CUcontext, CUgraph, CUgraphExec, CUgraphNode};
+use crate::driver::{CUcontext, CUgraph, CUgraphExec, CUgraphNode};
 use crate::error::CudaError;
 use crate::runtime::runtime;
 
@@ -40,12 +41,6 @@ const MEMCPY: c_int = 1;
 const MEMSET: c_int = 2;
 const MEM_ALLOC: c_int = 10;
 const CONDITIONAL: c_int = 13;
-
-fn api() -> RtResult<&'static Api> {
-    let rt = runtime()?;
-    rt.context()?;
-    Ok(rt.api())
-}
 
 fn current_ctx() -> RtResult<CUcontext> {
     runtime()?.context()

@@ -7,17 +7,11 @@
 
 use std::ffi::{c_int, c_uint, c_void};
 
+use super::api;
 use super::stream;
 use crate::boundary::{export, Out, RtResult};
-use crate::driver::Api;
 use crate::error::CudaError;
 use crate::runtime::runtime;
-
-fn api() -> RtResult<&'static Api> {
-    let rt = runtime()?;
-    rt.context()?;
-    Ok(rt.api())
-}
 
 /// A resource count as the driver takes it.
 fn count_of(count: c_int) -> RtResult<u32> {

@@ -6,10 +6,11 @@
 
 use std::ffi::{c_int, c_uint, c_void};
 
+use super::api;
 use super::memcpy::Mode;
 use super::memcpy3d::{descriptor, Extent, Memcpy3DParms, PitchedPtr, Pos};
 use crate::boundary::{export, Out, RtResult};
-use crate::driver::{Api, CUdeviceptr, CUevent, CUmemoryPool, IpcHandle, CU_STREAM_PER_THREAD};
+use crate::driver::{CUdeviceptr, CUevent, CUmemoryPool, IpcHandle, CU_STREAM_PER_THREAD};
 use crate::error::CudaError;
 use crate::runtime::runtime;
 
@@ -32,13 +33,6 @@ pub struct Memcpy3DPeerParms {
 }
 
 const _: () = assert!(std::mem::size_of::<Memcpy3DPeerParms>() == 168);
-
-/// The driver, with the current device's primary context current.
-fn api() -> RtResult<&'static Api> {
-    let rt = runtime()?;
-    rt.context()?;
-    Ok(rt.api())
-}
 
 fn copy_3d_peer(p: *const Memcpy3DPeerParms, mode: Mode) -> RtResult {
     if p.is_null() {

@@ -5,15 +5,9 @@
 
 use std::ffi::{c_char, c_int, c_uint, c_void};
 
+use super::api;
 use crate::boundary::{export, Out, RtResult};
-use crate::driver::{Api, CUdeviceptr, CUkernel, CUlibrary};
-use crate::runtime::runtime;
-
-fn api() -> RtResult<&'static Api> {
-    let rt = runtime()?;
-    rt.context()?;
-    Ok(rt.api())
-}
+use crate::driver::{CUdeviceptr, CUkernel, CUlibrary};
 
 /// A device address out of the driver, as the runtime's `void *`.
 fn write_address(out: *mut *mut c_void, bytes_out: *mut usize, dptr: CUdeviceptr, bytes: usize) -> RtResult {

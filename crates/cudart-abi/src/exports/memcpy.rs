@@ -7,13 +7,13 @@
 
 use std::ffi::{c_int, c_void};
 
+use super::api;
 use super::stream;
 use crate::boundary::{export, RtResult};
 use crate::driver::{
     Api, CUdeviceptr, CUstream, CudaMemcpy2D, CU_MEMORYTYPE_DEVICE, CU_MEMORYTYPE_HOST, CU_MEMORYTYPE_UNIFIED, CU_STREAM_PER_THREAD,
 };
 use crate::error::CudaError;
-use crate::runtime::runtime;
 use crate::types::MemcpyKind;
 
 /// How a copy or fill runs.
@@ -31,12 +31,6 @@ impl Mode {
     pub(crate) fn of_async(s: *mut c_void, per_thread: bool) -> Self {
         Mode::Async(stream(s, per_thread))
     }
-}
-
-fn api() -> RtResult<&'static Api> {
-    let rt = runtime()?;
-    rt.context()?;
-    Ok(rt.api())
 }
 
 /// One linear copy.

@@ -4,11 +4,11 @@
 
 use std::ffi::{c_int, c_void};
 
+use super::api;
 use super::memcpy::{kind_of, memory_types, Mode};
 use crate::boundary::{export, Out, RtResult};
-use crate::driver::{Api, CUdeviceptr, CudaMemcpy3D, CU_MEMORYTYPE_ARRAY, CU_STREAM_PER_THREAD};
+use crate::driver::{CUdeviceptr, CudaMemcpy3D, CU_MEMORYTYPE_ARRAY, CU_STREAM_PER_THREAD};
 use crate::error::CudaError;
-use crate::runtime::runtime;
 
 /// `cudaPos`.
 #[repr(C)]
@@ -53,12 +53,6 @@ pub struct Memcpy3DParms {
 }
 
 const _: () = assert!(std::mem::size_of::<Memcpy3DParms>() == 160);
-
-fn api() -> RtResult<&'static Api> {
-    let rt = runtime()?;
-    rt.context()?;
-    Ok(rt.api())
-}
 
 /// The driver's descriptor of a copy between pitched memory and CUDA arrays. Where an
 /// array is involved, positions and the extent's width count elements, not bytes

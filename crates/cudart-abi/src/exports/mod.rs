@@ -31,7 +31,17 @@ mod texture;
 
 use std::ffi::c_void;
 
-use crate::driver::{CUstream, CU_STREAM_PER_THREAD};
+use crate::boundary::RtResult;
+use crate::driver::{Api, CUstream, CU_STREAM_PER_THREAD};
+use crate::runtime::runtime;
+
+/// The driver, with the current device's primary context current (made current first,
+/// as the runtime does before any call that needs a context).
+pub(crate) fn api() -> RtResult<&'static Api> {
+    let rt = runtime()?;
+    rt.context()?;
+    Ok(rt.api())
+}
 
 /// A runtime stream argument as the driver takes it. `cudaStreamLegacy` (1) and
 /// `cudaStreamPerThread` (2) are the driver's own special handles; NULL is the legacy

@@ -3,9 +3,10 @@
 
 use std::ffi::{c_int, c_uint, c_void};
 
+use super::api;
 use super::stream;
 use crate::boundary::{export, Out, RtResult};
-use crate::driver::{Api, CUresult, CUstream};
+use crate::driver::{CUresult, CUstream};
 use crate::error::CudaError;
 use crate::runtime::runtime;
 
@@ -13,12 +14,6 @@ use crate::runtime::runtime;
 pub type StreamCallback = unsafe extern "C" fn(*mut c_void, CudaError, *mut c_void);
 /// `cudaHostFn_t`.
 pub type HostFn = unsafe extern "C" fn(*mut c_void);
-
-fn api() -> RtResult<&'static Api> {
-    let rt = runtime()?;
-    rt.context()?;
-    Ok(rt.api())
-}
 
 fn create(out: *mut *mut c_void, flags: c_uint, priority: Option<c_int>) -> RtResult {
     // SAFETY: the caller's out-pointer.

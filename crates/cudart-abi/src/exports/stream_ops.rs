@@ -8,17 +8,12 @@
 
 use std::ffi::{c_int, c_ulonglong, c_void};
 
+use super::api;
 use super::stream;
 use crate::boundary::{export, RtResult};
-use crate::driver::{Api, CUdeviceptr};
+use crate::driver::CUdeviceptr;
 use crate::error::CudaError;
 use crate::runtime::runtime;
-
-fn api() -> RtResult<&'static Api> {
-    let rt = runtime()?;
-    rt.context()?;
-    Ok(rt.api())
-}
 
 fn get_attribute(s: *mut c_void, attr: c_int, value: *mut c_void, per_thread: bool) -> RtResult {
     if value.is_null() {

@@ -5,7 +5,8 @@
 
 use std::ffi::{c_int, c_uint, c_void};
 
-use super::array::{api, channel_desc, driver_format, ChannelFormatDesc};
+use super::api;
+use super::array::{channel_desc, driver_format, ChannelFormatDesc};
 use crate::boundary::{export, Out, RtResult};
 use crate::driver::{ResourceDesc, TextureDesc, CU_TRSF_NORMALIZED_COORDINATES, CU_TRSF_READ_AS_INTEGER, CU_TRSF_SEAMLESS_CUBEMAP, CU_TRSF_SRGB};
 use crate::error::CudaError;
