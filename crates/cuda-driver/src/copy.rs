@@ -88,7 +88,7 @@ pub struct CudaMemcpy2D {
 
 /// `CUDA_MEMCPY3D` (layout of the C struct, 200 bytes).
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CudaMemcpy3D {
     pub src_x_in_bytes: usize,
     pub src_y: usize,

@@ -83,7 +83,7 @@ fn difference(old: &NodeParams, new: &NodeParams) -> Option<RecaptureStatus> {
                 && a.shared_bytes == b.shared_bytes
                 && a.arg_bytes() == b.arg_bytes()
         }
-        (NodeParams::Memcpy(a), NodeParams::Memcpy(b)) => a.ctx == b.ctx && format!("{:?}", a.copy) == format!("{:?}", b.copy),
+        (NodeParams::Memcpy(a), NodeParams::Memcpy(b)) => a.ctx == b.ctx && a.copy == b.copy,
         (NodeParams::Memset(a), NodeParams::Memset(b)) => a == b,
         (NodeParams::Host(a), NodeParams::Host(b)) => a.func as usize == b.func as usize && a.user_data == b.user_data,
         (NodeParams::MemAlloc(a), NodeParams::MemAlloc(b)) => a == b,
@@ -94,7 +94,7 @@ fn difference(old: &NodeParams, new: &NodeParams) -> Option<RecaptureStatus> {
                 // The number of operations of an instantiated node is fixed.
                 return Some(IneligibleForUpdate);
             }
-            a.sems == b.sems && format!("{:?}", a.ops) == format!("{:?}", b.ops)
+            a.sems == b.sems && a.ops == b.ops
         }
         // A child graph node owns a graph of its own, a conditional node its bodies: each
         // recapture brings new ones.
