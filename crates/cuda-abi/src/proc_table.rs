@@ -142,7 +142,7 @@ pub fn lookup(name: &str, cuda_version: i32, flags: u64) -> Lookup {
 }
 
 /// The shared body of both `cuGetProcAddress` versions. `*pfn` is always written
-/// (NULL on failure) once the arguments are valid.
+/// (NULL on failure) once the arguments are valid; a name not found answers `missing`.
 ///
 /// # Safety
 /// `symbol` is NULL or a NUL-terminated string; `pfn` and `status` are NULL or
@@ -153,9 +153,14 @@ unsafe fn get_proc_address(
     cuda_version: c_int,
     flags: cuuint64_t,
     status: Option<Out<i32>>,
+    missing: Option<CuError>,
 ) -> crate::boundary::AbiResult {
     // SAFETY: forwarded contract.
     let pfn = unsafe { Out::new(pfn) }?;
+    // CU_GET_PROC_ADDRESS_DEFAULT, _LEGACY_STREAM (1), _PER_THREAD_DEFAULT_STREAM (2).
+    if flags & !3 != 0 {
+        return Err(cuda_driver::diag::fail(CuError::INVALID_VALUE, format_args!("cuGetProcAddress: flags {flags:#x}")));
+    }
     // SAFETY: forwarded contract.
     let name = unsafe { crate::boundary::c_str(symbol) }?;
     // A name that is not UTF-8 cannot be in the table.
@@ -168,15 +173,16 @@ unsafe fn get_proc_address(
         cuda_driver::diag!("cuGetProcAddress({name:?}, {cuda_version}, {flags:#x}): {result:?}");
     }
     let (addr, code, outcome) = match result {
-        Lookup::Found(sym) => (sym.addr.0 as *mut c_void, Ok(()), proc_address_status::SUCCESS),
-        Lookup::SymbolNotFound => (std::ptr::null_mut(), Err(CuError::NOT_FOUND), proc_address_status::SYMBOL_NOT_FOUND),
-        Lookup::VersionNotSufficient => (std::ptr::null_mut(), Err(CuError::NOT_FOUND), proc_address_status::VERSION_NOT_SUFFICIENT),
+        Lookup::Found(sym) => (sym.addr.0 as *mut c_void, None, proc_address_status::SUCCESS),
+        Lookup::SymbolNotFound => (std::ptr::null_mut(), missing, proc_address_status::SYMBOL_NOT_FOUND),
+        Lookup::VersionNotSufficient => (std::ptr::null_mut(), missing, proc_address_status::VERSION_NOT_SUFFICIENT),
     };
     pfn.write(addr);
     if let Some(status) = status {
         status.write(outcome);
     }
-    code
+    // `missing` None: the answer is in `*pfn` (NULL) and the status alone.
+    code.map_or(Ok(()), Err)
 }
 
 export! {
@@ -190,14 +196,16 @@ export! {
     ) {
         // SAFETY: the status pointer is optional; if given it is writable per the API.
         let status = unsafe { Out::optional(symbol_status) };
+        // NVIDIA's driver (580) answers success for a name it lacks or has only in a newer
+        // version, with a NULL function, and says why in the status (when asked).
         // SAFETY: arguments as the API documents them.
-        unsafe { get_proc_address(symbol, pfn, cuda_version, flags, status) }
+        unsafe { get_proc_address(symbol, pfn, cuda_version, flags, status, None) }
     }
 
     /// `cuGetProcAddress(symbol, pfn, cudaVersion, flags)` (CUDA 11.3 form).
     fn cuGetProcAddress(symbol: *const c_char, pfn: *mut *mut c_void, cuda_version: c_int, flags: cuuint64_t) {
         // SAFETY: arguments as the API documents them.
-        unsafe { get_proc_address(symbol, pfn, cuda_version, flags, None) }
+        unsafe { get_proc_address(symbol, pfn, cuda_version, flags, None, Some(CuError::NOT_FOUND)) }
     }
 }
 

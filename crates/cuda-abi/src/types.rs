@@ -204,6 +204,8 @@ pub mod jit_option {
     pub const ERROR_LOG_BUFFER: u32 = 5;
     pub const ERROR_LOG_BUFFER_SIZE_BYTES: u32 = 6;
     pub const OPTIMIZATION_LEVEL: u32 = 7;
+    /// One past the last option (`CU_JIT_NUM_OPTIONS`, CUDA 13): larger ids are unknown.
+    pub const NUM_OPTIONS: u32 = 36;
 }
 
 /// `CUlibraryOption` values.

@@ -14,6 +14,8 @@
 //!   deactivates at 0, `Reset` deactivates at once (keeping the count). Deactivating frees everything the
 //!   context owns and calls the CLS destructors. An inactive primary context may be made
 //!   current, but calls that need the context then answer `CONTEXT_IS_DESTROYED`;
+//! - a destroyed context may still be pushed or made current (NVIDIA's driver accepts the
+//!   stale handle); calls that need it then answer `CONTEXT_IS_DESTROYED`;
 //! - calls that need a current context and have none answer `INVALID_CONTEXT`;
 //! - a kernel fault stores a sticky error in the context; every later call that needs the
 //!   context answers it, until the context is destroyed or reset.
@@ -280,6 +282,9 @@ impl Driver {
     /// `cuCtxDestroy_v2`: frees everything the context owns (CLS destructors first) and pops
     /// it if it is current here. Primary contexts cannot be destroyed (`INVALID_CONTEXT`).
     pub fn ctx_destroy(&self, ctx: CtxHandle) -> CuResult<()> {
+        if ctx.is_null() {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuCtxDestroy: NULL context")));
+        }
         let context = self.context(ctx)?;
         // A green context's context is, in NVIDIA's words, "a normal primary context"
         // (Green Contexts, cuCtxFromGreenCtx): only cuGreenCtxDestroy ends it.
@@ -311,7 +316,10 @@ impl Driver {
 
     /// `cuCtxPushCurrent_v2`.
     pub fn ctx_push_current(&self, ctx: CtxHandle) -> CuResult<()> {
-        self.context(ctx)?;
+        if ctx.is_null() {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuCtxPushCurrent: NULL context")));
+        }
+        self.known_context(ctx)?;
         self.with_stack(|stack| stack.push(ctx));
         Ok(())
     }
@@ -327,12 +335,21 @@ impl Driver {
             self.with_stack(|stack| stack.pop());
             return Ok(());
         }
-        self.context(ctx)?;
+        self.known_context(ctx)?;
         self.with_stack(|stack| match stack.last_mut() {
             Some(top) => *top = ctx,
             None => stack.push(ctx),
         });
         Ok(())
+    }
+
+    /// A handle that may be made current: a live context, or one destroyed since (NVIDIA's
+    /// driver accepts it; the calls made under it then answer `CONTEXT_IS_DESTROYED`).
+    fn known_context(&self, ctx: CtxHandle) -> CuResult<()> {
+        match self.contexts.get(ctx) {
+            Ok(_) | Err(Lookup::Stale) => Ok(()),
+            Err(why) => Err(fail(CuError::INVALID_CONTEXT, format_args!("context handle {:#x}: {why:?}", ctx.0))),
+        }
     }
 
     /// `cuCtxGetCurrent`: the top of the stack, NULL when empty.
@@ -403,6 +420,9 @@ impl Driver {
 
     /// `cuCtxGetId`: a process-unique id (the handle value).
     pub fn ctx_get_id(&self, ctx: CtxHandle) -> CuResult<u64> {
+        if !ctx.is_null() && matches!(self.contexts.get(ctx), Err(Lookup::Stale)) {
+            return Err(fail(CuError::CONTEXT_IS_DESTROYED, format_args!("cuCtxGetId: context {:#x} was destroyed", ctx.0)));
+        }
         Ok(self.context_or_current(ctx)?.handle.0 & 0x00FF_FFFF_FFFF_FFFF)
     }
 
@@ -422,8 +442,10 @@ impl Driver {
     pub fn ctx_set_limit(&self, limit: i32, value: usize) -> CuResult<()> {
         let ctx = self.current_context()?;
         let index = match limit {
-            0..=6 => limit as usize,
-            7..=9 => return Err(fail(CuError::UNSUPPORTED_LIMIT, format_args!("cuCtxSetLimit: limit {limit} is not supported"))),
+            // CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH went with device-side synchronization
+            // (CUDA 12): NVIDIA's driver answers UNSUPPORTED_LIMIT for it.
+            0..=2 | 4..=6 => limit as usize,
+            3 | 7..=9 => return Err(fail(CuError::UNSUPPORTED_LIMIT, format_args!("cuCtxSetLimit: limit {limit} is not supported"))),
             _ => return Err(fail(CuError::INVALID_VALUE, format_args!("cuCtxSetLimit: unknown limit {limit}"))),
         };
         if limit == Limit::MaxL2FetchGranularity as i32 && value > 128 {

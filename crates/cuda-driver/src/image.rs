@@ -51,8 +51,12 @@ pub(crate) unsafe fn ptx_from_ptr(image: *const c_void, target_sm: u32) -> Resul
             Err((error, message)) => Err(ImageFailure { error: fail(error, format_args!("linking -rdc fatbins:\n{message}")), message }),
         };
     }
-    image.extract_ptx(target_sm).map_err(failure)
+    image.extract_ptx_limited(SUPPORTED_PTX_ISA, target_sm).map_err(failure)
 }
+
+/// The newest PTX ISA the compiler takes: the 9.x of CUDA 13. Newer PTX is refused with
+/// `CUDA_ERROR_UNSUPPORTED_PTX_VERSION`, as NVIDIA's driver refuses PTX newer than it.
+const SUPPORTED_PTX_ISA: (u32, u32) = (9, 9);
 
 /// The architecture of a PTX module's `.target` directive (`sm_80` -> 80; the first one
 /// when it lists several, PTX ISA 11.2.2 "Target Directive"), if it names one.
@@ -64,7 +68,7 @@ fn target_arch(ptx: &str) -> Option<u32> {
 
 /// The PTX to compile from an image's bytes (a file read by `cuModuleLoad`).
 pub(crate) fn ptx_from_bytes(bytes: &[u8], target_sm: u32) -> Result<PtxSource, ImageFailure> {
-    kernel_image::extract_ptx(bytes, target_sm).map_err(failure)
+    kernel_image::extract_ptx_limited(bytes, SUPPORTED_PTX_ISA, target_sm).map_err(failure)
 }
 
 /// The names of the `.entry` kernels PTX declares, in order (a token scan: the PTX is

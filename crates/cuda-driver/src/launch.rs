@@ -37,6 +37,9 @@ pub const LAUNCH_PARAM_BUFFER_POINTER: usize = 1;
 /// `CU_LAUNCH_PARAM_BUFFER_SIZE`.
 pub const LAUNCH_PARAM_BUFFER_SIZE: usize = 2;
 
+/// The largest `CUlaunchAttributeID` (`CU_LAUNCH_ATTRIBUTE_SHARED_MEMORY_MODE`, CUDA 13).
+const LAST_LAUNCH_ATTRIBUTE: u32 = 18;
+
 /// One `CUlaunchAttribute` of `cuLaunchKernelEx`, decoded by the ABI.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LaunchAttr {
@@ -44,8 +47,11 @@ pub enum LaunchAttr {
     Cooperative(i32),
     /// `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION` (4): only (1, 1, 1) is supported.
     ClusterDimension([u32; 3]),
-    /// Any other attribute: a scheduling or memory hint with no effect here.
+    /// Any other attribute CUDA 13 defines (ids up to 18): a scheduling or memory hint
+    /// with no effect here.
     Ignored(u32),
+    /// An id CUDA does not define: the launch is refused (`CUDA_ERROR_INVALID_VALUE`).
+    Unknown(u32),
 }
 
 impl LaunchAttr {
@@ -55,7 +61,8 @@ impl LaunchAttr {
         match id {
             2 => LaunchAttr::Cooperative(word(0) as i32),
             4 => LaunchAttr::ClusterDimension([word(0), word(1), word(2)]),
-            other => LaunchAttr::Ignored(other),
+            other if other <= LAST_LAUNCH_ATTRIBUTE => LaunchAttr::Ignored(other),
+            other => LaunchAttr::Unknown(other),
         }
     }
 }
@@ -92,8 +99,10 @@ pub unsafe fn pack_params(info: &KernelInfo, kernel_params: *mut *mut c_void, ex
 ///   CU_LAUNCH_PARAM_END` (in any order, ending at `CU_LAUNCH_PARAM_END`): the buffer is
 ///   already packed; it must hold at least `info.param_buffer_size` bytes.
 ///
-/// Both given, neither given for a kernel with parameters, a null argument pointer, a
-/// malformed `extra` list or a short buffer: `CUDA_ERROR_INVALID_VALUE`.
+/// Both given: `kernelParams` is used (NVIDIA's driver 580 answers success). A shorter
+/// `extra` buffer than the parameters take fills the rest with zeros, as NVIDIA's driver
+/// launches it. Neither given for a kernel with parameters, a null argument pointer or a
+/// malformed `extra` list: `CUDA_ERROR_INVALID_VALUE`.
 ///
 /// # Safety
 /// `kernel_params`, if non-null, must hold `info.params.len()` pointers, each valid for
@@ -103,10 +112,9 @@ pub unsafe fn pack_params_into(info: &KernelInfo, kernel_params: *mut *mut c_voi
     let bad = |why: &str| fail(CuError::INVALID_VALUE, format_args!("kernel {} parameters: {why}", info.name));
     debug_assert_eq!(buffer.len(), info.param_buffer_size);
     match (kernel_params.is_null(), extra.is_null()) {
-        (false, false) => Err(bad("both kernelParams and extra were given")),
         (true, true) if info.params.is_empty() => Ok(()),
         (true, true) => Err(bad("neither kernelParams nor extra was given")),
-        (false, true) => {
+        (false, _) => {
             for (i, p) in info.params.iter().enumerate() {
                 // SAFETY: the caller guarantees one pointer per parameter.
                 let arg = unsafe { *kernel_params.add(i) };
@@ -142,12 +150,13 @@ pub unsafe fn pack_params_into(info: &KernelInfo, kernel_params: *mut *mut c_voi
             let (Some(pointer), Some(size)) = (pointer, size) else {
                 return Err(bad("extra needs both BUFFER_POINTER and BUFFER_SIZE"));
             };
-            if size < buffer.len() || (pointer.is_null() && !buffer.is_empty()) {
-                return Err(bad(&format!("extra buffer of {size} bytes, kernel needs {}", buffer.len())));
+            let copied = size.min(buffer.len());
+            if pointer.is_null() && copied > 0 {
+                return Err(bad(&format!("extra buffer pointer is null, {size} bytes declared")));
             }
-            if !buffer.is_empty() {
-                // SAFETY: `pointer` is valid for `size >= buffer.len()` bytes (caller).
-                unsafe { std::ptr::copy_nonoverlapping(pointer.cast::<u8>(), buffer.as_mut_ptr(), buffer.len()) };
+            if copied > 0 {
+                // SAFETY: `pointer` is valid for `size >= copied` bytes (caller).
+                unsafe { std::ptr::copy_nonoverlapping(pointer.cast::<u8>(), buffer.as_mut_ptr(), copied) };
             }
             Ok(())
         }
@@ -242,6 +251,10 @@ impl Driver {
         for attr in config.attrs {
             match *attr {
                 LaunchAttr::Cooperative(v) => cooperative = v != 0,
+                LaunchAttr::Unknown(id) => return Err(fail(CuError::INVALID_VALUE, format_args!("cuLaunchKernelEx: unknown launch attribute {id}"))),
+                LaunchAttr::ClusterDimension(dims) if dims.iter().zip(config.grid).any(|(&d, g)| d != 0 && !g.is_multiple_of(d)) => {
+                    return Err(fail(CuError::INVALID_CLUSTER_SIZE, format_args!("cluster {dims:?} does not divide the grid {:?}", config.grid)))
+                }
                 LaunchAttr::ClusterDimension(dims) if dims.iter().any(|&d| d > 1) => {
                     return Err(fail(CuError::NOT_SUPPORTED, format_args!("thread block clusters are not supported")))
                 }

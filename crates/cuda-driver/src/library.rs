@@ -35,6 +35,9 @@ pub struct Library {
     /// The names of its `.attribute(.managed)` variables, found at the first
     /// `cuLibraryGetManaged`.
     managed: std::sync::OnceLock<Vec<String>>,
+    /// Why the image cannot be used, when loading found it broken: every later use of
+    /// the library answers this code (see [`Driver::library_load_data`]).
+    failure: std::sync::OnceLock<CuError>,
 }
 
 impl Library {
@@ -76,6 +79,11 @@ impl Driver {
         // SAFETY: forwarded from the caller.
         match unsafe { image::ptx_from_ptr(code, self.target_sm(device)) } {
             Ok(ptx) => self.library_from_ptx(ptx, options, current.as_deref()),
+            Err(failure) if is_deferred(failure.error) => {
+                let library = self.library_object(PtxSource { text: String::new(), sm_arch: None, isa: None }, options);
+                let _ = library.failure.set(failure.error);
+                (Ok(self.libraries.insert(library)), JitLogs { info: String::new(), error: failure.message })
+            }
             Err(failure) => (Err(failure.error), JitLogs { info: String::new(), error: failure.message }),
         }
     }
@@ -99,8 +107,8 @@ impl Driver {
         }
     }
 
-    fn library_from_ptx(&self, ptx: PtxSource, options: &LoadOptions, current: Option<&Context>) -> (CuResult<LibraryHandle>, JitLogs) {
-        let library = Arc::new(Library {
+    fn library_object(&self, ptx: PtxSource, options: &LoadOptions) -> Arc<Library> {
+        Arc::new(Library {
             kernel_names: image::entry_names(&ptx.text),
             ptx,
             options: options.clone(),
@@ -108,18 +116,38 @@ impl Driver {
             kernels: Mutex::new(HashMap::new()),
             attrs: Arc::new(Mutex::new(HashMap::new())),
             managed: std::sync::OnceLock::new(),
-        });
+            failure: std::sync::OnceLock::new(),
+        })
+    }
+
+    fn library_from_ptx(&self, ptx: PtxSource, options: &LoadOptions, current: Option<&Context>) -> (CuResult<LibraryHandle>, JitLogs) {
+        let library = self.library_object(ptx, options);
         let handle = self.libraries.insert(library.clone());
         let mut logs = JitLogs::default();
         if let Some(ctx) = current {
             let (result, load_logs) = self.library_module_for(handle, &library, ctx);
             logs = load_logs;
-            if let Err(err) = result {
-                let _ = self.libraries.remove(handle);
-                return (Err(err), logs);
+            match result {
+                Ok(_) => {}
+                Err(err) if is_deferred(err) => {
+                    let _ = library.failure.set(err);
+                }
+                Err(err) => {
+                    let _ = self.libraries.remove(handle);
+                    return (Err(err), logs);
+                }
             }
         }
         (Ok(handle), logs)
+    }
+
+    /// The library `l`, if its image was usable (else the code loading it found).
+    fn usable_library(&self, l: LibraryHandle) -> CuResult<Arc<Library>> {
+        let library = self.library(l)?;
+        match library.failure.get() {
+            Some(&err) => Err(fail(err, format_args!("library {:#x} failed to load", l.0))),
+            None => Ok(library),
+        }
     }
 
     /// The library's module in `ctx`, compiling it on first use.
@@ -139,7 +167,7 @@ impl Driver {
     }
 
     fn library_module_current(&self, l: LibraryHandle) -> CuResult<ModuleHandle> {
-        let library = self.library(l)?;
+        let library = self.usable_library(l)?;
         let ctx = self.current_context()?;
         self.library_module_for(l, &library, &ctx).0
     }
@@ -163,7 +191,7 @@ impl Driver {
 
     /// `cuLibraryGetKernel`: the same handle for the same name; unknown -> `NOT_FOUND`.
     pub fn library_get_kernel(&self, l: LibraryHandle, name: &str) -> CuResult<KernelHandle> {
-        let library = self.library(l)?;
+        let library = self.usable_library(l)?;
         if !library.kernel_names.iter().any(|n| n == name) {
             return Err(fail(CuError::NOT_FOUND, format_args!("cuLibraryGetKernel: no kernel {name:?}")));
         }
@@ -179,12 +207,12 @@ impl Driver {
 
     /// `cuLibraryGetKernelCount`.
     pub fn library_get_kernel_count(&self, l: LibraryHandle) -> CuResult<u32> {
-        Ok(self.library(l)?.kernel_names.len() as u32)
+        Ok(self.usable_library(l)?.kernel_names.len() as u32)
     }
 
     /// `cuLibraryEnumerateKernels`: handles of the first `max` kernels.
     pub fn library_enumerate_kernels(&self, l: LibraryHandle, max: usize) -> CuResult<Vec<KernelHandle>> {
-        let names = self.library(l)?.kernel_names.clone();
+        let names = self.usable_library(l)?.kernel_names.clone();
         names.iter().take(max).map(|n| self.library_get_kernel(l, n)).collect()
     }
 
@@ -212,7 +240,7 @@ impl Driver {
     /// context's instance, or without one, of device 0's primary context (the one cudart
     /// goes on to use; loading a module there does not activate it).
     pub fn library_get_managed(&self, l: LibraryHandle, name: &str) -> CuResult<(DevicePtr, usize)> {
-        let library = self.library(l)?;
+        let library = self.usable_library(l)?;
         let managed = library.managed.get_or_init(|| compiler_core::ptx::managed::managed_variables(&library.ptx.text));
         if !managed.iter().any(|n| n == name) {
             return Err(fail(CuError::NOT_FOUND, format_args!("cuLibraryGetManaged: {name:?} is no managed variable of library {:#x}", l.0)));
@@ -310,4 +338,12 @@ impl Driver {
         let f = self.kernel_get_function(k)?;
         self.function_param_info(f, index)
     }
+}
+
+/// Whether a broken image still loads as a library and fails at its first use. NVIDIA's
+/// driver loads libraries lazily (driver 580: `cuLibraryLoadData` answers success for
+/// bytes that are no image and for PTX with a syntax error; `cuLibraryGetKernel` and
+/// `cuLibraryGetModule` then answer `INVALID_IMAGE` or `INVALID_PTX`).
+fn is_deferred(err: CuError) -> bool {
+    matches!(err, CuError::INVALID_IMAGE | CuError::INVALID_PTX | CuError::NO_BINARY_FOR_GPU | CuError::UNSUPPORTED_PTX_VERSION)
 }

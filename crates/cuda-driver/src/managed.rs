@@ -155,7 +155,10 @@ impl Driver {
 
     /// `cuMemAdvise_v2`: as [`Driver::mem_advise`] with a `CUmemLocation`.
     pub fn mem_advise_v2(&self, ptr: u64, count: usize, advice: i32, location: MemLocation) -> CuResult<()> {
-        self.mem_advise_to(ptr, count, advice, self.location_target(location))
+        // A location naming no device is a bad value here (NVIDIA's driver 580), where
+        // cuMemPrefetchAsync_v2 and the device-numbered cuMemAdvise answer INVALID_DEVICE.
+        let target = self.location_target(location).map_err(|e| if e == CuError::INVALID_DEVICE { CuError::INVALID_VALUE } else { e });
+        self.mem_advise_to(ptr, count, advice, target)
     }
 
     pub(crate) fn mem_prefetch_to(&self, ptr: u64, count: usize, target: Target, stream: StreamHandle) -> CuResult<()> {

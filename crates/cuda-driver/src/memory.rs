@@ -413,8 +413,13 @@ impl Driver {
         // A potentially unsafe call during stream capture (`cuThreadExchangeStreamCaptureMode`).
         self.capture_unsafe_call("cuMemHostAlloc")?;
         let ctx = self.current_context()?;
-        if size == 0 || flags & !HOST_ALLOC_FLAGS != 0 {
-            return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemHostAlloc: size {size} flags {flags:#x}")));
+        if flags & !HOST_ALLOC_FLAGS != 0 {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemHostAlloc: flags {flags:#x}")));
+        }
+        if size == 0 {
+            // NVIDIA's driver answers success for 0 bytes; NULL is what cuMemFreeHost
+            // takes back without complaint.
+            return Ok(std::ptr::null_mut());
         }
         let layout = Layout::from_size_align(size, HOST_ALIGN).map_err(|_| CuError::OUT_OF_MEMORY)?;
         // SAFETY: `layout` has a non-zero size.
@@ -445,6 +450,9 @@ impl Driver {
         // A potentially unsafe call during stream capture (`cuThreadExchangeStreamCaptureMode`).
         self.capture_unsafe_call("cuMemFreeHost")?;
         self.check_initialized_context()?;
+        if ptr.is_null() {
+            return Ok(());
+        }
         let addr = ptr as usize as u64;
         match self.memory.find(addr) {
             Some(a) if a.base == addr && a.kind == MemoryKind::HostAlloc => {}
@@ -510,6 +518,9 @@ impl Driver {
     /// `cuMemHostUnregister`: `ptr` must be the base of a registration.
     pub fn mem_host_unregister(&self, ptr: *mut c_void) -> CuResult<()> {
         self.current_context()?;
+        if ptr.is_null() {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemHostUnregister(NULL)")));
+        }
         let addr = ptr as usize as u64;
         match self.memory.find(addr) {
             Some(a) if a.base == addr && a.kind == MemoryKind::HostRegistered => {

@@ -102,6 +102,10 @@ impl Driver {
         if let Err(e) = self.current_context() {
             return (Err(e), JitLogs::default());
         }
+        if path.is_dir() {
+            // NVIDIA's driver (580) answers OUT_OF_MEMORY for a directory.
+            return (Err(fail(CuError::OUT_OF_MEMORY, format_args!("cuModuleLoad({}): is a directory", path.display()))), JitLogs::default());
+        }
         match std::fs::read(path) {
             Ok(bytes) => self.module_load_bytes(&bytes, &LoadOptions::default()),
             Err(err) => (Err(fail(CuError::FILE_NOT_FOUND, format_args!("cuModuleLoad({}): {err}", path.display()))), JitLogs::default()),
@@ -218,7 +222,13 @@ impl Driver {
         if let Some(g) = globals.get(name) {
             return Ok((g.address, g.size));
         }
-        let g = module.loaded.global(name).ok_or_else(|| fail(CuError::NOT_FOUND, format_args!("global {name:?} not found in module {:#x}", m.0)))?;
+        let Some(g) = module.loaded.global(name) else {
+            // A kernel's name is a bad value, not a missing symbol (NVIDIA's driver 580).
+            if module.loaded.kernel(name).is_some() {
+                return Err(fail(CuError::INVALID_VALUE, format_args!("{name:?} is a kernel, not a variable")));
+            }
+            return Err(fail(CuError::NOT_FOUND, format_args!("global {name:?} not found in module {:#x}", m.0)));
+        };
         if g.reference.is_some() {
             // As NVIDIA's driver answers (H200, driver 580.159): `cuModuleGetTexRef` and
             // `cuModuleGetSurfRef` name these.

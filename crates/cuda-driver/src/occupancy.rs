@@ -40,7 +40,7 @@ impl Driver {
     /// (`CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE`).
     pub fn occupancy_max_active_blocks(&self, f: FunctionHandle, block_size: i32, dynamic_smem: usize, flags: u32) -> CuResult<i32> {
         let f = self.function(f)?;
-        if flags > 1 || block_size < 0 {
+        if flags > 1 || block_size <= 0 {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuOccupancyMaxActiveBlocksPerMultiprocessor: block {block_size} flags {flags}")));
         }
         Ok(self.active_blocks(&f, block_size as u32, dynamic_smem) as i32)

@@ -89,6 +89,8 @@ pub const ARRAY3D_SURFACE_LDST: u32 = 0x02;
 pub const ARRAY3D_CUBEMAP: u32 = 0x04;
 pub const ARRAY3D_TEXTURE_GATHER: u32 = 0x08;
 const ARRAY3D_SUPPORTED: u32 = ARRAY3D_LAYERED | ARRAY3D_SURFACE_LDST | ARRAY3D_CUBEMAP | ARRAY3D_TEXTURE_GATHER;
+/// Every `CUDA_ARRAY3D_*` flag CUDA 13 defines (up to `VIDEO_ENCODE_DECODE`, 0x100).
+const ARRAY3D_DEFINED: u32 = 0x1ff;
 
 /// `CU_TRSF_*` texture flags.
 pub const TRSF_READ_AS_INTEGER: u32 = 0x01;
@@ -183,6 +185,9 @@ pub(crate) struct ArrayShape {
 pub(crate) fn array_shape(d: &Array3dDescriptor) -> CuResult<ArrayShape> {
     let bad = |why: &str| fail(CuError::INVALID_VALUE, format_args!("cuArray3DCreate: {why} ({d:?})"));
     let texel = texel_format(d.format, d.num_channels).ok_or_else(|| bad("format or channel count"))?;
+    if d.flags & !ARRAY3D_DEFINED != 0 {
+        return Err(bad("unknown flags"));
+    }
     if d.flags & !ARRAY3D_SUPPORTED != 0 {
         return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuArray3DCreate: flags {:#x} (sparse, deferred or color arrays)", d.flags)));
     }
@@ -197,10 +202,29 @@ pub(crate) fn array_shape(d: &Array3dDescriptor) -> CuResult<ArrayShape> {
     if layered && d.depth == 0 {
         return Err(bad("a layered array needs at least one layer"));
     }
+    if !within_size_limits(d, layered, cubemap) {
+        return Err(bad("larger than the device's array limits"));
+    }
     let pitch = (d.width as u64).checked_mul(texel.bytes() as u64).ok_or_else(|| bad("size"))?;
     let slice = pitch.checked_mul(d.height.max(1) as u64).ok_or_else(|| bad("size"))?;
     let bytes = slice.checked_mul(d.depth.max(1) as u64).ok_or_else(|| bad("size"))?;
     Ok(ArrayShape { texel, pitch, slice, bytes })
+}
+
+/// Whether `d`'s extent is within the array limits the device reports
+/// (`CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE*`, `device_attribute.rs`).
+fn within_size_limits(d: &Array3dDescriptor, layered: bool, cubemap: bool) -> bool {
+    let (w, h, depth) = (d.width, d.height, d.depth);
+    if cubemap {
+        return w <= 32768 && depth / 6 <= 2046;
+    }
+    if layered {
+        return w <= 32768 && h <= 32768 && depth <= 2048;
+    }
+    if depth > 0 {
+        return (w <= 16384 && h <= 16384 && depth <= 16384) || (w <= 8192 && h <= 8192 && depth <= 32768);
+    }
+    w <= 131072 && h <= 65536
 }
 
 /// The sampler `t` describes for texels of `format`. Texture objects refuse linear

@@ -291,8 +291,9 @@ impl Driver {
 
     /// `cuMemMap`: `[ptr, ptr+size)` inside one reservation and not mapped, all multiples
     /// of the minimum granularity, `flags` 0. `offset` "currently must be zero" (the API
-    /// reference); NVIDIA's driver answers `CUDA_ERROR_NOT_SUPPORTED` for any other, and for
-    /// a range outside every reservation (H200, driver 580.159, 2026-11-27).
+    /// reference). NVIDIA's driver (H200, driver 580.159) answers `CUDA_ERROR_NOT_SUPPORTED`
+    /// for any other offset, for a range that runs past its reservation and for one longer
+    /// than the allocation; `CUDA_ERROR_INVALID_VALUE` for an address in no reservation.
     pub fn mem_map(&self, ptr: DevicePtr, size: u64, offset: u64, handle: MemHandle, flags: u64) -> CuResult<()> {
         let page = host::page_size();
         let object = self.vmm.object(handle)?;
@@ -300,6 +301,12 @@ impl Driver {
             return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuMemMap({ptr:#x}): offset {offset:#x} (must be 0)")));
         }
         let aligned = ptr.is_multiple_of(page) && size.is_multiple_of(page) && offset.is_multiple_of(page);
+        if size > object.physical.size {
+            return Err(fail(
+                CuError::NOT_SUPPORTED,
+                format_args!("cuMemMap({ptr:#x}, {size:#x}): longer than the allocation ({:#x})", object.physical.size),
+            ));
+        }
         if size == 0 || !aligned || flags != 0 || offset.checked_add(size).is_none_or(|end| end > object.physical.size) {
             return Err(invalid(format_args!(
                 "cuMemMap({ptr:#x}, size {size:#x}, offset {offset:#x}, flags {flags:#x}) of {:#x} bytes",
@@ -308,8 +315,10 @@ impl Driver {
         }
         let device = usize::try_from(object.prop.location_id).unwrap_or(0);
         let mut reservations = self.vmm.reservations();
+        let reserved = reservations.range(..=ptr).next_back().is_some_and(|(&base, r)| ptr < base + r.size);
         let Some((_, r)) = reservation_of(&mut reservations, ptr, size) else {
-            return Err(fail(CuError::NOT_SUPPORTED, format_args!("cuMemMap({ptr:#x}, {size:#x}): not inside one reservation")));
+            let code = if reserved { CuError::NOT_SUPPORTED } else { CuError::INVALID_VALUE };
+            return Err(fail(code, format_args!("cuMemMap({ptr:#x}, {size:#x}): not inside one reservation")));
         };
         let end = ptr + size;
         let before = r.mappings.range(..end).next_back().is_some_and(|(&s, m)| s + m.size > ptr);
@@ -440,7 +449,11 @@ impl Driver {
             let code = if HANDLE_TYPES & handle_type != 0 && handle_type.is_power_of_two() { CuError::NOT_SUPPORTED } else { CuError::INVALID_VALUE };
             return Err(fail(code, format_args!("cuMemImportFromShareableHandle: handle type {handle_type}")));
         }
-        let (inode, size) = host::identity(fd).map_err(|e| invalid(format_args!("cuMemImportFromShareableHandle({fd}): {e}")))?;
+        // A descriptor that is not open: NVIDIA's driver (580) answers CUDA_ERROR_UNKNOWN.
+        let (inode, size) = host::identity(fd).map_err(|e| {
+            let code = if e.raw_os_error() == Some(libc::EBADF) { CuError::UNKNOWN } else { CuError::INVALID_VALUE };
+            fail(code, format_args!("cuMemImportFromShareableHandle({fd}): {e}"))
+        })?;
         let own = self.vmm.objects.all().into_iter().map(|(_, o)| o).find(|o| o.physical.inode == inode);
         if let Some(object) = own {
             return Ok(self.new_mem_object(object.physical.clone(), object.prop));

@@ -170,3 +170,11 @@ pub(crate) fn elf_extent(read: &mut Reader<'_>, max_size: usize) -> Result<usize
 pub(crate) fn elf_machine(bytes: &[u8]) -> Option<u16> {
     u16_at(bytes, 0x12)
 }
+
+/// An error for a 64-bit CUDA ELF header (`EM_CUDA`) whose `e_flags` name no architecture,
+/// which NVIDIA's driver refuses before reading anything past the header.
+pub(crate) fn cuda_elf_without_architecture(header: &[u8]) -> Option<crate::ImageError> {
+    let is_cuda64 = header.get(4) == Some(&2) && u16_at(header, 18) == Some(EM_CUDA);
+    (is_cuda64 && u32_at(header, 48) == Some(0))
+        .then(|| crate::ImageError::NoArchitecture("e_flags is 0 (a cubin records its SM architecture there)".to_owned()))
+}

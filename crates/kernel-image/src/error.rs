@@ -13,6 +13,8 @@ pub const CUDA_ERROR_INVALID_IMAGE: u32 = 200;
 pub const CUDA_ERROR_NO_BINARY_FOR_GPU: u32 = 209;
 /// `CUDA_ERROR_UNSUPPORTED_PTX_VERSION`.
 pub const CUDA_ERROR_UNSUPPORTED_PTX_VERSION: u32 = 222;
+/// `CUDA_ERROR_UNKNOWN`.
+pub const CUDA_ERROR_UNKNOWN: u32 = 999;
 
 /// Why an image could not be read or yielded no PTX to compile.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -33,6 +35,10 @@ pub enum ImageError {
     /// compiler supports.
     #[error("unsupported PTX version: {0}")]
     UnsupportedPtxVersion(String),
+    /// A CUDA ELF image whose header names no architecture (`e_flags` 0): NVIDIA's driver
+    /// answers `CUDA_ERROR_UNKNOWN` before it reads any section (driver 580).
+    #[error("CUDA ELF image names no architecture: {0}")]
+    NoArchitecture(String),
 }
 
 impl ImageError {
@@ -44,12 +50,14 @@ impl ImageError {
     /// | [`Invalid`](Self::Invalid) | `CUDA_ERROR_INVALID_IMAGE` (200) |
     /// | [`NoBinaryForGpu`](Self::NoBinaryForGpu) | `CUDA_ERROR_NO_BINARY_FOR_GPU` (209) |
     /// | [`UnsupportedPtxVersion`](Self::UnsupportedPtxVersion) | `CUDA_ERROR_UNSUPPORTED_PTX_VERSION` (222) |
+    /// | [`NoArchitecture`](Self::NoArchitecture) | `CUDA_ERROR_UNKNOWN` (999) |
     pub fn cuda_error_code(&self) -> u32 {
         match self {
             ImageError::Null => CUDA_ERROR_INVALID_VALUE,
             ImageError::Invalid(_) => CUDA_ERROR_INVALID_IMAGE,
             ImageError::NoBinaryForGpu(_) => CUDA_ERROR_NO_BINARY_FOR_GPU,
             ImageError::UnsupportedPtxVersion(_) => CUDA_ERROR_UNSUPPORTED_PTX_VERSION,
+            ImageError::NoArchitecture(_) => CUDA_ERROR_UNKNOWN,
         }
     }
 

@@ -23,6 +23,7 @@
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 
+mod caller_memory;
 mod classify;
 mod container;
 mod decompress;

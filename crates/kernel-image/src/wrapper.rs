@@ -132,14 +132,16 @@ unsafe fn read_prefix(ptr: *const u8) -> Vec<u8> {
     prefix
 }
 
-/// Copies `len` bytes from `ptr`.
+/// Copies `len` bytes from `ptr`; an [`ImageError::Invalid`] naming `what` when part of
+/// them is not mapped (a header that lies about sizes).
 ///
 /// # Safety
-/// `ptr..ptr + len` is readable; `len <= MAX_IMAGE_SIZE` keeps it under `isize::MAX`.
-unsafe fn copy_bytes(ptr: *const u8, len: usize) -> Vec<u8> {
+/// As [`crate::caller_memory::copy`]; `len <= MAX_IMAGE_SIZE` keeps it under `isize::MAX`.
+unsafe fn copy_bytes(ptr: *const u8, len: usize, what: &str) -> Result<Vec<u8>, ImageError> {
     debug_assert!(len <= MAX_IMAGE_SIZE);
-    // SAFETY: per this function's contract; `u8` needs no alignment.
-    unsafe { std::slice::from_raw_parts(ptr, len) }.to_vec()
+    // SAFETY: per this function's contract.
+    unsafe { crate::caller_memory::copy(ptr, len) }
+        .ok_or_else(|| ImageError::invalid(format!("{what} ({len} bytes at {ptr:p}) is not readable memory: its headers point past the image")))
 }
 
 /// Turns an address stored in an image into a pointer.
@@ -154,13 +156,13 @@ fn address_to_ptr(address: u64) -> Result<*const u8, ImageError> {
 /// `ptr` points to a complete container.
 unsafe fn read_container(ptr: *const u8) -> Result<Vec<u8>, ImageError> {
     // SAFETY: a container starts with its 16-byte header.
-    let header = unsafe { copy_bytes(ptr, CONTAINER_HEADER_SIZE) };
+    let header = unsafe { copy_bytes(ptr, CONTAINER_HEADER_SIZE, "fatbin container header") }?;
     let (_, total) = container_extent(&header)?;
     if total > MAX_IMAGE_SIZE {
         return Err(ImageError::invalid(format!("fatbin container claims {total} bytes, over the {MAX_IMAGE_SIZE}-byte limit")));
     }
     // SAFETY: the contract makes the header-declared extent readable.
-    Ok(unsafe { copy_bytes(ptr, total) })
+    unsafe { copy_bytes(ptr, total, "fatbin container") }
 }
 
 /// Copies the container(s) a wrapper refers to; true when they came from a prelinked list.
@@ -169,7 +171,7 @@ unsafe fn read_container(ptr: *const u8) -> Result<Vec<u8>, ImageError> {
 /// `ptr` points to a wrapper satisfying [`image_from_ptr`]'s contract.
 unsafe fn read_wrapper(ptr: *const u8, depth: usize) -> Result<(Vec<u8>, bool), ImageError> {
     // SAFETY: a wrapper is WRAPPER_SIZE readable bytes.
-    let wrapper = unsafe { copy_bytes(ptr, WRAPPER_SIZE) };
+    let wrapper = unsafe { copy_bytes(ptr, WRAPPER_SIZE, "fatbin wrapper") }?;
     let (Some(magic), Some(version), Some(data), Some(prelinked)) =
         (u32_at(&wrapper, 0), u32_at(&wrapper, 4), u64_at(&wrapper, 8), u64_at(&wrapper, 16))
     else {
@@ -227,7 +229,7 @@ unsafe fn read_pointer_list(list: *const u8) -> Result<Vec<*const u8>, ImageErro
     let mut out = Vec::new();
     for idx in 0..MAX_PRELINKED {
         // SAFETY: entries up to the terminator are readable; `idx * 8` stays inside them.
-        let raw = unsafe { copy_bytes(list.add(idx * 8), 8) };
+        let raw = unsafe { copy_bytes(list.add(idx * 8), 8, "prelinked fatbin list") }?;
         let address = u64_at(&raw, 0).unwrap_or(0);
         if address == 0 {
             return Ok(out);
@@ -242,15 +244,22 @@ unsafe fn read_pointer_list(list: *const u8) -> Result<Vec<*const u8>, ImageErro
 /// # Safety
 /// `ptr` points to a complete ELF image.
 unsafe fn read_elf(ptr: *const u8) -> Result<Vec<u8>, ImageError> {
+    // SAFETY: an ELF image starts with its 64-byte header (checked copy).
+    if let Some(err) = unsafe { copy_bytes(ptr, 64, "ELF header") }.ok().and_then(|h| crate::elf::cuda_elf_without_architecture(&h)) {
+        return Err(err);
+    }
     let mut read = |offset: usize, len: usize| {
         let end = offset.checked_add(len)?;
         // SAFETY: elf_extent only asks for header bytes and header tables the ELF header
         // places inside the image (and never past MAX_IMAGE_SIZE).
-        (end <= MAX_IMAGE_SIZE).then(|| unsafe { copy_bytes(ptr.add(offset), len) })
+        if end > MAX_IMAGE_SIZE {
+            return None;
+        }
+        unsafe { copy_bytes(ptr.add(offset), len, "ELF header table") }.ok()
     };
     let size = elf_extent(&mut read, MAX_IMAGE_SIZE)?;
     // SAFETY: the contract makes the whole image, as its headers describe it, readable.
-    Ok(unsafe { copy_bytes(ptr, size) })
+    unsafe { copy_bytes(ptr, size, "ELF image") }
 }
 
 /// Copies a NUL-terminated string, without the NUL.
@@ -267,5 +276,5 @@ unsafe fn read_c_string(ptr: *const u8) -> Result<Vec<u8>, ImageError> {
         }
     }
     // SAFETY: the `len` bytes before the NUL were just read.
-    Ok(unsafe { copy_bytes(ptr, len) })
+    unsafe { copy_bytes(ptr, len, "PTX text") }
 }

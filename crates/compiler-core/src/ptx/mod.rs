@@ -3,6 +3,7 @@
 pub mod ast;
 pub mod lexer;
 pub mod managed;
+mod opcodes;
 pub mod parser;
 
 pub use parser::parse;

@@ -429,6 +429,9 @@ impl<'a> Parser<'a> {
                     m.targets.clear();
                     loop {
                         let name = self.expect_ident("a target name such as sm_80")?;
+                        if !is_known_target(name.text) {
+                            return Err(self.error_at(name, format!("unknown target '{}'", name.text)));
+                        }
                         m.targets.push(name.text.to_string());
                         if !self.eat(TokKind::Comma) {
                             break;
@@ -539,4 +542,25 @@ fn snippet(t: &Token<'_>) -> String {
         end -= 1;
     }
     t.text[..end].to_string()
+}
+
+/// Whether `.target` may name `name` (PTX ISA 9.0, 11.2.2 "Target Directive"): an
+/// architecture NVIDIA has defined (`sm_XX`/`compute_XX`, with the `a` and `f` suffixes
+/// from sm_90 on) or one of the modifiers. NVIDIA's JIT refuses other names with
+/// `CUDA_ERROR_INVALID_PTX`.
+fn is_known_target(name: &str) -> bool {
+    const ARCHITECTURES: &[u32] =
+        &[10, 11, 12, 13, 20, 21, 30, 32, 35, 37, 50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 88, 89, 90, 100, 101, 103, 110, 120, 121];
+    const MODIFIERS: &[&str] = &["texmode_unified", "texmode_independent", "debug", "map_f64_to_f32"];
+    if MODIFIERS.contains(&name) {
+        return true;
+    }
+    let Some(arch) = name.strip_prefix("sm_").or_else(|| name.strip_prefix("compute_")) else {
+        return false;
+    };
+    let (digits, suffix) = arch.split_at(arch.find(|c: char| !c.is_ascii_digit()).unwrap_or(arch.len()));
+    let Ok(number) = digits.parse::<u32>() else {
+        return false;
+    };
+    ARCHITECTURES.contains(&number) && (suffix.is_empty() || (number >= 90 && matches!(suffix, "a" | "f")))
 }

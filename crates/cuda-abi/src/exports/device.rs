@@ -52,8 +52,13 @@ export! {
 
     /// `cuDeviceGetName(char* name, int len, CUdevice dev)`.
     fn cuDeviceGetName(name: *mut c_char, len: c_int, dev: CUdevice) {
-        let len = string_buffer(name, len)?;
+        // A negative length is taken as "large enough" (NVIDIA's driver 580 answers
+        // success and writes the whole name); zero is refused.
+        if name.is_null() || len == 0 {
+            return Err(CuError::INVALID_VALUE);
+        }
         let text = drv()?.device_name(dev)?;
+        let len = usize::try_from(len).unwrap_or(text.len() + 1);
         // SAFETY: the API promises `len` writable bytes at `name`.
         unsafe { write_c_string(name, len, text) };
         Ok(())
@@ -91,6 +96,11 @@ export! {
     fn cuDeviceGetPCIBusId(pci_bus_id: *mut c_char, len: c_int, dev: CUdevice) {
         let len = string_buffer(pci_bus_id, len)?;
         let text = drv()?.device_pci_bus_id(dev)?;
+        // The identifier is never truncated: a buffer shorter than it and its NUL (13
+        // bytes) is refused, as NVIDIA's driver does.
+        if len <= text.len() {
+            return Err(CuError::INVALID_VALUE);
+        }
         // SAFETY: the API promises `len` writable bytes at `pci_bus_id`.
         unsafe { write_c_string(pci_bus_id, len, &text) };
         Ok(())
@@ -141,9 +151,13 @@ export! {
     }
 
     /// `cuDeviceGetTexture1DLinearMaxWidth(size_t* maxWidth, CUarray_format format, unsigned numChannels, CUdevice dev)`.
-    fn cuDeviceGetTexture1DLinearMaxWidth(max_width: *mut usize, _format: c_uint, _num_channels: c_uint, dev: CUdevice) {
+    fn cuDeviceGetTexture1DLinearMaxWidth(max_width: *mut usize, _format: c_uint, num_channels: c_uint, dev: CUdevice) {
         // SAFETY: NULL or writable, per the API.
         let out = unsafe { Out::new(max_width) }?;
+        // Texture elements have 1, 2 or 4 channels (CUDA_ARRAY_DESCRIPTOR).
+        if !matches!(num_channels, 1 | 2 | 4) {
+            return Err(CuError::INVALID_VALUE);
+        }
         out.write(drv()?.device_texture_1d_linear_max_width(dev)?);
         Ok(())
     }

@@ -5,10 +5,15 @@ use std::ffi::c_uint;
 use super::{drv, event_handle, stream_handle, stream_ptsz};
 use crate::boundary::{export, AbiResult, Out};
 use crate::types::{CUevent, CUstream};
+use cuda_driver::CuError;
 
 /// # Safety
 /// `ms` is NULL or writable.
 unsafe fn elapsed(ms: *mut f32, start: CUevent, end: CUevent) -> AbiResult {
+    // NVIDIA's driver (580) answers INVALID_HANDLE, not INVALID_VALUE, for a NULL result.
+    if ms.is_null() {
+        return Err(CuError::INVALID_HANDLE);
+    }
     // SAFETY: forwarded contract.
     let out = unsafe { Out::new(ms) }?;
     out.write(drv()?.event_elapsed_time(event_handle(start), event_handle(end))?);

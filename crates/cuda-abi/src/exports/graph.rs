@@ -554,9 +554,12 @@ export! {
     /// `cuGraphExecUpdate_v2(CUgraphExec, CUgraph, CUgraphExecUpdateResultInfo*)`.
     fn cuGraphExecUpdate_v2(exec: CUgraphExec, g: CUgraph, info: *mut UpdateResultInfo) {
         // SAFETY: NULL or writable, per the API.
-        let info = unsafe { Out::new(info) }?;
+        // The result record is optional (NVIDIA's driver 580 answers success without it).
+        let info = unsafe { Out::optional(info) };
         let (result, node) = drv()?.graph_exec_update(exec_h(exec), graph_h(g))?;
-        info.write(UpdateResultInfo { result: result as c_int, error_node: node.map_or(null_mut(), |n| n.as_raw()), error_from_node: null_mut() });
+        if let Some(info) = info {
+            info.write(UpdateResultInfo { result: result as c_int, error_node: node.map_or(null_mut(), |n| n.as_raw()), error_from_node: null_mut() });
+        }
         if result == UpdateResult::Success {
             Ok(())
         } else {

@@ -74,6 +74,9 @@ impl JitOptions {
         // SAFETY: forwarded contract; checked non-NULL when n > 0.
         let ids = unsafe { slice(options, n) }?;
         let mut parsed = JitOptions { load: LoadOptions::default(), info: LogTarget::default(), error: LogTarget::default(), wall_time: None };
+        if let Some(&unknown) = ids.iter().find(|&&id| id >= jit_option::NUM_OPTIONS) {
+            return Err(cuda_driver::diag::fail(CuError::INVALID_VALUE, format_args!("JIT option {unknown} is not a CUjit_option")));
+        }
         for (i, &id) in ids.iter().enumerate() {
             // SAFETY: `values` holds `n` entries.
             let slot = unsafe { values.add(i) };

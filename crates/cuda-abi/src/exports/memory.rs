@@ -64,10 +64,15 @@ export! {
     /// `cuMemGetInfo_v2(size_t* free, size_t* total)`.
     fn cuMemGetInfo_v2(free: *mut usize, total: *mut usize) {
         // SAFETY: NULL or writable, per the API.
-        let (free, total) = unsafe { (Out::new(free)?, Out::new(total)?) };
+        // Either may be NULL: NVIDIA's driver answers success with nothing written.
+        let (free, total) = unsafe { (Out::optional(free), Out::optional(total)) };
         let (f, t) = drv()?.mem_get_info()?;
-        free.write(usize::try_from(f).unwrap_or(usize::MAX));
-        total.write(usize::try_from(t).unwrap_or(usize::MAX));
+        if let Some(free) = free {
+            free.write(usize::try_from(f).unwrap_or(usize::MAX));
+        }
+        if let Some(total) = total {
+            total.write(usize::try_from(t).unwrap_or(usize::MAX));
+        }
         Ok(())
     }
 

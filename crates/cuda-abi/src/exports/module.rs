@@ -92,8 +92,11 @@ export! {
     }
 
     /// `cuModuleGetGlobal_v2(CUdeviceptr* dptr, size_t* bytes, CUmodule hmod, const char* name)`:
-    /// both outputs are optional.
+    /// either output is optional, not both (NVIDIA's driver answers INVALID_VALUE).
     fn cuModuleGetGlobal_v2(dptr: *mut CUdeviceptr, bytes: *mut usize, hmod: CUmodule, name: *const c_char) {
+        if dptr.is_null() && bytes.is_null() {
+            return Err(CuError::INVALID_VALUE);
+        }
         // SAFETY: NULL or writable / NUL-terminated, per the API.
         let (dptr, bytes, name) = unsafe { (Out::optional(dptr), Out::optional(bytes), symbol_name(name)?) };
         let (address, size) = drv()?.module_get_global(module_handle(hmod), name)?;

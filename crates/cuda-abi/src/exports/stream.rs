@@ -90,6 +90,12 @@ unsafe fn end_capture(stream: StreamHandle, out: *mut *mut c_void) -> AbiResult 
     if out.is_null() && drv()?.stream_captures_to_existing_graph(stream)? {
         return drv()?.stream_end_capture(stream).map(drop);
     }
+    // No place for the graph: NVIDIA's driver still ends the capture and answers success;
+    // the graph nobody can name is destroyed.
+    if out.is_null() {
+        let graph = drv()?.stream_end_capture(stream)?;
+        return drv()?.graph_destroy(graph);
+    }
     // SAFETY: forwarded contract.
     let out = unsafe { Out::new(out) }?;
     match drv()?.stream_end_capture(stream) {

@@ -138,7 +138,9 @@ export! {
     fn cuMemImportFromShareableHandle(handle: *mut CUmemGenericAllocationHandle, os_handle: *mut c_void, sh_handle_type: c_uint) {
         // SAFETY: NULL or writable, per the API.
         let out = unsafe { Out::new(handle) }?;
-        let fd = i32::try_from(os_handle as usize).map_err(|_| CuError::INVALID_VALUE)?;
+        // The descriptor travels in the pointer, as C's `(void *)(uintptr_t)fd` puts it
+        // there: its low 32 bits (a sign-extended -1 is -1).
+        let fd = os_handle as usize as u32 as i32;
         out.write(drv()?.mem_import_from_fd(fd, sh_handle_type)?.0);
         Ok(())
     }

@@ -43,7 +43,7 @@ fn every_listed_request_resolves_to_its_symbol() {
         let (res, pfn, status) = query(&name, version, flags);
         if name.is_empty() {
             // The `(empty) 0 0` probe cudart makes first.
-            assert_eq!((res, pfn, status), (CUresult::ERROR_NOT_FOUND, std::ptr::null_mut(), 1));
+            assert_eq!((res, pfn, status), (CUresult::SUCCESS, std::ptr::null_mut(), 1));
             continue;
         }
         let sym = symbol(&expected).unwrap_or_else(|| panic!("{expected} is not exported"));
@@ -69,12 +69,12 @@ fn symbols_are_sorted_unique_and_non_null() {
 fn edge_cases() {
     let null = std::ptr::null_mut();
     // Unknown name.
-    assert_eq!(query("cuNoSuchThing", 13000, 0), (CUresult::ERROR_NOT_FOUND, null, 1));
+    assert_eq!(query("cuNoSuchThing", 13000, 0), (CUresult::SUCCESS, null, 1));
     // A suffixed name is not an API name.
-    assert_eq!(query("cuMemAlloc_v2", 13000, 0), (CUresult::ERROR_NOT_FOUND, null, 1));
+    assert_eq!(query("cuMemAlloc_v2", 13000, 0), (CUresult::SUCCESS, null, 1));
     // Known name, every variant too new.
-    assert_eq!(query("cuGetProcAddress", 11020, 0), (CUresult::ERROR_NOT_FOUND, null, 2));
-    assert_eq!(query("cuMemAlloc", 3010, 0), (CUresult::ERROR_NOT_FOUND, null, 2));
+    assert_eq!(query("cuGetProcAddress", 11020, 0), (CUresult::SUCCESS, null, 2));
+    assert_eq!(query("cuMemAlloc", 3010, 0), (CUresult::SUCCESS, null, 2));
     // A newer request than any variant gets the newest.
     let (res, pfn, _) = query("cuMemAlloc", 99_999, 0);
     assert_eq!((res, pfn as *const ()), (CUresult::SUCCESS, symbol("cuMemAlloc_v2").unwrap().addr.0));

@@ -107,6 +107,9 @@ impl Driver {
         if row == 0 || height == 0 {
             return Ok(None);
         }
+        if height > 1 && !pitch.is_multiple_of(elem_size) {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemsetD2D: pitch {pitch} is not a multiple of the element size {elem_size}")));
+        }
         if height > 1 && pitch < row {
             return Err(fail(CuError::INVALID_VALUE, format_args!("cuMemsetD2D: pitch {pitch} < row {row}")));
         }

@@ -182,7 +182,9 @@ impl Driver {
         let (raw, kernel) = match (d.func.is_null(), d.kern.is_null()) {
             (false, true) => (d.func as usize as u64, None),
             (true, false) => (d.kern as usize as u64, Some(KernelHandle(d.kern as usize as u64))),
-            _ => return Err(fail(CuError::INVALID_VALUE, format_args!("kernel node: exactly one of func and kern must be set"))),
+            // No function at all is a bad handle to NVIDIA's driver (580), both a bad value.
+            (true, true) => return Err(fail(CuError::INVALID_HANDLE, format_args!("kernel node: no function"))),
+            (false, false) => return Err(fail(CuError::INVALID_VALUE, format_args!("kernel node: both func and kern are set"))),
         };
         let function = match kind_of(raw) {
             Some(Kind::Function) => FunctionHandle(raw),

@@ -188,6 +188,10 @@ pub(crate) fn elf(wide: bool, machine: u16, sections: &[(u32, &[u8])]) -> Vec<u8
     out[6] = 1;
     set_u16(&mut out, 0x10, 2);
     set_u16(&mut out, 0x12, machine);
+    if wide {
+        // e_flags: a cubin's SM architecture (0x5a, sm_90); 0 would name none.
+        set_u32(&mut out, 48, 0x5a);
+    }
     let mut placed = Vec::new();
     for (kind, contents) in sections {
         placed.push((*kind, out.len(), contents.len()));

@@ -113,6 +113,8 @@ fn bare_images() {
     let fatbin = container(&[ptx(75, (8, 0), PTX_A).lz4()]);
     let elf64 = elf(true, 190, &[(1, b"text section"), (8, &[])]);
     let elf32 = elf(false, 190, &[(1, b"abc")]);
+    let mut elf64_no_arch = elf64.clone();
+    elf64_no_arch[48..52].fill(0);
     let cases: Vec<(&str, Vec<u8>, Expect)> = vec![
         (
             "container",
@@ -128,6 +130,7 @@ fn bare_images() {
         ("short string", b"ab\0".to_vec(), Expect::Ok(r#"PtxText -> PtxText, 2 bytes, ptx "ab""#)),
         ("ELF64 cubin", [elf64.as_slice(), trailing].concat(), Expect::Ok("Elf -> Elf, 272 bytes, ptx error 209")),
         ("ELF32 cubin", [elf32.as_slice(), trailing].concat(), Expect::Ok("Elf -> Elf, 136 bytes, ptx error 209")),
+        ("ELF64 cubin naming no architecture", [elf64_no_arch.as_slice(), trailing].concat(), Expect::Err(999, "names no architecture")),
         ("archive", b"!<arch>\nmember".to_vec(), Expect::Err(209, "archive")),
         (
             "container with an absurd size",

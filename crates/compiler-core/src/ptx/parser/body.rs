@@ -207,6 +207,9 @@ impl<'a> Parser<'a> {
             None
         };
         let op = self.expect_ident("an instruction opcode")?;
+        if !crate::ptx::opcodes::is_ptx_opcode(op.text) {
+            return Err(self.error_at(op, format!("unknown instruction '{}'", op.text)));
+        }
         let mut modifiers = Vec::new();
         while self.tok.kind == TokKind::Dot {
             modifiers.push(self.bump().text.to_string());
