@@ -137,7 +137,7 @@ fn warp_size_directive() {
 fn lane_mask_diagnostics_of_a_ptx_text() {
     use compiler_core::lower::lane_mask_diagnostics;
     // Only the lane-mask family: the unsupported instruction is not reported.
-    let text = module(64, "shfl.sync.idx.b32 %r3, %r2, 0, 63, 0xffffffff;").replace("  ret;", "  frobnicate.b32 %r1;\n  activemask.b32 %r5;\n  ret;");
+    let text = module(64, "shfl.sync.idx.b32 %r3, %r2, 0, 63, 0xffffffff;").replace("  ret;", "  pmevent 1;\n  activemask.b32 %r5;\n  ret;");
     let all = lane_mask_diagnostics(&text, true);
     let shown: Vec<String> = all.iter().map(|d| d.to_string()).collect();
     assert_eq!(shown.len(), 2, "{shown:?}");

@@ -243,7 +243,7 @@ const VALID: &[(&str, &str, Check)] = &[
         assert!(matches!(&body[2], Statement::Label { name, .. } if name == "other_label"));
         assert_eq!(body.len(), 4);
     }),
-    ("opcodes and modifiers", ".entry k() { bar.sync 0; barrier.sync.aligned 0; ret; exit; membar.gl; foo.1d.2d %r1; cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3]; mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8}; mov.b64 %rd1, {%r1, %r2}; }", |m| {
+    ("opcodes and modifiers", ".entry k() { bar.sync 0; barrier.sync.aligned 0; ret; exit; membar.gl; suq.1d.2d %r1; cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3]; mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%f1, %f2, %f3, %f4}, {%r1, %r2, %r3, %r4}, {%r5, %r6}, {%f5, %f6, %f7, %f8}; mov.b64 %rd1, {%r1, %r2}; }", |m| {
         let is = instrs(func(m, "k"));
         assert_eq!(is.len(), 9);
         assert_eq!((is[0].opcode.as_str(), is[0].operands.as_slice()), ("bar", &[imm(0)][..]));

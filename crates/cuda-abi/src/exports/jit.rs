@@ -140,7 +140,8 @@ mod tests {
             jit_option::ERROR_LOG_BUFFER,
             jit_option::ERROR_LOG_BUFFER_SIZE_BYTES,
             jit_option::OPTIMIZATION_LEVEL,
-            999,
+            // CU_JIT_CACHE_MODE: known, and without effect here.
+            14,
         ];
         let mut values: [*mut c_void; 6] = [
             info.as_mut_ptr().cast(),
@@ -156,6 +157,10 @@ mod tests {
             assert_eq!(parsed.load.optimization_level, Some(2));
             parsed.write_logs(&JitLogs { info: "a long warning".into(), error: String::new() });
         }
+        // An id past CU_JIT_NUM_OPTIONS is refused, as NVIDIA's driver refuses it.
+        let (mut unknown, mut value) = ([999u32], [std::ptr::null_mut::<c_void>()]);
+        // SAFETY: one entry each.
+        assert!(unsafe { JitOptions::parse(1, unknown.as_mut_ptr(), value.as_mut_ptr()) }.is_err());
         assert_eq!(info.map(|c| c as u8), *b"a long \0");
         assert_eq!(values[1] as usize, 7);
         assert_eq!(error[0], 0);

@@ -124,8 +124,6 @@ fn null_pointer_table() {
         cuCtxGetSharedMemConfig(null_mut());
 
         cuMemAlloc_v2(null_mut(), 16);
-        cuMemGetInfo_v2(null_mut(), &mut size);
-        cuMemGetInfo_v2(&mut size, null_mut());
         cuMemAllocHost_v2(null_mut(), 16);
         cuMemHostAlloc(null_mut(), 16, 0);
         cuMemHostGetDevicePointer_v2(null_mut(), image.cast_mut(), 0);
@@ -237,8 +235,6 @@ fn null_pointer_table() {
         cuStreamAddCallback_ptsz(s, None, null_mut(), 0);
 
         cuEventCreate(null_mut(), 0);
-        cuEventElapsedTime(null_mut(), e, e);
-        cuEventElapsedTime_v2(null_mut(), e, e);
     }
     let _ = (&mut ptr, &mut uint);
 }
