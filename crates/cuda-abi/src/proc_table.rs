@@ -181,10 +181,6 @@ unsafe fn get_proc_address(
     if let Some(status) = status {
         status.write(outcome);
     }
-    // cudart's first probe, the empty name, must answer NOT_FOUND (cudart-driver-contract).
-    if name.is_empty() {
-        return Err(CuError::NOT_FOUND);
-    }
     // `missing` None: the answer is in `*pfn` (NULL) and the status alone.
     code.map_or(Ok(()), Err)
 }

@@ -73,7 +73,8 @@ fn cudart_can_resolve_every_request_through_the_shared_library() {
         // SAFETY: valid string and out-pointers.
         let res = unsafe { get_proc_address(c_name.as_ptr(), &mut pfn, version, flags, &mut status) };
         if name.is_empty() {
-            assert_eq!((res, status), (500, 1), "the empty-name probe must answer CUDA_ERROR_NOT_FOUND");
+            // NVIDIA's driver 580 answers success with SYMBOL_NOT_FOUND (H200, 2026-11-28).
+            assert_eq!((res, status), (0, 1), "the empty-name probe answers success and SYMBOL_NOT_FOUND");
             continue;
         }
         assert_eq!((res, status), (0, 0), "{name} {version} {flags}");

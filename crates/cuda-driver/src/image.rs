@@ -6,7 +6,7 @@
 
 use std::ffi::c_void;
 
-use kernel_image::{ImageError, PtxSource};
+use kernel_image::{ImageError, PtxSource, SUPPORTED_PTX_ISA};
 
 use crate::diag::fail;
 use crate::CuError;
@@ -53,10 +53,6 @@ pub(crate) unsafe fn ptx_from_ptr(image: *const c_void, target_sm: u32) -> Resul
     }
     image.extract_ptx_limited(SUPPORTED_PTX_ISA, target_sm).map_err(failure)
 }
-
-/// The newest PTX ISA the compiler takes: the 9.x of CUDA 13. Newer PTX is refused with
-/// `CUDA_ERROR_UNSUPPORTED_PTX_VERSION`, as NVIDIA's driver refuses PTX newer than it.
-const SUPPORTED_PTX_ISA: (u32, u32) = (9, 9);
 
 /// The architecture of a PTX module's `.target` directive (`sm_80` -> 80; the first one
 /// when it lists several, PTX ISA 11.2.2 "Target Directive"), if it names one.

@@ -15,6 +15,11 @@ use crate::select::select_ptx;
 /// A `max_supported_isa` that accepts every PTX ISA version.
 pub const ANY_PTX_ISA: (u32, u32) = (u32::MAX, u32::MAX);
 
+/// The newest PTX ISA our compiler takes: the 9.x of CUDA 13. The driver and the linkers
+/// refuse newer PTX with `CUDA_ERROR_UNSUPPORTED_PTX_VERSION`, as NVIDIA's driver refuses
+/// PTX newer than itself.
+pub const SUPPORTED_PTX_ISA: (u32, u32) = (9, 9);
+
 /// PTX text ready for the PTX compiler, with what is known about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PtxSource {

@@ -203,9 +203,22 @@ fn libraries_kernels_and_launch_validation() {
     assert_eq!(launch(&driver, m.as_raw(), [1, 1, 1], [1, 1, 1], 0).unwrap_err(), CuError::INVALID_HANDLE);
     assert_eq!(launch(&driver, std::ptr::null_mut(), [1, 1, 1], [1, 1, 1], 0).unwrap_err(), CuError::INVALID_HANDLE);
 
-    // cuLaunchKernelEx: clusters are not supported.
+    // cuLaunchKernelEx: clusters are not supported; one that does not divide the grid is
+    // refused first, as NVIDIA's driver refuses it (INVALID_CLUSTER_SIZE).
+    let uneven = LaunchConfigEx {
+        grid: [3, 1, 1],
+        block: [1; 3],
+        shared_bytes: 0,
+        stream: StreamHandle::NULL,
+        attrs: &[LaunchAttr::ClusterDimension([2, 1, 1])],
+    };
+    // SAFETY: validation fails before parameters are read.
+    assert_eq!(
+        unsafe { driver.launch_kernel_ex(&uneven, k.as_raw(), std::ptr::null_mut(), std::ptr::null_mut()) }.unwrap_err(),
+        CuError::INVALID_CLUSTER_SIZE
+    );
     let config = LaunchConfigEx {
-        grid: [1; 3],
+        grid: [2, 1, 1],
         block: [1; 3],
         shared_bytes: 0,
         stream: StreamHandle::NULL,
