@@ -27,6 +27,10 @@ if [ -e "$TARGET_DIR/release/libcublas.so" ]; then
   for m in 13 12; do ln -sf libcublas.so "$TARGET_DIR/release/libcublasLt.so.$m"; done
   ln -sf libcublas.so "$TARGET_DIR/release/libcublasLt.so"
 fi
+# libnvidia-ml (crate nvml, soname libnvidia-ml.so.1): our NVML, under the name its clients
+# dlopen (PyTorch, tensorpipe, pynvml) and the one -lnvidia-ml links.
+ln -sf libnvml.so "$TARGET_DIR/release/libnvidia-ml.so.1"
+ln -sf libnvml.so "$TARGET_DIR/release/libnvidia-ml.so"
 # libcudart.so (crate cudart-abi, soname libcudart.so.13): our CUDA runtime, under the names
 # programs linked against CUDA 13's and 12's runtime load, and the one -lcudart links.
 ln -sf libcudart.so "$TARGET_DIR/release/libcudart.so.13"

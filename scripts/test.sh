@@ -25,7 +25,7 @@ fi
 
 echo "== cargo clippy (the crates kept warning-free)"
 # The older crates still carry warnings (issue 15); these are kept at zero.
-CLIPPY_CLEAN=(libcuda-client cpu-blas cublas cusolver cusparse cufft curand nvjitlink cudart-abi device-link nvcc kernel-image)
+CLIPPY_CLEAN=(libcuda-client cpu-blas cublas cusolver cusparse cufft curand nvjitlink nvml cudart-abi device-link nvcc kernel-image)
 if cargo clippy --version >/dev/null 2>&1; then
   cargo clippy --release $(printf -- '-p %s ' "${CLIPPY_CLEAN[@]}") --no-deps -- -D warnings
 else
