@@ -13,6 +13,7 @@
 //! `PTX_COMPILE_TIMES=1` prints the time of each phase (per partition) to stderr.
 
 mod lazy;
+mod libcalls;
 mod partition;
 mod specialize;
 mod vector_math;
@@ -501,6 +502,24 @@ impl Jit {
                 "process symbols",
             )?;
             LLVMOrcJITDylibAddGenerator(LLVMOrcLLJITGetMainJITDylib(j), generator);
+            // Defined here, they win over the process's (the generator is asked only for
+            // names the dylib does not define).
+            let mut helpers: Vec<LLVMOrcCSymbolMapPair> = libcalls::all()
+                .into_iter()
+                .map(|(name, address)| LLVMOrcCSymbolMapPair {
+                    Name: LLVMOrcLLJITMangleAndIntern(j, name.as_ptr()),
+                    Sym: LLVMJITEvaluatedSymbol {
+                        Address: address,
+                        Flags: LLVMJITSymbolFlags {
+                            GenericFlags: LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsExported as u8
+                                | LLVMJITSymbolGenericFlags::LLVMJITSymbolGenericFlagsCallable as u8,
+                            TargetFlags: 0,
+                        },
+                    },
+                })
+                .collect();
+            let unit = LLVMOrcAbsoluteSymbols(helpers.as_mut_ptr(), helpers.len());
+            check(LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(j), unit), "run-time helpers")?;
             Ok(jit)
         }
     }
