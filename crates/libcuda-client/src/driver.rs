@@ -33,15 +33,13 @@ unsafe impl Send for Libcuda {}
 
 impl Libcuda {
     fn open() -> Result<Libcuda, String> {
-        // SAFETY: opening libcuda runs its initializers, which are safe to run (the
-        // process has usually loaded it already; this takes one more reference).
-        let lib = unsafe { libloading::Library::new("libcuda.so.1") }.map_err(|e| format!("cannot open libcuda.so.1: {e}"))?;
+        let lib = open_library()?;
         /// Resolves one symbol as the field's function type.
         macro_rules! sym {
             ($name:literal) => {
                 // SAFETY: the symbol is the driver API function of that name, whose C
                 // signature the field's type spells.
-                *unsafe { lib.get(concat!($name, "\0").as_bytes()) }.map_err(|e| format!("libcuda.so.1 lacks {}: {e}", $name))?
+                unsafe { symbol(&lib, $name) }?
             };
         }
         Ok(Libcuda {
@@ -61,4 +59,21 @@ impl Libcuda {
 pub fn driver() -> Result<&'static Libcuda, &'static str> {
     static DRIVER: OnceLock<Result<Libcuda, String>> = OnceLock::new();
     DRIVER.get_or_init(Libcuda::open).as_ref().map_err(String::as_str)
+}
+
+/// Opens `libcuda.so.1` for a library that reaches the driver through its C API alone.
+pub fn open_library() -> Result<libloading::Library, String> {
+    // SAFETY: opening libcuda runs its initializers, which are safe to run (the process has
+    // usually loaded it already; this takes one more reference).
+    unsafe { libloading::Library::new("libcuda.so.1") }.map_err(|e| format!("cannot open libcuda.so.1: {e}"))
+}
+
+/// The driver function `name` of `lib`, as `T`.
+///
+/// # Safety
+/// `T` must be the function pointer type of the C signature of `name`.
+pub unsafe fn symbol<T: Copy>(lib: &libloading::Library, name: &str) -> Result<T, String> {
+    let cname = format!("{name}\0");
+    // SAFETY: forwarded contract.
+    unsafe { lib.get::<T>(cname.as_bytes()) }.map(|s| *s).map_err(|e| format!("libcuda.so.1 lacks {name}: {e}"))
 }

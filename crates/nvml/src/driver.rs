@@ -70,15 +70,13 @@ fn check(result: CUresult) -> Result<(), CuError> {
 
 impl Libcuda {
     fn open() -> Result<Libcuda, String> {
-        // SAFETY: opening libcuda runs its initializers, which are safe to run (the process
-        // has usually loaded it already; this takes one more reference).
-        let lib = unsafe { libloading::Library::new("libcuda.so.1") }.map_err(|e| format!("cannot open libcuda.so.1: {e}"))?;
+        let lib = libcuda_client::driver::open_library()?;
         /// Resolves one symbol as the field's function type.
         macro_rules! sym {
             ($name:literal) => {
                 // SAFETY: the symbol is the driver API function of that name, whose C
                 // signature the field's type spells.
-                *unsafe { lib.get(concat!($name, "\0").as_bytes()) }.map_err(|e| format!("libcuda.so.1 lacks {}: {e}", $name))?
+                unsafe { libcuda_client::driver::symbol(&lib, $name) }?
             };
         }
         Ok(Libcuda {
