@@ -564,6 +564,7 @@ impl Driver {
     /// Frees everything a context owns and resets its state (flags kept). CLS destructors
     /// run first, with no lock held, while the context is still valid.
     fn teardown(&self, ctx: &Context) {
+        self.end_orphaned_captures(Some(ctx.handle), None);
         self.drain_context(ctx);
         let _ = self.devices[ctx.device].backend.synchronize();
         self.flush_output(ctx);

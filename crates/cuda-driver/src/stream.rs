@@ -167,10 +167,10 @@ impl Driver {
     /// `cuStreamDestroy_v2`: returns at once; work already queued still runs. Default
     /// streams cannot be destroyed (`INVALID_HANDLE`).
     pub fn stream_destroy(&self, stream: StreamHandle) -> CuResult<()> {
-        self.streams
-            .remove(stream)
-            .map(|_| ())
-            .map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("cuStreamDestroy({:#x}): {why:?}", stream.0)))
+        let removed =
+            self.streams.remove(stream).map_err(|why| fail(CuError::INVALID_HANDLE, format_args!("cuStreamDestroy({:#x}): {why:?}", stream.0)))?;
+        self.end_orphaned_captures(None, Some(&removed.queue));
+        Ok(())
     }
 
     /// `cuStreamSynchronize`: waits for the stream's work (the legacy default stream: also

@@ -379,6 +379,32 @@ impl Driver {
         Ok(existing)
     }
 
+    /// Ends the captures nobody can end any more: those of a context being torn down, and
+    /// those begun on `origin`, whose stream is being destroyed. Until a capture ends, the
+    /// thread that began it is refused potentially unsafe calls (`cuMemAlloc` answers
+    /// `STREAM_CAPTURE_UNSUPPORTED`); an orphaned one would refuse them forever. Their
+    /// graphs (not the caller's, for `cuStreamBeginCaptureToGraph`) are destroyed.
+    pub(crate) fn end_orphaned_captures(&self, ctx: Option<CtxHandle>, origin: Option<&Arc<Queue>>) {
+        let orphaned: Vec<Arc<Capture>> = {
+            let mut list = self.graphs.captures.list();
+            let is_orphan = |c: &Arc<Capture>| ctx == Some(c.ctx) || origin.is_some_and(|q| c.origin.upgrade().is_some_and(|o| Arc::ptr_eq(&o, q)));
+            let orphaned = list.iter().filter(|c| is_orphan(c)).cloned().collect();
+            list.retain(|c| !is_orphan(c));
+            orphaned
+        };
+        for capture in orphaned {
+            capture.invalidate();
+            capture.ended.store(true, Ordering::Release);
+            let members: Vec<Arc<Queue>> = capture.members().drain(..).filter_map(|w| w.upgrade()).collect();
+            for m in &members {
+                slot(m).take();
+            }
+            if !capture.existing {
+                let _ = self.graph_destroy(capture.graph);
+            }
+        }
+    }
+
     /// `cuStreamEndCapture`: ends the capture begun on `stream` and returns its graph.
     /// Not capturing: `CUDA_ERROR_ILLEGAL_STATE`; a stream that joined but is not the
     /// origin: `CUDA_ERROR_STREAM_CAPTURE_UNMATCHED` (the capture is invalidated); another

@@ -234,6 +234,27 @@ fn capture_records_work_and_joins_forks() {
     assert_eq!(driver.graph_node_dependencies(last).unwrap(), [manual]);
 }
 
+/// A capture whose stream is destroyed, or whose context is reset, can no longer be ended:
+/// it must not keep refusing the thread's potentially unsafe calls (found by the
+/// driver_calls fuzz target: every cuMemAlloc answered STREAM_CAPTURE_UNSUPPORTED after a
+/// primary context reset in the middle of a capture).
+#[test]
+fn orphaned_captures_end_with_their_stream_or_context() {
+    let (driver, _) = setup();
+    let s = driver.stream_create(1).unwrap();
+    driver.stream_begin_capture(s, MODE_GLOBAL).unwrap();
+    assert_eq!(driver.mem_alloc(16).unwrap_err(), CuError::STREAM_CAPTURE_UNSUPPORTED);
+    driver.stream_destroy(s).unwrap();
+    driver.mem_free(driver.mem_alloc(16).unwrap()).unwrap();
+
+    let s = driver.stream_create(1).unwrap();
+    driver.stream_begin_capture(s, MODE_GLOBAL).unwrap();
+    driver.primary_ctx_reset(0).unwrap();
+    let ctx = driver.primary_ctx_retain(0).unwrap();
+    driver.ctx_set_current(ctx).unwrap();
+    driver.mem_free(driver.mem_alloc(16).unwrap()).unwrap();
+}
+
 #[test]
 fn capture_misuse_answers_nvidias_codes() {
     let (driver, _) = setup();
