@@ -168,7 +168,7 @@ impl World {
                     rc
                 }
                 3 => {
-                    let p = input.pick(&self.allocations, &self.freed, |v| v) + u64::from(input.byte());
+                    let p = input.pick(&self.allocations, &self.freed, |v| v).wrapping_add(u64::from(input.byte()));
                     cuMemsetD8Async(p, input.byte(), input.size(), stream.cast())
                 }
                 4 => {
@@ -249,7 +249,7 @@ impl World {
                 }
                 15 => {
                     let (mut base, mut size) = (0u64, 0usize);
-                    let p = input.pick(&self.allocations, &self.freed, |v| v) + u64::from(input.byte());
+                    let p = input.pick(&self.allocations, &self.freed, |v| v).wrapping_add(u64::from(input.byte()));
                     let rc = cuMemGetAddressRange_v2(&mut base, &mut size, p);
                     let mut value = [0u64; 2];
                     common::check_code(cuPointerGetAttribute(value.as_mut_ptr().cast(), u32::from(input.byte() % 24), p), "cuPointerGetAttribute");
