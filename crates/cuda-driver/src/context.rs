@@ -347,7 +347,8 @@ impl Driver {
     /// driver accepts it; the calls made under it then answer `CONTEXT_IS_DESTROYED`).
     fn known_context(&self, ctx: CtxHandle) -> CuResult<()> {
         match self.contexts.get(ctx) {
-            Ok(_) | Err(Lookup::Stale) => Ok(()),
+            Ok(_) => Ok(()),
+            Err(Lookup::Stale) if !self.green_ctxs.was_green(ctx) => Ok(()),
             Err(why) => Err(fail(CuError::INVALID_CONTEXT, format_args!("context handle {:#x}: {why:?}", ctx.0))),
         }
     }

@@ -125,6 +125,16 @@ pub(crate) struct State {
     descs: HandleTable<ResourceDesc, ResourceDescHandle>,
     next_split: AtomicU64,
     next_id: AtomicU64,
+    /// The contexts of destroyed green contexts: unlike other destroyed contexts, they may
+    /// not be made current again (`INVALID_CONTEXT`, NVIDIA's driver 580).
+    retired: std::sync::Mutex<std::collections::HashSet<CtxHandle>>,
+}
+
+impl State {
+    /// Whether `ctx` was the context of a green context since destroyed.
+    pub(crate) fn was_green(&self, ctx: CtxHandle) -> bool {
+        self.retired.lock().unwrap_or_else(|e| e.into_inner()).contains(&ctx)
+    }
 }
 
 fn check_type(ty: u32, what: &str) -> CuResult<()> {
@@ -378,6 +388,7 @@ impl Driver {
         let c = self.context(green.ctx)?;
         self.green_ctxs.greens.remove(g).map_err(|_| fail(CuError::CONTEXT_IS_DESTROYED, format_args!("green context {:#x} was destroyed", g.0)))?;
         self.destroy_context_object(&c)?;
+        self.green_ctxs.retired.lock().unwrap_or_else(|e| e.into_inner()).insert(c.handle);
         self.primary_ctx_release(green.device as i32)
     }
 

@@ -292,8 +292,8 @@ impl Driver {
     /// `cuMemMap`: `[ptr, ptr+size)` inside one reservation and not mapped, all multiples
     /// of the minimum granularity, `flags` 0. `offset` "currently must be zero" (the API
     /// reference). NVIDIA's driver (H200, driver 580.159) answers `CUDA_ERROR_NOT_SUPPORTED`
-    /// for any other offset, for a range that runs past its reservation and for one longer
-    /// than the allocation; `CUDA_ERROR_INVALID_VALUE` for an address in no reservation.
+    /// for any other offset, for a range that runs past its reservation or lies in none, and for one longer
+    /// than the allocation; `CUDA_ERROR_INVALID_VALUE` for an unreserved address below 4 GiB.
     pub fn mem_map(&self, ptr: DevicePtr, size: u64, offset: u64, handle: MemHandle, flags: u64) -> CuResult<()> {
         let page = host::page_size();
         let object = self.vmm.object(handle)?;
@@ -317,7 +317,10 @@ impl Driver {
         let mut reservations = self.vmm.reservations();
         let reserved = reservations.range(..=ptr).next_back().is_some_and(|(&base, r)| ptr < base + r.size);
         let Some((_, r)) = reservation_of(&mut reservations, ptr, size) else {
-            let code = if reserved { CuError::NOT_SUPPORTED } else { CuError::INVALID_VALUE };
+            // Measured on an H200: 0x10000000, below 4 GiB, answers INVALID_VALUE; an
+            // unreserved 0x10000000000 and a range running past its reservation answer
+            // NOT_SUPPORTED.
+            let code = if reserved || ptr >= 1 << 32 { CuError::NOT_SUPPORTED } else { CuError::INVALID_VALUE };
             return Err(fail(code, format_args!("cuMemMap({ptr:#x}, {size:#x}): not inside one reservation")));
         };
         let end = ptr + size;
