@@ -200,7 +200,9 @@ int main(void) {
       printf("ok: %s: %s\n", c->name, code_name(got.value));
     }
   }
-  if (!record)
+  if (!record) {
     printf("%zu cases (%zu where NVIDIA's driver crashes), %d mismatches\n", ran, nvidia_crashes, failures);
+    printf("%s misuse\n", failures ? "FAIL" : "PASS");
+  }
   return failures ? 1 : 0;
 }

@@ -350,6 +350,6 @@ int main(void) {
   /* The processes go first: fork before this process starts the driver's threads. */
   ok = processes_phase(env_or("STRESS_PROCESSES", 4), seed);
   ok = threads_phase(seconds, env_or("STRESS_THREADS", 4), env_or("STRESS_STREAMS", 3), seed) && ok;
-  printf("%s\n", ok ? "PASS" : "FAIL");
+  printf("%s stress\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
