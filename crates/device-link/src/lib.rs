@@ -169,12 +169,8 @@ pub fn image_error(err: ImageError, name: &str) -> InputError {
 pub fn ptx_unit(text: &[u8], name: &str, lazy: bool) -> Result<LinkUnit, InputError> {
     let text = text.split(|&b| b == 0).next().unwrap_or_default();
     let text = std::str::from_utf8(text).map_err(|_| InputError::new(Fault::InvalidPtx, format!("error   : '{name}': PTX is not UTF-8 text")))?;
-    // PTX newer than the compiler takes, as the driver refuses it (kernel_image::SUPPORTED_PTX_ISA).
-    if let Err(e @ kernel_image::ImageError::UnsupportedPtxVersion(_)) =
-        kernel_image::extract_ptx_limited(text.as_bytes(), kernel_image::SUPPORTED_PTX_ISA, 0)
-    {
-        return Err(image_error(e, name));
-    }
+    // PTX newer than the compiler takes, as the driver refuses it.
+    kernel_image::check_ptx_isa(text, kernel_image::SUPPORTED_PTX_ISA).map_err(|e| image_error(e, name))?;
     LinkUnit::parse(name, text, lazy)
         .map_err(|log| InputError::new(Fault::InvalidPtx, format!("error   : '{name}': PTX does not compile\n{}", log.trim_end())))
 }

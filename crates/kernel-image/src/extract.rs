@@ -59,14 +59,26 @@ pub fn extract_ptx_limited(bytes: &[u8], max_supported_isa: (u32, u32), target_s
         ImageKind::Archive => Err(archive_error()),
         ImageKind::PtxText => {
             let source = ptx_from_text(bytes)?;
-            match source.isa {
-                Some((major, minor)) if (major, minor) > max_supported_isa => Err(ImageError::UnsupportedPtxVersion(format!(
-                    "PTX text declares .version {major}.{minor}; the PTX compiler supports up to {}.{}",
-                    max_supported_isa.0, max_supported_isa.1
-                ))),
-                _ => Ok(source),
-            }
+            check_isa(source.isa, max_supported_isa)?;
+            Ok(source)
         }
+    }
+}
+
+/// [`ImageError::UnsupportedPtxVersion`] when PTX `text` declares a `.version` newer than
+/// `max_supported_isa`. Reads only the first tokens, without copying the text (the
+/// linkers check every input this way before parsing it).
+pub fn check_ptx_isa(text: &str, max_supported_isa: (u32, u32)) -> Result<(), ImageError> {
+    check_isa(scan_header(text).0, max_supported_isa)
+}
+
+fn check_isa(isa: Option<(u32, u32)>, max_supported_isa: (u32, u32)) -> Result<(), ImageError> {
+    match isa {
+        Some((major, minor)) if (major, minor) > max_supported_isa => Err(ImageError::UnsupportedPtxVersion(format!(
+            "PTX text declares .version {major}.{minor}; the PTX compiler supports up to {}.{}",
+            max_supported_isa.0, max_supported_isa.1
+        ))),
+        _ => Ok(()),
     }
 }
 

@@ -46,7 +46,7 @@ pub use container::{
 };
 pub use decompress::{Compression, MAX_DECOMPRESSED_SIZE};
 pub use error::{ImageError, CUDA_ERROR_INVALID_IMAGE, CUDA_ERROR_INVALID_VALUE, CUDA_ERROR_NO_BINARY_FOR_GPU, CUDA_ERROR_UNSUPPORTED_PTX_VERSION};
-pub use extract::{extract_ptx, extract_ptx_limited, PtxSource, ANY_PTX_ISA, SUPPORTED_PTX_ISA};
+pub use extract::{check_ptx_isa, extract_ptx, extract_ptx_limited, PtxSource, ANY_PTX_ISA, SUPPORTED_PTX_ISA};
 pub use relocatable::{archive_members, container_ptx, entries_ptx, object_fatbins, object_module_ids, split_containers};
 pub use select::{select_ptx, Selected};
 pub use wrapper::{image_from_ptr, Image, MAX_IMAGE_SIZE, WRAPPER_SIZE};
