@@ -471,6 +471,6 @@ mod checked_tests {
         assert!(super::checked_copy(dst.as_mut_ptr() as u64, bad, 8).is_err());
         assert!(super::checked_fill(bad, 1, 8).is_err());
         // Read-only memory is not a destination.
-        assert!(super::checked_fill(super::checked_fill as usize as u64, 0, 4).is_err());
+        assert!(super::checked_fill(super::checked_fill as *const () as usize as u64, 0, 4).is_err());
     }
 }

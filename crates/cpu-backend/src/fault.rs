@@ -47,8 +47,9 @@
 //!   returning to generated code.
 //! - Threads that run kernels have an alternate signal stack, so a stack overflow on a
 //!   fiber (the guard page) is handled like any other bad access.
-//! - Only accesses to unmapped or protected memory fault. Device memory is host memory,
-//!   so an out-of-bounds access that lands in other mapped memory is not detected.
+//! - Only accesses to unmapped or protected memory fault. Device memory lies in the
+//!   device's own reserved address ranges with inaccessible gaps (`arena.rs`), so a stray
+//!   access off a device allocation faults or lands in other device memory, as on a GPU.
 
 use corosensei::trap::CoroutineTrapHandler;
 use std::cell::{Cell, UnsafeCell};

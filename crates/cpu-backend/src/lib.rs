@@ -16,6 +16,7 @@
 //!   block shape.
 //! - [`watchdog`]: `CUDA_CPU_WATCHDOG=S` names launches still running after S seconds.
 
+mod arena;
 mod barrier;
 pub mod block;
 pub mod cdp;

@@ -1,6 +1,7 @@
 //! The CPU device's memory: host memory of the process, every allocation on pages no
 //! other data of the process shares, so that any allocation can become shared memory in
-//! place (`Device::share`, for `cuIpcGetMemHandle`).
+//! place (`Device::share`, for `cuIpcGetMemHandle`). The pages lie in the device's own
+//! address ranges ([`Arena`]), away from the host's data.
 //!
 //! - An allocation of a page or more is an anonymous mapping of its own (whole pages).
 //! - Smaller ones are slots of a size class (multiples of 512 bytes, so every allocation
@@ -21,6 +22,8 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::sync::Mutex;
 
 use backend_api::{DeviceError, DevicePtr, SharedMemory};
+
+use crate::arena::Arena;
 
 /// Alignment and size step of small allocations (the device's texture alignment,
 /// `CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT`, so any allocation can back a linear texture).
@@ -59,6 +62,7 @@ struct Inner {
     /// Freed large mappings kept for reuse: (length, address); and their bytes.
     idle: BTreeSet<(usize, u64)>,
     idle_bytes: usize,
+    arena: Arena,
 }
 
 /// The most bytes of freed mappings kept for reuse: an eighth of the host's memory, at
@@ -87,24 +91,22 @@ impl Inner {
         while self.idle_bytes > limit {
             let Some(largest) = self.idle.pop_last() else { break };
             self.idle_bytes -= largest.0;
-            // SAFETY: a kept mapping nothing uses, unmapped once.
-            unsafe { libc::munmap(largest.1 as usize as *mut libc::c_void, largest.0) };
+            self.arena.unmap(largest.1, largest.0);
         }
     }
 
     /// Gives every kept mapping back (before reporting that memory ran out).
     fn drop_idle(&mut self) {
         for (len, addr) in std::mem::take(&mut self.idle) {
-            // SAFETY: as above.
-            unsafe { libc::munmap(addr as usize as *mut libc::c_void, len) };
+            self.arena.unmap(addr, len);
         }
         self.idle_bytes = 0;
     }
 
     fn map(&mut self, len: usize) -> Result<u64, DeviceError> {
-        map_pages(len).or_else(|_| {
+        self.arena.map(len).or_else(|_| {
             self.drop_idle();
-            map_pages(len)
+            self.arena.map(len)
         })
     }
 }
@@ -113,15 +115,6 @@ impl Inner {
 #[derive(Default)]
 pub(crate) struct Memory {
     inner: Mutex<Inner>,
-}
-
-fn map_pages(len: usize) -> Result<u64, DeviceError> {
-    // SAFETY: a fresh anonymous mapping at an address of the kernel's choosing.
-    let p = unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_PRIVATE | libc::MAP_ANONYMOUS, -1, 0) };
-    if p == libc::MAP_FAILED {
-        return Err(DeviceError::OutOfMemory);
-    }
-    Ok(p as u64)
 }
 
 impl Memory {
@@ -173,11 +166,8 @@ impl Memory {
         match inner.allocations.remove(&ptr) {
             Some(Alloc::Large) => match inner.pages.remove(&ptr) {
                 Some(Pages { len, file: None }) => inner.keep_idle(ptr, len),
-                // SAFETY: the allocation's own mapping, unmapped once (not kept: other
-                // processes may map its file, which lives on while they do).
-                Some(Pages { len, file: Some(_) }) => unsafe {
-                    libc::munmap(ptr as usize as *mut libc::c_void, len);
-                },
+                // Not kept: other processes may map its file, which lives on while they do.
+                Some(Pages { len, file: Some(_) }) => inner.arena.unmap(ptr, len),
                 None => {}
             },
             Some(Alloc::Small { chunk, stride }) => inner.free_slots.entry(stride).or_default().push((ptr, chunk)),

@@ -58,6 +58,28 @@ fn params(out: u64, p: u64, who: u32) -> Vec<u8> {
     v
 }
 
+/// Device memory lies in ranges of its own with inaccessible gaps: a store just past the
+/// pages of a large allocation, or just before them, faults (`IllegalAddress`) instead of
+/// landing in whatever the host process mapped next to them. Allocated one after another,
+/// plain anonymous mappings are adjacent, so such a store used to succeed silently.
+#[test]
+fn stores_just_off_large_allocations_fault() {
+    let d = device();
+    let m = d.load_ptx(&store_kernel(false), &LoadOptions::default()).unwrap();
+    let out = d.alloc(4).unwrap();
+    let page = 4096u64;
+    let allocations: Vec<(u64, u64)> = [page, 3 * page, 1 << 20, 1 << 20].iter().map(|&len| (d.alloc(len as usize).unwrap(), len)).collect();
+    for &(p, len) in &allocations {
+        launch(&*m, 1, 1, &params(out, p + len - 4, 0)).unwrap();
+        for bad in [p + len, p - 4] {
+            assert_eq!(launch(&*m, 1, 1, &params(out, bad, 0)), Err(DeviceError::IllegalAddress), "{len} bytes at {p:#x}: store at {bad:#x}");
+        }
+    }
+    for (p, _) in allocations {
+        d.free(p).unwrap();
+    }
+}
+
 #[test]
 fn bad_store_fails_the_launch_and_the_process_survives() {
     let d = device();
