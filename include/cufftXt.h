@@ -5,7 +5,8 @@
  * Implemented: cufftXtMakePlanMany, cufftXtGetSizeMany and cufftXtExec for single and
  * double precision (CUDA_R_32F/CUDA_C_32F, CUDA_R_64F/CUDA_C_64F; half and bfloat16
  * answer CUFFT_NOT_SUPPORTED), cufftXtSetWorkArea and cufftXtSetWorkAreaPolicy for one
- * device. Multi-GPU plans and descriptors and callbacks answer CUFFT_NOT_SUPPORTED.
+ * device, LTO callbacks (cufftXtSetJITCallback). Multi-GPU plans and descriptors and
+ * legacy callbacks answer CUFFT_NOT_SUPPORTED.
  */
 #ifndef CUFFTXT_H_
 #define CUFFTXT_H_
@@ -131,7 +132,40 @@ cufftResult CUFFTAPI cufftXtSetDistribution(cufftHandle plan, int rankIn, const 
 cufftResult CUFFTAPI cufftXtSetSubformatDefault(cufftHandle plan, cufftXtSubFormat subformat_forward,
                                                 cufftXtSubFormat subformat_inverse);
 
-/* Callbacks (not implemented: CUFFT_NOT_SUPPORTED). */
+/* Callback routines, as the cuFFT documentation declares them. Legacy callbacks
+ * (cufftXtSetCallback: device function pointers of a statically linked cuFFT) answer
+ * CUFFT_NOT_SUPPORTED; LTO callbacks (cufftXtSetJITCallback: a function in the LTO-IR
+ * that NVRTC makes with -dlto) run. */
+typedef cufftComplex (*cufftCallbackLoadC)(void *dataIn, size_t offset, void *callerInfo, void *sharedPointer);
+typedef cufftDoubleComplex (*cufftCallbackLoadZ)(void *dataIn, size_t offset, void *callerInfo, void *sharedPointer);
+typedef cufftReal (*cufftCallbackLoadR)(void *dataIn, size_t offset, void *callerInfo, void *sharedPointer);
+typedef cufftDoubleReal (*cufftCallbackLoadD)(void *dataIn, size_t offset, void *callerInfo, void *sharedPointer);
+typedef void (*cufftCallbackStoreC)(void *dataOut, size_t offset, cufftComplex element, void *callerInfo,
+                                    void *sharedPointer);
+typedef void (*cufftCallbackStoreZ)(void *dataOut, size_t offset, cufftDoubleComplex element, void *callerInfo,
+                                    void *sharedPointer);
+typedef void (*cufftCallbackStoreR)(void *dataOut, size_t offset, cufftReal element, void *callerInfo,
+                                    void *sharedPointer);
+typedef void (*cufftCallbackStoreD)(void *dataOut, size_t offset, cufftDoubleReal element, void *callerInfo,
+                                    void *sharedPointer);
+
+typedef cufftComplex (*cufftJITCallbackLoadC)(void *dataIn, unsigned long long offset, void *callerInfo,
+                                              void *sharedPointer);
+typedef cufftDoubleComplex (*cufftJITCallbackLoadZ)(void *dataIn, unsigned long long offset, void *callerInfo,
+                                                    void *sharedPointer);
+typedef cufftReal (*cufftJITCallbackLoadR)(void *dataIn, unsigned long long offset, void *callerInfo,
+                                           void *sharedPointer);
+typedef cufftDoubleReal (*cufftJITCallbackLoadD)(void *dataIn, unsigned long long offset, void *callerInfo,
+                                                 void *sharedPointer);
+typedef void (*cufftJITCallbackStoreC)(void *dataOut, unsigned long long offset, cufftComplex element,
+                                       void *callerInfo, void *sharedPointer);
+typedef void (*cufftJITCallbackStoreZ)(void *dataOut, unsigned long long offset, cufftDoubleComplex element,
+                                       void *callerInfo, void *sharedPointer);
+typedef void (*cufftJITCallbackStoreR)(void *dataOut, unsigned long long offset, cufftReal element,
+                                       void *callerInfo, void *sharedPointer);
+typedef void (*cufftJITCallbackStoreD)(void *dataOut, unsigned long long offset, cufftDoubleReal element,
+                                       void *callerInfo, void *sharedPointer);
+
 cufftResult CUFFTAPI cufftXtSetCallback(cufftHandle plan, void **callback_routine, cufftXtCallbackType cbType,
                                         void **caller_info);
 cufftResult CUFFTAPI cufftXtClearCallback(cufftHandle plan, cufftXtCallbackType cbType);

@@ -89,6 +89,32 @@ import cupyx.scipy.fftpack as fftpack
 
 plan = fftpack.get_fft_plan(cp.asarray(b), axes=(0, 1))
 check("fftpack.fft2 with an explicit plan", fftpack.fft2(cp.asarray(b), plan=plan), np.fft.fft2(b.astype(np.complex128)), 2e-5)
+# LTO callbacks (cb_ver="jit"): CuPy compiles them with our NVRTC (-dlto) and hands the
+# LTO-IR to cufftXtSetJITCallback (__cufftXtSetJITCallback_12_7 under CUDA 12).
+load_cb = r"""
+#include <cufftXt.h>
+__device__ cufftComplex triple_re(void* in, unsigned long long off, void* info, void* sh)
+{
+    cufftComplex x = ((cufftComplex*)in)[off];
+    x.x *= 3.0f;
+    return x;
+}
+"""
+store_cb = r"""
+#include <cufftXt.h>
+__device__ void add_aux(void* out, unsigned long long off, cufftComplex e, void* info, void* sh)
+{
+    e.y += ((float*)info)[off];
+    ((cufftComplex*)out)[off] = e;
+}
+"""
+c = sample((4, 24), np.complex64)
+aux = cp.arange(4 * 24, dtype=cp.float32)
+with cp.fft.config.set_cufft_callbacks(cb_load=load_cb, cb_load_name="triple_re", cb_store=store_cb,
+                                       cb_store_name="add_aux", cb_store_data=aux.data, cb_ver="jit"):
+    got = cp.fft.fft(cp.asarray(c), axis=-1)
+want = np.fft.fft((c.real * 3 + 1j * c.imag).astype(np.complex128), axis=-1) + 1j * np.arange(4 * 24).reshape(4, 24)
+check("fft with LTO load and store callbacks", got, want, 2e-5)
 cache = cp.fft.config.get_plan_cache()
 print(f"plan cache: {cache.get_curr_size()} plans")
 

@@ -546,14 +546,6 @@ fn wave64_ptx_errors(ptx: &str, warp_size: u32, main_name: &str) -> Option<Strin
 /// Compiles one program. Thread-safe: independent requests may run concurrently.
 pub fn compile(req: &Request) -> CompileResult {
     match req.options.output {
-        Output::LtoIr => {
-            return CompileResult::fail(
-                Outcome::InvalidOption,
-                "nvrtc: error: LTO-IR output (-dlto, --dlink-time-opt, --gen-opt-lto) is not supported by this \
-                 implementation: it produces PTX only\n"
-                    .into(),
-            )
-        }
         Output::OptixIr => {
             return CompileResult::fail(
                 Outcome::InvalidOption,
@@ -562,7 +554,7 @@ pub fn compile(req: &Request) -> CompileResult {
                     .into(),
             )
         }
-        Output::Ptx => {}
+        Output::Ptx | Output::LtoIr => {}
     }
     let t_start = Instant::now();
     let target = effective_target(req);

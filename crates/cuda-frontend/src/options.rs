@@ -35,7 +35,9 @@ impl Std {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Output {
     Ptx,
-    /// `-dlto`/`--dlink-time-opt`/`--gen-opt-lto`: LTO-IR, which we do not produce.
+    /// `-dlto`/`--dlink-time-opt`/`--gen-opt-lto`: LTO-IR. Ours is the program's PTX,
+    /// compiled as relocatable device code, which our nvJitLink, `cuLink*` and cuFFT's
+    /// LTO callbacks take.
     LtoIr,
     /// `-optix-ir`: OptiX-IR, which we do not produce.
     OptixIr,
@@ -321,6 +323,13 @@ pub fn parse(args: &[&str]) -> Result<Options, OptionError> {
             }
         };
         apply(&mut o, spec, value, &mut arch_seen, raw)?;
+    }
+    if o.output == Output::LtoIr {
+        // NVRTC: -dlto implies -rdc=true and refuses an explicit -rdc=false.
+        if explicitly_set(args, "relocatable-device-code") && !o.rdc {
+            return Err(OptionError("nvrtc: error: -dlto is not compatible with -rdc=false".into()));
+        }
+        o.rdc = true;
     }
     if o.fast_math {
         o.ftz = o.ftz || !explicitly_set(args, "ftz");

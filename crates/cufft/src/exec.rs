@@ -5,6 +5,7 @@ use std::ffi::c_int;
 
 use libcuda_client::{enqueue, host_range, AccessError};
 
+use crate::callback::Staging;
 use crate::engine::Operands;
 use crate::layout::resolve;
 use crate::plan::{self, AnyEngine};
@@ -62,8 +63,22 @@ pub fn exec(name: &'static str, handle: c_int, idata: u64, odata: u64, direction
     let input_len = input_side.extent(spec.batch).ok_or(CUFFT_INVALID_SIZE)?;
     let output_len = output_side.extent(spec.batch).ok_or(CUFFT_INVALID_SIZE)?;
     let (in_bytes, out_bytes) = (input_len * in_size, output_len * out_size);
-    let input = host_range(idata, in_bytes).map_err(|e| access_status(&format!("{name}: input"), &e))?;
-    let output = host_range(odata, out_bytes).map_err(|e| access_status(&format!("{name}: output"), &e))?;
+    let mut input = host_range(idata, in_bytes).map_err(|e| access_status(&format!("{name}: input"), &e))?;
+    let mut output = host_range(odata, out_bytes).map_err(|e| access_status(&format!("{name}: output"), &e))?;
+    // With callbacks the transform runs between staging buffers laid out as the caller's
+    // data: a load callback's kernel fills the staged input first, a store callback's
+    // kernel takes the staged output after (see `callback`).
+    let staging = match spec.load.is_some() || spec.store.is_some() {
+        true => Some(plan::staging(handle, idata == odata, || Staging::new(&input_side, &output_side, spec.batch, in_bytes, out_bytes))?),
+        false => None,
+    };
+    if let (Some(k), Some(s)) = (&spec.load, &staging) {
+        input = host_range(s.input, in_bytes).map_err(|e| access_status(&format!("{name}: staged input"), &e))?;
+        k.launch(stream, idata, s.input, s.input_offsets, s.input_count)?;
+    }
+    if let (Some(_), Some(s)) = (&spec.store, &staging) {
+        output = host_range(s.output, out_bytes).map_err(|e| access_status(&format!("{name}: staged output"), &e))?;
+    }
     let (i0, o0) = (input as usize, output as usize);
     let overlap = i0 < o0 + out_bytes && o0 < i0 + in_bytes;
     let op = Operands { input, input_len, output, output_len, input_side, output_side, batch: spec.batch, direction, overlap };
@@ -83,5 +98,9 @@ pub fn exec(name: &'static str, handle: c_int, idata: u64, odata: u64, direction
     .map_err(|status| {
         libcuda_client::log!("cufft", "{name}: the driver did not queue the transform (CUresult {status})");
         CUFFT_EXEC_FAILED
-    })
+    })?;
+    if let (Some(k), Some(s)) = (&spec.store, &staging) {
+        k.launch(stream, odata, s.output, s.output_offsets, s.output_count)?;
+    }
+    Ok(())
 }

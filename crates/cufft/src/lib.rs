@@ -10,6 +10,7 @@
 //! gathered to dense buffers and scattered back ([`strided`]). The C exports are in
 //! [`exports`] (`cufft.h`) and [`xt`] (`cufftXt.h`).
 
+pub mod callback;
 pub mod engine;
 pub mod exec;
 pub mod exports;

@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use libcuda_client::CUstream;
 
+use crate::callback::{self, Callbacks, Kernel, Staging, Value};
 use crate::engine::Engine;
 use crate::layout::Advanced;
 use crate::planner;
@@ -32,6 +33,9 @@ pub struct Spec {
     /// `None`: the basic layout.
     pub advanced: Option<Advanced>,
     pub engine: AnyEngine,
+    /// LTO callbacks' kernels, loaded when the plan was made.
+    pub load: Option<Arc<Kernel>>,
+    pub store: Option<Arc<Kernel>>,
 }
 
 /// One plan.
@@ -43,6 +47,10 @@ pub struct Plan {
     pub work_area: u64,
     /// `None` until a `cufftMakePlan*` succeeds.
     pub spec: Option<Spec>,
+    /// Callbacks set before the plan is made (`cufftXtSetJITCallback`).
+    pub callbacks: Callbacks,
+    /// Callback staging buffers, out of place and in place.
+    pub staging: [Option<Arc<Staging>>; 2],
 }
 
 impl Plan {
@@ -60,13 +68,29 @@ fn table() -> MutexGuard<'static, HashMap<i32, Plan>> {
 pub fn create() -> i32 {
     static NEXT: AtomicI32 = AtomicI32::new(1);
     let handle = NEXT.fetch_add(1, Ordering::Relaxed);
-    table().insert(handle, Plan { stream: 0, auto_allocate: true, work_area: 0, spec: None });
+    table().insert(handle, Plan { stream: 0, auto_allocate: true, work_area: 0, spec: None, callbacks: Callbacks::default(), staging: [None, None] });
     handle
 }
 
-/// Removes a plan; `CUFFT_INVALID_PLAN` if there is none.
+/// Removes a plan; `CUFFT_INVALID_PLAN` if there is none. A plan with callbacks first
+/// waits for its stream, whose queued kernels use its modules and staging buffers.
 pub fn destroy(handle: i32) -> Result<(), CufftResult> {
-    table().remove(&handle).map(drop).ok_or(CUFFT_INVALID_PLAN)
+    let plan = table().remove(&handle).ok_or(CUFFT_INVALID_PLAN)?;
+    let callbacks = plan.spec.as_ref().is_some_and(|s| s.load.is_some() || s.store.is_some());
+    if callbacks || plan.staging.iter().any(Option::is_some) {
+        let _ = libcuda_client::synchronize(plan.stream());
+    }
+    Ok(())
+}
+
+/// The staging buffers of plan `handle` for the placement `in_place`, made by `make` the
+/// first time.
+pub fn staging(handle: i32, in_place: bool, make: impl FnOnce() -> Result<Staging, CufftResult>) -> Result<Arc<Staging>, CufftResult> {
+    if let Some(s) = with(handle, |p| p.staging[in_place as usize].clone())? {
+        return Ok(s);
+    }
+    let made = Arc::new(make()?);
+    with(handle, |p| p.staging[in_place as usize].get_or_insert(made).clone())
 }
 
 /// Runs `f` on the plan `handle`; `CUFFT_INVALID_PLAN` if there is none.
@@ -152,8 +176,29 @@ pub fn make(handle: i32, r: &Request) -> Result<usize, CufftResult> {
         Precision::Single => AnyEngine::Single(planner::engine::<f32>(r.ty.kind, &n)),
         Precision::Double => AnyEngine::Double(planner::engine::<f64>(r.ty.kind, &n)),
     };
-    let spec = Spec { ty: r.ty, n, batch, advanced, engine };
-    with(handle, |plan| plan.spec = Some(spec))?;
+    let callbacks = with(handle, |plan| plan.callbacks.clone())?;
+    let kernel = |cb: &Option<callback::JitCallback>, store: bool| -> Result<Option<Arc<Kernel>>, CufftResult> {
+        let Some(cb) = cb else { return Ok(None) };
+        if cb.ty.value != Value::of(r.ty, store) {
+            libcuda_client::log!("cufft", "a {:?} callback has no use in a {} transform: it is not called", cb.ty, r.ty.name());
+            return Ok(None);
+        }
+        callback::load(cb, callbacks.shared[store as usize]).map(|k| Some(Arc::new(k))).map_err(|why| {
+            libcuda_client::log!("cufft", "callback {}: {why}; CUFFT_INTERNAL_ERROR", cb.name);
+            CUFFT_INTERNAL_ERROR
+        })
+    };
+    let load = kernel(&callbacks.load, false)?;
+    let store = kernel(&callbacks.store, true)?;
+    let spec = Spec { ty: r.ty, n, batch, advanced, engine, load, store };
+    // Staging sized for an earlier transform is dropped once work queued with it is done.
+    let (old, stream) = with(handle, |plan| {
+        plan.spec = Some(spec);
+        (std::mem::take(&mut plan.staging), plan.stream())
+    })?;
+    if old.iter().any(Option::is_some) {
+        let _ = libcuda_client::synchronize(stream);
+    }
     Ok(0)
 }
 

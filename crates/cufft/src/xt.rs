@@ -2,9 +2,10 @@
 //! does not implement.
 //!
 //! `cufftXtMakePlanMany`/`cufftXtExec` cover the single and double precision types
-//! (half and bfloat16 answer `CUFFT_NOT_SUPPORTED`). Multi-GPU plans and descriptors,
-//! callbacks and plan properties answer `CUFFT_NOT_SUPPORTED` with a log line; they
-//! exist so that programs linking them (CuPy's cufft module does) load.
+//! (half and bfloat16 answer `CUFFT_NOT_SUPPORTED`); LTO callbacks are in `callback`.
+//! Multi-GPU plans and descriptors, legacy callbacks and plan properties answer
+//! `CUFFT_NOT_SUPPORTED` with a log line; they exist so that programs linking them (CuPy's
+//! cufft module does) load.
 
 #![allow(non_snake_case)]
 // The exports' safety contract is the C API's (see `exports`).
@@ -12,6 +13,7 @@
 
 use std::ffi::{c_int, c_longlong, c_void};
 
+use crate::callback::{CallbackType, JitCallback};
 use crate::exec::exec;
 use crate::exports::{advanced, check_rank, dims, guard, store};
 use crate::plan::{self, Request};
@@ -134,6 +136,95 @@ pub unsafe extern "C" fn cufftXtSetWorkAreaPolicy(plan: c_int, policy: c_int, wo
     })
 }
 
+/// The callback type `kind`, or `CUFFT_INVALID_VALUE`.
+fn callback_type(kind: c_int) -> Result<CallbackType, CufftResult> {
+    CallbackType::from_c(kind).ok_or_else(|| {
+        libcuda_client::log!("cufft", "{kind} is not a cufftXtCallbackType");
+        CUFFT_INVALID_VALUE
+    })
+}
+
+/// `cufftXtSetJITCallback(plan, symbol, lto_ir, size, type, caller_info)`: before the plan
+/// is made (`CUFFT_INVALID_PLAN` after, as NVIDIA's cuFFT answers); the LTO-IR is checked
+/// when it is made.
+#[no_mangle]
+pub unsafe extern "C" fn cufftXtSetJITCallback(
+    plan: c_int,
+    name: *const std::ffi::c_char,
+    code: *const c_void,
+    size: usize,
+    kind: c_int,
+    info: *mut *mut c_void,
+) -> CufftResult {
+    guard("cufftXtSetJITCallback", || {
+        let ty = callback_type(kind)?;
+        if plan::with(plan, |p| p.spec.is_some())? {
+            libcuda_client::log!("cufft", "cufftXtSetJITCallback: plan {plan} is already made; set callbacks between cufftCreate and cufftMakePlan*");
+            return Err(CUFFT_INVALID_PLAN);
+        }
+        if name.is_null() || code.is_null() || size == 0 {
+            libcuda_client::log!("cufft", "cufftXtSetJITCallback: NULL symbol name or LTO-IR, or an empty one");
+            return Err(CUFFT_INVALID_VALUE);
+        }
+        // SAFETY: the caller passes a NUL-terminated name and `size` readable bytes.
+        let (name, code) =
+            unsafe { (std::ffi::CStr::from_ptr(name).to_string_lossy().into_owned(), std::slice::from_raw_parts(code.cast::<u8>(), size).to_vec()) };
+        // SAFETY: `info` is NULL or points at one device pointer per GPU (one here).
+        let info = if info.is_null() { 0 } else { unsafe { *info as u64 } };
+        let cb = JitCallback { ty, name, code, info };
+        plan::with(plan, |p| if ty.store { p.callbacks.store = Some(cb) } else { p.callbacks.load = Some(cb) })
+    })
+}
+
+/// CUDA 12.8 and 12.9's cuFFT 11 exports `cufftXtSetJITCallback` under this name (its
+/// header maps the public name onto it); CuPy for CUDA 12 looks it up.
+#[no_mangle]
+pub unsafe extern "C" fn __cufftXtSetJITCallback_12_7(
+    plan: c_int,
+    name: *const std::ffi::c_char,
+    code: *const c_void,
+    size: usize,
+    kind: c_int,
+    info: *mut *mut c_void,
+) -> CufftResult {
+    // SAFETY: the same contract.
+    unsafe { cufftXtSetJITCallback(plan, name, code, size, kind, info) }
+}
+
+/// `cufftXtClearCallback(plan, type)`: the plan's callback of that role is no longer
+/// called (also once the plan is made).
+#[no_mangle]
+pub extern "C" fn cufftXtClearCallback(plan: c_int, kind: c_int) -> CufftResult {
+    guard("cufftXtClearCallback", || {
+        let ty = callback_type(kind)?;
+        plan::with(plan, |p| {
+            if ty.store {
+                p.callbacks.store = None;
+                if let Some(spec) = &mut p.spec {
+                    spec.store = None;
+                }
+            } else {
+                p.callbacks.load = None;
+                if let Some(spec) = &mut p.spec {
+                    spec.load = None;
+                }
+            }
+        })
+    })
+}
+
+/// `cufftXtSetCallbackSharedSize(plan, type, bytes)`: the dynamic shared memory each
+/// block of the callback's kernel gets (the `sharedPointer` argument), set before the plan
+/// is made.
+#[no_mangle]
+pub extern "C" fn cufftXtSetCallbackSharedSize(plan: c_int, kind: c_int, bytes: usize) -> CufftResult {
+    guard("cufftXtSetCallbackSharedSize", || {
+        let ty = callback_type(kind)?;
+        let bytes = u32::try_from(bytes).map_err(|_| CUFFT_INVALID_VALUE)?;
+        plan::with(plan, |p| p.callbacks.shared[ty.store as usize] = bytes)
+    })
+}
+
 /// Defines exports that answer `CUFFT_NOT_SUPPORTED` with a log line, with their C
 /// parameters (unused).
 macro_rules! not_supported {
@@ -161,10 +252,7 @@ not_supported! {
     cufftXtQueryPlan(plan: c_int, info: *mut c_void, query: c_int) => "multi-GPU plan queries";
     cufftXtSetDistribution(plan: c_int, rank: c_int, lower_in: *const c_longlong, upper_in: *const c_longlong, lower_out: *const c_longlong, upper_out: *const c_longlong, strides_in: *const c_longlong, strides_out: *const c_longlong) => "multi-GPU distributions";
     cufftXtSetSubformatDefault(plan: c_int, forward: c_int, inverse: c_int) => "multi-GPU subformats";
-    cufftXtSetCallback(plan: c_int, routines: *mut *mut c_void, kind: c_int, info: *mut *mut c_void) => "callbacks (device code run inside the transform)";
-    cufftXtClearCallback(plan: c_int, kind: c_int) => "callbacks (device code run inside the transform)";
-    cufftXtSetCallbackSharedSize(plan: c_int, kind: c_int, bytes: usize) => "callbacks (device code run inside the transform)";
-    cufftXtSetJITCallback(plan: c_int, name: *const c_void, code: *const c_void, size: usize, kind: c_int, info: *mut *mut c_void) => "JIT (LTO) callbacks";
+    cufftXtSetCallback(plan: c_int, routines: *mut *mut c_void, kind: c_int, info: *mut *mut c_void) => "legacy callbacks (device function pointers of a statically linked cuFFT; LTO callbacks, cufftXtSetJITCallback, are implemented)";
     cufftSetPlanPropertyInt64(plan: c_int, property: c_int, value: c_longlong) => "plan properties";
     cufftGetPlanPropertyInt64(plan: c_int, property: c_int, value: *mut c_longlong) => "plan properties";
     cufftResetPlanProperty(plan: c_int, property: c_int) => "plan properties";

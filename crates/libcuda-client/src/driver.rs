@@ -11,6 +11,10 @@ pub type CUstream = *mut c_void;
 pub type CUdeviceptr = u64;
 /// `CUhostFn`.
 pub type CUhostFn = unsafe extern "C" fn(user_data: *mut c_void);
+/// `CUmodule`.
+pub type CUmodule = *mut c_void;
+/// `CUfunction`.
+pub type CUfunction = *mut c_void;
 
 /// `CUDA_ERROR_NOT_INITIALIZED`.
 pub const CUDA_ERROR_NOT_INITIALIZED: CUresult = 3;
@@ -25,6 +29,25 @@ pub struct Libcuda {
     pub ctx_get_current: unsafe extern "C" fn(ctx: *mut *mut c_void) -> CUresult,
     pub ctx_push_current: unsafe extern "C" fn(ctx: *mut c_void) -> CUresult,
     pub ctx_pop_current: unsafe extern "C" fn(ctx: *mut *mut c_void) -> CUresult,
+    pub module_load_data: unsafe extern "C" fn(module: *mut CUmodule, image: *const c_void) -> CUresult,
+    pub module_unload: unsafe extern "C" fn(module: CUmodule) -> CUresult,
+    pub module_get_function: unsafe extern "C" fn(function: *mut CUfunction, module: CUmodule, name: *const std::ffi::c_char) -> CUresult,
+    #[allow(clippy::type_complexity)]
+    pub launch_kernel: unsafe extern "C" fn(
+        f: CUfunction,
+        grid_x: c_uint,
+        grid_y: c_uint,
+        grid_z: c_uint,
+        block_x: c_uint,
+        block_y: c_uint,
+        block_z: c_uint,
+        shared_bytes: c_uint,
+        stream: CUstream,
+        params: *mut *mut c_void,
+        extra: *mut *mut c_void,
+    ) -> CUresult,
+    pub mem_alloc: unsafe extern "C" fn(ptr: *mut CUdeviceptr, bytes: usize) -> CUresult,
+    pub mem_free: unsafe extern "C" fn(ptr: CUdeviceptr) -> CUresult,
 }
 
 // SAFETY: the fields are function addresses of a library that stays loaded.
@@ -50,6 +73,12 @@ impl Libcuda {
             ctx_get_current: sym!("cuCtxGetCurrent"),
             ctx_push_current: sym!("cuCtxPushCurrent_v2"),
             ctx_pop_current: sym!("cuCtxPopCurrent_v2"),
+            module_load_data: sym!("cuModuleLoadData"),
+            module_unload: sym!("cuModuleUnload"),
+            module_get_function: sym!("cuModuleGetFunction"),
+            launch_kernel: sym!("cuLaunchKernel"),
+            mem_alloc: sym!("cuMemAlloc_v2"),
+            mem_free: sym!("cuMemFree_v2"),
             _lib: lib,
         })
     }

@@ -139,6 +139,8 @@ impl Link {
             input::FATBIN if classify(data) == ImageKind::FatbinContainer => InputKind::Fatbin,
             input::OBJECT if classify(data) == ImageKind::Elf && !is_cuda_elf(data) => InputKind::Object,
             input::LIBRARY if classify(data) == ImageKind::Archive => InputKind::Library,
+            // This stack's NVRTC writes relocatable PTX as its LTO-IR (`-dlto`).
+            input::LTOIR if looks_like_ptx(data) => InputKind::Ptx,
             input::LTOIR => InputKind::LtoIr,
             input::INDEX => {
                 return self

@@ -111,6 +111,24 @@ fn links_two_modules_into_a_loadable_image() {
     destroy(h2);
 }
 
+/// LTO-IR from this stack's NVRTC (`-dlto`) is relocatable PTX: as `NVJITLINK_INPUT_LTOIR`,
+/// or found by its `.ltoir` name, it links like PTX (`-lto` as a client passes it).
+#[test]
+fn our_lto_ir_links_as_ptx() {
+    for (ty, name) in [(input::LTOIR, "lib"), (input::ANY, "lib.ltoir")] {
+        let (code, h) = create(&["-arch=sm_80", "-lto"]);
+        assert_eq!(code, NVJITLINK_SUCCESS);
+        assert_eq!(add(h, input::LTOIR, &ptx(MAIN), "main.ltoir"), NVJITLINK_SUCCESS);
+        assert_eq!(add(h, ty, &ptx(LIB), name), NVJITLINK_SUCCESS, "{}", error_log(h));
+        // SAFETY: a live handle.
+        assert_eq!(unsafe { nvJitLinkComplete(h) }, NVJITLINK_SUCCESS);
+        let image = cubin(h).unwrap();
+        let text = std::str::from_utf8(&image[..image.len() - 1]).unwrap();
+        assert!(text.contains(".visible .entry k") && text.contains("twice") && !text.contains(".extern"), "{text}");
+        destroy(h);
+    }
+}
+
 #[test]
 fn undefined_reference_is_internal_error_with_nvidias_line() {
     let (_, h) = create(&["-arch=sm_80"]);

@@ -88,6 +88,9 @@ struct State {
     ptx: Vec<u8>,
     /// NUL-terminated PTX when the architecture was sm_XX, else empty (size 0).
     cubin: Vec<u8>,
+    /// With `-dlto`: the LTO-IR, which is the relocatable PTX (NUL-terminated); PTX and
+    /// CUBIN are then empty, as NVIDIA's NVRTC leaves them.
+    ltoir: Vec<u8>,
     lowered: HashMap<String, CString>,
     /// Lowered names of earlier compiles: pointers handed out stay valid until destroy.
     retired: Vec<CString>,
@@ -323,6 +326,7 @@ pub unsafe extern "C" fn nvrtcCompileProgram(prog: NvrtcProgram, num_options: c_
                 set_log(&mut st, &format!("{}\n", e.0));
                 st.ptx = vec![0];
                 st.cubin.clear();
+                st.ltoir.clear();
                 return NVRTC_ERROR_INVALID_OPTION;
             }
         };
@@ -352,6 +356,7 @@ pub unsafe extern "C" fn nvrtcCompileProgram(prog: NvrtcProgram, num_options: c_
         set_log(&mut st, &result.log);
         st.ptx = vec![0];
         st.cubin.clear();
+        st.ltoir.clear();
         if let Some(path) = &parsed.time_file {
             let csv = format!(
                 "source file name , phase name , arch , tu index , metric , unit , value\n\
@@ -394,8 +399,12 @@ pub unsafe extern "C" fn nvrtcCompileProgram(prog: NvrtcProgram, num_options: c_
                 let mut bytes = ptx.into_bytes();
                 bytes.push(0);
                 let arch_is_sm = matches!(parsed.arch.as_ref().map(|a| a.kind), Some(ArchKind::Sm));
-                st.cubin = if arch_is_sm && !parsed.syntax_only { bytes.clone() } else { Vec::new() };
-                st.ptx = bytes;
+                if parsed.output == options::Output::LtoIr {
+                    st.ltoir = if parsed.syntax_only { Vec::new() } else { bytes };
+                } else {
+                    st.cubin = if arch_is_sm && !parsed.syntax_only { bytes.clone() } else { Vec::new() };
+                    st.ptx = bytes;
+                }
                 st.compiled_ok = true;
                 for (expr, lowered) in result.lowered_names {
                     if let Ok(c) = CString::new(lowered) {
@@ -472,14 +481,14 @@ pub unsafe extern "C" fn nvrtcGetCUBIN(prog: NvrtcProgram, cubin: *mut c_char) -
 /// `size` must be null or writable.
 #[no_mangle]
 pub unsafe extern "C" fn nvrtcGetLTOIRSize(prog: NvrtcProgram, size: *mut usize) -> NvrtcResult {
-    get_size(prog, size, |_| 0)
+    get_size(prog, size, |s| s.ltoir.len())
 }
 
 /// # Safety
 /// `out` must be null or a buffer.
 #[no_mangle]
 pub unsafe extern "C" fn nvrtcGetLTOIR(prog: NvrtcProgram, out: *mut c_char) -> NvrtcResult {
-    get_bytes(prog, out, |_| &[])
+    get_bytes(prog, out, |s| &s.ltoir)
 }
 
 /// # Safety
