@@ -662,3 +662,86 @@ fn jit_link_with_logs_then_load_and_launch() {
     assert_eq!(values[1] as usize, expected.to_bytes().len(), "the text's bytes, as NVIDIA's driver reports");
     ok(unsafe { cuLinkDestroy(state) }, "cuLinkDestroy");
 }
+
+/// The export-table slots NVIDIA's math libraries call (docs/corpus/nvidia-libs.md):
+/// cuBLASLt's current context and context id, cuBLAS's stream resolution and stream id,
+/// cuFFT's "the module's functions" visitor.
+#[test]
+fn math_library_export_slots() {
+    let ctx = Ctx::new();
+    type CurrentCtx = unsafe extern "C" fn(*mut CUcontext) -> CUresult;
+    type CtxId = unsafe extern "C" fn(CUcontext, *mut u64) -> CUresult;
+    type ResolveStream = unsafe extern "C" fn(CUcontext, CUstream, *mut CUstream, c_int) -> CUresult;
+    type StreamId = unsafe extern "C" fn(CUcontext, CUstream, *mut u64) -> CUresult;
+    type Visitor = unsafe extern "C" fn(*mut c_void, CUfunction);
+    type ForEachFunction = unsafe extern "C" fn(CUcontext, CUmodule, Option<Visitor>, *mut c_void) -> c_int;
+
+    // TOOLS_TLS[2]: the current context; 21318c60[4]: its id, as cuCtxGetId.
+    let current: CurrentCtx = slot(table(UUID_TOOLS_TLS), 2);
+    let mut got = null_mut();
+    ok(unsafe { current(&mut got) }, "TOOLS_TLS[2]");
+    assert_eq!(got, ctx.0);
+    let t2131 = table(UUID_UNNAMED_2131);
+    let ctx_id: CtxId = slot(t2131, 4);
+    let (mut id, mut expected) = (0u64, 1u64);
+    ok(unsafe { ctx_id(ctx.0, &mut id) }, "21318c60[4]");
+    ok(unsafe { cuCtxGetId(ctx.0, &mut expected) }, "cuCtxGetId");
+    assert_eq!(id, expected);
+    let other = Ctx::new();
+    ok(unsafe { ctx_id(other.0, &mut id) }, "21318c60[4] of another context");
+    assert_ne!(id, expected);
+    drop(other);
+    ok(unsafe { cuCtxSetCurrent(ctx.0) }, "current again");
+
+    // 21318c60[51] then [39]: a stream handle resolves to itself, its id is cuStreamGetId's;
+    // NULL stays the legacy stream unless the per-thread flag is set.
+    let resolve: ResolveStream = slot(t2131, 51);
+    let stream_id: StreamId = slot(t2131, 39);
+    let mut stream = null_mut();
+    ok(unsafe { cuStreamCreate(&mut stream, 0) }, "stream");
+    let mut resolved = null_mut();
+    ok(unsafe { resolve(ctx.0, stream, &mut resolved, 0) }, "21318c60[51]");
+    assert_eq!(resolved, stream);
+    ok(unsafe { stream_id(ctx.0, resolved, &mut id) }, "21318c60[39]");
+    ok(unsafe { cuStreamGetId(stream, &mut expected) }, "cuStreamGetId");
+    assert_eq!(id, expected);
+    ok(unsafe { resolve(ctx.0, null_mut(), &mut resolved, 0) }, "legacy stream");
+    assert!(resolved.is_null());
+    ok(unsafe { resolve(ctx.0, null_mut(), &mut resolved, 1) }, "per-thread stream");
+    assert_eq!(resolved as usize, 2, "CU_STREAM_PER_THREAD");
+    let (mut legacy, mut per_thread) = (0, 0);
+    ok(unsafe { stream_id(ctx.0, null_mut(), &mut legacy) }, "legacy stream id");
+    ok(unsafe { stream_id(ctx.0, 2 as CUstream, &mut per_thread) }, "per-thread stream id");
+    assert!(legacy != per_thread && legacy != expected && per_thread != expected);
+    ok(unsafe { cuStreamDestroy_v2(stream) }, "destroy stream");
+    assert_ne!(unsafe { resolve(ctx.0, stream, &mut resolved, 0) }, CUresult::SUCCESS, "a destroyed stream");
+
+    // 6e163fbe[7]: visits each function of the module and answers how many.
+    unsafe extern "C" fn keep(user: *mut c_void, f: CUfunction) {
+        unsafe { user.cast::<Vec<CUfunction>>().as_mut().unwrap().push(f) };
+    }
+    let for_each: ForEachFunction = slot(table(UUID_UNNAMED_6E16), 7);
+    assert!(unsafe { table(UUID_UNNAMED_6E16).read() } > 7 * 8, "cuFFT wants at least 8 slots");
+    let ptx = std::ffi::CString::new(PTX).unwrap();
+    let mut module = null_mut();
+    ok(unsafe { cuModuleLoadData(&mut module, ptx.as_ptr().cast()) }, "load");
+    let mut seen: Vec<CUfunction> = Vec::new();
+    assert_eq!(unsafe { for_each(ctx.0, module, Some(keep), (&mut seen as *mut Vec<CUfunction>).cast()) }, 1);
+    assert_eq!(seen.len(), 1);
+    let mut name = null();
+    ok(unsafe { cuFuncGetName(&mut name, seen[0]) }, "name");
+    assert_eq!(unsafe { CStr::from_ptr(name) }, c"add_u32");
+    // The function it visited launches.
+    let mut data = 0;
+    ok(unsafe { cuMemAlloc_v2(&mut data, 4) }, "alloc");
+    ok(unsafe { cuMemsetD32_v2(data, 5, 1) }, "memset");
+    let (mut n, mut add) = (1u32, 10u32);
+    let mut params = [(&mut data as *mut u64).cast::<c_void>(), (&mut n as *mut u32).cast(), (&mut add as *mut u32).cast()];
+    ok(unsafe { cuLaunchKernel(seen[0], 1, 1, 1, 32, 1, 1, 0, null_mut(), params.as_mut_ptr(), null_mut()) }, "launch");
+    let mut value = 0u32;
+    ok(unsafe { cuMemcpyDtoH_v2((&mut value as *mut u32).cast(), data, 4) }, "read");
+    assert_eq!(value, 15);
+    ok(unsafe { cuMemFree_v2(data) }, "free");
+    ok(unsafe { cuModuleUnload(module) }, "unload");
+    assert_eq!(unsafe { for_each(ctx.0, module, Some(keep), (&mut seen as *mut Vec<CUfunction>).cast()) }, 0, "an unloaded module");
+}

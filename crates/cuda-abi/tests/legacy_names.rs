@@ -1,7 +1,8 @@
 //! The plain (unversioned) legacy names NVIDIA's driver still exports and clients still
 //! resolve (cuBLASLt: `cuCtxPushCurrent`, `cuCtxPopCurrent`): exported by the built
 //! library, answered by `cuGetProcAddress` for the CUDA version they belong to, and
-//! working when called through the pointer it returns.
+//! working when called through the pointer it returns. `cuGraphExecUpdate` keeps its
+//! CUDA 10.2 ABI under the plain name (two out-pointers, not `_v2`'s record).
 
 #![allow(clippy::undocumented_unsafe_blocks, reason = "test code: every unsafe block calls a C entry point with valid local pointers")]
 
@@ -151,4 +152,48 @@ fn plain_names_work_through_cu_get_proc_address() {
     ok(unsafe { cuMemFreeHost(host) }, "cuMemFreeHost");
 
     ok(unsafe { destroy_ctx(ctx.cast()) }, "cuCtxDestroy");
+}
+
+/// `cuGraphExecUpdate(exec, graph, CUgraphNode* errorNode, CUgraphExecUpdateResult* result)`,
+/// the CUDA 10.2 ABI NVIDIA's driver exports under the plain name.
+type GraphExecUpdateV1 = unsafe extern "C" fn(*mut c_void, *mut c_void, *mut *mut c_void, *mut c_int) -> CUresult;
+
+#[test]
+fn plain_graph_exec_update_keeps_its_cuda_10_2_abi() {
+    use cuda::exports::context::{cuCtxCreate_v2, cuCtxDestroy_v2};
+    use cuda::exports::graph::*;
+    let lib = shared_library();
+    assert!(!dlsym(lib, "cuGraphExecUpdate").is_null(), "cuGraphExecUpdate is not exported");
+    let v1: GraphExecUpdateV1 = resolve("cuGraphExecUpdate", 10020);
+    assert_eq!(v1 as *const (), cuda::proc_table::symbol("cuGraphExecUpdate").unwrap().addr.0);
+    assert_eq!(proc_address("cuGraphExecUpdate", 12000).1, cuda::proc_table::symbol("cuGraphExecUpdate_v2").unwrap().addr.0 as *mut c_void);
+
+    ok(unsafe { cuInit(0) }, "cuInit");
+    let mut dev = -1;
+    ok(unsafe { cuDeviceGet(&mut dev, 0) }, "cuDeviceGet");
+    let mut ctx = null_mut();
+    ok(unsafe { cuCtxCreate_v2(&mut ctx, 0, dev) }, "cuCtxCreate_v2");
+    let graph_of = |nodes: usize| {
+        let mut g = null_mut();
+        ok(unsafe { cuGraphCreate(&mut g, 0) }, "cuGraphCreate");
+        for _ in 0..nodes {
+            let mut node = null_mut();
+            ok(unsafe { cuGraphAddEmptyNode(&mut node, g, std::ptr::null(), 0) }, "cuGraphAddEmptyNode");
+        }
+        g
+    };
+    let (one, same, two) = (graph_of(1), graph_of(1), graph_of(2));
+    let mut exec = null_mut();
+    ok(unsafe { cuGraphInstantiateWithFlags(&mut exec, one, 0) }, "instantiate");
+    let (mut node, mut result) = (0x1 as *mut c_void, -1);
+    ok(unsafe { v1(exec, same, &mut node, &mut result) }, "update with the same topology");
+    assert_eq!((node, result), (null_mut(), 0), "CU_GRAPH_EXEC_UPDATE_SUCCESS, no node");
+    assert_eq!(unsafe { v1(exec, two, &mut node, &mut result) }, CUresult(910), "CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE");
+    assert_eq!(result, 2, "CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED");
+    ok(unsafe { v1(exec, same, null_mut(), null_mut()) }, "no out-pointers");
+    ok(unsafe { cuGraphExecDestroy(exec) }, "cuGraphExecDestroy");
+    for g in [one, same, two] {
+        ok(unsafe { cuGraphDestroy(g) }, "cuGraphDestroy");
+    }
+    ok(unsafe { cuCtxDestroy_v2(ctx) }, "cuCtxDestroy_v2");
 }

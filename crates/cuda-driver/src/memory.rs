@@ -298,7 +298,7 @@ impl Driver {
         }
         let backend = self.backend_of(ctx.device);
         let ptr = if kind == MemoryKind::Managed { backend.alloc_managed(size) } else { backend.alloc(size) };
-        let ptr = ptr.map_err(|e| self.device_error(&ctx, e))?;
+        let ptr = ptr.map_err(|e| self.device_error(ctx, e))?;
         let allocation = Allocation { base: ptr, size: size as u64, kind, ctx: ctx.handle, device: ctx.device, flags, buffer_id: 0, owner: 0 };
         if self.memory.insert(allocation).is_err() {
             let _ = backend.free(ptr);

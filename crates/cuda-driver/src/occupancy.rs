@@ -107,8 +107,9 @@ impl Driver {
 /// Thread block clusters: `cuOccupancyMaxActiveClusters`, `cuOccupancyMaxPotentialClusterSize`
 /// (CUDA Driver API, "Occupancy"). No device here launches clusters of more than one block
 /// (`CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH` is 0, and such a launch answers
-/// `CUDA_ERROR_NOT_SUPPORTED`), so the largest cluster is one block, and a cluster of one
-/// block is as many clusters as blocks fit on the device at once.
+/// `CUDA_ERROR_NOT_SUPPORTED`), so the largest cluster is one block, a cluster of one
+/// block is as many clusters as blocks fit on the device at once, and no larger cluster
+/// is ever active (0).
 impl Driver {
     /// The cluster dimensions of a launch configuration, if it names any.
     fn cluster_dims(config: &crate::launch::LaunchConfigEx<'_>) -> Option<[u32; 3]> {
@@ -142,7 +143,13 @@ impl Driver {
                 let sms = self.devices[f.device].backend.properties().multiprocessor_count as u64;
                 Ok((per_sm * sms).min(i32::MAX as u64) as i32)
             }
-            Some(_) => Err(fail(CuError::NOT_SUPPORTED, format_args!("{WHAT}: thread block clusters are not supported"))),
+            // No cluster of more blocks is ever co-resident here: none can be active. NVIDIA's
+            // libraries ask this at start-up when the device reports compute capability 9.0
+            // or more (cuBLAS's cublasCreate fails on any error; cuDNN logs it).
+            Some(size) => {
+                crate::diag!("{WHAT}: clusters of {size} blocks cannot be launched on this device: 0 active clusters");
+                Ok(0)
+            }
         }
     }
 
@@ -170,10 +177,7 @@ mod tests {
         assert_eq!(driver.occupancy_max_active_clusters(saxpy, &config).unwrap(), 24);
         assert_eq!(driver.occupancy_max_potential_cluster_size(saxpy, &config).unwrap(), 1);
         let pair = [LaunchAttr::ClusterDimension([2, 1, 1])];
-        assert_eq!(
-            driver.occupancy_max_active_clusters(saxpy, &LaunchConfigEx { attrs: &pair, ..config }).unwrap_err(),
-            crate::CuError::NOT_SUPPORTED
-        );
+        assert_eq!(driver.occupancy_max_active_clusters(saxpy, &LaunchConfigEx { attrs: &pair, ..config }).unwrap(), 0);
         assert_eq!(driver.occupancy_max_active_clusters(saxpy, &LaunchConfigEx { attrs: &[], ..config }).unwrap_err(), crate::CuError::INVALID_VALUE);
     }
 

@@ -551,6 +551,28 @@ export! {
         exec_set(exec, node, params)
     }
 
+    /// `cuGraphExecUpdate(CUgraphExec, CUgraph, CUgraphNode* hErrorNode_out,
+    /// CUgraphExecUpdateResult* updateResult_out)`: the CUDA 10.2 to 11.x ABI, which
+    /// NVIDIA's driver still exports under the plain name (CUDA 12 headers map the name to
+    /// `_v2`). The same update; the node to blame (or NULL) and the result code go to two
+    /// out-pointers instead of one record.
+    fn cuGraphExecUpdate(exec: CUgraphExec, g: CUgraph, error_node: *mut CUgraphNode, result_out: *mut c_int) {
+        // SAFETY: NULL or writable, per the API (treated as optional, as `_v2`'s record).
+        let (error_node, result_out) = unsafe { (Out::optional(error_node), Out::optional(result_out)) };
+        let (result, node) = drv()?.graph_exec_update(exec_h(exec), graph_h(g))?;
+        if let Some(out) = error_node {
+            out.write(node.map_or(null_mut(), |n| n.as_raw()));
+        }
+        if let Some(out) = result_out {
+            out.write(result as c_int);
+        }
+        if result == UpdateResult::Success {
+            Ok(())
+        } else {
+            Err(CuError::GRAPH_EXEC_UPDATE_FAILURE)
+        }
+    }
+
     /// `cuGraphExecUpdate_v2(CUgraphExec, CUgraph, CUgraphExecUpdateResultInfo*)`.
     fn cuGraphExecUpdate_v2(exec: CUgraphExec, g: CUgraph, info: *mut UpdateResultInfo) {
         // SAFETY: NULL or writable, per the API.

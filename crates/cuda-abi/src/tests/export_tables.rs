@@ -25,8 +25,9 @@ fn slot_zero_holds_the_table_size() {
     for (uuid, slots) in [
         (UUID_CUDART_INTERFACE, 13),
         (UUID_TOOLS_RUNTIME_CALLBACK_HOOKS, 7),
-        (UUID_TOOLS_TLS, 1),
-        (UUID_UNNAMED_2131, 1),
+        (UUID_TOOLS_TLS, 16),
+        (UUID_UNNAMED_2131, SLOTS_MAX),
+        (UUID_UNNAMED_6E16, SLOTS_MAX),
         (UUID_CONTEXT_CHECKS, 4),
         (UUID_INTEGRITY_CHECK, 2),
     ] {
@@ -36,6 +37,17 @@ fn slot_zero_holds_the_table_size() {
         for i in 1..slots {
             assert_ne!(slot(table, i), 0, "slot {i} of {uuid:02x?} must be a function");
         }
+    }
+}
+
+#[test]
+fn slots_with_no_known_duty_succeed() {
+    type Slot4 = extern "C" fn(usize, usize, usize, usize) -> CUresult;
+    for (uuid, i) in [(UUID_TOOLS_TLS, 3), (UUID_UNNAMED_2131, 95), (UUID_UNNAMED_6E16, 1), (UUID_CUDART_INTERFACE, 12)] {
+        let (_, table) = get(uuid);
+        // SAFETY: an unknown slot takes four words and touches nothing.
+        let f: Slot4 = unsafe { std::mem::transmute(slot(table, i)) };
+        assert_eq!(f(1, 2, 3, 4), CUresult::SUCCESS);
     }
 }
 
