@@ -101,6 +101,8 @@ pub(super) struct Wide<'a> {
     pub guess: Option<super::pattern::Guesser>,
     /// The guessed pattern of the load or store being emitted.
     pub(super) pattern: Option<Vec<i64>>,
+    /// Entry-block scratch slots by type (`scratch`).
+    scratch_slots: HashMap<String, String>,
 }
 
 impl<'a> Wide<'a> {
@@ -121,6 +123,7 @@ impl<'a> Wide<'a> {
             constants: HashMap::new(),
             guess: None,
             pattern: None,
+            scratch_slots: HashMap::new(),
         }
     }
 
@@ -189,6 +192,63 @@ entry:
         let (a, b, c) = (self.t(), self.t(), self.t());
         let _ = writeln!(self.prelude, "  {a} = mul i64 %nthreads, {prefix}\n  {b} = mul i64 %t0, {size}\n  {c} = add i64 {a}, {b}");
         c
+    }
+
+    /// An entry-block stack slot of type `ty` for scratch use, one per type.
+    fn scratch(&mut self, ty: &str) -> String {
+        if let Some(slot) = self.scratch_slots.get(ty) {
+            return slot.clone();
+        }
+        let slot = format!("%scratch{}", self.scratch_slots.len());
+        let _ = writeln!(self.prelude, "  {slot} = alloca {ty}, align 64");
+        self.scratch_slots.insert(ty.to_string(), slot.clone());
+        slot
+    }
+
+    /// A gather (`value` `None`) or scatter of `st` elements through `ptrs` for the lanes of
+    /// `mask`, as a loop over the set bits of the mask in lane order (a scatter's order: the
+    /// highest lane writes last), starting in block `from`. Returns the slot holding the
+    /// gathered vector and the block the loop ends in.
+    ///
+    /// `llvm.masked.gather`/`scatter` would say the same, but where the target has no such
+    /// instruction (x86 before AVX-512 has no scatter, and gathers are slow on many cores)
+    /// LLVM expands each into a block per lane, and a strip function with a few dozen of
+    /// them spent seconds in code generation. The loop is one block whatever the width, and
+    /// its trip count (the active lanes) is data, so LLVM neither vectorizes nor unrolls it
+    /// back into that shape. It only runs when the lanes' addresses are not consecutive.
+    fn lane_loop(&mut self, from: &str, ptrs: &str, mask: &str, value: Option<&str>, st: &str, align: u64) -> (String, String) {
+        let n = self.lanes;
+        let vty = format!("<{n} x {st}>");
+        let (slot_p, slot_v) = (self.scratch(&format!("<{n} x ptr>")), self.scratch(&vty));
+        let (body, exit) = (self.block("lanes.body"), self.block("lanes.end"));
+        let (bits, any, b, i, pp, p, vp, x, less, rest, more) =
+            (self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t(), self.t());
+        self.emit(format!("store <{n} x ptr> {ptrs}, ptr {slot_p}"));
+        if let Some(v) = value {
+            self.emit(format!("store {vty} {v}, ptr {slot_v}"));
+        }
+        self.emit(format!("{bits} = bitcast <{n} x i1> {mask} to i{n}"));
+        self.emit(format!("{any} = icmp ne i{n} {bits}, 0"));
+        self.emit(format!("br i1 {any}, label %{body}, label %{exit}"));
+        self.label(&body);
+        self.emit(format!("{b} = phi i{n} [ {bits}, %{from} ], [ {rest}, %{body} ]"));
+        self.emit(format!("{i} = call i{n} @llvm.cttz.i{n}(i{n} {b}, i1 true)"));
+        self.emit(format!("{pp} = getelementptr ptr, ptr {slot_p}, i{n} {i}"));
+        self.emit(format!("{p} = load ptr, ptr {pp}"));
+        self.emit(format!("{vp} = getelementptr {st}, ptr {slot_v}, i{n} {i}"));
+        if value.is_some() {
+            self.emit(format!("{x} = load {st}, ptr {vp}"));
+            self.emit(format!("store {st} {x}, ptr {p}, align {align}"));
+        } else {
+            self.emit(format!("{x} = load {st}, ptr {p}, align {align}"));
+            self.emit(format!("store {st} {x}, ptr {vp}"));
+        }
+        self.emit(format!("{less} = sub i{n} {b}, 1"));
+        self.emit(format!("{rest} = and i{n} {b}, {less}"));
+        self.emit(format!("{more} = icmp ne i{n} {rest}, 0"));
+        self.emit(format!("br i1 {more}, label %{body}, label %{exit}"));
+        self.label(&exit);
+        (slot_v, exit)
     }
 
     /// The alloca of register `name` and its type.
@@ -570,10 +630,11 @@ entry:
                 }
                 self.emit(format!("br label %{join}"));
                 self.label(&slow);
-                self.emit(format!("{b} = call {vty} @llvm.masked.gather.v{lanes}{elem}.v{lanes}p0(<{lanes} x ptr> {ptrs}, i32 {align}, <{lanes} x i1> {mask}, {vty} poison)"));
+                let (gathered, slow_end) = self.lane_loop(&slow, ptrs, &mask, None, &storage(ty), align);
+                self.emit(format!("{b} = load {vty}, ptr {gathered}"));
                 self.emit(format!("br label %{join}"));
                 self.label(&join);
-                self.emit(format!("{v} = phi {vty} [ {a}, %{fast} ], [ {b}, %{slow} ]"));
+                self.emit(format!("{v} = phi {vty} [ {a}, %{fast} ], [ {b}, %{slow_end} ]"));
                 self.write(op(0)?, ty, v)
             }
             "st" => {
@@ -619,9 +680,7 @@ entry:
                 }
                 self.emit(format!("br label %{join}"));
                 self.label(&slow);
-                self.emit(format!(
-                    "call void @llvm.masked.scatter.v{lanes}{elem}.v{lanes}p0({vty} {v}, <{lanes} x ptr> {ptrs}, i32 {align}, <{lanes} x i1> {mask})"
-                ));
+                self.lane_loop(&slow, ptrs, &mask, Some(&v), &storage(ty), align);
                 self.emit(format!("br label %{join}"));
                 self.label(&join);
                 Ok(())
