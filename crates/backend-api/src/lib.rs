@@ -151,6 +151,9 @@ pub struct LoadOptions {
     pub optimization_level: Option<u32>,
     /// `CU_JIT_MAX_REGISTERS`: the most registers per thread a kernel may use.
     pub max_registers: Option<u32>,
+    /// Compile every kernel at load (`Some(false)`) or each on first use (`Some(true)`);
+    /// `None`: `CUDA_MODULE_LOADING`, else the backend's default.
+    pub lazy: Option<bool>,
 }
 
 /// A successfully loaded module: kernels and globals by name.

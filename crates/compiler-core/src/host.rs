@@ -167,7 +167,7 @@ pub struct HostOptions {
     /// See [`crate::lower::LowerOptions::lanemask_warnings`].
     pub lanemask_warnings: bool,
     /// Compile each kernel on first use instead of all at load ([`lazy`]): `Some` decides,
-    /// `None` makes modules of 2 MiB of PTX and more lazy.
+    /// `None` makes large modules lazy ([`lazy::lazy_by_default`]).
     pub lazy: Option<bool>,
 }
 
@@ -221,7 +221,7 @@ pub fn compile_ptx(ptx: &str, options: &HostOptions) -> Result<HostModule, HostE
 pub fn compile_ptx_with_cache(ptx: &str, options: &HostOptions, cache: Option<&Cache>) -> Result<HostModule, HostError> {
     let (ast, mut warnings) = crate::ptx::parser::parse_with_warnings(ptx);
     let ast = ast.ok_or_else(|| HostError::Ptx(warnings.clone()))?;
-    if options.lazy.unwrap_or(ptx.len() >= lazy::LAZY_MIN_PTX_BYTES) {
+    if options.lazy.unwrap_or_else(|| lazy::lazy_by_default(ptx.len(), &ast)) {
         match lazy::compile(ast.clone(), warnings.clone(), options, cache) {
             // Variables holding kernel addresses need the eager compile below.
             Err(HostError::Llvm(why)) if why.starts_with("lazy compile:") => {}

@@ -32,7 +32,7 @@ impl CpuModule {
         let opts = HostOptions {
             opt_level: options.optimization_level.map(|l| l.min(3)).unwrap_or(2),
             lanemask_warnings: compiler_core::lower::lanemask_warnings_from_env(),
-            lazy: lazy_loading_from_env(),
+            lazy: options.lazy.or_else(lazy_loading_from_env),
             ..Default::default()
         };
         // A compiler bug must not take the host process down: report it as an error.
@@ -58,7 +58,8 @@ fn reported_registers(estimate: u32, jit_max: Option<u32>, max_threads: u32) -> 
 }
 
 /// `CUDA_MODULE_LOADING` (NVIDIA's variable): `EAGER` compiles every kernel at load,
-/// `LAZY` each kernel when first asked for; unset, large modules load lazily.
+/// `LAZY` each kernel when first asked for; unset, large modules and modules of many
+/// kernels load lazily (`compiler_core::host`).
 fn lazy_loading_from_env() -> Option<bool> {
     match std::env::var("CUDA_MODULE_LOADING").ok()?.to_ascii_uppercase().as_str() {
         "EAGER" => Some(false),

@@ -230,7 +230,8 @@ fn compile(dev: &dyn Device, cases: &[Case], members: &[usize], ok: &mut Vec<Com
     while !live.is_empty() {
         let refs: Vec<&Case> = live.iter().map(|&i| &cases[i]).collect();
         let (text, starts) = kernel::module(&refs);
-        let err = match dev.load_ptx(&text, &LoadOptions::default()) {
+        // Eager: the diagnostics at load name the kernels that break the module.
+        let err = match dev.load_ptx(&text, &LoadOptions { lazy: Some(false), ..Default::default() }) {
             Ok(m) => {
                 ok.push((m, live));
                 return;
