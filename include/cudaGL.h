@@ -77,7 +77,8 @@ __CUDA_GL_DEPRECATED CUresult CUDAAPI cuGLMapBufferObjectAsync(CUdeviceptr *dptr
 __CUDA_GL_DEPRECATED CUresult CUDAAPI cuGLUnmapBufferObjectAsync(GLuint buffer, CUstream hStream);
 
 /* ---- Legacy ABI: the older symbols, for code that defines __CUDA_API_VERSION_INTERNAL.
- * The 32-bit cuGLMapBufferObject and cuGLMapBufferObjectAsync of CUDA 2.x are not exported. */
+ * cuGLMapBufferObject and cuGLMapBufferObjectAsync of CUDA 2.x (32-bit device pointers)
+ * answer CUDA_ERROR_INVALID_CONTEXT, as NVIDIA's 64-bit driver does. */
 #if defined(__CUDA_API_VERSION_INTERNAL)
 #undef cuGLCtxCreate
 #undef cuGLMapBufferObject
@@ -87,6 +88,8 @@ CUresult CUDAAPI cuGLGetDevices(unsigned int *pCudaDeviceCount, CUdevice *pCudaD
 CUresult CUDAAPI cuGLCtxCreate(CUcontext *pCtx, unsigned int Flags, CUdevice device);
 CUresult CUDAAPI cuGLMapBufferObject_v2(CUdeviceptr *dptr, size_t *size, GLuint buffer);
 CUresult CUDAAPI cuGLMapBufferObjectAsync_v2(CUdeviceptr *dptr, size_t *size, GLuint buffer, CUstream hStream);
+CUresult CUDAAPI cuGLMapBufferObject(CUdeviceptr_v1 *dptr, unsigned int *size, GLuint buffer);
+CUresult CUDAAPI cuGLMapBufferObjectAsync(CUdeviceptr_v1 *dptr, unsigned int *size, GLuint buffer, CUstream hStream);
 #endif
 
 #ifdef __cplusplus

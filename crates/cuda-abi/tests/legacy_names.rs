@@ -33,9 +33,10 @@ const SAME_ABI: &[(&str, c_int, &str)] = &[
     ("cuDevicePrimaryCtxSetFlags", 7000, "cuDevicePrimaryCtxSetFlags_v2"),
 ];
 
-/// Plain names whose pre-3.2 ABI took 32-bit device pointers: not exported.
+/// Plain names whose pre-3.2 ABI took 32-bit device pointers: exported, answering
+/// `CUDA_ERROR_INVALID_CONTEXT` as NVIDIA's 64-bit driver does (measured on an H200).
 const OLD_32_BIT_POINTER_ABI: &[&str] =
-    &["cuMemAlloc", "cuMemFree", "cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemsetD8", "cuModuleGetGlobal", "cuMemGetAddressRange"];
+    &["cuMemAlloc", "cuMemFree", "cuMemcpyHtoD", "cuMemcpyDtoH", "cuMemsetD8", "cuModuleGetGlobal", "cuMemGetAddressRange", "cuArrayCreate"];
 
 fn ok(res: CUresult, what: &str) {
     assert_eq!(res, CUresult::SUCCESS, "{what}");
@@ -76,10 +77,24 @@ fn plain_names_are_exported_and_resolved_by_version() {
         assert_eq!(current, cuda::proc_table::symbol(twin).unwrap().addr.0 as *mut c_void, "{plain} at 11000");
         assert!(cuda::proc_table::symbol(plain).unwrap().implemented, "{plain} is a stub");
     }
+    // The dlopened library is a second instance of the driver: initialize it too.
+    let init: unsafe extern "C" fn(c_uint) -> CUresult = unsafe { std::mem::transmute(dlsym(lib, "cuInit")) };
+    ok(unsafe { init(0) }, "cuInit");
     for plain in OLD_32_BIT_POINTER_ABI {
-        assert!(dlsym(lib, plain).is_null(), "{plain} must not be exported with a 64-bit ABI");
-        // Current versions still resolve the name to its _v2.
-        assert_eq!(proc_address(plain, 13000).0, CUresult::SUCCESS, "{plain}");
+        let f = dlsym(lib, plain);
+        assert!(!f.is_null(), "{plain} is not exported");
+        // Called with the old ABI's arguments (a 32-bit out-pointer and size), it refuses.
+        let mut ptr32: u32 = 0x5555;
+        let old: unsafe extern "C" fn(*mut u32, u32) -> CUresult = unsafe { std::mem::transmute(f) };
+        assert_eq!(unsafe { old(&mut ptr32, 4096) }, CUresult::ERROR_INVALID_CONTEXT, "{plain}");
+        assert_eq!(ptr32, 0x5555, "{plain} wrote its output");
+        // A request for CUDA 2.0 gets the old entry point, current versions the _v2.
+        let own = cuda::proc_table::symbol(plain).unwrap();
+        assert!(own.implemented, "{plain} is a stub");
+        assert_eq!(proc_address(plain, 2000).1, own.addr.0 as *mut c_void, "{plain} at 2000");
+        let (res, current) = proc_address(plain, 13000);
+        assert_eq!(res, CUresult::SUCCESS, "{plain}");
+        assert_ne!(current, own.addr.0 as *mut c_void, "{plain} at 13000");
     }
     assert!(!dlsym(lib, "cuMemAllocHost").is_null());
 }
@@ -196,4 +211,59 @@ fn plain_graph_exec_update_keeps_its_cuda_10_2_abi() {
         ok(unsafe { cuGraphDestroy(g) }, "cuGraphDestroy");
     }
     ok(unsafe { cuCtxDestroy_v2(ctx) }, "cuCtxDestroy_v2");
+}
+
+/// `cuDeviceTotalMem`'s 32-bit size: written when it fits, else left alone with success
+/// (NVIDIA's answer for an H200's 141 GB); execution affinity: unsupported, and a context
+/// reports `(CU_EXEC_AFFINITY_TYPE_MAX, 0)` (measured there); `cuPointerSetAttribute`
+/// sets `SYNC_MEMOPS` of an allocation, which `cuPointerGetAttribute` then reports, and
+/// refuses other attributes, unknown pointers and a NULL value.
+#[test]
+fn old_total_mem_exec_affinity_and_sync_memops() {
+    ok(unsafe { cuInit(0) }, "cuInit");
+    let lib = shared_library();
+    let init: unsafe extern "C" fn(c_uint) -> CUresult = unsafe { std::mem::transmute(dlsym(lib, "cuInit")) };
+    ok(unsafe { init(0) }, "cuInit of the dlopened instance");
+    let mut dev = -1;
+    ok(unsafe { cuDeviceGet(&mut dev, 0) }, "cuDeviceGet");
+    let mut total: usize = 0;
+    ok(unsafe { cuDeviceTotalMem_v2(&mut total, dev) }, "cuDeviceTotalMem_v2");
+    let total32: unsafe extern "C" fn(*mut u32, CUdevice) -> CUresult = unsafe { std::mem::transmute(dlsym(lib, "cuDeviceTotalMem")) };
+    let mut small: u32 = 0x5555;
+    ok(unsafe { total32(&mut small, dev) }, "cuDeviceTotalMem");
+    let want = u32::try_from(total).unwrap_or(0x5555);
+    assert_eq!(small, want, "the 32-bit size of {total} bytes");
+    assert_eq!(unsafe { total32(null_mut(), dev) }, CUresult::ERROR_INVALID_VALUE);
+    assert_eq!(unsafe { total32(&mut small, 99) }, CUresult::ERROR_INVALID_DEVICE);
+
+    use cuda::exports::legacy_abi::*;
+    let mut supported = -1;
+    ok(unsafe { cuDeviceGetExecAffinitySupport(&mut supported, 0, dev) }, "cuDeviceGetExecAffinitySupport");
+    assert_eq!(supported, 0);
+    let mut ctx = null_mut();
+    ok(unsafe { cuda::exports::context::cuCtxCreate_v2(&mut ctx, 0, dev) }, "cuCtxCreate");
+    let mut param = CUexecAffinityParam { kind: -1, sm_count: 7 };
+    ok(unsafe { cuCtxGetExecAffinity(&mut param, 0) }, "cuCtxGetExecAffinity");
+    assert_eq!((param.kind, param.sm_count), (1, 0));
+    assert_eq!(unsafe { cuCtxGetExecAffinity(&mut param, 1) }, CUresult(224), "CUDA_ERROR_UNSUPPORTED_EXEC_AFFINITY");
+    assert_eq!(unsafe { cuCtxGetExecAffinity(null_mut(), 0) }, CUresult::ERROR_INVALID_VALUE);
+
+    let mut p: CUdeviceptr = 0;
+    ok(unsafe { cuMemAlloc_v2(&mut p, 4096) }, "cuMemAlloc_v2");
+    let sync_memops = |ptr: CUdeviceptr| {
+        let mut v: c_int = -1;
+        ok(unsafe { cuPointerGetAttribute((&mut v as *mut c_int).cast(), 6, ptr) }, "cuPointerGetAttribute(SYNC_MEMOPS)");
+        v
+    };
+    assert_eq!(sync_memops(p + 100), 0);
+    let one: c_int = 1;
+    let value = (&one as *const c_int).cast::<c_void>();
+    ok(unsafe { cuPointerSetAttribute(value, 6, p + 100) }, "cuPointerSetAttribute(SYNC_MEMOPS)");
+    assert_eq!(sync_memops(p), 1, "set through an interior pointer, read at the base");
+    assert_eq!(unsafe { cuPointerSetAttribute(value, 1, p) }, CUresult::ERROR_INVALID_VALUE, "another attribute");
+    let host = [0u8; 16];
+    assert_eq!(unsafe { cuPointerSetAttribute(value, 6, host.as_ptr() as CUdeviceptr) }, CUresult::ERROR_INVALID_VALUE, "host memory");
+    assert_eq!(unsafe { cuPointerSetAttribute(std::ptr::null(), 6, p) }, CUresult::ERROR_INVALID_VALUE, "NULL value");
+    ok(unsafe { cuMemFree_v2(p) }, "cuMemFree_v2");
+    ok(unsafe { cuda::exports::context::cuCtxDestroy_v2(ctx) }, "cuCtxDestroy");
 }

@@ -190,7 +190,8 @@ impl Driver {
 
     /// Registers a range [`host::map_shared`] mapped (unmapping it if that fails).
     pub(crate) fn register_file_map(&self, ptr: u64, size: u64, origin: FileMapOrigin, ctx: CtxHandle, device: usize, owner: u64) -> CuResult<()> {
-        let allocation = Allocation { base: ptr, size, kind: MemoryKind::FileMap(origin), ctx, device, flags: 0, buffer_id: 0, owner };
+        let allocation =
+            Allocation { base: ptr, size, kind: MemoryKind::FileMap(origin), ctx, device, flags: 0, buffer_id: 0, owner, sync_memops: false };
         if self.memory.insert(allocation).is_err() {
             host::unmap(ptr, size);
             return Err(fail(CuError::UNKNOWN, format_args!("mapped file range {ptr:#x} overlaps a registered range")));

@@ -47,6 +47,7 @@ pub mod handle;
 mod image;
 pub mod ipc;
 pub mod launch;
+mod legacy_abi;
 mod legacy_launch;
 pub mod library;
 pub mod link;

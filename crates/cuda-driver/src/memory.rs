@@ -107,6 +107,10 @@ pub struct Allocation {
     /// [`MemoryKind::Mapped`]: the `CUmemGenericAllocationHandle` mapped; for
     /// [`MemoryKind::Pool`]: the `CUmemoryPool`; else 0.
     pub owner: u64,
+    /// `CU_POINTER_ATTRIBUTE_SYNC_MEMOPS` as `cuPointerSetAttribute` set it. Synchronous
+    /// copies and memsets on this device always complete before they return, which is
+    /// what the attribute asks for, so it changes nothing else.
+    pub sync_memops: bool,
 }
 
 impl Allocation {
@@ -139,6 +143,13 @@ impl Registry {
     /// Whether any registered range overlaps `[base, base + len)`.
     pub fn overlaps(&self, base: u64, len: u64) -> bool {
         overlaps(&self.map.read().unwrap_or_else(|e| e.into_inner()), base, len)
+    }
+
+    /// Sets `sync_memops` of the range containing `addr`; false if there is none.
+    pub fn set_sync_memops(&self, addr: u64, on: bool) -> bool {
+        let mut map = self.map.write().unwrap_or_else(|e| e.into_inner());
+        let Some(base) = find_in(&map, addr).map(|a| a.base) else { return false };
+        map.get_mut(&base).map(|a| a.sync_memops = on).is_some()
     }
 
     /// The range containing `addr`.
@@ -299,7 +310,8 @@ impl Driver {
         let backend = self.backend_of(ctx.device);
         let ptr = if kind == MemoryKind::Managed { backend.alloc_managed(size) } else { backend.alloc(size) };
         let ptr = ptr.map_err(|e| self.device_error(ctx, e))?;
-        let allocation = Allocation { base: ptr, size: size as u64, kind, ctx: ctx.handle, device: ctx.device, flags, buffer_id: 0, owner: 0 };
+        let allocation =
+            Allocation { base: ptr, size: size as u64, kind, ctx: ctx.handle, device: ctx.device, flags, buffer_id: 0, owner: 0, sync_memops: false };
         if self.memory.insert(allocation).is_err() {
             let _ = backend.free(ptr);
             return Err(fail(CuError::UNKNOWN, format_args!("backend returned overlapping allocation {ptr:#x}")));
@@ -436,6 +448,7 @@ impl Driver {
             flags,
             buffer_id: 0,
             owner: 0,
+            sync_memops: false,
         };
         if self.memory.insert(allocation).is_err() {
             // SAFETY: just allocated with `layout`, never handed out.
@@ -508,6 +521,7 @@ impl Driver {
             flags,
             buffer_id: 0,
             owner: 0,
+            sync_memops: false,
         };
         self.memory
             .insert(allocation)
@@ -569,6 +583,23 @@ impl Driver {
         }))
     }
 
+    /// `cuPointerSetAttribute(value, attribute, ptr)`: only `SYNC_MEMOPS` (6) can be set,
+    /// on registered memory (`INVALID_VALUE` otherwise, as NVIDIA's driver answers on an
+    /// H200).
+    pub fn pointer_set_sync_memops(&self, attribute: i32, ptr: u64, on: bool) -> CuResult<()> {
+        self.current_context()?;
+        if attribute != 6 {
+            return Err(fail(
+                CuError::INVALID_VALUE,
+                format_args!("cuPointerSetAttribute: attribute {attribute} cannot be set (only SYNC_MEMOPS, 6)"),
+            ));
+        }
+        if !self.memory.set_sync_memops(ptr, on) {
+            return Err(fail(CuError::INVALID_VALUE, format_args!("cuPointerSetAttribute({attribute}, {ptr:#x}): unregistered pointer")));
+        }
+        Ok(())
+    }
+
     /// `cuPointerGetAttribute(attribute, ptr)`. Unregistered pointers and attributes that
     /// do not apply answer `INVALID_VALUE`; P2P tokens `NOT_SUPPORTED`.
     pub fn pointer_attribute(&self, attribute: i32, ptr: u64) -> CuResult<PointerAttrValue> {
@@ -583,9 +614,9 @@ impl Driver {
             3 if self.memory.find(ptr).is_some_and(|a| !self.pool_block_accessible(&a)) => return Err(CuError::INVALID_VALUE),
             3 => V::U64(info.device_pointer),
             4 => V::U64(info.host_pointer.ok_or(CuError::INVALID_VALUE)?),
-            5 => return Err(CuError::NOT_SUPPORTED), // P2P_TOKENS
-            17 => V::U64(info.mempool),              // MEMPOOL_HANDLE (NULL outside pools)
-            6 => V::Bool(false),                     // SYNC_MEMOPS
+            5 => return Err(CuError::NOT_SUPPORTED),                            // P2P_TOKENS
+            17 => V::U64(info.mempool),                                         // MEMPOOL_HANDLE (NULL outside pools)
+            6 => V::Bool(self.memory.find(ptr).is_some_and(|a| a.sync_memops)), // SYNC_MEMOPS
             7 => V::U64(info.buffer_id),
             8 => V::Bool(info.is_managed),
             9 => V::I32(info.device_ordinal),

@@ -532,6 +532,7 @@ impl Driver {
             flags: 0,
             buffer_id: 0,
             owner: handle.0,
+            sync_memops: false,
         };
         if self.memory.insert(allocation).is_err() {
             return Err(fail(CuError::UNKNOWN, format_args!("pool block {base:#x} overlaps a registered range")));

@@ -246,6 +246,7 @@ impl Driver {
                 flags: 0,
                 buffer_id: 0,
                 owner: m.0,
+                sync_memops: false,
             });
         }
         globals.insert(name.to_string(), g);

@@ -330,8 +330,17 @@ impl Driver {
         }
         host::map(ptr, size, &object.physical.fd, offset).map_err(|e| os_error("cuMemMap", e))?;
         object.holders().1 += 1;
-        let allocation =
-            Allocation { base: ptr, size, kind: MemoryKind::Mapped, ctx: CtxHandle::NULL, device, flags: 0, buffer_id: 0, owner: handle.0 };
+        let allocation = Allocation {
+            base: ptr,
+            size,
+            kind: MemoryKind::Mapped,
+            ctx: CtxHandle::NULL,
+            device,
+            flags: 0,
+            buffer_id: 0,
+            owner: handle.0,
+            sync_memops: false,
+        };
         if self.memory.insert(allocation).is_err() {
             let _ = host::unmap(ptr, size);
             self.vmm.drop_holder(handle, &object, false);

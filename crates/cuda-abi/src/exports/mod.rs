@@ -30,6 +30,7 @@ pub mod init;
 pub mod ipc;
 mod jit;
 pub mod launch;
+pub mod legacy_abi;
 pub mod legacy_launch;
 pub mod library;
 pub mod link;

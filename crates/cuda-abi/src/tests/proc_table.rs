@@ -75,7 +75,10 @@ fn edge_cases() {
     assert_eq!(query("cuMemAlloc_v2", 13000, 0), (CUresult::SUCCESS, null, 1));
     // Known name, every variant too new.
     assert_eq!(query("cuGetProcAddress", 11020, 0), (CUresult::SUCCESS, null, 2));
-    assert_eq!(query("cuMemAlloc", 3010, 0), (CUresult::SUCCESS, null, 2));
+    assert_eq!(query("cuMemAllocAsync", 11010, 0), (CUresult::SUCCESS, null, 2));
+    // Before CUDA 3.2, the 32-bit-pointer ABI of the plain name.
+    let (res, pfn, _) = query("cuMemAlloc", 3010, 0);
+    assert_eq!((res, pfn as *const ()), (CUresult::SUCCESS, symbol("cuMemAlloc").unwrap().addr.0));
     // A newer request than any variant gets the newest.
     let (res, pfn, _) = query("cuMemAlloc", 99_999, 0);
     assert_eq!((res, pfn as *const ()), (CUresult::SUCCESS, symbol("cuMemAlloc_v2").unwrap().addr.0));
