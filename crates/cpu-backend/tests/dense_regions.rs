@@ -208,7 +208,7 @@ fn mix_model(input: &[u32], n: usize, steps: u32, shape: Shape) -> Vec<u32> {
 
 /// Whether each kernel of `ptx` got dense loops (`None`: not a region kernel).
 fn dense_flags(ptx: &str) -> Vec<Option<bool>> {
-    let m = compiler_core::host::compile_ptx(ptx, &Default::default()).unwrap();
+    let m = compiler_core::host::compile_ptx(ptx, &compiler_core::host::HostOptions { lazy: Some(false), ..Default::default() }).unwrap();
     m.kernels.iter().map(|k| k.meta.regions.as_ref().map(|r| r.dense_loops)).collect()
 }
 
@@ -485,7 +485,7 @@ fn warp_sums_model(input: &[u32], n: usize) -> Vec<u32> {
 fn warp_strips_with_masks_exits_and_register_operands() {
     let ptx = format!("{HEADER}{WARP_SUMS}");
     assert_eq!(dense_flags(&ptx), vec![Some(true)]);
-    let m = compiler_core::host::compile_ptx(&ptx, &Default::default()).unwrap();
+    let m = compiler_core::host::compile_ptx(&ptx, &compiler_core::host::HostOptions { lazy: Some(false), ..Default::default() }).unwrap();
     let r = m.kernels[0].meta.regions.as_ref().unwrap();
     // The start (to the barrier) and the resume after the barrier.
     assert_eq!(r.warp_strips.len(), 2, "{r:?}");

@@ -131,7 +131,7 @@ const SHAPES: [(usize, usize); 4] = [(37, 37 * BLOCK * 5 + 1234), (64, 40 * BLOC
 #[test]
 fn the_kernels_run_as_regions_with_lockstep_heads_and_blocks_that_cannot_communicate() {
     let _one = SWITCH.lock().unwrap_or_else(|e| e.into_inner());
-    let m = compiler_core::host::compile_ptx(PTX, &Default::default()).unwrap();
+    let m = compiler_core::host::compile_ptx(PTX, &compiler_core::host::HostOptions { lazy: Some(false), ..Default::default() }).unwrap();
     for (name, _, _, has_lockstep) in KERNELS {
         let k = m.kernels.iter().find(|k| k.meta.name == name).unwrap();
         assert!(k.regions.is_some() && k.block_fn.is_none(), "{name} runs as barrier regions");

@@ -166,7 +166,7 @@ fn run(d: &dyn Device, fibers: bool, x: &[u32], block: u32, grid: u32, trap_at: 
 #[test]
 fn both_loops_are_lockstep_loops_and_the_cases_cross_pauses() {
     let _one = SWITCH.lock().unwrap_or_else(|e| e.into_inner());
-    let m = compiler_core::host::compile_ptx(STRIPS, &Default::default()).unwrap();
+    let m = compiler_core::host::compile_ptx(STRIPS, &compiler_core::host::HostOptions { lazy: Some(false), ..Default::default() }).unwrap();
     let r = m.kernels[0].meta.regions.as_ref().expect("a region kernel");
     assert_eq!(r.lockstep_states.len(), 2, "{r:?}");
     // The caps reach past two pauses' worth of iterations, so threads pause, resume

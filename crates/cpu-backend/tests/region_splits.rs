@@ -220,7 +220,7 @@ fn inputs(n: usize, seed: u32) -> Vec<u32> {
 
 /// Which kinds of split the compiler made for the first kernel of `ptx`.
 fn splits(ptx: &str) -> (bool, bool) {
-    let m = compiler_core::host::compile_ptx(ptx, &Default::default()).unwrap();
+    let m = compiler_core::host::compile_ptx(ptx, &compiler_core::host::HostOptions { lazy: Some(false), ..Default::default() }).unwrap();
     match &m.kernels[0].meta.regions {
         Some(r) => (!r.lockstep_states.is_empty(), r.warp_exchange.is_some()),
         None => (false, false),
@@ -232,7 +232,7 @@ fn the_splits_are_made() {
     let _one = SWITCH.lock().unwrap();
     assert_eq!(splits(GRID_SUM), (true, false), "grid-stride loop in lockstep");
     assert_eq!(splits(COLLECTIVES), (true, true), "collectives split, loop in lockstep");
-    let m = compiler_core::host::compile_ptx(PARTIAL_MASK, &Default::default()).unwrap();
+    let m = compiler_core::host::compile_ptx(PARTIAL_MASK, &compiler_core::host::HostOptions { lazy: Some(false), ..Default::default() }).unwrap();
     assert!(m.kernels[0].regions.is_none() && m.kernels[0].thread_fn.is_some(), "a partial mask runs as fibers");
 }
 
@@ -259,7 +259,7 @@ fn grid_sum_many_stops() -> String {
 fn grid_stride_sums_in_the_dispatching_loop() {
     let _one = SWITCH.lock().unwrap();
     let ptx = grid_sum_many_stops();
-    let m = compiler_core::host::compile_ptx(&ptx, &Default::default()).unwrap();
+    let m = compiler_core::host::compile_ptx(&ptx, &compiler_core::host::HostOptions { lazy: Some(false), ..Default::default() }).unwrap();
     let r = m.kernels[0].meta.regions.as_ref().expect("a region kernel");
     assert!(r.sites > compiler_core::target::host::MAX_SITES_WITH_LOOPS && !r.lockstep_states.is_empty(), "{r:?}");
     check_grid_sums(&ptx);

@@ -70,7 +70,7 @@ fn launch(ptx: &str, kernel: &str, block: u32, grid: u32, params: &[u8]) {
 fn the_fast_path_is_taken() {
     // The other tests switch regions off for a while: wait for them.
     let _one = SWITCH.lock().unwrap();
-    let m = compiler_core::host::compile_ptx(DIVERGENT, &Default::default()).unwrap();
+    let m = compiler_core::host::compile_ptx(DIVERGENT, &compiler_core::host::HostOptions { lazy: Some(false), ..Default::default() }).unwrap();
     let r = m.kernels[0].regions.as_ref().expect("a region plan");
     assert_eq!(m.kernels[0].meta.regions.as_ref().map(|r| r.sites), Some(3), "three barriers");
     assert!(r.save_bytes_per_thread >= 16, "the .local array lives in the save area");
@@ -255,7 +255,7 @@ LOOP:
 fn rematerialized_values_match_saved_ones() {
     let _one = SWITCH.lock().unwrap();
     set_enabled(true);
-    let m = compiler_core::host::compile_ptx(REMAT, &Default::default()).unwrap();
+    let m = compiler_core::host::compile_ptx(REMAT, &compiler_core::host::HostOptions { lazy: Some(false), ..Default::default() }).unwrap();
     let r = m.kernels[0].regions.as_ref().expect("a region plan");
     assert_eq!(r.save_bytes_per_thread, 16, "only r12, r13, r14 and r15 are saved");
     drop(m);

@@ -327,7 +327,8 @@ fn exit_from_divergent_code_traps_only_in_64_lane_modules() {
 #[test]
 fn full_mask_collectives_split_at_32_and_64_lanes() {
     for warp in [32u32, 64] {
-        let m = compiler_core::host::compile_ptx(&module(warp), &Default::default()).unwrap();
+        let m =
+            compiler_core::host::compile_ptx(&module(warp), &compiler_core::host::HostOptions { lazy: Some(false), ..Default::default() }).unwrap();
         let exchange = |name: &str| {
             let k = m.kernels.iter().find(|k| k.meta.name == name).unwrap();
             k.meta.regions.as_ref().map(|r| r.warp_exchange.map(|w| w.warp_size))

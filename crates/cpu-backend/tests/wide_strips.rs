@@ -262,7 +262,8 @@ fn grid_stride_loops_match_rust_on_strips_and_fibers() {
     for case in cases() {
         for barriers in [0, 4] {
             let ptx = kernel(case.pre, &case.body, barriers);
-            let m = compiler_core::host::compile_ptx(&ptx, &Default::default()).unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
+            let m = compiler_core::host::compile_ptx(&ptx, &compiler_core::host::HostOptions { lazy: Some(false), ..Default::default() })
+                .unwrap_or_else(|e| panic!("{}: {e:?}", case.name));
             let r = m.kernels[0].meta.regions.as_ref().expect("a region kernel");
             assert_eq!(!r.wide_strips.is_empty(), case.wide, "{}: {r:?}", case.name);
             assert_eq!(compiler_core::target::host::has_own_loop(r, 0), barriers == 0, "{r:?}");
