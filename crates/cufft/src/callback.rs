@@ -15,9 +15,11 @@
 //! Offsets are element offsets in the caller's layout (stride and distance included) and
 //! each element is loaded and stored once, as NVIDIA's cuFFT calls its callbacks (measured
 //! on an H200 with an advanced layout). Rules from the same measurements: a callback is set
-//! before the plan is made (`CUFFT_INVALID_PLAN` after), bad LTO-IR fails the make with
-//! `CUFFT_INTERNAL_ERROR`, and a callback of a type the transform has no use for is
-//! accepted and not called.
+//! before the plan is made (`CUFFT_INVALID_PLAN` after) and cannot be cleared
+//! (`CUFFT_NOT_IMPLEMENTED`), bad LTO-IR fails the make with `CUFFT_INTERNAL_ERROR`, and a
+//! callback of a type the transform has no use for is accepted and not called. NVIDIA's
+//! cuFFT links a plan's load and store LTO-IR together, so one program given for both
+//! fails its make there; here each callback is a module of its own.
 
 use std::ffi::{c_int, c_void, CString};
 

@@ -15,6 +15,7 @@ pub const CUFFT_INTERNAL_ERROR: CufftResult = 5;
 pub const CUFFT_EXEC_FAILED: CufftResult = 6;
 pub const CUFFT_SETUP_FAILED: CufftResult = 7;
 pub const CUFFT_INVALID_SIZE: CufftResult = 8;
+pub const CUFFT_NOT_IMPLEMENTED: CufftResult = 14;
 pub const CUFFT_NOT_SUPPORTED: CufftResult = 16;
 
 /// `CUFFT_FORWARD`.

@@ -191,25 +191,16 @@ pub unsafe extern "C" fn __cufftXtSetJITCallback_12_7(
     unsafe { cufftXtSetJITCallback(plan, name, code, size, kind, info) }
 }
 
-/// `cufftXtClearCallback(plan, type)`: the plan's callback of that role is no longer
-/// called (also once the plan is made).
+/// `cufftXtClearCallback(plan, type)`: `CUFFT_NOT_IMPLEMENTED`, before and after the make,
+/// and the plan's LTO callbacks stay in force, as NVIDIA's cuFFT answers (measured on an
+/// H200); clearing is for legacy callbacks, which this library does not run.
 #[no_mangle]
 pub extern "C" fn cufftXtClearCallback(plan: c_int, kind: c_int) -> CufftResult {
     guard("cufftXtClearCallback", || {
-        let ty = callback_type(kind)?;
-        plan::with(plan, |p| {
-            if ty.store {
-                p.callbacks.store = None;
-                if let Some(spec) = &mut p.spec {
-                    spec.store = None;
-                }
-            } else {
-                p.callbacks.load = None;
-                if let Some(spec) = &mut p.spec {
-                    spec.load = None;
-                }
-            }
-        })
+        callback_type(kind)?;
+        plan::with(plan, |_| ())?;
+        libcuda_client::log!("cufft", "cufftXtClearCallback: LTO callbacks cannot be cleared (CUFFT_NOT_IMPLEMENTED, as NVIDIA's cuFFT)");
+        Err(CUFFT_NOT_IMPLEMENTED)
     })
 }
 
