@@ -38,6 +38,10 @@ pub(crate) fn lazy_by_default(ptx_bytes: usize, _ast: &Module) -> bool {
     ptx_bytes >= LAZY_MIN_PTX_BYTES
 }
 
+/// Kernels compiled so far with their static shared-memory bytes (or the error their
+/// compile gave), by name.
+type Compiled = HashMap<String, Result<(Arc<HostKernel>, u64), String>>;
+
 /// The part of a lazy [`HostModule`] that compiles kernels on demand.
 pub(crate) struct LazyKernels {
     pub(crate) ast: Module,
@@ -48,7 +52,7 @@ pub(crate) struct LazyKernels {
     cache: Option<Cache>,
     /// Kernels compiled so far with their static shared-memory bytes (or the error their
     /// compile gave).
-    compiled: Mutex<HashMap<String, Result<(Arc<HostKernel>, u64), String>>>,
+    compiled: Mutex<Compiled>,
 }
 
 /// Parses nothing more: `ast` is the parsed module. Compiles its variables and returns a
@@ -117,28 +121,51 @@ impl LazyKernels {
         if let Some(done) = compiled.get(name) {
             return done.clone().map(Some).map_err(HostError::Llvm);
         }
-        let result = self.compile_kernel(jit, name).map(|(k, bytes)| (Arc::new(k), bytes));
-        compiled.insert(name.to_string(), result.as_ref().map(Clone::clone).map_err(ToString::to_string));
-        result.map(Some)
+        let result = self.compile_kernel(jit, name, &compiled);
+        match result {
+            Ok((kernels, bytes)) => {
+                let mut mine = None;
+                for (kernel, k) in kernels {
+                    let k = (Arc::new(k), bytes);
+                    if kernel == name {
+                        mine = Some(k.clone());
+                    }
+                    compiled.insert(kernel, Ok(k));
+                }
+                let mine = mine.ok_or_else(|| HostError::Llvm(format!("lazy compile: kernel {name} was not lowered")))?;
+                Ok(Some(mine))
+            }
+            Err(e) => {
+                compiled.insert(name.to_string(), Err(e.to_string()));
+                Err(e)
+            }
+        }
     }
 
-    fn compile_kernel(&self, jit: &Jit, name: &str) -> Result<(HostKernel, u64), HostError> {
+    /// Compiles kernel `name` into `jit` with the functions it reaches, and returns it and
+    /// the other kernels it reaches that were not compiled yet (a device-side launch, a call
+    /// through a register, which may reach anything): their entry points are defined in
+    /// this object too, once, while those `done` already are stay declarations.
+    fn compile_kernel(&self, jit: &Jit, name: &str, done: &Compiled) -> Result<(Vec<(String, HostKernel)>, u64), HostError> {
         let keep = crate::lower::reachable(&self.ast, std::iter::once(name));
         let lowered = lower_module_subset(&self.ast, &HostTarget, &self.lower_options, &keep).map_err(HostError::Ptx)?;
-        let meta = lowered
-            .kernels
-            .iter()
-            .find(|k| k.name == name)
-            .ok_or_else(|| HostError::Llvm(format!("lazy compile: kernel {name} was not lowered")))?
-            .clone();
+        if !lowered.kernels.iter().any(|k| k.name == name) {
+            return Err(HostError::Llvm(format!("lazy compile: kernel {name} was not lowered")));
+        }
         let tm = host_machine(self.opt)?;
-        // Every kernel of this object is in partition 1: the variables stay declarations.
-        let owner: HashMap<String, usize> = lowered.kernels.iter().map(|k| (k.name.clone(), 1)).collect();
+        // This object is partition 1: the variables, and kernels compiled before, stay
+        // declarations (partition 0).
+        let defined_before = |k: &str| k != name && matches!(done.get(k), Some(Ok(_)));
+        let owner: HashMap<String, usize> = lowered.kernels.iter().map(|k| (k.name.clone(), if defined_before(&k.name) { 0 } else { 1 })).collect();
         let index = partition::IrIndex::new(&lowered.ir);
         let part = Part { index: 1, owner: &owner, ir: &index };
         let object = cached_codegen(&lowered.ir, &tm, self.opt, Some(part), self.cache.as_ref(), b"lazy kernel")?;
         jit.add_object(&object)?;
-        Ok((entry_points(jit, &meta)?, lowered.static_shared_bytes))
+        let mut kernels = Vec::new();
+        for meta in lowered.kernels.iter().filter(|k| !defined_before(&k.name)) {
+            kernels.push((meta.name.clone(), entry_points(jit, meta)?));
+        }
+        Ok((kernels, lowered.static_shared_bytes))
     }
 }
 
