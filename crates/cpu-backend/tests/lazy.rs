@@ -98,3 +98,50 @@ fn kernels_compile_on_first_use_and_share_the_module_variables() {
     read(2 * (5 + 3 * 64 * 7));
     assert!(m.kernel("missing").is_none());
 }
+
+/// A kernel that takes another kernel's address reaches it, so its lazy compile brings
+/// the other kernel's code along: that kernel must then be defined once, whichever of the
+/// two is compiled first (defined twice, the second compile failed with "Duplicate
+/// definition of symbol", as a device-side launch's parent and child did).
+#[test]
+fn a_kernel_reached_by_another_is_defined_once() {
+    const REACHING: &str = r#".version 8.0
+.target sm_80
+.address_size 64
+
+.visible .entry child(.param .u64 out)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 42;
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+
+.visible .entry parent(.param .u64 out)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  mov.u64 %rd2, child;
+  setp.eq.u64 %p1, %rd2, 0;
+  selp.u32 %r1, 1, 7, %p1;
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+"#;
+    let ptx = REACHING.replace(".reg .b64 %rd<3>;", ".reg .b64 %rd<3>;\n  .reg .pred %p<2>;");
+    let d = cpu_backend::devices().remove(0);
+    let one = LaunchConfig { grid: [1, 1, 1], block: [1, 1, 1], ..Default::default() };
+    let out = d.alloc(4).unwrap();
+    for order in [["parent", "child"], ["child", "parent"]] {
+        let m = d.load_ptx(&ptx, &LoadOptions { lazy: Some(true), ..Default::default() }).unwrap();
+        for name in order {
+            m.launch(name, &one, &out.to_le_bytes()).unwrap_or_else(|e| panic!("{order:?}: {name}: {e:?}"));
+            let mut v = 0u32;
+            unsafe { d.copy_from_device(&mut v as *mut u32 as *mut u8, out, 4).unwrap() };
+            assert_eq!(v, if name == "child" { 42 } else { 7 }, "{order:?}: {name}");
+        }
+    }
+}

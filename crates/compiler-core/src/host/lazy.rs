@@ -159,7 +159,14 @@ impl LazyKernels {
         let owner: HashMap<String, usize> = lowered.kernels.iter().map(|k| (k.name.clone(), if defined_before(&k.name) { 0 } else { 1 })).collect();
         let index = partition::IrIndex::new(&lowered.ir);
         let part = Part { index: 1, owner: &owner, ir: &index };
-        let object = cached_codegen(&lowered.ir, &tm, self.opt, Some(part), self.cache.as_ref(), b"lazy kernel")?;
+        // The same IR makes another object when other kernels were compiled first: the
+        // cache key names the kernels this one only declares.
+        let mut what = b"lazy kernel".to_vec();
+        for (kernel, _) in owner.iter().filter(|(_, &p)| p == 0).collect::<std::collections::BTreeMap<_, _>>() {
+            what.push(b'\n');
+            what.extend_from_slice(kernel.as_bytes());
+        }
+        let object = cached_codegen(&lowered.ir, &tm, self.opt, Some(part), self.cache.as_ref(), &what)?;
         jit.add_object(&object)?;
         let mut kernels = Vec::new();
         for meta in lowered.kernels.iter().filter(|k| !defined_before(&k.name)) {
