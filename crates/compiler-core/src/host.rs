@@ -221,7 +221,7 @@ pub fn compile_ptx(ptx: &str, options: &HostOptions) -> Result<HostModule, HostE
 pub fn compile_ptx_with_cache(ptx: &str, options: &HostOptions, cache: Option<&Cache>) -> Result<HostModule, HostError> {
     let (ast, mut warnings) = crate::ptx::parser::parse_with_warnings(ptx);
     let ast = ast.ok_or_else(|| HostError::Ptx(warnings.clone()))?;
-    if options.lazy.unwrap_or_else(|| lazy::lazy_by_default(ptx.len(), &ast)) {
+    if options.lazy.unwrap_or_else(|| lazy::lazy_by_default(ptx.len())) {
         match lazy::compile(ast.clone(), warnings.clone(), options, cache) {
             // Variables holding kernel addresses need the eager compile below.
             Err(HostError::Llvm(why)) if why.starts_with("lazy compile:") => {}

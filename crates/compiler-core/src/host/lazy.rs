@@ -34,7 +34,7 @@ pub(crate) const LAZY_MIN_PTX_BYTES: usize = 2 << 20;
 /// kernel (a device-side launch, `ctests/dynamic_parallelism.cu`; `warp_matrix.cu`'s
 /// `mma_kernel`) defines that kernel's entry points in its own object, and compiling the
 /// other kernel later defines them again ("Duplicate definition of symbol").
-pub(crate) fn lazy_by_default(ptx_bytes: usize, _ast: &Module) -> bool {
+pub(crate) fn lazy_by_default(ptx_bytes: usize) -> bool {
     ptx_bytes >= LAZY_MIN_PTX_BYTES
 }
 
